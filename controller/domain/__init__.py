@@ -1,0 +1,1 @@
+"""Pure domain code: events, commands, rules' building blocks. No I/O lives here."""

@@ -1,0 +1,158 @@
+"""Rewards members and eligibility: who may play, and the name a public screen may show.
+
+Every promotion's rules 1-3 say the same thing: under 18, refused entry, self-excluded and
+insiders (employees, agents, their families) may not take part. Promotions call
+`Members.eligible(card, rule=...)` so the refusal quotes their own rule number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.domain.commands import Command, Context
+from controller.domain.errors import Rejected
+from controller.domain.events import DomainEvent
+from controller.domain.feature import Feature
+
+FLAGS = {
+    "under_18": "under 18",
+    "refused_entry": "refused entry to the casino",
+    "self_excluded": "self-excluded",
+    "insider": "an employee, agent or family member of the company",
+}
+
+
+@dataclass(frozen=True)
+class MemberRegistered(DomainEvent):
+    card: str
+    display_name: str
+    rewards_member: bool
+    flags: list[str]
+
+
+@dataclass(frozen=True)
+class MemberFlagged(DomainEvent):
+    card: str
+    flag: str
+    on: bool
+    reason: str
+
+
+@dataclass
+class Member:
+    card: str
+    display_name: str
+    rewards_member: bool
+    flags: set[str] = field(default_factory=set)
+
+    @property
+    def masked_card(self) -> str:
+        """What a public screen may show of the card number."""
+        return "\u2022\u2022\u2022\u2022 " + self.card[-4:]
+
+
+@dataclass(frozen=True)
+class RegisterMember:
+    card: str
+    display_name: str
+    rewards_member: bool = True
+    flags: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class FlagMember:
+    card: str
+    flag: str
+    reason: str
+    on: bool = True
+
+
+def public_name(display_name: str) -> str:
+    """"Thandi Mokoena" -> "Thandi M.": first name and surname initial, never more."""
+    parts = display_name.split()
+    if len(parts) < 2:
+        return display_name.strip()
+    return f"{parts[0]} {parts[-1][0].upper()}."
+
+
+class Members(Feature):
+    """The member register, shared by every promotion."""
+
+    name = "members"
+
+    def __init__(self) -> None:
+        self.by_card: dict[str, Member] = {}
+
+    def commands(self) -> Iterable[Command[Any]]:
+        return (
+            Command("register_member", "operator", RegisterMember, self.register,
+                    "Register a rewards member (or a non-member guest) with a display name."),
+            Command("flag_member", "operator", FlagMember, self.flag,
+                    "Set or clear an eligibility flag on a member, with a reason."),
+        )
+
+    def events(self) -> Iterable[type[DomainEvent]]:
+        return (MemberRegistered, MemberFlagged)
+
+    # -- commands ---------------------------------------------------------------------------
+    def register(self, p: RegisterMember, ctx: Context) -> list[DomainEvent]:
+        card = p.card.strip()
+        if not card.isdigit() or not 6 <= len(card) <= 20:
+            raise Rejected("bad_card", "A rewards card number is 6 to 20 digits.")
+        if card in self.by_card:
+            raise Rejected("duplicate", f"Card {card} is already registered.")
+        name = " ".join(p.display_name.split())
+        if not name or len(name) > 60:
+            raise Rejected("bad_name", "A display name is 1 to 60 characters.")
+        self._check_flags(p.flags)
+        return [MemberRegistered(card, public_name(name), p.rewards_member, sorted(set(p.flags)))]
+
+    def flag(self, p: FlagMember, ctx: Context) -> list[DomainEvent]:
+        self.get(p.card)
+        self._check_flags([p.flag])
+        if not p.reason.strip():
+            raise Rejected("reason_required", "Say why the flag changes.")
+        return [MemberFlagged(p.card, p.flag, p.on, p.reason.strip())]
+
+    # -- state --------------------------------------------------------------------------------
+    def apply(self, event: DomainEvent) -> Iterable[str]:
+        if isinstance(event, MemberRegistered):
+            self.by_card[event.card] = Member(
+                event.card, event.display_name, event.rewards_member, set(event.flags)
+            )
+        elif isinstance(event, MemberFlagged):
+            flags = self.by_card[event.card].flags
+            if event.on:
+                flags.add(event.flag)
+            else:
+                flags.discard(event.flag)
+        return ()
+
+    # -- queries used by promotions -----------------------------------------------------------
+    def get(self, card: str) -> Member:
+        member = self.by_card.get(card)
+        if member is None:
+            raise Rejected("unknown_member", f"No member is registered with card {card}.")
+        return member
+
+    def eligible(self, card: str, rule: str) -> Member:
+        """The member, or a refusal naming the reason and the promotion's rule."""
+        member = self.get(card)
+        if member.flags:
+            reasons = ", ".join(FLAGS[f] for f in sorted(member.flags))
+            raise Rejected(
+                "ineligible",
+                f"{member.display_name} may not take part: {reasons} ({rule}).",
+            )
+        return member
+
+    @staticmethod
+    def _check_flags(flags: list[str]) -> None:
+        unknown = [f for f in flags if f not in FLAGS]
+        if unknown:
+            raise Rejected(
+                "bad_flag",
+                f"Unknown flag {unknown[0]!r}; use one of {', '.join(sorted(FLAGS))}.",
+            )

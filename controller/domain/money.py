@@ -1,0 +1,53 @@
+"""Money is integer cents (ZAR). Splits and formatting live here and nowhere else."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+CURRENCY = "ZAR"
+
+
+def rands(amount: int) -> int:
+    """Whole rands to cents: `rands(50)` is R50.00."""
+    return amount * 100
+
+
+def format_zar(cents: int) -> str:
+    """Display form used on every screen: R150 000 (whole rands) or R12 345.67."""
+    sign = "-" if cents < 0 else ""
+    whole, part = divmod(abs(cents), 100)
+    grouped = f"{whole:,}".replace(",", "\u00a0")
+    return f"{sign}R{grouped}" if part == 0 else f"{sign}R{grouped}.{part:02d}"
+
+
+def percent_of(cents: int, percent: int) -> int:
+    """`percent`% of an amount, rounded down to the cent (the house keeps no fraction)."""
+    return cents * percent // 100
+
+
+def split(pool: int, weights: Sequence[int]) -> list[int]:
+    """Split `pool` cents in proportion to integer `weights`; the parts always sum to `pool`.
+
+    Remainder rule (documented in docs/money.md): each part is first rounded down; the cents
+    left over go one each to the parts in order (the higher-placed first), so no cent is lost
+    and no lower place ever receives more than its share rounds to plus one cent.
+    """
+    if pool < 0:
+        raise ValueError("pool must not be negative")
+    if not weights or any(w < 0 for w in weights) or sum(weights) == 0:
+        raise ValueError("weights must be non-negative with a positive total")
+    total = sum(weights)
+    parts = [pool * w // total for w in weights]
+    left = pool - sum(parts)
+    for i in range(len(parts)):
+        if left == 0:
+            break
+        if weights[i]:
+            parts[i] += 1
+            left -= 1
+    return parts
+
+
+def share_equally(pool: int, people: int) -> list[int]:
+    """Equal shares of a prize among simultaneous winners, remainder as in `split`."""
+    return split(pool, [1] * people)

@@ -1,0 +1,85 @@
+"""The show: every feature composed, commands decided, events applied, views revised.
+
+This is the pure core the service drives. It performs no I/O: the service appends the events
+`decide` returns to the log and only then calls `apply` and `publish`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from controller.domain.commands import Command, Context, parse_payload
+from controller.domain.errors import Rejected
+from controller.domain.events import DomainEvent
+from controller.domain.feature import Feature
+
+
+@dataclass(frozen=True)
+class View:
+    """A display-ready document; `revision` is the log sequence of the event that changed it."""
+
+    name: str
+    revision: int
+    doc: dict[str, Any]
+
+    def message(self) -> dict[str, Any]:
+        return {"name": self.name, "revision": self.revision, "doc": self.doc}
+
+
+class Show:
+    def __init__(self, features: Iterable[Feature]) -> None:
+        self.features = list(features)
+        self.commands: dict[str, Command[Any]] = {}
+        self._owner: dict[type[DomainEvent], Feature] = {}
+        self._view_owner: dict[str, Feature] = {}
+        self.views: dict[str, View] = {}
+        for feature in self.features:
+            for command in feature.commands():
+                if command.type in self.commands:
+                    raise ValueError(f"command {command.type!r} is defined twice")
+                self.commands[command.type] = command
+            for event_type in feature.events():
+                self._owner[event_type] = feature
+
+    def feature(self, kind: type[Feature]) -> Feature:
+        return next(f for f in self.features if isinstance(f, kind))
+
+    def decide(self, command_type: str, payload: Any, ctx: Context) -> list[DomainEvent]:
+        """The events a command would produce, or `Rejected`; state is not touched."""
+        command = self.commands.get(command_type)
+        if command is None:
+            raise Rejected("unknown_command", f"There is no command called {command_type!r}.")
+        if ctx.role != command.role:
+            raise Rejected(
+                "forbidden", f"Only the {command.role} role may send {command_type!r}."
+            )
+        events = command.handle(parse_payload(command.payload, payload), ctx)
+        if not events:
+            raise Rejected("no_change", "That command would change nothing.")
+        return events
+
+    def apply(self, event: DomainEvent) -> set[str]:
+        """Fold one durable event in; the names of views it may have changed."""
+        feature = self._owner[type(event)]
+        names = set(feature.apply(event))
+        for name in names:
+            self._view_owner[name] = feature
+        return names
+
+    def publish(self, names: Iterable[str], revision: int) -> list[View]:
+        """Re-render the named views; those whose document changed get `revision`."""
+        changed = []
+        for name in sorted(names):
+            doc = self._view_owner[name].view(name)
+            old = self.views.get(name)
+            if old is None or old.doc != doc:
+                view = View(name, revision, doc)
+                self.views[name] = view
+                changed.append(view)
+        return changed
+
+    def views_since(self, held: Mapping[str, int]) -> list[View]:
+        """What a reconnecting display lacks, given the revisions it holds."""
+        return [v for n, v in sorted(self.views.items()) if held.get(n, -1) < v.revision]
