@@ -32,7 +32,7 @@ class Show:
     def __init__(self, features: Iterable[Feature]) -> None:
         self.features = list(features)
         self.commands: dict[str, Command[Any]] = {}
-        self._owner: dict[type[DomainEvent], Feature] = {}
+        self._listeners: dict[type[DomainEvent], list[Feature]] = {}
         self._view_owner: dict[str, Feature] = {}
         self.views: dict[str, View] = {}
         for feature in self.features:
@@ -41,7 +41,7 @@ class Show:
                     raise ValueError(f"command {command.type!r} is defined twice")
                 self.commands[command.type] = command
             for event_type in feature.events():
-                self._owner[event_type] = feature
+                self._listeners.setdefault(event_type, []).append(feature)
 
     def feature(self, kind: type[Feature]) -> Feature:
         return next(f for f in self.features if isinstance(f, kind))
@@ -61,11 +61,12 @@ class Show:
         return events
 
     def apply(self, event: DomainEvent) -> set[str]:
-        """Fold one durable event in; the names of views it may have changed."""
-        feature = self._owner[type(event)]
-        names = set(feature.apply(event))
-        for name in names:
-            self._view_owner[name] = feature
+        """Fold one durable event into every feature that listens to it; dirty view names."""
+        names: set[str] = set()
+        for feature in self._listeners[type(event)]:
+            for name in feature.apply(event):
+                self._view_owner[name] = feature
+                names.add(name)
         return names
 
     def publish(self, names: Iterable[str], revision: int) -> list[View]:

@@ -24,7 +24,7 @@ class Feature:
         return ()
 
     def events(self) -> Iterable[type[DomainEvent]]:
-        """The event classes this feature applies."""
+        """The event classes this feature applies: its own, and any other feature's it follows."""
         return ()
 
     def apply(self, event: DomainEvent) -> Iterable[str]:

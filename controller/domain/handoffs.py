@@ -1,0 +1,18 @@
+"""Events one feature emits for another to follow.
+
+`WildcardFinalist` is emitted by the Wild Card draw when its winner becomes a finalist (claimed
+in person, or from the decline-to-attend register); the Slots tournament follows it to complete
+its final (rule 19) and, when `present` is false, seats that finalist last (rule 41).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from controller.domain.events import DomainEvent
+
+
+@dataclass(frozen=True)
+class WildcardFinalist(DomainEvent):
+    card: str
+    present: bool
