@@ -69,6 +69,15 @@ class Show:
                 names.add(name)
         return names
 
+    def published_view_names(self) -> set[str]:
+        """Every view the features publish now, including those no event has touched yet."""
+        names = set()
+        for feature in self.features:
+            for name in feature.view_names():
+                self._view_owner[name] = feature
+                names.add(name)
+        return names
+
     def publish(self, names: Iterable[str], revision: int) -> list[View]:
         """Re-render the named views; those whose document changed get `revision`."""
         changed = []
