@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import socketio
 
 from controller.auth import Principal
 from controller.service import Service
-from controller.show import View
+from controller.show import View, is_public
 
-AUDIENCES = ("/control", "/display", "/cue")
+OPERATOR_AUDIENCE = "/control"
+PUBLIC_AUDIENCES = ("/display", "/cue")
 VIEWS_ROOM = "views"
+
+
+TICK_S = 0.05
 
 
 class Hub:
@@ -25,7 +30,21 @@ class Hub:
             await self.broadcast(views)
         return ack
 
+    async def run_clock(self) -> None:
+        """Emit time-driven events (reveals, expiries) as they fall due."""
+        while True:
+            views = self.service.tick()
+            if views:
+                await self.broadcast(views)
+            await asyncio.sleep(TICK_S)
+
     async def broadcast(self, views: list[View]) -> None:
-        message = {"views": [v.message() for v in views]}
-        for namespace in AUDIENCES:
-            await self.sio.emit("views", message, room=VIEWS_ROOM, namespace=namespace)
+        """Operators get every changed view; screens and cues only the public ones."""
+        everything = [v.message() for v in views]
+        await self.sio.emit("views", {"views": everything}, room=VIEWS_ROOM,
+                            namespace=OPERATOR_AUDIENCE)
+        public = [m for m in everything if is_public(m["name"])]
+        if public:
+            for namespace in PUBLIC_AUDIENCES:
+                await self.sio.emit("views", {"views": public}, room=VIEWS_ROOM,
+                                    namespace=namespace)

@@ -15,6 +15,7 @@ class AudienceNamespace(socketio.AsyncNamespace):
 
     path = "/"
     roles: frozenset[str] = frozenset()
+    sees_operator_views = False
 
     def __init__(self, hub: Hub) -> None:
         super().__init__(self.path)
@@ -37,7 +38,7 @@ class AudienceNamespace(socketio.AsyncNamespace):
         if not isinstance(held, dict):
             held = {}
         held = {k: v for k, v in held.items() if isinstance(v, int)}
-        views = self.hub.service.show.views_since(held)
+        views = self.hub.service.show.views_since(held, self.sees_operator_views)
         return {"views": [v.message() for v in views], "server_ms": self.hub.service.clock()}
 
     async def on_clock(self, sid: str, data: Any = None) -> dict[str, Any]:
