@@ -159,6 +159,7 @@ class Tournament(Feature):
         "extra_seat": "the proxy rules",
     }
     proxy_for_extra_seats_only = True
+    live_scores = False  # True: record_score may repeat while the stage runs (a live meter)
     prize_pool = "prize_pool"
 
     def __init__(self, members: Members, stages: Sequence[StageSpec],
@@ -305,7 +306,7 @@ class Tournament(Feature):
                detail: dict[str, Any]) -> TournamentScoreRecorded:
         self.check_score(score)
         spec = self.stages[e.stage].spec
-        if e.score is not None:
+        if e.score is not None and not self.live_scores:
             raise Rejected("already_scored", f"Entry {e.id} already has a score of {e.score}; "
                                              "correct it instead, with a reason.")
         if spec.seated and e.heat is None:
@@ -460,7 +461,8 @@ class Tournament(Feature):
         if isinstance(event, MemberFlagged):
             return self._member_flagged(event)
         if isinstance(event, MemberJoinedRewards):
-            return {self.prizes_view}
+            finalist = any(e.card == event.card for e in self.active(self.final))
+            return {self.prizes_view} if finalist else set()
         if getattr(event, "promotion", None) != self.name:
             return ()
         handler = getattr(self, "_on_" + type(event).__name__.removeprefix("Tournament"), None)
@@ -472,12 +474,15 @@ class Tournament(Feature):
         self.entries[e.id] = e
         self.stages[e.stage].entries.append(e.id)
         self.add_money(ev.paid)
-        return {self.pools_view, self.seating_view, self.qualifiers_view, self.prizes_view}
+        dirty = self.money_views(ev.paid)
+        if self.later(e.stage):
+            dirty |= {self.seating_view, self.qualifiers_view}
+        return dirty
 
     def _on_Seated(self, ev: TournamentSeated) -> set[str]:
         for entry, heat, seat in ev.seats:
             self.entries[entry].heat, self.entries[entry].seat = heat, seat
-        return {self.seating_view}
+        return {self.seating_view} if self.later(ev.stage) else set()
 
     def _on_ScoreRecorded(self, ev: TournamentScoreRecorded) -> set[str]:
         e = self.entries[ev.entry]
@@ -495,29 +500,31 @@ class Tournament(Feature):
         dirty = self._score(e, None) if e.score is not None else set()
         e.status = ev.status
         self.add_money(-ev.refund)
-        return dirty | {self.seating_view, self.pools_view, self.prizes_view}
+        if self.later(e.stage):
+            dirty.add(self.seating_view)
+        return dirty | self.money_views(ev.refund)
 
     def _on_HeatStarted(self, ev: TournamentHeatStarted) -> set[str]:
         self.stages[ev.stage].started.add(ev.heat)
-        return {self.seating_view}
+        return {self.seating_view} if self.later(ev.stage) else set()
 
     def _on_TieBroken(self, ev: TournamentTieBroken) -> set[str]:
         stage = self.stages[ev.stage]
         self._remember_places(stage)
         for rnd in ev.rounds:
             stage.standings.break_tie(rnd["keys"], rnd["values"])
-        return {self.board_view(stage), self.prizes_view}
+        return self.standing_views(stage)
 
     def _on_StageClosed(self, ev: TournamentStageClosed) -> set[str]:
         stage = self.stages[ev.stage]
         stage.closed = True
         stage.places = {key: i for i, key in enumerate(ev.ranking, start=1)}
-        return set(self.view_names())
+        return self.standing_views(stage) | {self.prizes_view}
 
     def _on_ProxyRegistered(self, ev: TournamentProxyRegistered) -> set[str]:
         self.entries[ev.entry].proxy = ev.nominee
         self.forms.add(ev.form)
-        return {self.seating_view}
+        return {self.seating_view} if self.entries[ev.entry].heat else set()
 
     def _on_SplitSet(self, ev: TournamentSplitSet) -> set[str]:
         self.split = list(ev.percents)
@@ -533,7 +540,8 @@ class Tournament(Feature):
                 if e.score is not None:
                     dirty |= self._score(e, None)
                 e.status = "disqualified"
-                dirty |= {self.seating_view, self.prizes_view}
+                if self.later(e.stage):
+                    dirty.add(self.seating_view)
         return dirty
 
     def _score(self, e: Entry, score: int | None) -> set[str]:
@@ -545,7 +553,19 @@ class Tournament(Feature):
         else:
             self._seq += 1
             stage.standings.put(e.id, e.card, score, self._seq)
-        return {self.board_view(stage), self.prizes_view}
+        return self.standing_views(stage)
+
+    def later(self, stage: str) -> bool:
+        """A stage after qualifying: its seating and qualifiers are on show."""
+        return stage != self.order[0]
+
+    def money_views(self, cents: int) -> set[str]:
+        return {self.pools_view, self.prizes_view} if cents else set()
+
+    def standing_views(self, stage: Stage) -> set[str]:
+        """Views a change in `stage`'s standings redraws (the final's also shows prizes)."""
+        return {self.board_view(stage), self.prizes_view} if stage is self.final else {
+            self.board_view(stage)}
 
     def _remember_places(self, stage: Stage) -> None:
         """The places on show before a change: the next view's movement is measured from them."""

@@ -108,6 +108,7 @@ class Slots(Tournament):
     name = "slots"
     title = "Slots PAYOFF"
     prefix = "S"
+    live_scores = True  # machines report their credit meter as the heat plays
     rules: ClassVar[dict[str, str]] = {
         "eligible": "rules 2-3", "tie": "rule 26", "proxy": "rules 21-23", "no_proxy": "rule 12",
         "no_show": "rule 29", "extra_seat": "rule 23", "split": "rule 43",
