@@ -11,6 +11,7 @@ from typing import TypeVar
 
 from controller.domain.commands import Randomness
 from controller.domain.draws import shuffled
+from controller.domain.errors import Rejected
 
 T = TypeVar("T")
 Seat = tuple[str, int]
@@ -44,6 +45,25 @@ def first_free_seat(taken: Iterable[Seat], title: str, heat_size: int,
             if (heat_name(title, number), seat) not in held:
                 return heat_name(title, number), seat
         number += 1
+
+
+def take_seat(taken: Iterable[Seat], title: str, heat_size: int, heat: str | None) -> Seat:
+    """The first free seat (first come, first served), or the first free one in `heat`."""
+    if heat is None:
+        return first_free_seat(taken, title, heat_size)
+    try:
+        number = heat_number(heat)
+    except (IndexError, ValueError):
+        number = 0
+    if number < 1 or heat != heat_name(title, number):
+        raise Rejected("unknown_heat", f"{heat!r} is not a heat; heats are named "
+                                       f"'{heat_name(title, 1)}', '{heat_name(title, 2)}' and "
+                                       "so on.")
+    held = set(taken)
+    free = [s for s in range(1, heat_size + 1) if (heat, s) not in held]
+    if not free:
+        raise Rejected("heat_full", f"{heat} is full or already under way.")
+    return heat, free[0]
 
 
 def draw_seats(players: Sequence[T], last: Sequence[T], seats: Sequence[Seat],

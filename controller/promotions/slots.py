@@ -21,10 +21,10 @@ from controller.domain.handoffs import WildcardFinalist
 from controller.domain.heats import (
     draw_seats,
     first_free_seat,
-    heat_name,
     heat_number,
     heats_needed,
     positions,
+    take_seat,
 )
 from controller.domain.members import Member, Members
 from controller.domain.ties import card_value, electronic_rounds
@@ -195,26 +195,14 @@ class Slots(Tournament):
         own = {e.heat for e in active if e.card == member.card}
         blocked = own | stage.started
         taken = self.seats_taken(stage) | {(h, s) for h in blocked for s in range(1, size + 1)}
-        if heat is None:
-            return first_free_seat(taken, stage.spec.heat_title, size)
         if heat in own:
             raise Rejected("second_seat", f"{member.display_name} already has a seat in {heat}; "
                                           "a player may hold one seat per qualifying heat "
                                           "(rule 21).")
-        try:
-            number = heat_number(heat)
-        except (IndexError, ValueError):
-            number = 0
-        if number < 1 or heat != heat_name(stage.spec.heat_title, number):
-            raise Rejected("unknown_heat", f"{heat!r} is not a qualifying heat; they are named "
-                                           "'Heat 1', 'Heat 2' and so on.")
         if heat in stage.started:
             raise Rejected("heat_started", f"{heat} has started; late entries are not accepted "
                                            "(rule 11).")
-        found = first_free_seat(taken, stage.spec.heat_title, size, after=number - 1)
-        if found[0] != heat:
-            raise Rejected("heat_full", f"{heat} is full.")
-        return found
+        return take_seat(taken, stage.spec.heat_title, size, heat)
 
     def tie_break(self, p: TieBreak, ctx: Context) -> list[DomainEvent]:
         stage, keys = self.tie_round(p.stage, p.entries)
