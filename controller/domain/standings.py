@@ -52,7 +52,7 @@ class Standings:
         return next(e for e, h in self._guests[key].items() if h == held)
 
     def _refresh(self, card: str) -> None:
-        held = self._guests[card].values()
+        held = self._guests.get(card, {}).values()
         self._set(card, max(held, key=lambda h: (h[0], -h[1]), default=None))
 
     def _set(self, key: str, held: Held | None) -> None:
