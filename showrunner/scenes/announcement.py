@@ -17,6 +17,7 @@ from showrunner.engine.text import ELLIPSIS, wrap
 from showrunner.scenes.common import backdrop
 
 SIZES = (96, 84, 72, 64, 56, 48)
+RISE_SECONDS = 0.7
 
 
 class Announcement(Scene):
@@ -50,11 +51,21 @@ class Announcement(Scene):
         self.body = [text.render(line, "bold", size, theme.colour("text")) for line in lines]
         self.line_h = font.get_linesize()
         self.body_y = lay.y(self.title_y + title_h + 60)
+        self.settled: pygame.Surface | None = None
 
     def draw(self, surface: pygame.Surface) -> None:
-        lay = self.ctx.layout
+        rise = (1 - out_cubic(clamp01(self.elapsed / RISE_SECONDS))) * 80
+        if rise == 0:  # settled: one blit of the composed page from now on
+            if self.settled is None:
+                self.settled = self.static.copy()
+                self._compose(self.settled, 0.0)
+            surface.blit(self.settled, (0, 0))
+            return
         surface.blit(self.static, (0, 0))
-        rise = (1 - out_cubic(clamp01(self.elapsed / 0.7))) * 80
+        self._compose(surface, rise)
+
+    def _compose(self, surface: pygame.Surface, rise: float) -> None:
+        lay = self.ctx.layout
         cx = lay.x(lay.width / 2)
         surface.blit(self.title_img, self.title_img.get_rect(
             midtop=(cx, lay.y(self.title_y + rise))))

@@ -15,6 +15,22 @@ AMBER_AT = 30.0  # seconds left
 RED_AT = 10.0
 
 
+_bases: dict[tuple[int, int, tuple[int, int, int]], pygame.Surface] = {}
+
+
+def _base(radius: int, width: int, colour: tuple[int, int, int]) -> pygame.Surface:
+    """The ring's empty track, drawn once per size (a thick circle is slow to draw at 4K)."""
+    key = (radius, width, colour)
+    found = _bases.get(key)
+    if found is None:
+        if len(_bases) > 8:
+            _bases.clear()
+        found = pygame.Surface((radius * 2 + 2, radius * 2 + 2), pygame.SRCALPHA)
+        pygame.draw.circle(found, colour, (radius + 1, radius + 1), radius, width)
+        _bases[key] = found
+    return found
+
+
 def ring_colour(ctx: SceneContext, seconds_left: float) -> tuple[int, int, int]:
     if seconds_left <= RED_AT:
         return ctx.theme.colour("red")
@@ -31,7 +47,8 @@ def draw_ring(ctx: SceneContext, surface: pygame.Surface, centre: tuple[float, f
     left = max(0.0, seconds_left)
     colour = ring_colour(ctx, left)
     width = lay.px(radius * 0.14)
-    pygame.draw.circle(surface, theme.colour("panel_alt"), c, lay.px(radius), width)
+    base = _base(lay.px(radius), width, theme.colour("panel_alt"))
+    surface.blit(base, base.get_rect(center=c))
     ring(surface, c, lay.px(radius), width, left / total if total > 0 else 0.0, colour)
     digits = text.render(clock_text(left), "display", radius * 0.75, colour)
     surface.blit(digits, digits.get_rect(center=(c[0], c[1] + lay.px(radius * 0.04))))
