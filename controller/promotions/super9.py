@@ -472,7 +472,8 @@ class Super9(Feature):
         return self._jackpot()
 
     def _jackpot(self) -> dict[str, Any]:
-        upcoming = self.schedule.next_sessions(self.last_at_ms, UPCOMING)
+        # "Next" as of the latest Super 9 activity in the log: views are a fold of events.
+        upcoming = self.schedule.next_sessions(self.last_at_ms, UPCOMING) if self.last_at_ms else []
         return {
             "title": "Super 9",
             "jackpot": format_zar(self.jackpot_cents),

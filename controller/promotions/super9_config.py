@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import yaml
 
 DEFAULT_PATH = Path(__file__).resolve().parents[1] / "config" / "super9.yaml"
+ENV_PATH = "SHOWRUNNER_SUPER9_CONFIG"  # a venue's own file replaces the shipped defaults
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
@@ -73,6 +75,8 @@ def parse_config(raw: dict[str, Any]) -> Super9Config:
     )
 
 
-def load_config(path: Path = DEFAULT_PATH) -> Super9Config:
+def load_config(path: Path | None = None) -> Super9Config:
+    """The given file, else $SHOWRUNNER_SUPER9_CONFIG, else the shipped defaults."""
+    path = path or Path(os.environ.get(ENV_PATH) or DEFAULT_PATH)
     with path.open(encoding="utf-8") as f:
         return parse_config(yaml.safe_load(f))
