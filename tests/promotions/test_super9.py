@@ -100,7 +100,7 @@ def test_sales_window_and_hand_in_cut_off():
     # rule 6: sold from 08h00 on draw days, until 30 minutes before each session
     f = Floor()
     for when, words in [(f"{WEDNESDAY} 07:59", "open at 08:00"), ("2025-06-05 10:00", "draw days"),
-                        (f"{WEDNESDAY} 18:30", "they reopen when the Wednesday 4 June 21:00"),
+                        (f"{WEDNESDAY} 18:30", "reopen when the Wednesday 4 June 19:00 session"),
                         (f"{WEDNESDAY} 20:31", "closed for today")]:
         f.now = ms(when)
         refusal = f.refused("super9.sell_ticket", {"ticket": "0001"})
