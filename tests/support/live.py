@@ -6,11 +6,6 @@ Integration tests use this and nothing else to reach the controller: no mocked s
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
-import subprocess
-import sys
-import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -22,11 +17,11 @@ import socketio
 
 from controller.auth import issue_key
 from controller.domain.commands import ROLES
+from controller.process import ControllerProcess
 from controller.store.sqlite import EventLog
 
 NAMESPACE_OF_ROLE = {"operator": "/control", "technician": "/control", "auditor": "/control",
                      "display": "/display", "announcer": "/cue"}
-ROOT = Path(__file__).resolve().parents[2]
 
 
 class Client:
@@ -84,16 +79,12 @@ class Client:
         await self.sio.disconnect()
 
 
-class LiveController:
-    """A controller process over one SQLite file; it can be killed and started again."""
+class LiveController(ControllerProcess):
+    """A controller process with a key for every role; it can be killed and started again."""
 
     def __init__(self, db_path: Path) -> None:
-        self.db_path = db_path
+        super().__init__(db_path)
         self.keys: dict[str, str] = {}
-        self.process: subprocess.Popen[str] | None = None
-        self.url = ""
-        self.port = 0
-        self.output: list[str] = []
 
     def issue_keys(self) -> None:
         log = EventLog.open(self.db_path)
@@ -103,51 +94,16 @@ class LiveController:
         finally:
             log.close()
 
-    async def start(self, port: int = 0) -> None:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "controller.cli", "serve", "--db", str(self.db_path),
-             "--port", str(port or self.port)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=env,
-        )
-        line = await asyncio.wait_for(asyncio.to_thread(self._read_listening_line), 30)
-        self.url = line.removeprefix("listening on ").strip()
-        self.port = int(self.url.rsplit(":", 1)[1])
-
-    def _read_listening_line(self) -> str:
-        assert self.process and self.process.stdout
-        output = []
-        for line in self.process.stdout:
-            if line.startswith("listening on "):
-                threading.Thread(target=self._drain, daemon=True).start()
-                return line
-            output.append(line)
-        raise RuntimeError("controller exited before listening:\n" + "".join(output))
-
-    def _drain(self) -> None:
-        """Keep reading the controller's output so a full pipe never blocks it."""
-        assert self.process and self.process.stdout
-        for line in self.process.stdout:
-            self.output.append(line)
-
-    def kill(self) -> None:
-        """SIGKILL: no cleanup runs, exactly like a power cut to the process."""
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+    async def start(self, port: int | None = None) -> str:  # type: ignore[override]
+        """Start (on `port`, or the port it had) without blocking the event loop."""
+        if port is not None:
+            self.port = port
+        return await asyncio.to_thread(super().start)
 
     async def restart(self) -> None:
         """Kill and start again on the same file and port."""
         self.kill()
-        await self.start(self.port)
+        await self.start()
 
     @asynccontextmanager
     async def client(self, role: str = "operator") -> AsyncIterator[Client]:
