@@ -34,7 +34,7 @@ from controller.promotions.super9_events import (
     Super9Won,
 )
 from controller.promotions.super9_game import Game
-from controller.promotions.super9_schedule import Schedule, Session
+from controller.promotions.super9_schedule import Schedule, Session, session_day
 
 BOARD = "board:super9"
 JACKPOT = "jackpot:super9"
@@ -198,10 +198,7 @@ class Super9(Feature):
         if ticket.session in self.played:
             raise Rejected("session_over", f"Ticket {ticket.ticket}'s session is over and its "
                                            "prizes are paid (rule 27).")
-        if ticket.session:
-            day = self.schedule.session(ticket.session).day  # type: ignore[union-attr]
-        else:
-            day = self.schedule.day_of(ctx.now_ms)
+        day = session_day(ticket.session) if ticket.session else self.schedule.day_of(ctx.now_ms)
         return [Super9TicketVoided(ticket.ticket, ticket.card, day, reason, ctx.actor)]
 
     # -- game commands ------------------------------------------------------------------------
@@ -381,7 +378,7 @@ class Super9(Feature):
         if e.card:  # rule 9: the holder is out of that day's promotion
             self.disqualified.add((e.card, e.day))
             out += [t for t in self.tickets.values() if t.card == e.card and t.void is None
-                    and t.session and t.session.startswith(e.day)]  # id: local day + time
+                    and t.session and session_day(t.session) == e.day]
         run = self.current
         for ticket in out:
             ticket.void = e.reason if ticket.ticket == e.ticket else f"disqualified ({e.reason})"

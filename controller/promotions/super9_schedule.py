@@ -29,6 +29,11 @@ class Session:
     day: str  # local date, ISO: a disqualification lasts for this day (rule 9)
 
 
+def session_day(session_id: str) -> str:
+    """The local date of a session id ("2025-06-04T19:00" -> "2025-06-04")."""
+    return session_id.partition("T")[0]
+
+
 class Schedule:
     def __init__(self, config: Super9Config) -> None:
         self.config = config
