@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import socketio
@@ -15,6 +16,9 @@ PUBLIC_AUDIENCES = ("/display", "/cue")
 VIEWS_ROOM = "views"
 
 
+TICK_S = 0.05
+
+
 class Hub:
     def __init__(self, service: Service, sio: socketio.AsyncServer) -> None:
         self.service = service
@@ -25,6 +29,14 @@ class Hub:
         if views:
             await self.broadcast(views)
         return ack
+
+    async def run_clock(self) -> None:
+        """Emit time-driven events (reveals, expiries) as they fall due."""
+        while True:
+            views = self.service.tick()
+            if views:
+                await self.broadcast(views)
+            await asyncio.sleep(TICK_S)
 
     async def broadcast(self, views: list[View]) -> None:
         """Operators get every changed view; screens and cues only the public ones."""

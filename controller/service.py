@@ -55,6 +55,20 @@ class Service:
             self.show.publish(names, seq)
         return count
 
+    def tick(self) -> list[View]:
+        """Append and apply whatever the clock has made due; the views that changed."""
+        now = self.clock()
+        events = [e for feature in self.show.features for e in feature.due(now)]
+        if not events:
+            return []
+        records = [(e.type_name, e.to_data()) for e in events]
+        seqs = self.log.append(f"clock:{now}:{self.log.last_seq}", "controller", now, records,
+                               {"ok": True})
+        dirty: set[str] = set()
+        for event in events:
+            dirty |= self.show.apply(event)
+        return self.show.publish(dirty, seqs[-1])
+
     def execute(self, envelope: Any, actor: str, role: str) -> tuple[dict[str, Any], list[View]]:
         """Run one command envelope; the ack and the views it changed. Never raises Rejected."""
         try:

@@ -31,6 +31,11 @@ class Feature:
         """Fold one event into state; return the names of the views it may have changed."""
         raise NotImplementedError
 
+    def due(self, now_ms: int) -> list[DomainEvent]:
+        """Events the clock makes due (e.g. a reveal at its time). The controller polls this
+        a few times a second and logs what it returns like any command's events."""
+        return []
+
     def view_names(self) -> Iterable[str]:
         """Every view this feature currently publishes."""
         return ()
