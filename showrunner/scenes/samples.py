@@ -111,7 +111,7 @@ CASES: list[Case] = [
     Case("wildcard_draw", "portrait", {"wildcard": wildcard("drawing")}, 40.0, portrait=True),
     Case("claim_countdown", "amber", {"wildcard": wildcard("drawing")}, 70.0, busy=True),
     Case("claim_countdown", "redraw", {"wildcard": wildcard("redraw")}, 99.0),
-    Case("super9_board", "board", {"super9": SUPER9}, 1.0, busy=True),
+    Case("super9_board", "board", {"board:super9": SUPER9}, 1.0, busy=True),
     Case("roulette_countdown", "betting", {"roulette": ROULETTE}, 25.0, busy=True),
     Case("roulette_countdown", "no_spin", {"roulette": {**ROULETTE, "no_spin": True,
                                                         "betting_closes_at": BASE_MS + 150_000}},

@@ -29,21 +29,22 @@ def pocket_colour(number: int) -> str:
 
 class Super9Board(Scene):
     name = "super9_board"
-    default_view = "super9"
+    default_view = "board:super9"
     params: ClassVar[dict[str, Any]] = {"recent": 8}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
-        spins = [vd.integer(s, "number", -1, where) for s in vd.items(doc, "spins", where)]
-        spins = [n for n in spins if 0 <= n <= 36]
+        spins = self._calls(doc, where)
         called = set(spins)
-        last = spins[-1] if spins else None
+        last = vd.optional_int(vd.mapping(doc, "last", where), "number", where)
+        if last is None and spins:
+            last = spins[-1]
         limit = vd.integer(doc, "jackpot_spins", JACKPOT_SPINS, where)
         self.last = last
         self.last_changed = self.elapsed if not first else -10.0
         s = self.static = static_layer(self.ctx, vd.text(doc, "title", "Super 9", where),
-                                       vd.text(doc, "subtitle", "", where),
+                                       vd.text(doc, "subtitle", vd.text(doc, "session"), where),
                                        f"Spin {len(spins)}" + (f" of {limit} for the jackpot"
                                                                if len(spins) <= limit else ""))
         x, _, w, _ = lay.safe()
@@ -87,6 +88,15 @@ class Super9Board(Scene):
             s.blit(m, lay.point(x, lay.height - 64 - 60))
         self.ball_centre = ((x + w / 2, top + cell * 3 + 560) if lay.portrait
                             else (x + w * 0.84, top + 260))
+
+    def _calls(self, doc: dict[str, Any], where: str) -> list[int]:
+        """Called numbers in order: `called` (ints, the controller's board) or `spins` objects."""
+        raw = doc.get("called")
+        if isinstance(raw, list):
+            numbers = [n for n in raw if isinstance(n, int) and not isinstance(n, bool)]
+        else:
+            numbers = [vd.integer(s, "number", -1, where) for s in vd.items(doc, "spins", where)]
+        return [n for n in numbers if 0 <= n <= 36]
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(self.static, (0, 0))
