@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from controller.domain.cues import Cues
 from controller.domain.feature import Feature
 from controller.domain.members import Members
+from controller.promotions import wildcard_config
 from controller.promotions.slots import Slots
+from controller.promotions.wildcard import Wildcard
+from controller.promotions.wildcard_cues import WildcardCues
 
 
 def build_features() -> list[Feature]:
     members = Members()
-    return [members, Slots(members)]
+    slots = Slots(members)
+    wildcard = Wildcard(members, slots, wildcard_config.load())
+    return [members, slots, wildcard, Cues([WildcardCues(wildcard)])]

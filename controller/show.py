@@ -69,6 +69,15 @@ class Show:
                 names.add(name)
         return names
 
+    def due_events(self, now_ms: int) -> list[DomainEvent]:
+        """Events that time alone has made due (a reveal); the service appends them like any."""
+        return [e for feature in self.features for e in feature.due_events(now_ms)]
+
+    def next_due_ms(self) -> int | None:
+        """The earliest time a feature will have a due event, or None."""
+        times = [t for f in self.features if (t := f.next_due_ms()) is not None]
+        return min(times, default=None)
+
     def publish(self, names: Iterable[str], revision: int) -> list[View]:
         """Re-render the named views; those whose document changed get `revision`."""
         changed = []

@@ -38,3 +38,11 @@ class Feature:
     def view(self, name: str) -> dict[str, Any]:
         """The display-ready document of one view (JSON values, public names only)."""
         raise NotImplementedError
+
+    def due_events(self, now_ms: int) -> list[DomainEvent]:
+        """Events the clock alone makes due (e.g. a reveal), for the service to append."""
+        return []
+
+    def next_due_ms(self) -> int | None:
+        """When `due_events` will next have something, so the service can sleep until then."""
+        return None
