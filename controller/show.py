@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from controller.domain.commands import Command, Context, parse_payload
+from controller.domain.commands import Command, Context, describe_payload, parse_payload
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
@@ -46,6 +46,14 @@ class Show:
     def feature(self, kind: type[Feature]) -> Feature:
         return next(f for f in self.features if isinstance(f, kind))
 
+    def catalogue(self) -> list[dict[str, Any]]:
+        """Every command with its role, summary and payload fields, for the tablet's forms."""
+        return [
+            {"type": c.type, "role": c.role, "summary": c.summary,
+             "fields": describe_payload(c.payload)}
+            for c in sorted(self.commands.values(), key=lambda c: c.type)
+        ]
+
     def decide(self, command_type: str, payload: Any, ctx: Context) -> list[DomainEvent]:
         """The events a command would produce, or `Rejected`; state is not touched."""
         command = self.commands.get(command_type)
@@ -78,6 +86,15 @@ class Show:
         times = [t for f in self.features if (t := f.next_due_ms()) is not None]
         return min(times, default=None)
 
+    def published_view_names(self) -> set[str]:
+        """Every view the features publish now, including those no event has touched yet."""
+        names = set()
+        for feature in self.features:
+            for name in feature.view_names():
+                self._view_owner[name] = feature
+                names.add(name)
+        return names
+
     def publish(self, names: Iterable[str], revision: int) -> list[View]:
         """Re-render the named views; those whose document changed get `revision`."""
         changed = []
@@ -90,6 +107,15 @@ class Show:
                 changed.append(view)
         return changed
 
-    def views_since(self, held: Mapping[str, int]) -> list[View]:
-        """What a reconnecting display lacks, given the revisions it holds."""
-        return [v for n, v in sorted(self.views.items()) if held.get(n, -1) < v.revision]
+    def views_since(self, held: Mapping[str, int], operator: bool = False) -> list[View]:
+        """What a reconnecting client lacks, given the revisions it holds."""
+        return [v for n, v in sorted(self.views.items())
+                if held.get(n, -1) < v.revision and (operator or is_public(n))]
+
+
+OPERATOR_ONLY_PREFIX = "ops:"
+
+
+def is_public(view_name: str) -> bool:
+    """Views named `ops:...` may carry internal ids; they go to /control only."""
+    return not view_name.startswith(OPERATOR_ONLY_PREFIX)

@@ -53,6 +53,27 @@ class Command(Generic[P]):
     summary: str = ""
 
 
+def describe_payload(cls: type) -> list[dict[str, Any]]:
+    """The payload's fields for a form: name, JSON type and whether it is required."""
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        out.append({"name": f.name, "type": _json_type(hints[f.name]), "required": required})
+    return out
+
+
+def _json_type(hint: Any) -> str:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return _json_type(next(a for a in typing.get_args(hint) if a is not type(None)))
+    if origin is list:
+        return "list"
+    if origin is dict:
+        return "object"
+    return {int: "integer", str: "string", bool: "boolean"}.get(hint, "string")
+
+
 def parse_payload(cls: type[P], raw: Any) -> P:
     """Check a JSON payload against a dataclass and build it; say precisely what is wrong."""
     if not isinstance(raw, dict):

@@ -1,0 +1,105 @@
+"""Command-to-screens latency: from sending a command on /control to the moment every
+connected display has applied the changed view.
+
+    python bench/latency.py --displays 20 --commands 300 --json
+
+Runs a real controller process on a temporary SQLite file (WAL, synchronous=FULL) and real
+Socket.IO display clients on loopback. Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import socketio
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from controller.auth import issue_key
+from controller.process import ControllerProcess
+from controller.store.sqlite import EventLog
+
+VIEW = "leaderboard:slots"
+
+
+class Screen:
+    """A display client that notes when each score value first reaches it."""
+
+    def __init__(self) -> None:
+        self.sio = socketio.AsyncClient(reconnection=False)
+        self.arrivals: dict[int, float] = {}
+        self.sio.on("views", self.on_views, namespace="/display")
+
+    async def on_views(self, message: dict) -> None:
+        now = time.perf_counter()
+        for view in message["views"]:
+            if view["name"] == VIEW and view["doc"]["rows"]:
+                self.arrivals.setdefault(view["doc"]["rows"][0]["score"], now)
+
+
+async def run(displays: int, commands: int) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "bench.db"
+        log = EventLog.open(db)
+        operator = issue_key(log, "operator", "bench", 0)
+        display = issue_key(log, "display", "bench", 0)
+        log.close()
+        controller = ControllerProcess(db)
+        url = await asyncio.to_thread(controller.start)
+        try:
+            return await measure(url, operator, display, displays, commands)
+        finally:
+            controller.stop()
+
+
+async def measure(url: str, operator: str, display: str, displays: int, commands: int) -> dict:
+    mc = socketio.AsyncClient(reconnection=False)
+    await mc.connect(url, namespaces=["/control"], auth={"key": operator},
+                     transports=["websocket"])
+
+    async def send(type_: str, payload: dict) -> dict:
+        envelope = {"type": type_, "payload": payload, "command_id": uuid.uuid4().hex}
+        return await mc.call("command", envelope, namespace="/control")
+
+    await send("register_member", {"card": "1000001", "display_name": "Bench Player"})
+    await send("slots.enter", {"card": "1000001"})
+    screens = [Screen() for _ in range(displays)]
+    for screen in screens:
+        await screen.sio.connect(url, namespaces=["/display"], auth={"key": display},
+                                 transports=["websocket"])
+    latencies = []
+    for score in range(1, commands + 1):
+        started = time.perf_counter()
+        ack = await send("slots.record_score", {"entry": "S1", "score": score})
+        assert ack["ok"], ack
+        while not all(score in s.arrivals for s in screens):
+            await asyncio.sleep(0.0005)
+        latencies.append((max(s.arrivals[score] for s in screens) - started) * 1000)
+    for screen in screens:
+        await screen.sio.disconnect()
+    await mc.disconnect()
+    cuts = statistics.quantiles(latencies, n=100)
+    return {"benchmark": "latency", "displays": displays, "commands": commands,
+            "p50_ms": round(cuts[49], 2), "p99_ms": round(cuts[98], 2),
+            "max_ms": round(max(latencies), 2)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--displays", type=int, default=20)
+    parser.add_argument("--commands", type=int, default=300)
+    parser.add_argument("--json", action="store_true", help="print JSON (the only output form)")
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(run(args.displays, args.commands))))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""create_app(): the controller's aiohttp application. Nothing runs at import.
+
+The store is opened and replayed in a cleanup context, so a log that cannot be used stops the
+app at start-up with the store's own message, before any client connects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import socketio
+from aiohttp import web
+
+from controller.features import build_features
+from controller.hub import Hub
+from controller.namespaces.control import ControlNamespace
+from controller.namespaces.cue import CueNamespace
+from controller.namespaces.display import DisplayNamespace
+from controller.service import Service, wall_clock_ms
+from controller.show import Show
+from controller.store.sqlite import EventLog
+
+WEB_DIR = Path(__file__).parent / "web"
+MAX_MESSAGE_BYTES = 64 * 1024
+
+hub_key = web.AppKey("hub", Hub)
+db_path_key = web.AppKey("db_path", Path)
+
+
+def create_app(db_path: Path) -> web.Application:
+    app = web.Application(client_max_size=MAX_MESSAGE_BYTES)
+    app[db_path_key] = db_path
+    sio = socketio.AsyncServer(
+        async_mode="aiohttp",
+        max_http_buffer_size=MAX_MESSAGE_BYTES,
+    )
+    sio.attach(app)
+    app.cleanup_ctx.append(_open_store(sio))
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/clock", clock)
+    app.router.add_get("/", index)
+    app.router.add_get("/tablet", page("tablet.html"))
+    app.router.add_get("/cue", page("cue.html"))
+    app.router.add_static("/static", WEB_DIR, follow_symlinks=False)
+    app.router.add_get("/vendor/socket.io.min.js", socketio_client_js)
+    return app
+
+
+def _open_store(sio: socketio.AsyncServer):
+    async def context(app: web.Application) -> AsyncIterator[None]:
+        log = EventLog.open(app[db_path_key])
+        service = Service(log, Show(build_features()), wall_clock_ms)
+        service.replay()
+        hub = Hub(service, sio)
+        app[hub_key] = hub
+        for namespace in (ControlNamespace(hub), DisplayNamespace(hub), CueNamespace(hub)):
+            sio.register_namespace(namespace)
+        yield
+        log.close()
+
+    return context
+
+
+async def healthz(request: web.Request) -> web.Response:
+    service = request.app[hub_key].service
+    return web.json_response({"ok": True, "seq": service.log.last_seq,
+                              "views": len(service.show.views)})
+
+
+async def clock(request: web.Request) -> web.Response:
+    return web.json_response({"server_ms": wall_clock_ms()})
+
+
+async def index(request: web.Request) -> web.Response:
+    raise web.HTTPFound("/tablet")
+
+
+def page(name: str):
+    async def handler(request: web.Request) -> web.FileResponse:
+        return web.FileResponse(WEB_DIR / name, headers={"Cache-Control": "no-cache"})
+
+    return handler
+
+
+async def socketio_client_js(request: web.Request) -> web.FileResponse:
+    """The official socket.io client, installed from npm into controller/web/node_modules."""
+    dist = WEB_DIR / "node_modules" / "socket.io-client" / "dist" / "socket.io.min.js"
+    if not dist.exists():
+        raise web.HTTPServiceUnavailable(text="socket.io client not installed: run scripts/setup")
+    return web.FileResponse(dist)

@@ -1,0 +1,37 @@
+"""Keys and roles. A key is shown once when issued; only its SHA-256 is stored."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from controller.domain.commands import ROLES
+from controller.store.sqlite import EventLog
+
+
+@dataclass(frozen=True)
+class Principal:
+    role: str
+    name: str
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def issue_key(log: EventLog, role: str, name: str, now_ms: int) -> str:
+    """Create a key for `role`; returns the key itself, which is stored nowhere."""
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r}; use one of {', '.join(ROLES)}")
+    key = secrets.token_urlsafe(24)
+    log.add_principal(key_hash(key), role, name, now_ms)
+    return key
+
+
+def authenticate(log: EventLog, auth: object) -> Principal | None:
+    """The principal behind a connection's `auth` ({"key": ...}), or None."""
+    if not isinstance(auth, dict) or not isinstance(auth.get("key"), str):
+        return None
+    found = log.principal(key_hash(auth["key"]))
+    return Principal(*found) if found else None

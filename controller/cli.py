@@ -1,0 +1,90 @@
+"""showrunner-controller: the service and its admin commands."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+from pathlib import Path
+
+from aiohttp import web
+
+from controller.app import create_app
+from controller.auth import issue_key
+from controller.domain.commands import ROLES
+from controller.service import wall_clock_ms
+from controller.store.sqlite import EventLog, StoreError
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="showrunner-controller",
+        description="The Showrunner controller: holds the show's state and rules, durably.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the controller service")
+    serve.add_argument("--db", type=Path, required=True, help="event log (SQLite file)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8080, help="0 picks a free port")
+    serve.set_defaults(run=_serve)
+
+    keys = sub.add_parser("key", help="issue a key for a role (printed once)")
+    keys.add_argument("--db", type=Path, required=True)
+    keys.add_argument("--role", choices=ROLES, required=True)
+    keys.add_argument("--name", required=True, help="who holds it, e.g. 'MC tablet'")
+    keys.set_defaults(run=_issue_key)
+
+    demo = sub.add_parser("demo", help="run a controller, a display and a demo tournament")
+    demo.add_argument("--dir", type=Path, default=Path("var/demo"), help="where files go")
+    demo.add_argument("--port", type=int, default=8080)
+    demo.set_defaults(run=_demo)
+
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except StoreError as exc:
+        print(f"showrunner-controller: {exc}", file=sys.stderr)
+        return 2
+
+
+def _serve(args: argparse.Namespace) -> int:
+    EventLog.open(args.db).close()  # refuse a bad log before binding the port
+    asyncio.run(_run_server(args.db, args.host, args.port))
+    return 0
+
+
+async def _run_server(db: Path, host: str, port: int) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    runner = web.AppRunner(create_app(db), handle_signals=False)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+        bound_host, bound_port = runner.addresses[0][:2]
+        print(f"listening on http://{bound_host}:{bound_port}", flush=True)
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+
+
+def _issue_key(args: argparse.Namespace) -> int:
+    log = EventLog.open(args.db)
+    try:
+        print(issue_key(log, args.role, args.name, wall_clock_ms()))
+    finally:
+        log.close()
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from controller.demo import run_demo
+
+    return run_demo(args.dir, args.port)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

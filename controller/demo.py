@@ -1,0 +1,125 @@
+"""The Quick-start demo: a controller on SQLite, one display, the tablet, live score changes.
+
+Everything it starts is a child process; Ctrl-C stops them all. Without a screen (no DISPLAY or
+WAYLAND_DISPLAY) the display runs headless and writes its frame to a PNG every few seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import shutil
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import socketio
+
+from controller.auth import issue_key
+from controller.process import ROOT, ControllerProcess
+from controller.service import wall_clock_ms
+from controller.store.sqlite import EventLog
+
+PLAYERS = [
+    ("Thandi Mokoena", 18450), ("Sipho Dlamini", 17200), ("Lerato Khumalo", 16980),
+    ("Johan van Wyk", 15120), ("Ayesha Patel", 14400), ("Themba Nkosi", 13750),
+    ("Marietjie Botha", 12900), ("Kagiso Molefe", 12010), ("Nomvula Zulu", 11340),
+    ("Pieter Steyn", 10200), ("Zanele Mthembu", 9800), ("Rajesh Naidoo", 9150),
+]
+SNAPSHOT_EVERY_S = 3
+
+
+def run_demo(directory: Path, port: int) -> int:
+    directory = directory.resolve()
+    if directory.exists():
+        shutil.rmtree(directory)
+    directory.mkdir(parents=True)
+    db = directory / "show.db"
+    log = EventLog.open(db)
+    keys = {role: issue_key(log, role, f"demo {role}", wall_clock_ms())
+            for role in ("operator", "display", "announcer")}
+    log.close()
+
+    controller = ControllerProcess(db, port=port)
+    url = controller.start()
+    display: subprocess.Popen[bytes] | None = None
+    try:
+        asyncio.run(seed(url, keys["operator"]))
+        display, where = start_display(url, keys["display"], directory)
+        print(f"\nShowrunner demo is running (files in {directory})")
+        print(f"  controller  {url}/healthz")
+        print(f"  tablet (MC) {url}/tablet?key={keys['operator']}")
+        print(f"  cues        {url}/cue?key={keys['announcer']}")
+        print(f"  display     {where}")
+        print("Feeding live scores every 2 s. Ctrl-C stops everything.\n", flush=True)
+        asyncio.run(feed_scores(url, keys["operator"]))
+    except KeyboardInterrupt:
+        print("\nstopping…")
+    finally:
+        if display and display.poll() is None:
+            display.terminate()
+            display.wait(10)
+        controller.stop()
+    return 0
+
+
+def start_display(url: str, key: str, directory: Path) -> tuple[subprocess.Popen[bytes], str]:
+    command = [sys.executable, "-m", "showrunner.cli", "display", "--controller", url,
+               "--screen", "demo-1", "--key", key, "--state-dir", str(directory / "screens"),
+               "--size", "1280x720"]
+    env = dict(os.environ)
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        where = "a window on this screen"
+    else:
+        snapshot = directory / "screen.png"
+        command += ["--snapshot", str(snapshot), "--snapshot-every", str(SNAPSHOT_EVERY_S)]
+        env["SDL_VIDEODRIVER"] = "dummy"
+        env["SDL_AUDIODRIVER"] = "dummy"
+        where = f"headless: frame written to {snapshot} every {SNAPSHOT_EVERY_S} s"
+    return subprocess.Popen(command, cwd=ROOT, env=env), where
+
+
+class Operator:
+    """The demo's MC: a real /control client sending commands."""
+
+    def __init__(self) -> None:
+        self.sio = socketio.AsyncClient()
+
+    async def connect(self, url: str, key: str) -> None:
+        await self.sio.connect(url, namespaces=["/control"], auth={"key": key},
+                               transports=["websocket"])
+
+    async def send(self, type_: str, payload: dict) -> dict:
+        envelope = {"type": type_, "payload": payload, "command_id": uuid.uuid4().hex}
+        ack = await self.sio.call("command", envelope, namespace="/control")
+        if not ack["ok"]:
+            raise RuntimeError(f"{type_}: {ack['error']['message']}")
+        return ack
+
+
+async def seed(url: str, key: str) -> None:
+    mc = Operator()
+    await mc.connect(url, key)
+    for i, (name, score) in enumerate(PLAYERS):
+        card = f"{8_000_100 + i}"
+        await mc.send("register_member", {"card": card, "display_name": name})
+        ack = await mc.send("slots.enter", {"card": card})
+        entry = ack["events"][0]["data"]["entry"]
+        await mc.send("slots.record_score", {"entry": entry, "score": score})
+    await mc.sio.disconnect()
+
+
+async def feed_scores(url: str, key: str) -> None:
+    mc = Operator()
+    await mc.connect(url, key)
+    scores = {f"S{i + 1}": score for i, (_, score) in enumerate(PLAYERS)}
+    try:
+        while True:
+            await asyncio.sleep(2)
+            entry = random.choice(list(scores))
+            scores[entry] += random.randrange(500, 4000, 10)
+            await mc.send("slots.record_score", {"entry": entry, "score": scores[entry]})
+    finally:
+        await mc.sio.disconnect()

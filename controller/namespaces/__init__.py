@@ -1,0 +1,1 @@
+"""One Socket.IO namespace per audience. Each checks the key's role on connect."""

@@ -1,0 +1,107 @@
+"""Command -> rules -> events appended (durable) -> state -> views published.
+
+The service is the single writer. `execute` does no awaiting between validating a command and
+applying its events, so commands are applied one at a time in the order they arrive.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from controller.domain.commands import Context
+from controller.domain.errors import Rejected
+from controller.domain.events import event_from
+from controller.show import Show, View
+from controller.store.sqlite import EventLog, canonical_json
+
+MAX_ENVELOPE_BYTES = 16 * 1024
+MAX_COMMAND_ID = 100
+
+
+def wall_clock_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def rejection(exc: Rejected, command_id: str | None = None) -> dict[str, Any]:
+    ack: dict[str, Any] = {"ok": False, "error": exc.as_error()}
+    if command_id is not None:
+        ack["command_id"] = command_id
+    return ack
+
+
+class Service:
+    def __init__(self, log: EventLog, show: Show, clock: Callable[[], int] = wall_clock_ms):
+        self.log = log
+        self.show = show
+        self.clock = clock
+
+    def replay(self) -> int:
+        """Rebuild state from the log; views get the revision of the last event that touched
+        them. Returns the number of events replayed."""
+        touched: dict[str, int] = {}
+        count = 0
+        for stored in self.log.read():
+            for name in self.show.apply(event_from(stored.type, stored.data)):
+                touched[name] = stored.seq
+            count += 1
+        for name in self.show.published_view_names():
+            touched.setdefault(name, 0)
+        by_revision: dict[int, list[str]] = {}
+        for name, seq in touched.items():
+            by_revision.setdefault(seq, []).append(name)
+        for seq, names in sorted(by_revision.items()):
+            self.show.publish(names, seq)
+        return count
+
+    def execute(self, envelope: Any, actor: str, role: str) -> tuple[dict[str, Any], list[View]]:
+        """Run one command envelope; the ack and the views it changed. Never raises Rejected."""
+        try:
+            command_type, payload, command_id = parse_envelope(envelope)
+        except Rejected as exc:
+            return rejection(exc), []
+        previous = self.log.ack_for(command_id)
+        if previous is not None:
+            return previous, []
+        now = self.clock()
+        try:
+            events = self.show.decide(command_type, payload, Context(actor, role, now))
+        except Rejected as exc:
+            return rejection(exc, command_id), []
+        records = [(e.type_name, e.to_data()) for e in events]
+        ack: dict[str, Any] = {
+            "ok": True,
+            "command_id": command_id,
+            "events": [{"type": t, "data": d} for t, d in records],
+        }
+        seqs = self.log.append(command_id, actor, now, records, ack)
+        dirty: set[str] = set()
+        for event in events:
+            dirty |= self.show.apply(event)
+        return {**ack, "seq": seqs[-1]}, self.show.publish(dirty, seqs[-1])
+
+
+def parse_envelope(envelope: Any) -> tuple[str, Any, str]:
+    """Check the `{type, payload, command_id}` envelope before any rule sees it."""
+    if not isinstance(envelope, dict):
+        raise Rejected("bad_envelope", "A command must be an object with type, payload and "
+                                       "command_id.")
+    try:
+        size = len(canonical_json(envelope).encode())
+    except (TypeError, ValueError) as exc:
+        raise Rejected("bad_envelope", "The command is not valid JSON data.") from exc
+    if size > MAX_ENVELOPE_BYTES:
+        raise Rejected("too_large", f"The command is too large ({size} bytes; the limit is "
+                                    f"{MAX_ENVELOPE_BYTES}).")
+    unknown = sorted(set(envelope) - {"type", "payload", "command_id"})
+    if unknown:
+        raise Rejected("bad_envelope", f"Unknown envelope field(s): {', '.join(unknown)}.")
+    command_type = envelope.get("type")
+    command_id = envelope.get("command_id")
+    if not isinstance(command_type, str) or not command_type:
+        raise Rejected("bad_envelope", "The command has no type.")
+    if not isinstance(command_id, str) or not 0 < len(command_id) <= MAX_COMMAND_ID:
+        raise Rejected("bad_envelope", f"The command needs a command_id of 1 to "
+                                       f"{MAX_COMMAND_ID} characters.")
+    return command_type, envelope.get("payload", {}), command_id

@@ -1,0 +1,185 @@
+"""The event log: an append-only, hash-chained SQLite file (WAL, synchronous=FULL).
+
+One transaction per command holds its events and its ack, so a command is either wholly
+durable (and its ack can be replayed for a retried `command_id`) or absent. Each row's hash
+covers the previous row's hash, so editing any stored event breaks the chain from there on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 1
+GENESIS = "0" * 64
+
+_SCHEMA = """
+CREATE TABLE events (
+    seq        INTEGER PRIMARY KEY,
+    command_id TEXT NOT NULL,
+    type       TEXT NOT NULL,
+    data       TEXT NOT NULL,
+    actor      TEXT NOT NULL,
+    at_ms      INTEGER NOT NULL,
+    prev_hash  TEXT NOT NULL,
+    hash       TEXT NOT NULL
+);
+CREATE TABLE acks (
+    command_id TEXT PRIMARY KEY,
+    ack        TEXT NOT NULL
+);
+CREATE TABLE principals (
+    key_hash   TEXT PRIMARY KEY,
+    role       TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    created_ms INTEGER NOT NULL,
+    revoked    INTEGER NOT NULL DEFAULT 0
+);
+"""
+
+
+class StoreError(Exception):
+    """The log cannot be used as it is; the message says why, in words for a technician."""
+
+
+def canonical_json(value: Any) -> str:
+    """The one serialisation used for hashing: sorted keys, no spaces, UTF-8 kept."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    seq: int
+    command_id: str
+    type: str
+    data: dict[str, Any]
+    actor: str
+    at_ms: int
+    prev_hash: str
+    hash: str
+
+
+def event_hash(prev_hash: str, seq: int, command_id: str, type_: str, data_json: str,
+               actor: str, at_ms: int) -> str:
+    body = canonical_json([seq, command_id, type_, data_json, actor, at_ms])
+    return hashlib.sha256((prev_hash + body).encode()).hexdigest()
+
+
+class EventLog:
+    """Single-writer access to one log file."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+        self.path = path
+        self._db = connection
+        row = self._db.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        self.last_seq, self.last_hash = (row[0], row[1]) if row else (0, GENESIS)
+
+    @classmethod
+    def open(cls, path: Path | str, create: bool = True) -> EventLog:
+        """Open (or create) a log. A corrupt file or one from a newer version is refused and
+        left exactly as it was."""
+        path = Path(path)
+        exists = path.exists() and path.stat().st_size > 0
+        if not exists and not create:
+            raise StoreError(f"{path}: no such event log.")
+        try:
+            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            if exists:
+                cls._check_existing(path, db)
+            else:
+                db.executescript(_SCHEMA)
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = FULL")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{path}: not a readable Showrunner event log ({exc}).") from exc
+        return cls(path, db)
+
+    @staticmethod
+    def _check_existing(path: Path, db: sqlite3.Connection) -> None:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{path} was written by a newer Showrunner (log format {version}, this one "
+                f"reads up to {SCHEMA_VERSION}). Upgrade Showrunner; the file was not changed."
+            )
+        if version != SCHEMA_VERSION:
+            raise StoreError(f"{path} is not a Showrunner event log (format {version}).")
+        check = db.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise StoreError(f"{path} is corrupt ({check}); the file was not changed.")
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -- commands ---------------------------------------------------------------------------
+    def ack_for(self, command_id: str) -> dict[str, Any] | None:
+        row = self._db.execute(
+            "SELECT ack FROM acks WHERE command_id = ?", (command_id,)
+        ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def append(self, command_id: str, actor: str, at_ms: int,
+               events: Sequence[tuple[str, dict[str, Any]]], ack: dict[str, Any]) -> list[int]:
+        """Append one command's events and its ack in one durable transaction."""
+        seqs = []
+        rows = []
+        seq, prev = self.last_seq, self.last_hash
+        for type_, data in events:
+            seq += 1
+            data_json = canonical_json(data)
+            digest = event_hash(prev, seq, command_id, type_, data_json, actor, at_ms)
+            rows.append((seq, command_id, type_, data_json, actor, at_ms, prev, digest))
+            seqs.append(seq)
+            prev = digest
+        ack = {**ack, "seq": seq}
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?)", rows)
+            self._db.execute("INSERT INTO acks VALUES (?, ?)", (command_id, canonical_json(ack)))
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self.last_seq, self.last_hash = seq, prev
+        return seqs
+
+    # -- reading ----------------------------------------------------------------------------
+    def read(self, after: int = 0) -> Iterator[StoredEvent]:
+        cursor = self._db.execute("SELECT * FROM events WHERE seq > ? ORDER BY seq", (after,))
+        for row in cursor:
+            yield StoredEvent(row[0], row[1], row[2], json.loads(row[3]), *row[4:])
+
+    def first_broken_link(self) -> tuple[int, str] | None:
+        """(seq, reason) of the first event whose hash does not follow, or None if intact."""
+        prev = GENESIS
+        cursor = self._db.execute("SELECT * FROM events ORDER BY seq")
+        expected_seq = 1
+        for seq, command_id, type_, data_json, actor, at_ms, prev_hash, digest in cursor:
+            if seq != expected_seq:
+                return seq, f"event {expected_seq} is missing"
+            if prev_hash != prev:
+                return seq, "its link to the previous event was changed"
+            if event_hash(prev, seq, command_id, type_, data_json, actor, at_ms) != digest:
+                return seq, "its content does not match its hash"
+            prev = digest
+            expected_seq += 1
+        return None
+
+    # -- principals (keys for roles) ---------------------------------------------------------
+    def add_principal(self, key_hash: str, role: str, name: str, created_ms: int) -> None:
+        self._db.execute(
+            "INSERT INTO principals (key_hash, role, name, created_ms) VALUES (?,?,?,?)",
+            (key_hash, role, name, created_ms),
+        )
+
+    def principal(self, key_hash: str) -> tuple[str, str] | None:
+        row = self._db.execute(
+            "SELECT role, name FROM principals WHERE key_hash = ? AND revoked = 0", (key_hash,)
+        ).fetchone()
+        return (row[0], row[1]) if row else None

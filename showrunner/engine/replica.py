@@ -1,0 +1,75 @@
+"""The views a screen holds, and their last-known copy on disk.
+
+A screen that starts while the controller is down shows what it saved; a corrupt file is set
+aside with a warning rather than stopping the screen.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+class Replica:
+    def __init__(self) -> None:
+        self.views: dict[str, dict[str, Any]] = {}
+        self.revisions: dict[str, int] = {}
+        self.saved_at_ms: int | None = None
+
+    def apply(self, name: str, revision: int, doc: dict[str, Any]) -> bool:
+        """Take a view if it is newer than the one held; True if it changed."""
+        if revision < self.revisions.get(name, -1):
+            return False
+        if self.revisions.get(name) == revision and self.views.get(name) == doc:
+            return False
+        self.views[name] = doc
+        self.revisions[name] = revision
+        return True
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "saved_at_ms": time.time_ns() // 1_000_000,
+            "views": {n: {"revision": self.revisions[n], "doc": d} for n, d in self.views.items()},
+        }
+
+    def save(self, path: Path) -> None:
+        """Write atomically: a crash mid-write leaves the previous file intact."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(self.to_json(), ensure_ascii=False))
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: Path) -> Replica:
+        replica = cls()
+        if not path.exists():
+            return replica
+        try:
+            data = json.loads(path.read_text())
+            views = data["views"]
+            for name, item in views.items():
+                replica.apply(name, int(item["revision"]), dict(item["doc"]))
+            replica.saved_at_ms = data.get("saved_at_ms")
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            aside = path.with_name(f"{path.name}.corrupt-{int(time.time())}")
+            os.replace(path, aside)
+            log.warning("saved state %s is unreadable (%s); set aside as %s", path, exc, aside)
+            return cls()
+        return replica
+
+    @classmethod
+    def from_state_file(cls, path: Path) -> Replica:
+        """Load a state file for `render`: the saved format, or a plain {view: doc} map."""
+        data = json.loads(Path(path).read_text())
+        if isinstance(data.get("views"), dict):
+            return cls.load(path)
+        replica = cls()
+        for name, doc in data.items():
+            replica.apply(name, 0, doc)
+        return replica

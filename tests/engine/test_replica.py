@@ -1,0 +1,39 @@
+"""The screen's replica of views and its saved copy."""
+
+import json
+
+from showrunner.engine.replica import Replica
+
+
+def test_newer_revisions_win_and_older_are_ignored():
+    replica = Replica()
+    assert replica.apply("jackpot", 5, {"amount": 100})
+    assert not replica.apply("jackpot", 4, {"amount": 50})
+    assert not replica.apply("jackpot", 5, {"amount": 100})
+    assert replica.apply("jackpot", 7, {"amount": 200})
+    assert replica.views["jackpot"] == {"amount": 200} and replica.revisions["jackpot"] == 7
+
+
+def test_saved_state_round_trips(tmp_path):
+    replica = Replica()
+    replica.apply("leaderboard:slots", 3, {"rows": [{"name": "Thandi M."}]})
+    replica.save(tmp_path / "screen.json")
+    loaded = Replica.load(tmp_path / "screen.json")
+    assert loaded.views == replica.views and loaded.revisions == replica.revisions
+    assert loaded.saved_at_ms is not None
+
+
+def test_corrupt_saved_state_is_set_aside(tmp_path, caplog):
+    path = tmp_path / "screen.json"
+    path.write_text('{"views": {"x": ')
+    loaded = Replica.load(path)
+    assert loaded.views == {}
+    assert not path.exists()
+    assert [p.name.startswith("screen.json.corrupt-") for p in tmp_path.iterdir()] == [True]
+    assert "unreadable" in caplog.text
+
+
+def test_render_state_file_may_be_a_plain_map(tmp_path):
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({"jackpot": {"amount": 5}}))
+    assert Replica.from_state_file(path).views == {"jackpot": {"amount": 5}}

@@ -1,0 +1,70 @@
+"""The event log: durable appends, hash chain, and refusing files it must not touch."""
+
+import itertools
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from controller.store.sqlite import EventLog, StoreError
+
+
+def make_log(path, commands=3):
+    log = EventLog.open(path)
+    for i in range(commands):
+        events = [("Thing", {"n": i}), ("Other", {"n": -i})]
+        log.append(f"c{i}", "mc", 1000 + i, events, {"ok": True})
+    return log
+
+
+def test_appends_chain_and_replay_in_order(tmp_path):
+    log = make_log(tmp_path / "s.db")
+    rows = list(log.read())
+    assert [r.seq for r in rows] == [1, 2, 3, 4, 5, 6]
+    assert all(b.prev_hash == a.hash for a, b in itertools.pairwise(rows))
+    assert log.first_broken_link() is None
+    assert log.ack_for("c1") == {"ok": True, "seq": 4}
+    log.close()
+    reopened = EventLog.open(tmp_path / "s.db")
+    assert (reopened.last_seq, reopened.last_hash) == (6, rows[-1].hash)
+
+
+def test_an_edited_event_breaks_the_chain_at_that_event(tmp_path):
+    make_log(tmp_path / "s.db").close()
+    with sqlite3.connect(tmp_path / "s.db") as db:
+        db.execute("""UPDATE events SET data = '{"n":99}' WHERE seq = 3""")
+    assert EventLog.open(tmp_path / "s.db").first_broken_link() == (
+        3, "its content does not match its hash")
+
+
+def test_a_log_from_a_newer_version_is_refused_and_untouched(tmp_path):
+    path = tmp_path / "s.db"
+    make_log(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 99")
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="newer Showrunner"):
+        EventLog.open(path)
+    assert path.read_bytes() == before
+
+
+def test_a_corrupt_file_is_refused_and_untouched(tmp_path):
+    path = tmp_path / "s.db"
+    path.write_bytes(b"this is not a database" * 100)
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="not a readable Showrunner event log"):
+        EventLog.open(path)
+    assert path.read_bytes() == before
+
+
+def test_controller_stops_at_start_with_a_clear_message(tmp_path):
+    path = tmp_path / "s.db"
+    path.write_bytes(b"garbage" * 1000)
+    result = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "serve", "--db", str(path), "--port", "0"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 2
+    assert "not a readable Showrunner event log" in result.stderr
+    assert path.read_bytes() == b"garbage" * 1000
