@@ -6,7 +6,9 @@ app at start-up with the store's own message, before any client connects.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
+from contextlib import suppress
 from pathlib import Path
 
 import socketio
@@ -56,7 +58,11 @@ def _open_store(sio: socketio.AsyncServer):
         app[hub_key] = hub
         for namespace in (ControlNamespace(hub), DisplayNamespace(hub), CueNamespace(hub)):
             sio.register_namespace(namespace)
+        clock_task = asyncio.create_task(hub.run_clock())
         yield
+        clock_task.cancel()
+        with suppress(asyncio.CancelledError):
+            await clock_task
         log.close()
 
     return context

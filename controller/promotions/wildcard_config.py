@@ -7,6 +7,7 @@ ms the rules compare against, so no rule ever handles a time zone.
 from __future__ import annotations
 
 import datetime as dt
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,8 @@ from zoneinfo import ZoneInfo
 
 import yaml
 
-DEFAULT_PATH = Path(__file__).resolve().parent.parent / "config" / "wildcard.yaml"
+SHIPPED_DIR = Path(__file__).resolve().parent.parent / "config"
+CONFIG_DIR_ENV = "SHOWRUNNER_CONFIG_DIR"  # a venue's own parameter files, e.g. another draw day
 DAY_MS = 24 * 60 * 60 * 1000
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
@@ -46,7 +48,9 @@ class WildcardConfig:
         return moment.strftime("%H:%M:%S")
 
 
-def load(path: Path = DEFAULT_PATH) -> WildcardConfig:
+def load(path: Path | None = None) -> WildcardConfig:
+    if path is None:
+        path = Path(os.environ.get(CONFIG_DIR_ENV) or SHIPPED_DIR) / "wildcard.yaml"
     raw: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
     zone = ZoneInfo(str(raw["timezone"]))
     day = dt.date.fromisoformat(str(raw["draw_day"]))
