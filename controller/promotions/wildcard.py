@@ -390,7 +390,7 @@ class Wildcard(Feature):
 
     # -- helpers ----------------------------------------------------------------------------------
     def _bins_open(self, now_ms: int, action: str, rule: str) -> None:
-        if self.pool is not None or self.redraws or self.claim is not None:
+        if self.pool is not None:
             raise Rejected("pool_frozen", f"The pool is frozen; it is too late to {action}.")
         if not self.config.bins_open_ms <= now_ms < self.config.bins_close_ms:
             raise Rejected("bins_closed", f"You can {action} only while the entry bins are open, "
