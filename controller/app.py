@@ -7,8 +7,8 @@ app at start-up with the store's own message, before any client connects.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
-from contextlib import suppress
 from pathlib import Path
 
 import socketio
@@ -58,11 +58,11 @@ def _open_store(sio: socketio.AsyncServer):
         app[hub_key] = hub
         for namespace in (ControlNamespace(hub), DisplayNamespace(hub), CueNamespace(hub)):
             sio.register_namespace(namespace)
-        clock_task = asyncio.create_task(hub.run_clock())
+        clock = asyncio.create_task(hub.run_clock())
         yield
-        clock_task.cancel()
-        with suppress(asyncio.CancelledError):
-            await clock_task
+        clock.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await clock
         log.close()
 
     return context

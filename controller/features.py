@@ -7,6 +7,7 @@ from controller.domain.feature import Feature
 from controller.domain.members import Members
 from controller.promotions import wildcard_config
 from controller.promotions.slots import Slots
+from controller.promotions.super9 import Super9
 from controller.promotions.wildcard import Wildcard
 from controller.promotions.wildcard_cues import WildcardCues
 
@@ -15,4 +16,4 @@ def build_features() -> list[Feature]:
     members = Members()
     slots = Slots(members)
     wildcard = Wildcard(members, slots, wildcard_config.load())
-    return [members, slots, wildcard, Cues([WildcardCues(wildcard)])]
+    return [members, slots, Super9(members), wildcard, Cues([WildcardCues(wildcard)])]

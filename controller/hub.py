@@ -11,10 +11,12 @@ from controller.auth import Principal
 from controller.service import Service
 from controller.show import View, is_public
 
-CLOCK_POLL_S = 0.25
 OPERATOR_AUDIENCE = "/control"
 PUBLIC_AUDIENCES = ("/display", "/cue")
 VIEWS_ROOM = "views"
+
+
+TICK_S = 0.05
 
 
 class Hub:
@@ -29,14 +31,12 @@ class Hub:
         return ack
 
     async def run_clock(self) -> None:
-        """Append what time alone makes due (a reveal) when it is due, at most 250 ms late."""
+        """Emit time-driven events (reveals, expiries) as they fall due."""
         while True:
-            due = self.service.show.next_due_ms()
-            wait = CLOCK_POLL_S if due is None else (due - self.service.clock()) / 1000
-            await asyncio.sleep(min(CLOCK_POLL_S, max(0.0, wait)))
             views = self.service.tick()
             if views:
                 await self.broadcast(views)
+            await asyncio.sleep(TICK_S)
 
     async def broadcast(self, views: list[View]) -> None:
         """Operators get every changed view; screens and cues only the public ones."""

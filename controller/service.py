@@ -12,7 +12,7 @@ from typing import Any
 
 from controller.domain.commands import Context
 from controller.domain.errors import Rejected
-from controller.domain.events import DomainEvent, event_from
+from controller.domain.events import event_from
 from controller.show import Show, View
 from controller.store.sqlite import EventLog, canonical_json
 
@@ -55,6 +55,20 @@ class Service:
             self.show.publish(names, seq)
         return count
 
+    def tick(self) -> list[View]:
+        """Append and apply whatever the clock has made due; the views that changed."""
+        now = self.clock()
+        events = [e for feature in self.show.features for e in feature.due(now)]
+        if not events:
+            return []
+        records = [(e.type_name, e.to_data()) for e in events]
+        seqs = self.log.append(f"clock:{now}:{self.log.last_seq}", "controller", now, records,
+                               {"ok": True})
+        dirty: set[str] = set()
+        for event in events:
+            dirty |= self.show.apply(event)
+        return self.show.publish(dirty, seqs[-1])
+
     def execute(self, envelope: Any, actor: str, role: str) -> tuple[dict[str, Any], list[View]]:
         """Run one command envelope; the ack and the views it changed. Never raises Rejected."""
         try:
@@ -75,28 +89,11 @@ class Service:
             "command_id": command_id,
             "events": [{"type": t, "data": d} for t, d in records],
         }
-        seq, views = self._commit(command_id, actor, now, events, ack)
-        return {**ack, "seq": seq}, views
-
-    def tick(self) -> list[View]:
-        """Append and apply the events the clock has made due (a draw's reveal), as the
-        `controller` actor; the views they changed."""
-        now = self.clock()
-        events = self.show.due_events(now)
-        if not events:
-            return []
-        return self._commit(f"due-{self.log.last_seq + 1}", "controller", now, events,
-                            {"ok": True})[1]
-
-    def _commit(self, command_id: str, actor: str, now: int, events: list[DomainEvent],
-                ack: dict[str, Any]) -> tuple[int, list[View]]:
-        """Make the events durable, then fold them in; (last seq, changed views)."""
-        records = [(e.type_name, e.to_data()) for e in events]
         seqs = self.log.append(command_id, actor, now, records, ack)
         dirty: set[str] = set()
         for event in events:
             dirty |= self.show.apply(event)
-        return seqs[-1], self.show.publish(dirty, seqs[-1])
+        return {**ack, "seq": seqs[-1]}, self.show.publish(dirty, seqs[-1])
 
 
 def parse_envelope(envelope: Any) -> tuple[str, Any, str]:

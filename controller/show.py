@@ -77,15 +77,6 @@ class Show:
                 names.add(name)
         return names
 
-    def due_events(self, now_ms: int) -> list[DomainEvent]:
-        """Events that time alone has made due (a reveal); the service appends them like any."""
-        return [e for feature in self.features for e in feature.due_events(now_ms)]
-
-    def next_due_ms(self) -> int | None:
-        """The earliest time a feature will have a due event, or None."""
-        times = [t for f in self.features if (t := f.next_due_ms()) is not None]
-        return min(times, default=None)
-
     def published_view_names(self) -> set[str]:
         """Every view the features publish now, including those no event has touched yet."""
         names = set()

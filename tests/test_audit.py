@@ -31,7 +31,7 @@ class Recorder:
         self._append(self.show.decide(type_, payload or {}, ctx), actor, at)
 
     def tick(self, at):
-        self._append(self.show.due_events(at), "controller", at)
+        self._append([e for f in self.show.features for e in f.due(at)], "controller", at)
 
     def _append(self, events, actor, at):
         if not events:

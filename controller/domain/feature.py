@@ -31,6 +31,11 @@ class Feature:
         """Fold one event into state; return the names of the views it may have changed."""
         raise NotImplementedError
 
+    def due(self, now_ms: int) -> list[DomainEvent]:
+        """Events the clock makes due (e.g. a reveal at its time). The controller polls this
+        a few times a second and logs what it returns like any command's events."""
+        return []
+
     def view_names(self) -> Iterable[str]:
         """Every view this feature currently publishes."""
         return ()
@@ -38,11 +43,3 @@ class Feature:
     def view(self, name: str) -> dict[str, Any]:
         """The display-ready document of one view (JSON values, public names only)."""
         raise NotImplementedError
-
-    def due_events(self, now_ms: int) -> list[DomainEvent]:
-        """Events the clock alone makes due (e.g. a reveal), for the service to append."""
-        return []
-
-    def next_due_ms(self) -> int | None:
-        """When `due_events` will next have something, so the service can sleep until then."""
-        return None

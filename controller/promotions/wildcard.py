@@ -4,7 +4,7 @@ Flow (docs/draws.md): members activate their tickets while the entry bins are op
 may sign the decline-to-attend register in person (rules 37-38); after the bins close the
 operator freezes the pool (size and SHA-256 digest recorded and shown), then draws one ticket.
 The winner reaches the views only with `WildcardRevealed`, which becomes due `reveal_lead_ms`
-before `reveal_at` (see `due_events`). From `reveal_at` the winner has 90 s to present card and ID
+before `reveal_at` (see `due`). From `reveal_at` the winner has 90 s to present card and ID
 (rule 39); otherwise, unless they are in the register (rule 41), the operator starts a redraw
 without their tickets (rule 40).
 """
@@ -252,7 +252,7 @@ class Wildcard(Feature):
         if not (p.card_checked and p.id_checked):
             raise Rejected("evidence_required", f"{name} must show their rewards card and a "
                            "positive, acceptable identification to claim (rule 39).")
-        return [*self.due_events(ctx.now_ms), *self._finalist(draw, True, ctx)]
+        return [*self.due(ctx.now_ms), *self._finalist(draw, True, ctx)]
 
     def accept_registered(self, p: NoFields, ctx: Context) -> list[DomainEvent]:
         draw = self._revealed_draw(ctx.now_ms)
@@ -260,7 +260,7 @@ class Wildcard(Feature):
             raise Rejected("not_in_register", f"{self._name(draw.card)} did not sign the "
                            "decline-to-attend register, so must come to the stage within 90 "
                            "seconds (rules 39-40).")
-        return [*self.due_events(ctx.now_ms), *self._finalist(draw, False, ctx)]
+        return [*self.due(ctx.now_ms), *self._finalist(draw, False, ctx)]
 
     def redraw(self, p: Redraw, ctx: Context) -> list[DomainEvent]:
         draw = self._revealed_draw(ctx.now_ms)
@@ -277,7 +277,7 @@ class Wildcard(Feature):
         if p.note.strip():
             cause += f"; {p.note.strip()}"
         started = WildcardRedrawStarted(draw.round, draw.card, cause, ctx.actor, ctx.now_ms)
-        return [*self.due_events(ctx.now_ms), started,
+        return [*self.due(ctx.now_ms), started,
                 self._frozen(draw.round + 1, excluded, ctx)]
 
     def name_stand_in(self, p: NameStandIn, ctx: Context) -> list[DomainEvent]:
@@ -295,15 +295,16 @@ class Wildcard(Feature):
                                      ctx.now_ms)]
 
     # -- time -------------------------------------------------------------------------------------
-    def next_due_ms(self) -> int | None:
+    def reveal_due_ms(self) -> int | None:
+        """When the drawn winner may reach the views, or None if nothing awaits its reveal."""
         if self.draw is None or self.revealed:
             return None
         return self.draw.reveal_at_ms - self.config.reveal_lead_ms
 
-    def due_events(self, now_ms: int) -> list[DomainEvent]:
+    def due(self, now_ms: int) -> list[DomainEvent]:
         """The reveal, due `reveal_lead_ms` before `reveal_at`; displays hold it until then."""
-        due = self.next_due_ms()
-        if self.draw is None or due is None or now_ms < due:
+        at = self.reveal_due_ms()
+        if self.draw is None or at is None or now_ms < at:
             return []
         return [WildcardRevealed(self.draw.round)]
 

@@ -8,8 +8,6 @@ import time
 from showrunner.engine.link import ClockOffset, Link, LinkStatus, ViewChanged
 from tests.support.live import live_controller
 
-BOARD = "leaderboard:slots"
-
 
 async def next_message(link: Link, kind: type, predicate=lambda m: True, timeout: float = 10):
     deadline = time.monotonic() + timeout
@@ -30,11 +28,10 @@ async def test_link_receives_views_and_resyncs_from_held_revisions(tmp_path):
         link.start()
         try:
             assert (await next_message(link, LinkStatus)).online
-            first = await next_message(link, ViewChanged, lambda m: m.name == BOARD)
+            first = await next_message(link, ViewChanged, lambda m: m.name == "leaderboard:slots")
             assert first.doc["rows"] == []
             ack = await mc.send("slots.record_score", {"entry": "S1", "score": 40})
-            live = await next_message(link, ViewChanged,
-                                      lambda m: m.name == BOARD and m.doc["rows"])
+            live = await next_message(link, ViewChanged, lambda m: m.doc["rows"])
             assert live.revision == ack["seq"] and live.doc["rows"][0]["name"] == "Sipho D."
             offset = await next_message(link, ClockOffset)
             assert abs(offset.offset_ms) < 1000  # same machine: the clocks agree
@@ -46,7 +43,8 @@ async def test_link_receives_views_and_resyncs_from_held_revisions(tmp_path):
         try:
             await next_message(held, LinkStatus, lambda m: m.online)
             await asyncio.sleep(0.5)
-            stale = [m for m in iter_inbox(held) if isinstance(m, ViewChanged) and m.name == BOARD]
+            stale = [m for m in iter_inbox(held)
+                     if isinstance(m, ViewChanged) and m.name == "leaderboard:slots"]
             assert stale == []  # nothing newer than what it holds
         finally:
             held.stop()

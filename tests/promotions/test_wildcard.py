@@ -182,13 +182,13 @@ def test_displays_get_the_winner_only_a_short_lead_before_reveal_at():
     assert "Pieter" not in text and "•••• 0004" not in text
     assert s.view()["phase"] == "drawing" and s.view()["reveal_at"] == event.reveal_at_ms
     assert s.view()["claim_deadline"] is None
-    assert s.show.next_due_ms() == lead_at
+    assert s.wildcard.reveal_due_ms() == lead_at
     assert s.tick(lead_at - 1) == []
     assert s.tick(lead_at) == [WildcardRevealed(1)]
     assert s.view()["winner"] == {"name": "Pieter W.", "masked_card": "•••• 0004",
                                   "ticket": 14, "in_register": False}
     assert s.view()["claim_deadline"] == event.claim_deadline_ms
-    assert s.show.next_due_ms() is None and s.tick(event.reveal_at_ms) == []
+    assert s.wildcard.reveal_due_ms() is None and s.tick(event.reveal_at_ms) == []
 
 
 # -- the claim -----------------------------------------------------------------------------------

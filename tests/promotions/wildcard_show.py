@@ -78,7 +78,7 @@ class WildcardShow:
         return events
 
     def tick(self, now_ms: int) -> list[DomainEvent]:
-        events = self.show.due_events(now_ms)
+        events = [e for f in self.show.features for e in f.due(now_ms)]
         self._append(events, "controller", now_ms)
         return events
 
