@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,7 +18,6 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 VIEWPORT = {"width": 1280, "height": 800}
-SHARED_SCREENSHOT = Path("/tmp/tablet.png")
 # A Socket.IO packet on /control: 42 = event, 43 = ack; then the ack id and the JSON body.
 PACKET = re.compile(r"^4(?P<kind>[23])/control,(?P<id>\d+)(?P<body>\[.*)$", re.DOTALL)
 
@@ -166,7 +164,6 @@ async def test_mc_runs_a_slots_heat_from_the_tablet(ctl: LiveController, browser
     await expect(log.nth(2)).to_contain_text("Done · SlotsScoreRecorded")
 
     await page.screenshot(path=tmp_path / "tablet.png")
-    shutil.copyfile(tmp_path / "tablet.png", SHARED_SCREENSHOT)
 
 
 async def test_views_update_live_when_another_client_sends(ctl: LiveController,
