@@ -146,7 +146,7 @@ async def test_mc_runs_a_slots_heat_from_the_tablet(ctl: LiveController, browser
     await send(page, "Slots", "Record score", {"Entry": "S1", "Score": "1200"})
     await done(page, "TournamentScoreRecorded")
 
-    await page.get_by_role("button", name=re.compile(r"^leaderboard:slots")).click()
+    await page.get_by_role("button", name=re.compile(r"^leaderboard:slots rev")).click()
     first = page.locator("#view-body tbody tr").first
     await expect(first.locator("td")).to_contain_text(["1", "Thandi M.", "1200"])
     await expect(page.get_by_role("button", name="leaderboard:slots rev 3")).to_be_visible()
@@ -170,7 +170,7 @@ async def test_views_update_live_when_another_client_sends(ctl: LiveController,
                                                           browser: Browser) -> None:
     page = await open_tablet(browser, f"{ctl.url}/tablet?key={ctl.keys['operator']}")
     await online(page)
-    await page.get_by_role("button", name=re.compile(r"^leaderboard:slots")).click()
+    await page.get_by_role("button", name=re.compile(r"^leaderboard:slots rev")).click()
     await expect(page.locator("#view-body")).to_contain_text("No rows yet.")
     async with ctl.client() as other:
         for command, payload in [
@@ -188,6 +188,7 @@ async def test_a_press_is_sent_once_while_in_flight(ctl: LiveController,
     page = await open_tablet(browser, f"{ctl.url}/tablet?key={ctl.keys['operator']}", relay)
     await online(page)
     relay.hold = True
+    await page.get_by_role("button", name="Members", exact=True).click()
     await page.get_by_role("button", name="Register member", exact=True).click()
     await page.get_by_label("Card", exact=True).fill("1234567")
     await page.get_by_label("Display name", exact=True).fill("Thandi Mokoena")
