@@ -7,6 +7,7 @@ never the code; a wrong file is refused at start with its name and the field at 
 from __future__ import annotations
 
 import dataclasses
+import os
 import types
 import typing
 from pathlib import Path
@@ -17,14 +18,21 @@ import yaml
 T = TypeVar("T")
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / "config"
+CONFIG_DIR_ENV = "SHOWRUNNER_CONFIG_DIR"  # a venue's own files; missing ones fall back
 
 
 class ConfigError(ValueError):
     """A promotion file that does not describe a valid promotion."""
 
 
-def load_config(promotion: str, cls: type[T], directory: Path = CONFIG_DIR) -> T:
-    """Read `<directory>/<promotion>.yaml` into the dataclass `cls`, checking every field."""
+def load_config(promotion: str, cls: type[T], directory: Path | None = None) -> T:
+    """Read `<directory>/<promotion>.yaml` into the dataclass `cls`, checking every field.
+
+    Without a directory: $SHOWRUNNER_CONFIG_DIR if it holds the file, else the shipped one.
+    """
+    if directory is None:
+        override = Path(os.environ.get(CONFIG_DIR_ENV) or CONFIG_DIR)
+        directory = override if (override / f"{promotion}.yaml").is_file() else CONFIG_DIR
     path = directory / f"{promotion}.yaml"
     with path.open(encoding="utf-8") as fh:
         raw = yaml.safe_load(fh)

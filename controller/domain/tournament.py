@@ -459,14 +459,19 @@ class Tournament(Feature):
     # -- state ----------------------------------------------------------------------------------
     def apply(self, event: DomainEvent) -> Iterable[str]:
         if isinstance(event, MemberFlagged):
-            return self._member_flagged(event)
+            return self.with_ops(self._member_flagged(event))
         if isinstance(event, MemberJoinedRewards):
             finalist = any(e.card == event.card for e in self.active(self.final))
             return {self.prizes_view} if finalist else set()
         if getattr(event, "promotion", None) != self.name:
             return ()
         handler = getattr(self, "_on_" + type(event).__name__.removeprefix("Tournament"), None)
-        return handler(event) if handler else ()
+        return self.with_ops(handler(event)) if handler else ()
+
+    def with_ops(self, dirty: set[str]) -> set[str]:
+        """The operator's entry list follows the seating and the later stages' boards."""
+        later = {self.board_view(s) for s in self.stages.values() if self.later(s.spec.name)}
+        return dirty | {self.ops_view} if dirty & (later | {self.seating_view}) else dirty
 
     def _on_Entered(self, ev: TournamentEntered) -> set[str]:
         e = Entry(ev.entry, ev.card, ev.stage, ev.payment, ev.paid, ev.at_ms, ev.origin,
@@ -595,6 +600,11 @@ class Tournament(Feature):
     def prizes_view(self) -> str:
         return f"prizes:{self.name}"
 
+    @property
+    def ops_view(self) -> str:
+        """Operator-only (ops: views never reach screens): entry ids to send commands with."""
+        return f"ops:{self.name}"
+
     def board_view(self, stage: Stage) -> str:
         if stage.spec.name == self.order[0]:
             return f"leaderboard:{self.name}"
@@ -602,14 +612,15 @@ class Tournament(Feature):
 
     def view_names(self) -> Iterable[str]:
         return (*(self.board_view(s) for s in self.stages.values()), self.pools_view,
-                self.seating_view, self.qualifiers_view, self.prizes_view)
+                self.seating_view, self.qualifiers_view, self.prizes_view, self.ops_view)
 
     def view(self, name: str) -> dict[str, Any]:
         for stage in self.stages.values():
             if name == self.board_view(stage):
                 return self.leaderboard_doc(stage)
         docs = {self.pools_view: self.pools_doc, self.seating_view: self.seating_doc,
-                self.qualifiers_view: self.qualifiers_doc, self.prizes_view: self.prizes_doc}
+                self.qualifiers_view: self.qualifiers_doc, self.prizes_view: self.prizes_doc,
+                self.ops_view: self.ops_doc}
         return docs[name]()
 
     def leaderboard_doc(self, stage: Stage) -> dict[str, Any]:
@@ -655,6 +666,16 @@ class Tournament(Feature):
                  "seats": sorted(seats, key=lambda s: s["seat"])}
                 for h, seats in sorted(heats.items(), key=lambda kv: heat_number(kv[0]))]})
         return {"title": self.title, "stages": stages}
+
+    def ops_doc(self) -> dict[str, Any]:
+        """Every seat of the stages after qualifying, with its entry id, for the operator."""
+        rows = [{"entry": e.id, "card": self.members.by_card[e.card].masked_card,
+                 "name": self.name_of(e.card), "stage": e.stage, "heat": e.heat, "seat": e.seat,
+                 "score": e.score, "status": e.status, "via": self.route(e),
+                 "proxy": None if e.proxy is None else self.name_of(e.proxy)}
+                for name in self.order[1:] for e in (self.entries[i]
+                                                     for i in self.stages[name].entries)]
+        return {"title": self.title, "entries": rows}
 
     def qualifiers_doc(self) -> dict[str, Any]:
         stages = []
