@@ -6,7 +6,7 @@ given in sequential order (first come, first served) or by a random draw through
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from controller.domain.commands import Randomness
@@ -35,22 +35,23 @@ def heats_needed(players: int, heat_size: int) -> int:
     return -(-players // heat_size)
 
 
-def first_free_seat(taken: Iterable[Seat], title: str, heat_size: int,
+def first_free_seat(is_free: Callable[[Seat], bool], title: str, heat_size: int,
                     after: int = 0) -> Seat:
-    """The first seat nobody holds, in a heat numbered above `after` (a new heat if all full)."""
-    held = set(taken)
+    """The first free seat in a heat numbered above `after` (a new heat if all are full)."""
     number = after + 1
     while True:
         for seat in range(1, heat_size + 1):
-            if (heat_name(title, number), seat) not in held:
+            if is_free((heat_name(title, number), seat)):
                 return heat_name(title, number), seat
         number += 1
 
 
-def take_seat(taken: Iterable[Seat], title: str, heat_size: int, heat: str | None) -> Seat:
-    """The first free seat (first come, first served), or the first free one in `heat`."""
+def take_seat(is_free: Callable[[Seat], bool], title: str, heat_size: int, heat: str | None,
+              after: int = 0) -> Seat:
+    """The next free seat in order (first come, first served, from heat `after` + 1), or the
+    first free one in the named `heat`."""
     if heat is None:
-        return first_free_seat(taken, title, heat_size)
+        return first_free_seat(is_free, title, heat_size, after)
     try:
         number = heat_number(heat)
     except (IndexError, ValueError):
@@ -59,8 +60,7 @@ def take_seat(taken: Iterable[Seat], title: str, heat_size: int, heat: str | Non
         raise Rejected("unknown_heat", f"{heat!r} is not a heat; heats are named "
                                        f"'{heat_name(title, 1)}', '{heat_name(title, 2)}' and "
                                        "so on.")
-    held = set(taken)
-    free = [s for s in range(1, heat_size + 1) if (heat, s) not in held]
+    free = [s for s in range(1, heat_size + 1) if is_free((heat, s))]
     if not free:
         raise Rejected("heat_full", f"{heat} is full or already under way.")
     return heat, free[0]

@@ -10,7 +10,7 @@ Command handlers only read; `apply` folds `tournament_events` (those of this pro
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -88,6 +88,9 @@ class Stage:
     places: dict[str, int] = field(default_factory=dict)  # key -> final place, once closed
     started: set[str] = field(default_factory=set)
     previous: dict[str, int] = field(default_factory=dict)  # shown places before last change
+    seats: dict[tuple[str, int], str] = field(default_factory=dict)  # active seat -> entry
+    cards: dict[str, list[str]] = field(default_factory=dict)  # card -> its entries here
+    last_heat: int = 0  # the highest heat number seated so far
 
 
 # -- payloads shared by every tournament ----------------------------------------------------------
@@ -290,8 +293,15 @@ class Tournament(Feature):
     def new_id(self, offset: int = 0) -> str:
         return f"{self.prefix}{len(self.entries) + 1 + offset}"
 
-    def seats_taken(self, stage: Stage) -> set[tuple[str, int]]:
-        return {(e.heat, e.seat) for e in self.active(stage) if e.heat and e.seat}
+    def seat_is_free(self, stage: Stage,
+                     closed: Collection[str] = ()) -> Callable[[tuple[str, int]], bool]:
+        """A seat nobody active holds, in a heat not in `closed`."""
+        return lambda seat: seat not in stage.seats and seat[0] not in closed
+
+    def own_heats(self, stage: Stage, card: str) -> set[str]:
+        """Heats of `stage` in which `card` holds an active seat."""
+        return {e.heat for e in (self.entries[i] for i in stage.cards.get(card, ()))
+                if e.status == "active" and e.heat}
 
     # -- commands -----------------------------------------------------------------------------
     @staticmethod
@@ -474,10 +484,12 @@ class Tournament(Feature):
         return dirty | {self.ops_view} if dirty & (later | {self.seating_view}) else dirty
 
     def _on_Entered(self, ev: TournamentEntered) -> set[str]:
-        e = Entry(ev.entry, ev.card, ev.stage, ev.payment, ev.paid, ev.at_ms, ev.origin,
-                  ev.heat, ev.seat)
+        e = Entry(ev.entry, ev.card, ev.stage, ev.payment, ev.paid, ev.at_ms, ev.origin)
         self.entries[e.id] = e
-        self.stages[e.stage].entries.append(e.id)
+        stage = self.stages[e.stage]
+        stage.entries.append(e.id)
+        stage.cards.setdefault(e.card, []).append(e.id)
+        self._seat(stage, e, ev.heat, ev.seat)
         self.add_money(ev.paid)
         dirty = self.money_views(ev.paid)
         if self.later(e.stage):
@@ -486,7 +498,7 @@ class Tournament(Feature):
 
     def _on_Seated(self, ev: TournamentSeated) -> set[str]:
         for entry, heat, seat in ev.seats:
-            self.entries[entry].heat, self.entries[entry].seat = heat, seat
+            self._seat(self.stages[ev.stage], self.entries[entry], heat, seat)
         return {self.seating_view} if self.later(ev.stage) else set()
 
     def _on_ScoreRecorded(self, ev: TournamentScoreRecorded) -> set[str]:
@@ -504,6 +516,7 @@ class Tournament(Feature):
         e = self.entries[ev.entry]
         dirty = self._score(e, None) if e.score is not None else set()
         e.status = ev.status
+        self.stages[e.stage].seats.pop((e.heat, e.seat), None)
         self.add_money(-ev.refund)
         if self.later(e.stage):
             dirty.add(self.seating_view)
@@ -545,6 +558,7 @@ class Tournament(Feature):
                 if e.score is not None:
                     dirty |= self._score(e, None)
                 e.status = "disqualified"
+                self.stages[e.stage].seats.pop((e.heat, e.seat), None)
                 if self.later(e.stage):
                     dirty.add(self.seating_view)
         return dirty
@@ -559,6 +573,14 @@ class Tournament(Feature):
             self._seq += 1
             stage.standings.put(e.id, e.card, score, self._seq)
         return self.standing_views(stage)
+
+    @staticmethod
+    def _seat(stage: Stage, e: Entry, heat: str | None, seat: int | None) -> None:
+        stage.seats.pop((e.heat, e.seat), None)
+        e.heat, e.seat = heat, seat
+        if heat is not None and seat is not None:
+            stage.seats[(heat, seat)] = e.id
+            stage.last_heat = max(stage.last_heat, heat_number(heat))
 
     def later(self, stage: str) -> bool:
         """A stage after qualifying: its seating and qualifiers are on show."""

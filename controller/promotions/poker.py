@@ -184,10 +184,9 @@ class Poker(Tournament):
         size, title = stage.spec.heat_size, stage.spec.heat_title
         if not 1 <= p.seat <= size:
             raise Rejected("bad_seat", f"Seats are numbered 1 to {size}.")
-        taken = self.seats_taken(stage)
-        if (p.heat, p.seat) in taken:
+        if (p.heat, p.seat) in stage.seats:
             raise Rejected("seat_taken", f"Seat {p.seat} of {p.heat} is taken.")
-        heat, _ = take_seat(taken, title, size, p.heat)
+        heat, _ = take_seat(self.seat_is_free(stage), title, size, p.heat)
         if heat_number(heat) > self.config.semi_heats:
             raise Rejected("unknown_heat", f"The semi-final has {self.config.semi_heats} heats "
                                            "(rule 26).")

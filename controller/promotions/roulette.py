@@ -180,15 +180,13 @@ class Roulette(Tournament):
         if not member.rewards_member:
             raise Rejected("not_rewards", f"{member.display_name} needs a Rewards card: the "
                                           "Spin-Off is for Rewards cardholders only (rule 2).")
-        size, title = stage.spec.heat_size, stage.spec.heat_title
-        own = {e.heat for e in self.active(stage) if e.card == member.card}
+        own = self.own_heats(stage, member.card)
         if p.heat in own:
             raise Rejected("second_seat", f"{member.display_name} already has a seat in "
                                           f"{p.heat}; one seat each (rule 12).")
-        closed = own | {h for (s, h), spins in self.spins.items() if s == "qualifying"} | (
-            stage.started)
-        taken = self.seats_taken(stage) | {(h, s) for h in closed for s in range(1, size + 1)}
-        heat, seat = take_seat(taken, title, size, p.heat)
+        free = self.seat_is_free(stage, own | stage.started)  # betting opened: heat started
+        heat, seat = take_seat(free, stage.spec.heat_title, stage.spec.heat_size, p.heat,
+                               after=max(stage.last_heat - 1, 0))
         return [TournamentEntered(self.name, self.new_id(), member.card, "qualifying", heat,
                                   seat, "cash", self.config.buy_in, ctx.now_ms)]
 

@@ -181,8 +181,8 @@ class Slots(Tournament):
                                           "free weekly entry is for Rewards members (rule 8).")
         offset = self.config.utc_offset_minutes
         week = week_monday(ctx.now_ms, offset)
-        used = sum(1 for e in self.entries.values()
-                   if e.card == member.card and e.payment == "free" and e.status != "refunded"
+        mine = (self.entries[i] for i in self.stages["qualifying"].cards.get(member.card, ()))
+        used = sum(1 for e in mine if e.payment == "free" and e.status != "refunded"
                    and week_monday(e.at_ms, offset) == week)
         if used >= self.config.free_entries_per_week:
             raise Rejected("free_entry_used", f"{member.display_name} has already used this "
@@ -190,11 +190,7 @@ class Slots(Tournament):
 
     def qualifying_seat(self, stage: Stage, member: Member, heat: str | None) -> tuple[str, int]:
         """Machines are allocated in order (rule 11); one seat per heat per player (rule 21)."""
-        size = stage.spec.heat_size
-        active = self.active(stage)
-        own = {e.heat for e in active if e.card == member.card}
-        blocked = own | stage.started
-        taken = self.seats_taken(stage) | {(h, s) for h in blocked for s in range(1, size + 1)}
+        own = self.own_heats(stage, member.card)
         if heat in own:
             raise Rejected("second_seat", f"{member.display_name} already has a seat in {heat}; "
                                           "a player may hold one seat per qualifying heat "
@@ -202,7 +198,9 @@ class Slots(Tournament):
         if heat in stage.started:
             raise Rejected("heat_started", f"{heat} has started; late entries are not accepted "
                                            "(rule 11).")
-        return take_seat(taken, stage.spec.heat_title, size, heat)
+        free = self.seat_is_free(stage, own | stage.started)
+        return take_seat(free, stage.spec.heat_title, stage.spec.heat_size, heat,
+                         after=max(stage.last_heat - 1, 0))
 
     def tie_break(self, p: TieBreak, ctx: Context) -> list[DomainEvent]:
         stage, keys = self.tie_round(p.stage, p.entries)
@@ -258,13 +256,9 @@ class Slots(Tournament):
         stage = self.stages[e.stage]
         title, size = stage.spec.heat_title, stage.spec.heat_size
         current = heat_number(e.heat)
-        scheduled = {x.heat for x in self.active(stage) if x.heat}
-        last = max(heat_number(h) for h in scheduled)
-        own = {x.heat for x in self.active(stage) if x.card == e.card}
-        blocked = own | stage.started
-        taken = self.seats_taken(stage) | {(h, s) for h in blocked for s in range(1, size + 1)}
-        heat, seat = first_free_seat(taken, title, size, after=current)
-        if heat_number(heat) > last:
+        free = self.seat_is_free(stage, self.own_heats(stage, e.card) | stage.started)
+        heat, seat = first_free_seat(free, title, size, after=current)
+        if heat_number(heat) > stage.last_heat:
             if stage.spec.name == "qualifying":
                 return [TournamentEntryRemoved(self.name, e.id, "refunded",
                                                "machine malfunction, no later seat (rule 27)",

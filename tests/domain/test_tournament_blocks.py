@@ -95,13 +95,18 @@ def test_remainder_cents_go_to_the_higher_places_first():
 
 
 def test_seats_are_given_in_order_and_named_heats_are_checked():
-    taken = {("Heat 1", 1), ("Heat 1", 2)}
-    assert first_free_seat(taken, "Heat", 2) == ("Heat 2", 1)
-    assert take_seat(taken, "Heat", 3, "Heat 1") == ("Heat 1", 3)
+    taken = {("Heat 1", 1), ("Heat 1", 2), ("Heat 3", 1)}
+
+    def free(seat):
+        return seat not in taken
+
+    assert first_free_seat(free, "Heat", 2) == ("Heat 2", 1)
+    assert first_free_seat(free, "Heat", 1, after=2) == ("Heat 4", 1)
+    assert take_seat(free, "Heat", 3, "Heat 1") == ("Heat 1", 3)
     with pytest.raises(Rejected, match="full"):
-        take_seat(taken, "Heat", 2, "Heat 1")
+        take_seat(free, "Heat", 2, "Heat 1")
     with pytest.raises(Rejected, match="not a heat"):
-        take_seat(taken, "Heat", 2, "Final 1")
+        take_seat(free, "Heat", 2, "Final 1")
 
 
 @pytest.mark.parametrize(("name", "cls"), [("slots", SlotsConfig), ("roulette", RouletteConfig),
