@@ -87,7 +87,7 @@ class Stage:
     closed: bool = False
     places: dict[str, int] = field(default_factory=dict)  # key -> final place, once closed
     started: set[str] = field(default_factory=set)
-    previous: dict[str, int] = field(default_factory=dict)  # shown places before last change
+    previous: list[str] = field(default_factory=list)  # keys on show before the last change
     seats: dict[tuple[str, int], str] = field(default_factory=dict)  # active seat -> entry
     cards: dict[str, list[str]] = field(default_factory=dict)  # card -> its entries here
     last_heat: int = 0  # the highest heat number seated so far
@@ -182,6 +182,8 @@ class Tournament(Feature):
         self.entries: dict[str, Entry] = {}
         self.forms: set[str] = set()
         self._seq = 0
+        self._ops_sources = {self.seating_view, *(self.board_view(s) for s in self.stages.values()
+                                                  if self.later(s.spec.name))}
 
     # -- command table ----------------------------------------------------------------------
     def commands(self) -> Iterable[Command[Any]]:
@@ -480,8 +482,7 @@ class Tournament(Feature):
 
     def with_ops(self, dirty: set[str]) -> set[str]:
         """The operator's entry list follows the seating and the later stages' boards."""
-        later = {self.board_view(s) for s in self.stages.values() if self.later(s.spec.name)}
-        return dirty | {self.ops_view} if dirty & (later | {self.seating_view}) else dirty
+        return dirty | {self.ops_view} if not self._ops_sources.isdisjoint(dirty) else dirty
 
     def _on_Entered(self, ev: TournamentEntered) -> set[str]:
         e = Entry(ev.entry, ev.card, ev.stage, ev.payment, ev.paid, ev.at_ms, ev.origin)
@@ -596,7 +597,7 @@ class Tournament(Feature):
 
     def _remember_places(self, stage: Stage) -> None:
         """The places on show before a change: the next view's movement is measured from them."""
-        stage.previous = {k: i for i, k in enumerate(stage.standings.ranking(stage.spec.rows), 1)}
+        stage.previous = stage.standings.ranking(stage.spec.rows)
 
     def add_money(self, cents: int) -> None:
         """A buy-in (or, negative, a refund) shared between the pools by their percentages."""
@@ -647,8 +648,9 @@ class Tournament(Feature):
 
     def leaderboard_doc(self, stage: Stage) -> dict[str, Any]:
         rows = []
+        shown = {key: place for place, key in enumerate(stage.previous, 1)}
         for position, (key, score) in enumerate(stage.standings.board.top(stage.spec.rows), 1):
-            before = stage.previous.get(key)
+            before = shown.get(key)
             rows.append({
                 "position": position,
                 "name": self.name_of(self.card_of_key(stage, key)),
