@@ -20,6 +20,7 @@ from controller.domain.heats import heat_name, take_seat
 from controller.domain.members import Members
 from controller.domain.money import format_zar
 from controller.domain.tournament import (
+    Entry,
     PoolConfig,
     RecordScore,
     Stage,
@@ -202,7 +203,7 @@ class Roulette(Tournament):
                                         "within the heat (rule 7).")
         return [RouletteRebought(e.id, self.config.rebuy)]
 
-    def spins_of(self, e: Any) -> Spins:
+    def spins_of(self, e: Entry) -> Spins:
         return self.spins.get((e.stage, e.heat), Spins())
 
     def heat(self, p: HeatRef) -> tuple[Stage, Spins]:

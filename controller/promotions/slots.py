@@ -37,9 +37,6 @@ from controller.domain.tournament_events import (
     TournamentTieBroken,
 )
 
-VIEW = "leaderboard:slots"
-
-
 @dataclass(frozen=True)
 class SlotsConfig:
     title: str

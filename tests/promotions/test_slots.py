@@ -353,6 +353,12 @@ def test_proxies_need_a_form_each_and_may_not_be_co_participants():
     d.member("3000002", "Other Player")
     assert d.refuse("slots.register_proxy", {"entry": mine[1].id, "nominee": "3000001",
                                              "form": "PF-2"}).code == "has_proxy"
+    # rule 22: the credits of the player and the nominee are never pooled
+    d.do("slots.draw_seats", {"stage": "semi"})
+    for e, score in ((mine[0], 700), (mine[1], 300)):
+        d.do("slots.record_score", {"entry": e.id, "score": score})
+    rows = d.view("leaderboard:slots:semi")["rows"]
+    assert [r["score"] for r in rows if r["name"] == "Player0 S."] == [700, 300]
 
 
 def test_proxy_form_cannot_be_reused_and_no_proxies_in_qualifying():
