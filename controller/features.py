@@ -5,8 +5,9 @@ from __future__ import annotations
 from controller.domain.feature import Feature
 from controller.domain.members import Members
 from controller.promotions.slots import Slots
+from controller.screens import Screens
 
 
 def build_features() -> list[Feature]:
     members = Members()
-    return [members, Slots(members)]
+    return [members, Slots(members), Screens()]
