@@ -36,6 +36,16 @@ def main(argv: list[str] | None = None) -> int:
     keys.add_argument("--name", required=True, help="who holds it, e.g. 'MC tablet'")
     keys.set_defaults(run=_issue_key)
 
+    audit = sub.add_parser("audit", help="check or export the log for an auditor")
+    audit_sub = audit.add_subparsers(dest="audit_command", required=True)
+    verify = audit_sub.add_parser("verify", help="check the hash chain and every draw's pool")
+    verify.add_argument("--db", type=Path, required=True)
+    verify.set_defaults(run=_audit_verify)
+    export = audit_sub.add_parser("export", help="write draws, claims, redraws and scores")
+    export.add_argument("--db", type=Path, required=True)
+    export.add_argument("--out", type=Path, required=True, help="directory for CSV and JSON")
+    export.set_defaults(run=_audit_export)
+
     demo = sub.add_parser("demo", help="run a controller, a display and a demo tournament")
     demo.add_argument("--dir", type=Path, default=Path("var/demo"), help="where files go")
     demo.add_argument("--port", type=int, default=8080)
@@ -77,6 +87,45 @@ def _issue_key(args: argparse.Namespace) -> int:
         print(issue_key(log, args.role, args.name, wall_clock_ms()))
     finally:
         log.close()
+    return 0
+
+
+def _audit_verify(args: argparse.Namespace) -> int:
+    from controller.audit import Finding, check_draws
+
+    log = EventLog.open(args.db, create=False)
+    try:
+        broken = log.first_broken_link()
+        findings = [Finding(broken[0], _type_at(log, broken[0]), broken[1])] if broken else []
+        draw = check_draws(log.read())
+        findings += [draw] if draw else []
+        count = log.last_seq
+    finally:
+        log.close()
+    if findings:
+        first = min(findings, key=lambda f: f.seq)
+        print(f"FAILED: {first.sentence()}", file=sys.stderr)
+        for other in findings:
+            if other is not first:
+                print(f"also: {other.sentence()}", file=sys.stderr)
+        return 1
+    print(f"OK: {count} events; the hash chain is intact and every draw's pool recomputes.")
+    return 0
+
+
+def _type_at(log: EventLog, seq: int) -> str:
+    return next((e.type for e in log.read(seq - 1) if e.seq == seq), "missing")
+
+
+def _audit_export(args: argparse.Namespace) -> int:
+    from controller.audit import export
+
+    log = EventLog.open(args.db, create=False)
+    try:
+        counts = export(log.read(), args.out)
+    finally:
+        log.close()
+    print(f"wrote {counts['events']} events and {counts['draws']} draws to {args.out}")
     return 0
 
 

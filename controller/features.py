@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from controller.domain.cues import Cues
 from controller.domain.feature import Feature
 from controller.domain.members import Members
+from controller.promotions import wildcard_config
 from controller.promotions.slots import Slots
+from controller.promotions.super9 import Super9
+from controller.promotions.wildcard import Wildcard
+from controller.promotions.wildcard_cues import WildcardCues
 from controller.screens import Screens
 
 
 def build_features() -> list[Feature]:
     members = Members()
-    return [members, Slots(members), Screens()]
+    slots = Slots(members)
+    wildcard = Wildcard(members, slots, wildcard_config.load())
+    return [members, slots, Super9(members), wildcard, Cues([WildcardCues(wildcard)]),
+            Screens()]

@@ -54,12 +54,19 @@ class Command(Generic[P]):
 
 
 def describe_payload(cls: type) -> list[dict[str, Any]]:
-    """The payload's fields for a form: name, JSON type and whether it is required."""
+    """The payload's fields for a form: name, JSON type, whether it is required and, when it
+    is not, the default a form should show (so a toggle starts in the state the server assumes).
+    """
     hints = typing.get_type_hints(cls)
     out = []
     for f in dataclasses.fields(cls):
         required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-        out.append({"name": f.name, "type": _json_type(hints[f.name]), "required": required})
+        entry = {"name": f.name, "type": _json_type(hints[f.name]), "required": required}
+        if f.default is not dataclasses.MISSING:
+            entry["default"] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            entry["default"] = f.default_factory()
+        out.append(entry)
     return out
 
 

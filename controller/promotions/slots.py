@@ -76,6 +76,14 @@ class Slots(Feature):
             raise Rejected("bad_score", "A score cannot be negative.")
         return [SlotsScoreRecorded(p.entry, p.score)]
 
+    def participant_cards(self) -> set[str]:
+        """Rewards members who took part in the event (Wild Card bonus tickets, rule 18.2)."""
+        return {card for card in self.entries.values() if self.members.by_card[card].rewards_member}
+
+    def qualified_cards(self) -> set[str]:
+        """Members already through to the Final (rule 17); none until stages are built."""
+        return set()
+
     def apply(self, event: DomainEvent) -> Iterable[str]:
         if isinstance(event, SlotsEntered):
             self.entries[event.entry] = event.card

@@ -1,0 +1,90 @@
+"""Frame benchmark: p50/p99 update+draw time per scene at its busiest moment, 1080p and 4K.
+
+Prints one JSON object per scene and size: {"scene", "size", "frames", "p50_ms", "p99_ms"}.
+Targets (one core, headless): p99 <= 4 ms at 1920x1080 and <= 8 ms at 3840x2160.
+`--profile SCENE` prints a cProfile of that scene's frames instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import pstats
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame
+
+from showrunner.engine.host import SceneHost
+from showrunner.engine.render import SteppedClock, advance, init_headless
+from showrunner.engine.scene import SceneContext
+from showrunner.engine.theme import Theme
+from showrunner.scenes import REGISTRY
+from showrunner.scenes.samples import BASE_MS, CASES, Case
+
+SIZES = ((1920, 1080), (3840, 2160))
+WARMUP = 30
+
+
+def measure(case: Case, size: tuple[int, int], frames: int) -> list[float]:
+    """Milliseconds per frame (update + draw), starting `at` the case's busy moment."""
+    screen = init_headless(size)
+    clock = SteppedClock(BASE_MS)
+    ctx = SceneContext.create(size, Theme.load(), case.views, clock.now_ms)
+    host = SceneHost(ctx, REGISTRY)
+    host.switch(case.scene, case.params)
+    host.update(0)
+    # start a little before the busy moment so the measured frames span it
+    advance(host, clock, max(0.0, case.at - frames / 60 / 2))
+    times = []
+    for i in range(WARMUP + frames):
+        start = time.perf_counter()
+        clock.seconds += 1 / 60
+        host.update(1 / 60)
+        host.draw(screen)
+        if i >= WARMUP:
+            times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--json", action="store_true", help="JSON lines (the default output)")
+    parser.add_argument("--frames", type=int, default=600)
+    parser.add_argument("--scene", action="append", help="only these scenes")
+    parser.add_argument("--profile", metavar="SCENE", help="cProfile one scene at 4K")
+    args = parser.parse_args()
+    busy = {c.scene: c for c in CASES if c.busy}
+    if args.profile:
+        profiler = cProfile.Profile()
+        profiler.enable()
+        measure(busy[args.profile], SIZES[1], args.frames)
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+        return 0
+    for scene in args.scene or sorted(busy):
+        for size in SIZES:
+            times = measure(busy[scene], size, args.frames)
+            print(json.dumps({"scene": scene, "size": f"{size[0]}x{size[1]}",
+                              "frames": len(times),
+                              "p50_ms": round(statistics.median(times), 3),
+                              "p99_ms": round(percentile(times, 0.99), 3)}), flush=True)
+    pygame.quit()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""Announcer cues: what to read aloud over the PA, and when, derived from events.
+
+A cue source (a promotion) turns its own events into `CueChanges`: cues to add, each with the
+time it becomes due (`at_ms`), and cues to withdraw (a reminder that is no longer needed). The
+cue page shows a cue once it is due, so reminders need no timers. Cues are derived state: they
+are rebuilt by replay like everything else; only the acknowledgement is an event of its own.
+Sources must be listed before `Cues` in the show so their state is current when asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from controller.domain.commands import Command, Context
+from controller.domain.errors import Rejected
+from controller.domain.events import DomainEvent
+from controller.domain.feature import Feature
+
+VIEW = "cues"
+
+
+@dataclass(frozen=True)
+class Cue:
+    id: str  # stable: the source derives it from the event (e.g. "wildcard-r1-winner")
+    text: str
+    at_ms: int
+
+
+@dataclass(frozen=True)
+class CueChanges:
+    add: Sequence[Cue] = ()
+    withdraw: Sequence[str] = ()
+
+
+class CueSource(Protocol):
+    def cue_events(self) -> Iterable[type[DomainEvent]]: ...
+
+    def cues_for(self, event: DomainEvent) -> CueChanges: ...
+
+
+@dataclass(frozen=True)
+class CueAcknowledged(DomainEvent):
+    cue_id: str
+    by: str
+    at_ms: int
+
+
+@dataclass(frozen=True)
+class Acknowledge:
+    cue_id: str
+
+
+@dataclass
+class _Entry:
+    cue: Cue
+    acknowledged: bool = False
+
+
+class Cues(Feature):
+    """Every cue of the show in due order, and which ones an announcer has acknowledged."""
+
+    name = "cues"
+
+    def __init__(self, sources: Sequence[CueSource]) -> None:
+        self.entries: dict[str, _Entry] = {}
+        self._by_event: dict[type[DomainEvent], list[CueSource]] = {}
+        for source in sources:
+            for event_type in source.cue_events():
+                self._by_event.setdefault(event_type, []).append(source)
+
+    def commands(self) -> Iterable[Command[Any]]:
+        return (
+            Command("cue.acknowledge", "announcer", Acknowledge, self.acknowledge,
+                    "Mark a due cue as read out."),
+        )
+
+    def events(self) -> Iterable[type[DomainEvent]]:
+        return (CueAcknowledged, *self._by_event)
+
+    def acknowledge(self, p: Acknowledge, ctx: Context) -> list[DomainEvent]:
+        entry = self.entries.get(p.cue_id)
+        if entry is None:
+            raise Rejected("unknown_cue", f"There is no cue {p.cue_id!r}.")
+        if entry.acknowledged:
+            raise Rejected("already_acknowledged", "That cue has already been acknowledged.")
+        if ctx.now_ms < entry.cue.at_ms:
+            seconds = -(-(entry.cue.at_ms - ctx.now_ms) // 1000)
+            raise Rejected("not_due", f"That cue is not due yet: read it in {seconds} seconds.")
+        return [CueAcknowledged(p.cue_id, ctx.actor, ctx.now_ms)]
+
+    def apply(self, event: DomainEvent) -> Iterable[str]:
+        if isinstance(event, CueAcknowledged):
+            self.entries[event.cue_id].acknowledged = True
+            return (VIEW,)
+        changed = False
+        for source in self._by_event.get(type(event), ()):
+            changes = source.cues_for(event)
+            for cue_id in changes.withdraw:
+                entry = self.entries.get(cue_id)
+                if entry is not None and not entry.acknowledged:
+                    del self.entries[cue_id]
+                    changed = True
+            for cue in changes.add:
+                self.entries.setdefault(cue.id, _Entry(cue))
+                changed = True
+        return (VIEW,) if changed else ()
+
+    def view_names(self) -> Iterable[str]:
+        return (VIEW,)
+
+    def view(self, name: str) -> dict[str, Any]:
+        ordered = sorted(self.entries.values(), key=lambda e: e.cue.at_ms)
+        return {"cues": [
+            {"id": e.cue.id, "text": e.cue.text, "at_ms": e.cue.at_ms,
+             "acknowledged": e.acknowledged}
+            for e in ordered
+        ]}

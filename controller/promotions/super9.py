@@ -1,0 +1,528 @@
+"""Super 9 (shared/rules/super-9.txt): tickets, live spins, jackpot, consolation and the board.
+
+Readings of the rules (docs/super9.md): a "counted spin" is a spin whose number had not been
+called before in the session (rule 19); the jackpot is won when the first ticket(s) to have all
+9 numbers complete on counted spin 18 or earlier (rule 14), otherwise the first to complete wins
+the consolation, 25% of the session's buy-ins (rule 16). The jackpot grows by 75% of the buy-ins
+after every session in which it is not won, including one that paid the consolation (rule 15).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.domain.commands import Command, Context
+from controller.domain.errors import Rejected
+from controller.domain.events import DomainEvent
+from controller.domain.feature import Feature
+from controller.domain.members import Members
+from controller.domain.money import format_zar, percent_of, share_equally
+from controller.domain.roulette import colour
+from controller.promotions import super9_cues as cues
+from controller.promotions.super9_config import Super9Config, load_config
+from controller.promotions.super9_events import (
+    EVENTS,
+    Super9NoSpin,
+    Super9SessionStarted,
+    Super9SpinEntered,
+    Super9SpinUndone,
+    Super9TicketEntered,
+    Super9TicketSold,
+    Super9TicketVoided,
+    Super9Won,
+)
+from controller.promotions.super9_game import Game
+from controller.promotions.super9_schedule import Schedule, Session, session_day
+
+BOARD = "board:super9"
+JACKPOT = "jackpot:super9"
+CUES = "cues:super9"
+ELIGIBILITY = "rules 1-3"
+UPCOMING = 4
+
+
+# -- payloads ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SellTicket:
+    ticket: str
+    card: str | None = None
+
+
+@dataclass(frozen=True)
+class EnterTicket:
+    ticket: str
+    original: list[int]
+    duplicate: list[int]
+
+
+@dataclass(frozen=True)
+class VoidTicket:
+    ticket: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class StartSession:
+    session: str
+
+
+@dataclass(frozen=True)
+class Spin:
+    number: int
+
+
+@dataclass(frozen=True)
+class NoSpin:
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class UndoSpin:
+    reason: str
+
+
+@dataclass(frozen=True)
+class ConfirmWin:
+    pass
+
+
+# -- state ------------------------------------------------------------------------------------
+@dataclass
+class Ticket:
+    ticket: str
+    card: str | None
+    price_cents: int
+    session: str | None = None
+    numbers: list[int] | None = None
+    void: str | None = None  # the reason, once voided
+
+
+@dataclass
+class Running:
+    """The latest session's game; `result` is set once the win is confirmed."""
+
+    session: Session
+    game: Game
+    jackpot_cents: int
+    buy_ins_cents: int
+    consolation_cents: int
+    no_spins: int = 0
+    result: Super9Won | None = None
+    cue: list[str] = field(default_factory=list)
+
+
+class Super9(Feature):
+    name = "super9"
+
+    def __init__(self, members: Members, config: Super9Config | None = None) -> None:
+        self.members = members
+        self.config = config or load_config()
+        self.schedule = Schedule(self.config)
+        self.jackpot_cents = self.config.jackpot_seed_cents
+        self.tickets: dict[str, Ticket] = {}
+        self.by_session: dict[str, list[str]] = {}
+        self.disqualified: set[tuple[str, str]] = set()  # (card, local day), rule 9
+        self.played: set[str] = set()
+        self.current: Running | None = None
+        self.last_at_ms = 0
+
+    def commands(self) -> Iterable[Command[Any]]:
+        return (
+            Command("super9.sell_ticket", "operator", SellTicket, self.sell,
+                    "Sell a ticket at the Cash Desk (rules 5-6); a card is checked (rules 1-3)."),
+            Command("super9.enter_ticket", "operator", EnterTicket, self.enter,
+                    "Type a handed-in ticket's numbers from the original and the duplicate."),
+            Command("super9.void_ticket", "operator", VoidTicket, self.void,
+                    "Void a ticket and disqualify its holder for the day (rule 9)."),
+            Command("super9.start_session", "operator", StartSession, self.start,
+                    "Start a scheduled session's game once hand-in has closed."),
+            Command("super9.spin", "operator", Spin, self.spin,
+                    "Enter the number the ball landed on."),
+            Command("super9.no_spin", "operator", NoSpin, self.no_spin,
+                    "The dealer called \"No spin\": no number is recorded (rule 18)."),
+            Command("super9.undo_spin", "operator", UndoSpin, self.undo,
+                    "Take the last entered number off the board, with a reason."),
+            Command("super9.confirm_win", "operator", ConfirmWin, self.confirm,
+                    "Confirm the \"SUPER 9\" call and pay the prize (rules 14, 16, 20, 22)."),
+        )
+
+    def events(self) -> Iterable[type[DomainEvent]]:
+        return EVENTS
+
+    # -- ticket commands ----------------------------------------------------------------------
+    def sell(self, p: SellTicket, ctx: Context) -> list[DomainEvent]:
+        ticket = self._serial(p.ticket)
+        if ticket in self.tickets:
+            raise Rejected("duplicate", f"Ticket {ticket} has already been sold.")
+        refusal = self.schedule.sales_refusal(ctx.now_ms)
+        if refusal:
+            raise Rejected("sales_closed", refusal)
+        card = p.card.strip() if p.card else None
+        if card:
+            self.members.eligible(card, ELIGIBILITY)
+            self._check_not_disqualified(card, self.schedule.day_of(ctx.now_ms))
+        return [Super9TicketSold(ticket, card, self.config.ticket_price_cents, ctx.now_ms)]
+
+    def enter(self, p: EnterTicket, ctx: Context) -> list[DomainEvent]:
+        ticket = self._sold(p.ticket)
+        if ticket.numbers is not None:
+            raise Rejected("duplicate", f"Ticket {ticket.ticket} has already been entered "
+                                        f"for the {self._label(ticket.session)} session.")
+        original = self._numbers(p.original, "original")
+        duplicate = self._numbers(p.duplicate, "duplicate")
+        if original != duplicate:
+            only_o = ", ".join(map(str, sorted(original - duplicate)))
+            only_d = ", ".join(map(str, sorted(duplicate - original)))
+            raise Rejected(
+                "duplicate_mismatch",
+                f"Ticket {ticket.ticket}: the duplicate does not match the original (only on "
+                f"the original: {only_o}; only on the duplicate: {only_d}). Check both copies "
+                "again; if they really differ the ticket is invalid: void it (rule 9).",
+            )
+        session = self.schedule.hand_in_session(ctx.now_ms)
+        if session.id in self.played or self._running_id() == session.id:
+            raise Rejected("session_started", f"The {session.label} session has already "
+                                              "started; hand the ticket in for a later one.")
+        if ticket.card:
+            self.members.eligible(ticket.card, ELIGIBILITY)
+            self._check_not_disqualified(ticket.card, session.day)
+        return [Super9TicketEntered(ticket.ticket, sorted(original), session.id, ctx.now_ms)]
+
+    def void(self, p: VoidTicket, ctx: Context) -> list[DomainEvent]:
+        ticket = self._sold(p.ticket)
+        reason = p.reason.strip()
+        if not reason:
+            raise Rejected("reason_required", "Say why the ticket is void (e.g. rule 9).")
+        if ticket.session in self.played:
+            raise Rejected("session_over", f"Ticket {ticket.ticket}'s session is over and its "
+                                           "prizes are paid (rule 27).")
+        day = session_day(ticket.session) if ticket.session else self.schedule.day_of(ctx.now_ms)
+        return [Super9TicketVoided(ticket.ticket, ticket.card, day, reason, ctx.actor)]
+
+    # -- game commands ------------------------------------------------------------------------
+    def start(self, p: StartSession, ctx: Context) -> list[DomainEvent]:
+        session = self.schedule.session(p.session.strip())
+        if session is None:
+            raise Rejected("unknown_session",
+                           f"No Super 9 session is scheduled at {p.session!r} (rule 4).")
+        running = self._running_id()
+        if running:
+            raise Rejected("session_running",
+                           f"The {self._label(running)} session is still being played.")
+        if session.id in self.played:
+            raise Rejected("session_over", f"The {session.label} session has been played.")
+        cutoff = session.start_ms - self.config.hand_in_minutes * 60_000
+        if ctx.now_ms < cutoff:
+            raise Rejected("too_early", f"Tickets for the {session.label} session are handed "
+                                        f"in until {self.config.hand_in_minutes} minutes before "
+                                        "it starts (rule 6).")
+        entered = [self.tickets[t] for t in self.by_session.get(session.id, [])]
+        if not any(t.void is None for t in entered):
+            raise Rejected("no_tickets", f"No valid tickets are entered for {session.label}.")
+        buy_ins = sum(t.price_cents for t in entered)
+        consolation = percent_of(buy_ins, self.config.consolation_percent)
+        return [Super9SessionStarted(session.id, self.jackpot_cents, buy_ins, consolation,
+                                     ctx.now_ms)]
+
+    def spin(self, p: Spin, ctx: Context) -> list[DomainEvent]:
+        run = self._playing("enter a spin")
+        self._check_number(p.number, "The spin")
+        return [Super9SpinEntered(run.session.id, p.number)]
+
+    def no_spin(self, p: NoSpin, ctx: Context) -> list[DomainEvent]:
+        run = self._playing("call a no spin")
+        return [Super9NoSpin(run.session.id, p.reason.strip())]
+
+    def undo(self, p: UndoSpin, ctx: Context) -> list[DomainEvent]:
+        run = self._unfinished("undo a spin")
+        reason = p.reason.strip()
+        if not reason:
+            raise Rejected("reason_required", "Say why the last number is taken off the board.")
+        if not run.game.calls:
+            raise Rejected("nothing_to_undo", "No number has been entered in this session yet.")
+        return [Super9SpinUndone(run.session.id, run.game.calls[-1].number, reason, ctx.actor)]
+
+    def confirm(self, p: ConfirmWin, ctx: Context) -> list[DomainEvent]:
+        run = self._unfinished("confirm a win")
+        winners = run.game.complete()
+        if not winners:
+            raise Rejected("no_winner", "No ticket has all 9 numbers yet (rule 13).")
+        counted = run.game.counted_spins
+        if counted <= self.config.jackpot_counted_spins:  # rules 14, 19
+            prize, amount = "jackpot", run.jackpot_cents
+            jackpot_next = self.config.jackpot_seed_cents
+        else:  # rule 16; rule 15: the jackpot was not won, so it grows
+            prize, amount = "consolation", run.consolation_cents
+            growth = percent_of(run.buy_ins_cents, self.config.jackpot_growth_percent)
+            jackpot_next = run.jackpot_cents + growth
+        shares = share_equally(amount, len(winners))  # rule 20
+        return [Super9Won(run.session.id, prize, amount, counted,
+                          [{"ticket": t, "share_cents": s} for t, s in zip(winners, shares,
+                                                                           strict=True)],
+                          jackpot_next, ctx.now_ms)]
+
+    # -- checks -------------------------------------------------------------------------------
+    @staticmethod
+    def _serial(raw: str) -> str:
+        ticket = raw.strip()
+        if not ticket.isdigit() or len(ticket) > 12:
+            raise Rejected("bad_ticket", "A ticket number is the 1 to 12 digits printed on it.")
+        return ticket
+
+    def _sold(self, raw: str) -> Ticket:
+        ticket = self.tickets.get(self._serial(raw))
+        if ticket is None:
+            raise Rejected("unknown_ticket", f"Ticket {raw.strip()} has not been sold.")
+        if ticket.void:
+            raise Rejected("ticket_void", f"Ticket {ticket.ticket} is void: {ticket.void}.")
+        return ticket
+
+    def _check_number(self, number: int, what: str) -> None:
+        high = self.config.highest_number
+        if not 0 <= number <= high:
+            raise Rejected("bad_number", f"{what} has {number}, which is not on the wheel: "
+                                         f"Super 9 numbers are 0 to {high} (rule 8).")
+
+    def _numbers(self, numbers: list[int], copy: str) -> set[int]:
+        want = self.config.numbers_per_ticket
+        if len(numbers) != want:
+            raise Rejected("bad_numbers", f"The {copy} has {len(numbers)} numbers; a Super 9 "
+                                          f"ticket has exactly {want} (rules 8-9).")
+        for number in numbers:
+            self._check_number(number, f"The {copy}")
+        repeated = sorted({n for n in numbers if numbers.count(n) > 1})
+        if repeated:
+            raise Rejected("repeated_number", f"The {copy} has {repeated[0]} more than once; "
+                                              f"the {want} numbers must differ (rule 9).")
+        return set(numbers)
+
+    def _check_not_disqualified(self, card: str, day: str) -> None:
+        if (card, day) in self.disqualified:
+            name = self.members.by_card[card].display_name
+            raise Rejected("disqualified", f"{name} is disqualified from Super 9 on {day} "
+                                           "(rule 9).")
+
+    def _running_id(self) -> str | None:
+        run = self.current
+        return run.session.id if run and run.result is None else None
+
+    def _unfinished(self, action: str) -> Running:
+        run = self.current
+        if run is None:
+            raise Rejected("no_session", f"No Super 9 session is running: start one before you "
+                                         f"{action}.")
+        if run.result is not None:
+            raise Rejected("game_over", f"The {run.session.label} game is over and its prize is "
+                                        "confirmed (rule 13); start the next session first.")
+        return run
+
+    def _playing(self, action: str) -> Running:
+        run = self._unfinished(action)
+        winners = run.game.complete()
+        if winners:
+            verb = "has" if len(winners) == 1 else "have"
+            raise Rejected("super9_pending", f"{cues.names_phrase(self._names(winners))} "
+                                             f"already {verb} all 9 numbers (rule 13): confirm "
+                                             "the SUPER 9 call, or undo the last number if it "
+                                             "was entered wrongly.")
+        return run
+
+    def _label(self, session_id: str | None) -> str:
+        session = self.schedule.session(session_id or "")
+        return session.label if session else str(session_id)
+
+    def _names(self, tickets: list[str]) -> list[str]:
+        """Public names: the member's display name, or "Ticket 0421" without a card."""
+        out = []
+        for t in tickets:
+            card = self.tickets[t].card
+            out.append(self.members.by_card[card].display_name if card else f"Ticket {t}")
+        return out
+
+    # -- state --------------------------------------------------------------------------------
+    def apply(self, event: DomainEvent) -> Iterable[str]:
+        if isinstance(event, Super9SpinEntered):  # the hot path first
+            return self._spun(event)
+        if isinstance(event, Super9TicketSold):
+            return self._sold_ticket(event)
+        if isinstance(event, Super9TicketEntered):
+            return self._entered(event)
+        if isinstance(event, Super9TicketVoided):
+            return self._voided(event)
+        if isinstance(event, Super9SessionStarted):
+            return self._started(event)
+        if isinstance(event, Super9NoSpin):
+            return self._no_spin(event)
+        if isinstance(event, Super9SpinUndone):
+            return self._undone(event)
+        if isinstance(event, Super9Won):
+            return self._won(event)
+        return ()
+
+    def _sold_ticket(self, e: Super9TicketSold) -> Iterable[str]:
+        self.tickets[e.ticket] = Ticket(e.ticket, e.card, e.price_cents)
+        self.last_at_ms = e.at_ms
+        return (JACKPOT,)
+
+    def _entered(self, e: Super9TicketEntered) -> Iterable[str]:
+        ticket = self.tickets[e.ticket]
+        ticket.numbers, ticket.session = list(e.numbers), e.session
+        self.by_session.setdefault(e.session, []).append(e.ticket)
+        self.last_at_ms = e.at_ms
+        return (JACKPOT,)
+
+    def _voided(self, e: Super9TicketVoided) -> Iterable[str]:
+        out = [self.tickets[e.ticket]]
+        if e.card:  # rule 9: the holder is out of that day's promotion
+            self.disqualified.add((e.card, e.day))
+            out += [t for t in self.tickets.values() if t.card == e.card and t.void is None
+                    and t.session and session_day(t.session) == e.day]
+        run = self.current
+        for ticket in out:
+            ticket.void = e.reason if ticket.ticket == e.ticket else f"disqualified ({e.reason})"
+            if run and run.result is None and ticket.session == run.session.id:
+                run.game.void(ticket.ticket)
+        return (BOARD,) if run and run.result is None else ()
+
+    def _started(self, e: Super9SessionStarted) -> Iterable[str]:
+        session = self.schedule.session(e.session)
+        assert session is not None
+        tickets = [self.tickets[t] for t in self.by_session.get(e.session, [])]
+        game = Game([(t.ticket, t.numbers or []) for t in tickets if t.void is None],
+                    self.config.numbers_per_ticket)
+        self.current = Running(session, game, e.jackpot_cents, e.buy_ins_cents,
+                               e.consolation_cents)
+        self.current.cue = [
+            f"Super 9, {session.label}: {game.in_play()} tickets in play.",
+            f"The jackpot of {format_zar(e.jackpot_cents)} is won with all nine numbers within "
+            f"{self.config.jackpot_counted_spins} counted spins.",
+        ]
+        self.last_at_ms = e.at_ms
+        return (BOARD, CUES, JACKPOT)
+
+    def _spun(self, e: Super9SpinEntered) -> Iterable[str]:
+        run = self._current(e.session)
+        call = run.game.call(e.number)
+        run.cue = [cues.spin_line(e.number, call.counted, self.config.jackpot_counted_spins),
+                   *self._progress_cue(run)]
+        return (BOARD, CUES)
+
+    def _no_spin(self, e: Super9NoSpin) -> Iterable[str]:
+        run = self._current(e.session)
+        run.no_spins += 1
+        run.cue = ["No spin: that spin is void and no number is recorded (rule 18.2)."]
+        if run.game.calls:
+            run.cue.append(f"The ball goes back to {run.game.calls[-1].number} (rule 18.3).")
+        return (BOARD, CUES)
+
+    def _undone(self, e: Super9SpinUndone) -> Iterable[str]:
+        run = self._current(e.session)
+        run.game.uncall()
+        run.cue = [f"Correction: number {e.number} is taken off the board.",
+                   *self._progress_cue(run)]
+        return (BOARD, CUES)
+
+    def _won(self, e: Super9Won) -> Iterable[str]:
+        run = self._current(e.session)
+        run.result = e
+        self.played.add(e.session)
+        self.jackpot_cents = e.jackpot_next_cents
+        self.last_at_ms = e.at_ms
+        names = self._names([w["ticket"] for w in e.winners])
+        run.cue = [cues.won_line(names, e.prize, [w["share_cents"] for w in e.winners])]
+        return (BOARD, CUES, JACKPOT)
+
+    def _current(self, session_id: str) -> Running:
+        run = self.current
+        assert run is not None and run.session.id == session_id
+        return run
+
+    def _progress_cue(self, run: Running) -> list[str]:
+        limit = self.config.jackpot_counted_spins
+        winners = run.game.complete()
+        if winners:
+            prize, amount = self._prize(run)
+            return [cues.super9_line(self._names(winners), prize, amount)]
+        lines = [cues.counted_line(run.game.counted_spins, limit, run.consolation_cents)]
+        need = cues.need_line({k: run.game.need(k) for k in (1, 2, 3)})
+        return [*lines, need] if need else lines
+
+    def _prize(self, run: Running) -> tuple[str, int]:
+        """The prize a completion now would win: jackpot within the counted limit (rule 14)."""
+        if run.game.counted_spins <= self.config.jackpot_counted_spins:
+            return "jackpot", run.jackpot_cents
+        return "consolation", run.consolation_cents
+
+    # -- views --------------------------------------------------------------------------------
+    def view_names(self) -> Iterable[str]:
+        return (BOARD, JACKPOT, CUES)
+
+    def view(self, name: str) -> dict[str, Any]:
+        if name == BOARD:
+            return self._board()
+        if name == CUES:
+            run = self.current
+            return {"session": run.session.label if run else None,
+                    "lines": list(run.cue) if run else []}
+        return self._jackpot()
+
+    def _jackpot(self) -> dict[str, Any]:
+        # "Next" as of the latest Super 9 activity in the log: views are a fold of events.
+        upcoming = self.schedule.next_sessions(self.last_at_ms, UPCOMING) if self.last_at_ms else []
+        return {
+            "title": "Super 9",
+            "jackpot": format_zar(self.jackpot_cents),
+            "jackpot_cents": self.jackpot_cents,
+            "ticket_price": format_zar(self.config.ticket_price_cents),
+            "next_sessions": [{"id": s.id, "label": s.label, "starts_at": s.start_ms}
+                              for s in upcoming],
+        }
+
+    def _board(self) -> dict[str, Any]:
+        run = self.current
+        if run is None:
+            return {"title": "Super 9", "status": "idle"}
+        game, limit = run.game, self.config.jackpot_counted_spins
+        last = game.calls[-1] if game.calls else None
+        winners = game.complete()
+        if run.result:
+            status = "won"
+        elif winners:
+            status = "super9"
+        else:
+            status = "playing"
+        prize, amount = self._prize(run)
+        if run.result:
+            names = self._names([w["ticket"] for w in run.result.winners])
+            won = [{"name": n, "share": format_zar(w["share_cents"])}
+                   for n, w in zip(names, run.result.winners, strict=True)]
+            prize, amount = run.result.prize, run.result.prize_cents
+        else:
+            won = [{"name": n, "share": None} for n in self._names(winners)]
+        return {
+            "title": "Super 9",
+            "session": run.session.label,
+            "status": status,
+            "numbers": [{"number": n, "colour": colour(n), "order": game.called.get(n)}
+                        for n in range(self.config.highest_number + 1)],
+            "called": list(game.called),
+            "last": None if last is None else {"number": last.number,
+                                               "colour": colour(last.number),
+                                               "repeat": not last.counted},
+            "spins": len(game.calls),
+            "no_spins": run.no_spins,
+            "counted_spins": game.counted_spins,
+            "jackpot_spins": limit,
+            "counted_label": (f"{game.counted_spins} of {limit}" if game.counted_spins <= limit
+                              else f"{game.counted_spins} counted spins"),
+            "jackpot_live": status == "playing" and game.counted_spins < limit,
+            "jackpot": format_zar(run.jackpot_cents),
+            "consolation": format_zar(run.consolation_cents),
+            "playing_for": prize,
+            "prize": format_zar(amount),
+            "tickets": game.in_play(),
+            "need": [{"more": k, "tickets": game.need(k)} for k in (1, 2, 3)],
+            "winners": won,
+        }

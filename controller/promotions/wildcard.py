@@ -1,0 +1,445 @@
+"""The Wild Card draw of the Slots PAYOFF tournament (rules 16, 18, 33-45).
+
+Flow (docs/draws.md): members activate their tickets while the entry bins are open (rule 36) and
+may sign the decline-to-attend register in person (rules 37-38); after the bins close the
+operator freezes the pool (size and SHA-256 digest recorded and shown), then draws one ticket.
+The winner reaches the views only with `WildcardRevealed`, which becomes due `reveal_lead_ms`
+before `reveal_at` (see `due`). From `reveal_at` the winner has 90 s to present card and ID
+(rule 39); otherwise, unless they are in the register (rule 41), the operator starts a redraw
+without their tickets (rule 40).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from controller.domain.commands import Command, Context
+from controller.domain.errors import Rejected
+from controller.domain.events import DomainEvent
+from controller.domain.feature import Feature
+from controller.domain.handoffs import WildcardFinalist
+from controller.domain.members import Member, Members, public_name
+from controller.promotions.wildcard_config import WildcardConfig
+from controller.promotions.wildcard_pool import draw_ticket, pool_digest, total_tickets
+
+VIEW = "draw:wildcard"
+
+
+class Roster(Protocol):
+    """What the tournament tells the draw: who took part (rule 18.2), who already qualified."""
+
+    def participant_cards(self) -> set[str]: ...
+
+    def qualified_cards(self) -> set[str]: ...
+
+
+# -- events -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class WildcardActivated(DomainEvent):
+    card: str
+    at_ms: int
+
+
+@dataclass(frozen=True)
+class WildcardDeclineRegistered(DomainEvent):
+    card: str
+    id_document: str
+    contact: str
+    at_ms: int
+
+
+@dataclass(frozen=True)
+class WildcardPoolFrozen(DomainEvent):
+    round: int
+    listing: list[list[Any]]  # [[card, tickets], ...] sorted by card: the canonical listing
+    members: int
+    tickets: int
+    digest: str
+    excluded: list[str]  # absent winners of earlier rounds (rule 40)
+    operator: str
+    at_ms: int
+
+
+@dataclass(frozen=True)
+class WildcardDrawn(DomainEvent):
+    round: int
+    digest: str
+    tickets: int
+    pick: int  # 0-based; the ticket number shown is pick + 1
+    card: str
+    in_register: bool
+    operator: str
+    drawn_at_ms: int
+    reveal_at_ms: int
+    claim_deadline_ms: int
+
+
+@dataclass(frozen=True)
+class WildcardRevealed(DomainEvent):
+    round: int
+
+
+@dataclass(frozen=True)
+class WildcardClaimed(DomainEvent):
+    round: int
+    card: str
+    present: bool  # False: finalist from the decline-to-attend register (rule 41)
+    prize_claim_by_ms: int  # rules 43, 45: 15 days from the draw
+    operator: str
+    at_ms: int
+
+
+@dataclass(frozen=True)
+class WildcardRedrawStarted(DomainEvent):
+    round: int  # the round whose winner did not claim
+    card: str
+    cause: str
+    operator: str
+    at_ms: int
+
+
+@dataclass(frozen=True)
+class WildcardStandInNamed(DomainEvent):
+    card: str
+    stand_in: str
+    operator: str
+    at_ms: int
+
+
+# -- payloads -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Activate:
+    card: str
+
+
+@dataclass(frozen=True)
+class RegisterDecline:
+    card: str
+    in_person: bool  # the member themself, not someone on their behalf (rule 38)
+    id_checked: bool  # positive identification seen (rule 38)
+    id_document: str  # what was shown, e.g. "SA ID" (not its number)
+    contact: str = ""  # how to reach the member if they win (rule 43)
+
+
+@dataclass(frozen=True)
+class NoFields:
+    """A command that needs nothing but the operator's intent."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    card_checked: bool  # the winner's rewards card, or evidence of the ticket (rule 39)
+    id_checked: bool  # positive and acceptable identification (rule 39)
+
+
+@dataclass(frozen=True)
+class Redraw:
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class NameStandIn:
+    name: str
+    acknowledged_not_entitled: bool  # rule 42
+
+
+# -- the feature --------------------------------------------------------------------------------
+class Wildcard(Feature):
+    name = "wildcard"
+
+    def __init__(self, members: Members, roster: Roster, config: WildcardConfig) -> None:
+        self.members = members
+        self.roster = roster
+        self.config = config
+        self.activated: set[str] = set()
+        self.register: dict[str, WildcardDeclineRegistered] = {}
+        self.excluded: list[str] = []
+        self.pool: WildcardPoolFrozen | None = None
+        self.draw: WildcardDrawn | None = None
+        self.revealed = False
+        self.claim: WildcardClaimed | None = None
+        self.stand_in: str | None = None
+        self.redraws: list[WildcardRedrawStarted] = []
+
+    def commands(self) -> Iterable[Command[Any]]:
+        return (
+            Command("wildcard.activate", "operator", Activate, self.activate,
+                    "Activate a rewards member's Wild Card tickets while the bins are open."),
+            Command("wildcard.register_decline", "operator", RegisterDecline,
+                    self.register_decline,
+                    "Record a member, in person with ID, in the decline-to-attend register."),
+            Command("wildcard.freeze", "operator", NoFields, self.freeze,
+                    "Close the pool after the bins close; records its size and digest."),
+            Command("wildcard.draw", "operator", NoFields, self.draw_winner,
+                    "Draw one ticket from the frozen pool; the reveal follows at reveal_at."),
+            Command("wildcard.claim", "operator", Claim, self.claim_present,
+                    "The winner presented card and ID within 90 seconds: a finalist."),
+            Command("wildcard.accept_registered", "operator", NoFields, self.accept_registered,
+                    "The winner is in the decline-to-attend register: a finalist in absence."),
+            Command("wildcard.redraw", "operator", Redraw, self.redraw,
+                    "The winner did not claim in time: freeze a new pool without them."),
+            Command("wildcard.stand_in", "operator", NameStandIn, self.name_stand_in,
+                    "Name the person who plays the Final for an absent Wild Card finalist."),
+        )
+
+    def events(self) -> Iterable[type[DomainEvent]]:
+        return (WildcardActivated, WildcardDeclineRegistered, WildcardPoolFrozen, WildcardDrawn,
+                WildcardRevealed, WildcardClaimed, WildcardRedrawStarted, WildcardStandInNamed,
+                WildcardFinalist)
+
+    # -- entries (rules 18, 33-38) --------------------------------------------------------------
+    def activate(self, p: Activate, ctx: Context) -> list[DomainEvent]:
+        self._bins_open(ctx.now_ms, "activate tickets", "rules 33.3, 36")
+        member = self._entrant(p.card)
+        if member.card in self.activated:
+            raise Rejected("duplicate", f"{member.display_name}'s tickets are already activated.")
+        return [WildcardActivated(member.card, ctx.now_ms)]
+
+    def register_decline(self, p: RegisterDecline, ctx: Context) -> list[DomainEvent]:
+        self._bins_open(ctx.now_ms, "sign the decline-to-attend register", "rule 37")
+        if not p.in_person:
+            raise Rejected("no_proxy", "Only the member in person may sign the decline-to-attend "
+                           "register; nobody may do it on their behalf (rule 38).")
+        if not p.id_checked or not p.id_document.strip():
+            raise Rejected("id_required", "The member must show positive and acceptable "
+                           "identification to sign the register (rule 38).")
+        member = self._entrant(p.card)
+        if member.card in self.register:
+            raise Rejected("duplicate", f"{member.display_name} is already in the register.")
+        return [WildcardDeclineRegistered(member.card, p.id_document.strip(), p.contact.strip(),
+                                          ctx.now_ms)]
+
+    # -- the draw (rules 33, 35) ----------------------------------------------------------------
+    def freeze(self, p: NoFields, ctx: Context) -> list[DomainEvent]:
+        self._not_finished()
+        if self.pool is not None:
+            raise Rejected("already_frozen", f"The pool of round {self.pool.round} is already "
+                           f"frozen (digest {self.pool.digest[:12]}…).")
+        if ctx.now_ms < self.config.bins_close_ms:
+            raise Rejected("bins_open", "The entry bins are open until "
+                           f"{self.config.clock(self.config.bins_close_ms)} (rule 36); freeze "
+                           "the pool after they close.")
+        return [self._frozen(1, self.excluded, ctx)]
+
+    def draw_winner(self, p: NoFields, ctx: Context) -> list[DomainEvent]:
+        self._not_finished()
+        if self.draw is not None:
+            raise Rejected("draw_running", f"Round {self.draw.round} has already been drawn; "
+                           "finish its claim or start a redraw.")
+        if self.pool is None:
+            raise Rejected("not_frozen", "Freeze the pool first: its size and digest must be "
+                           "recorded and shown before the draw (rule 33).")
+        card, pick = draw_ticket(self.pool.listing, ctx.rng)
+        reveal_at = ctx.now_ms + self.config.reveal_delay_ms
+        return [WildcardDrawn(
+            round=self.pool.round, digest=self.pool.digest, tickets=self.pool.tickets,
+            pick=pick, card=card, in_register=card in self.register, operator=ctx.actor,
+            drawn_at_ms=ctx.now_ms, reveal_at_ms=reveal_at,
+            claim_deadline_ms=reveal_at + self.config.claim_ms,
+        )]
+
+    # -- the claim (rules 39-45) ----------------------------------------------------------------
+    def claim_present(self, p: Claim, ctx: Context) -> list[DomainEvent]:
+        draw = self._revealed_draw(ctx.now_ms)
+        name = self._name(draw.card)
+        if ctx.now_ms >= draw.claim_deadline_ms:
+            after = ("accept them from the register (rule 41)" if draw.in_register
+                     else "start a redraw (rule 40)")
+            raise Rejected("claim_expired", f"{name}'s 90 seconds ran out at "
+                           f"{self.config.clock(draw.claim_deadline_ms)}; {after}.")
+        if not (p.card_checked and p.id_checked):
+            raise Rejected("evidence_required", f"{name} must show their rewards card and a "
+                           "positive, acceptable identification to claim (rule 39).")
+        return [*self.due(ctx.now_ms), *self._finalist(draw, True, ctx)]
+
+    def accept_registered(self, p: NoFields, ctx: Context) -> list[DomainEvent]:
+        draw = self._revealed_draw(ctx.now_ms)
+        if not draw.in_register:
+            raise Rejected("not_in_register", f"{self._name(draw.card)} did not sign the "
+                           "decline-to-attend register, so must come to the stage within 90 "
+                           "seconds (rules 39-40).")
+        return [*self.due(ctx.now_ms), *self._finalist(draw, False, ctx)]
+
+    def redraw(self, p: Redraw, ctx: Context) -> list[DomainEvent]:
+        draw = self._revealed_draw(ctx.now_ms)
+        name = self._name(draw.card)
+        if draw.in_register:
+            raise Rejected("in_register", f"{name} signed the decline-to-attend register and is "
+                           "the finalist without presenting (rule 41); accept them instead.")
+        if ctx.now_ms < draw.claim_deadline_ms:
+            left = -(-(draw.claim_deadline_ms - ctx.now_ms) // 1000)
+            raise Rejected("claim_open", f"{name} still has {left} seconds to claim (rule 39); a "
+                           "redraw may start only when they have run out.")
+        excluded = [*self.excluded, draw.card]
+        cause = "not claimed within 90 seconds and not in the decline-to-attend register (rule 40)"
+        if p.note.strip():
+            cause += f"; {p.note.strip()}"
+        started = WildcardRedrawStarted(draw.round, draw.card, cause, ctx.actor, ctx.now_ms)
+        return [*self.due(ctx.now_ms), started,
+                self._frozen(draw.round + 1, excluded, ctx)]
+
+    def name_stand_in(self, p: NameStandIn, ctx: Context) -> list[DomainEvent]:
+        if self.claim is None or self.claim.present:
+            raise Rejected("stand_in_not_allowed", "A stand-in may act only for a Wild Card "
+                           "finalist from the decline-to-attend register (rule 41).")
+        stand_in = " ".join(p.name.split())
+        if not stand_in or len(stand_in) > 60:
+            raise Rejected("bad_name", "A stand-in's name is 1 to 60 characters.")
+        if not p.acknowledged_not_entitled:
+            raise Rejected("acknowledgement_required", "The stand-in must acknowledge acting only "
+                           f"for {self._name(self.claim.card)} and not being entitled to any "
+                           "prize or benefit (rule 42).")
+        return [WildcardStandInNamed(self.claim.card, public_name(stand_in), ctx.actor,
+                                     ctx.now_ms)]
+
+    # -- time -------------------------------------------------------------------------------------
+    def reveal_due_ms(self) -> int | None:
+        """When the drawn winner may reach the views, or None if nothing awaits its reveal."""
+        if self.draw is None or self.revealed:
+            return None
+        return self.draw.reveal_at_ms - self.config.reveal_lead_ms
+
+    def due(self, now_ms: int) -> list[DomainEvent]:
+        """The reveal, due `reveal_lead_ms` before `reveal_at`; displays hold it until then."""
+        at = self.reveal_due_ms()
+        if self.draw is None or at is None or now_ms < at:
+            return []
+        return [WildcardRevealed(self.draw.round)]
+
+    # -- pool -------------------------------------------------------------------------------------
+    def pool_listing(self, excluded: Iterable[str] = ()) -> list[list[Any]]:
+        """Who is in the draw and with how many tickets, in canonical (card) order."""
+        out: list[list[Any]] = []
+        skip = set(excluded) | self.roster.qualified_cards()
+        participants = self.roster.participant_cards()
+        for card in sorted(self.activated - skip):
+            member = self.members.by_card[card]
+            if not member.rewards_member or member.flags:
+                continue  # rules 2-3: flagged after activating
+            tickets = self.config.tickets_per_cardholder  # rules 18.1, 33.1
+            if card in participants:
+                tickets += self.config.tickets_per_participant  # rules 18.2, 33.2
+            out.append([card, tickets])
+        return out
+
+    # -- state ------------------------------------------------------------------------------------
+    def apply(self, event: DomainEvent) -> Iterable[str]:
+        if isinstance(event, WildcardActivated):
+            self.activated.add(event.card)
+        elif isinstance(event, WildcardDeclineRegistered):
+            self.register[event.card] = event
+            return ()
+        elif isinstance(event, WildcardPoolFrozen):
+            self.pool, self.draw, self.revealed = event, None, False
+            self.excluded = list(event.excluded)
+        elif isinstance(event, WildcardDrawn):
+            self.draw = event
+        elif isinstance(event, WildcardRevealed):
+            self.revealed = True
+        elif isinstance(event, WildcardClaimed):
+            self.claim = event
+        elif isinstance(event, WildcardRedrawStarted):
+            self.redraws.append(event)
+            self.pool, self.draw, self.revealed = None, None, False
+        elif isinstance(event, WildcardStandInNamed):
+            self.stand_in = event.stand_in
+        else:
+            return ()  # WildcardFinalist: the hand-off to Slots
+        return (VIEW,)
+
+    def phase(self) -> str:
+        if self.claim is not None:
+            return "finalist"
+        if self.draw is not None:
+            return "claim" if self.revealed else "drawing"
+        return "frozen" if self.pool is not None else "entries"
+
+    def view_names(self) -> Iterable[str]:
+        return (VIEW,)
+
+    def view(self, name: str) -> dict[str, Any]:
+        """The public draw screen; the winner appears only once `WildcardRevealed` is applied."""
+        pool = self.pool
+        doc: dict[str, Any] = {
+            "title": "Wild Card draw",
+            "phase": self.phase(),
+            "round": pool.round if pool else len(self.redraws) + 1,
+            "activated": len(self.activated),
+            "bins_open_at": self.config.bins_open_ms,
+            "bins_close_at": self.config.bins_close_ms,
+            "pool": pool and {"members": pool.members, "tickets": pool.tickets,
+                              "digest": pool.digest},
+            "reveal_at": self.draw and self.draw.reveal_at_ms,
+            "claim_deadline": None,
+            "winner": None,
+            "finalist": None,
+            "redraws": [{"round": r.round, **self._public(r.card), "cause": r.cause}
+                        for r in self.redraws],
+        }
+        if self.draw is not None and self.revealed:
+            doc["winner"] = {**self._public(self.draw.card), "ticket": self.draw.pick + 1,
+                             "in_register": self.draw.in_register}
+            if not self.draw.in_register:
+                doc["claim_deadline"] = self.draw.claim_deadline_ms
+        if self.claim is not None:
+            doc["finalist"] = {**self._public(self.claim.card), "present": self.claim.present,
+                               "stand_in": self.stand_in,
+                               "prize_claim_by": self.claim.prize_claim_by_ms}
+        return doc
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def _bins_open(self, now_ms: int, action: str, rule: str) -> None:
+        if self.pool is not None:
+            raise Rejected("pool_frozen", f"The pool is frozen; it is too late to {action}.")
+        if not self.config.bins_open_ms <= now_ms < self.config.bins_close_ms:
+            raise Rejected("bins_closed", f"You can {action} only while the entry bins are open, "
+                           f"{self.config.clock(self.config.bins_open_ms)} to "
+                           f"{self.config.clock(self.config.bins_close_ms)} ({rule}).")
+
+    def _entrant(self, card: str) -> Member:
+        """An active rewards cardholder who may take part and is not already a finalist."""
+        member = self.members.eligible(card, "rules 2-3")
+        if not member.rewards_member:
+            raise Rejected("not_rewards", f"{member.display_name} is not a rewards member; the "
+                           "Wild Card draw is for active rewards cardholders and entries cannot "
+                           "be bought (rules 18.1, 34).")
+        if card in self.roster.qualified_cards():
+            raise Rejected("already_qualified", f"{member.display_name} has already qualified "
+                           "for the Final and takes no part in the Wild Card draw (rule 19).")
+        return member
+
+    def _frozen(self, round_: int, excluded: list[str], ctx: Context) -> WildcardPoolFrozen:
+        listing = self.pool_listing(excluded)
+        if not listing:
+            raise Rejected("empty_pool", "No eligible member has activated tickets that are "
+                           "still in the pool, so there is nothing to draw.")
+        return WildcardPoolFrozen(round_, listing, len(listing), total_tickets(listing),
+                                  pool_digest(listing), excluded, ctx.actor, ctx.now_ms)
+
+    def _not_finished(self) -> None:
+        if self.claim is not None:
+            raise Rejected("finished", f"The Wild Card finalist is already "
+                           f"{self._name(self.claim.card)}; there is nothing left to draw.")
+
+    def _revealed_draw(self, now_ms: int) -> WildcardDrawn:
+        self._not_finished()
+        if self.draw is None:
+            raise Rejected("no_draw", "No winner has been drawn yet.")
+        if now_ms < self.draw.reveal_at_ms:
+            raise Rejected("not_revealed", "The winner is not revealed until "
+                           f"{self.config.clock(self.draw.reveal_at_ms)}.")
+        return self.draw
+
+    def _finalist(self, draw: WildcardDrawn, present: bool, ctx: Context) -> list[DomainEvent]:
+        claim_by = draw.drawn_at_ms + self.config.prize_claim_ms  # rules 43, 45
+        return [WildcardClaimed(draw.round, draw.card, present, claim_by, ctx.actor, ctx.now_ms),
+                WildcardFinalist(draw.card, present)]
+
+    def _name(self, card: str) -> str:
+        return self.members.by_card[card].display_name
+
+    def _public(self, card: str) -> dict[str, str]:
+        member = self.members.by_card[card]
+        return {"name": member.display_name, "masked_card": member.masked_card}

@@ -1,0 +1,512 @@
+/* The MC's tablet: commands built from the controller's catalogue, acks in words, live views.
+ *
+ * One Socket.IO connection to /control. Every press of Send gets one command_id; a press that
+ * is not confirmed (timeout, lost connection) is resent with the SAME id until it is, so the
+ * controller applies it once. Nothing here decides a rule: the server's sentences are shown.
+ */
+"use strict";
+
+(() => {
+  const KEY_STORE = "showrunner.tablet.key";
+  const PLACE_STORE = "showrunner.tablet.place";
+  const LOG_STORE = "showrunner.tablet.log";
+  const ACK_TIMEOUT_MS = 8000;
+  const CLOCK_SAMPLES = 5;
+  const CLOCK_RESAMPLE_MS = 60000;
+  const LOG_SIZE = 10;
+
+  const $ = (id) => document.getElementById(id);
+
+  /** A DOM element with a class and text; everything is set through textContent, never HTML. */
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  /** "record_score" -> "Record score", "super9" -> "Super 9". */
+  function humanize(name) {
+    const words = name.replace(/_/g, " ").replace(/([a-z])(\d)/gi, "$1 $2");
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+
+  const state = {
+    socket: null,
+    clockOffsetMs: null,
+    catalogue: [],
+    readers: [],
+    place: loadJson(PLACE_STORE, {group: null, command: null, view: null}),
+    views: new Map(),
+    pending: null,
+    log: loadJson(LOG_STORE, []),
+  };
+
+  function loadJson(key, fallback) {
+    try {
+      return JSON.parse(sessionStorage.getItem(key)) ?? fallback;
+    } catch {
+      return fallback;
+    }
+  }
+
+  function saveJson(key, value) {
+    sessionStorage.setItem(key, JSON.stringify(value));
+  }
+
+  // -- key and connection ------------------------------------------------------------------
+
+  /** The key from ?key=..., kept for reloads and taken out of the address bar. */
+  function takeKey() {
+    const params = new URLSearchParams(location.search);
+    const fromUrl = params.get("key");
+    if (fromUrl) {
+      sessionStorage.setItem(KEY_STORE, fromUrl);
+      params.delete("key");
+      const query = params.toString();
+      history.replaceState(null, "", location.pathname + (query ? `?${query}` : ""));
+    }
+    return sessionStorage.getItem(KEY_STORE);
+  }
+
+  function setConnection(kind, text) {
+    const conn = $("conn");
+    conn.dataset.state = kind;
+    conn.textContent = text;
+  }
+
+  function showGate(title, text) {
+    $("desk").hidden = true;
+    $("clock").classList.add("off");
+    $("gate").hidden = false;
+    $("gate-title").textContent = title;
+    $("gate-text").textContent = text;
+  }
+
+  function connect(key) {
+    const socket = io("/control", {auth: {key}, transports: ["websocket"]});
+    state.socket = socket;
+    socket.on("connect", onConnect);
+    socket.on("views", (message) => receiveViews(message.views));
+    socket.on("disconnect", (reason) => {
+      setConnection("reconnecting", "Reconnecting…");
+      if (reason === "io server disconnect") socket.connect();
+    });
+    socket.on("connect_error", (err) => {
+      if (socket.active) {
+        setConnection("reconnecting", "Reconnecting…");
+        return;
+      }
+      sessionStorage.removeItem(KEY_STORE);
+      setConnection("refused", "Key refused");
+      showGate("Key refused", `The controller refused this tablet's key: ${err.message} ` +
+        "Ask the technician for a new tablet link.");
+    });
+  }
+
+  async function onConnect() {
+    setConnection("online", "Online");
+    $("gate").hidden = true;
+    $("desk").hidden = false;
+    try {
+      const held = Object.fromEntries([...state.views].map(([name, v]) => [name, v.revision]));
+      const [synced, catalogue] = await Promise.all([
+        call("sync", {revisions: held}),
+        call("catalogue", {}),
+      ]);
+      receiveViews(synced.views);
+      setCatalogue(catalogue.commands);
+    } catch {
+      return; // disconnected again; the next connect starts over
+    }
+    transmit();
+    sampleClock();
+  }
+
+  function call(event, data) {
+    return state.socket.timeout(ACK_TIMEOUT_MS).emitWithAck(event, data);
+  }
+
+  // -- show clock --------------------------------------------------------------------------
+
+  /** NTP-style: of a few round trips, trust the one with the least delay. */
+  async function sampleClock() {
+    let best = Infinity;
+    for (let i = 0; i < CLOCK_SAMPLES; i += 1) {
+      const sent = Date.now();
+      let reply;
+      try {
+        reply = await call("clock", {client_ms: sent});
+      } catch {
+        return;
+      }
+      const received = Date.now();
+      const rtt = received - sent;
+      if (rtt <= best) {
+        best = rtt;
+        state.clockOffsetMs = reply.server_ms + rtt / 2 - received;
+      }
+    }
+  }
+
+  function renderClock() {
+    if (state.clockOffsetMs === null) return;
+    const now = new Date(Date.now() + state.clockOffsetMs);
+    $("clock").textContent = now.toLocaleTimeString("en-GB", {hour12: false});
+  }
+
+  // -- catalogue and the command form ------------------------------------------------------
+
+  function groupOf(type) {
+    const dot = type.indexOf(".");
+    return dot < 0 ? "members" : type.slice(0, dot);
+  }
+
+  function commandLabel(type) {
+    return humanize(type.slice(type.indexOf(".") + 1));
+  }
+
+  function setCatalogue(commands) {
+    if (JSON.stringify(commands) === JSON.stringify(state.catalogue)) return; // keep typed input
+    state.catalogue = commands;
+    const groups = [...new Set(commands.map((c) => groupOf(c.type)))];
+    if (!groups.includes(state.place.group)) state.place.group = groups[0] ?? null;
+    const known = commands.some((c) => c.type === state.place.command);
+    if (!known) state.place.command = null;
+    renderGroups(groups);
+  }
+
+  function savePlace() {
+    saveJson(PLACE_STORE, state.place);
+  }
+
+  function renderGroups(groups) {
+    const nav = $("groups");
+    nav.replaceChildren(...groups.map((group) => {
+      const button = el("button", "chip", humanize(group));
+      button.type = "button";
+      button.setAttribute("aria-pressed", String(group === state.place.group));
+      button.addEventListener("click", () => {
+        state.place.group = group;
+        state.place.command = null;
+        savePlace();
+        renderGroups(groups);
+      });
+      return button;
+    }));
+    renderCommands();
+  }
+
+  function renderCommands() {
+    const inGroup = state.catalogue.filter((c) => groupOf(c.type) === state.place.group);
+    $("commands").replaceChildren(...inGroup.map((command) => {
+      const button = el("button", "cmd", commandLabel(command.type));
+      button.type = "button";
+      button.title = command.type;
+      button.setAttribute("aria-pressed", String(command.type === state.place.command));
+      button.addEventListener("click", () => {
+        state.place.command = command.type;
+        savePlace();
+        renderCommands();
+      });
+      return button;
+    }));
+    renderForm();
+  }
+
+  function selectedCommand() {
+    return state.catalogue.find((c) => c.type === state.place.command) ?? null;
+  }
+
+  function renderForm() {
+    const command = selectedCommand();
+    $("form").hidden = command === null;
+    $("pick-hint").hidden = command !== null;
+    if (command === null) return;
+    $("summary").textContent = command.summary;
+    const controls = command.fields.map(fieldControl);
+    state.readers = controls.map((c) => [c.name, c.read]);
+    $("fields").replaceChildren(...controls.map((c) => c.node));
+    $("fields").scrollTop = 0;
+    updateSendButton();
+  }
+
+  /** One labelled input per payload field; `read()` gives its JSON value or undefined. */
+  function fieldControl(field) {
+    const id = `field-${field.name}`;
+    const wrap = el("div", "field");
+    const label = el("label", "field-label", humanize(field.name));
+    label.htmlFor = id;
+    if (!field.required) label.append(el("span", "optional", "optional"));
+    wrap.append(label);
+    let input;
+    let read;
+    if (field.type === "boolean") {
+      wrap.classList.add("inline");
+      input = el("input", "switch");
+      input.type = "checkbox";
+      input.setAttribute("role", "switch");
+      input.checked = field.default === true;
+      read = () => input.checked;
+    } else {
+      input = el("input", "text");
+      input.type = "text";
+      if (field.type === "integer") {
+        input.inputMode = "numeric";
+        read = () => readInteger(input.value);
+      } else if (field.type === "list") {
+        input.placeholder = "comma-separated";
+        read = () => readList(input.value);
+      } else {
+        read = () => input.value.trim() || undefined;
+      }
+      if (field.default !== undefined && field.default !== null) {
+        input.value = Array.isArray(field.default) ? field.default.join(", ") : field.default;
+      }
+    }
+    input.id = id;
+    input.name = field.name;
+    if (field.required) input.setAttribute("aria-required", "true");
+    wrap.append(input);
+    return {name: field.name, node: wrap, read};
+  }
+
+  /** A whole number when it is one; otherwise the text itself, so the server says what is wrong. */
+  function readInteger(text) {
+    const value = text.trim();
+    if (value === "") return undefined;
+    return /^-?\d+$/.test(value) ? Number(value) : value;
+  }
+
+  /** "3, 7, 12" -> [3, 7, 12]; "vip, staff" -> ["vip", "staff"]. */
+  function readList(text) {
+    const items = text.split(",").map((s) => s.trim()).filter((s) => s !== "");
+    if (items.length === 0) return undefined;
+    return items.every((s) => /^-?\d+$/.test(s)) ? items.map(Number) : items;
+  }
+
+  function payload() {
+    const out = {};
+    for (const [name, read] of state.readers) {
+      const value = read();
+      if (value !== undefined) out[name] = value;
+    }
+    return out;
+  }
+
+  function updateSendButton() {
+    const send = $("send");
+    send.disabled = state.pending !== null;
+    send.textContent = state.pending === null ? "Send" : "Sending…";
+  }
+
+  // -- sending and acks ----------------------------------------------------------------------
+
+  function onSubmit(event) {
+    event.preventDefault();
+    const command = selectedCommand();
+    if (command === null || state.pending !== null) return;
+    state.pending = {
+      envelope: {type: command.type, payload: payload(), command_id: crypto.randomUUID()},
+      attempts: 0,
+      inFlight: false,
+    };
+    updateSendButton();
+    showAck("pending", commandLabel(command.type),
+      state.socket.connected ? "Sending…" : "Waiting for the controller…");
+    transmit();
+  }
+
+  /** Send the pending press, or resend it with the same command_id; idle when offline. */
+  async function transmit() {
+    const pending = state.pending;
+    if (pending === null || pending.inFlight || !state.socket.connected) return;
+    pending.inFlight = true;
+    pending.attempts += 1;
+    let ack;
+    try {
+      ack = await call("command", pending.envelope);
+    } catch {
+      pending.inFlight = false;
+      showAck("pending", commandLabel(pending.envelope.type),
+        "Not confirmed yet: resending the same press when the controller answers…");
+      if (state.socket.connected) transmit();
+      return;
+    }
+    state.pending = null;
+    updateSendButton();
+    finish(pending.envelope, ack);
+  }
+
+  function finish(envelope, ack) {
+    const label = commandLabel(envelope.type);
+    if (ack.ok) {
+      const types = ack.events.map((e) => e.type).join(", ");
+      showAck("ok", label, "Done", types, ack.events.map(describeData).filter(Boolean).join(" · "));
+      renderForm();
+    } else {
+      showAck("error", label, ack.error.message);
+    }
+    remember({
+      at: $("clock").textContent,
+      label,
+      ok: ack.ok,
+      text: ack.ok ? ack.events.map((e) => e.type).join(", ") : ack.error.message,
+    });
+  }
+
+  /** The scalar fields of an event, e.g. "entry S1, card 1234567", so the MC sees new ids. */
+  function describeData(event) {
+    return Object.entries(event.data ?? {})
+      .filter(([, v]) => ["string", "number", "boolean"].includes(typeof v))
+      .map(([k, v]) => `${humanize(k).toLowerCase()} ${v}`)
+      .join(", ");
+  }
+
+  function showAck(kind, label, headline, detail = "", data = "") {
+    const box = $("ack");
+    box.hidden = false;
+    box.dataset.kind = kind;
+    const lines = [el("div", "ack-label", label), el("div", "ack-headline", headline)];
+    if (detail) {
+      const line = el("div", "ack-line");
+      line.append(el("span", "ack-detail", detail));
+      if (data) line.append(el("span", "ack-data", data));
+      lines.push(line);
+    }
+    box.replaceChildren(...lines);
+  }
+
+  function remember(entry) {
+    state.log = [entry, ...state.log].slice(0, LOG_SIZE);
+    saveJson(LOG_STORE, state.log);
+    renderLog();
+  }
+
+  function renderLog() {
+    const list = $("log");
+    if (state.log.length === 0) {
+      list.replaceChildren(el("li", "log-empty", "Nothing sent yet."));
+      return;
+    }
+    list.replaceChildren(...state.log.map((entry) => {
+      const item = el("li", entry.ok ? "log-item ok" : "log-item error");
+      const head = el("div", "log-head");
+      head.append(el("span", "log-label", entry.label), el("span", "log-time", entry.at));
+      item.append(head, el("div", "log-text", entry.ok ? `Done · ${entry.text}` : entry.text));
+      return item;
+    }));
+  }
+
+  // -- live views ----------------------------------------------------------------------------
+
+  function receiveViews(views) {
+    const changed = new Set();
+    for (const view of views) {
+      const held = state.views.get(view.name);
+      if (held === undefined || view.revision >= held.revision) {
+        state.views.set(view.name, view);
+        changed.add(view.name);
+      }
+    }
+    if (changed.size === 0) return;
+    if (!state.views.has(state.place.view)) {
+      state.place.view = [...state.views.keys()].sort()[0] ?? null;
+    }
+    renderViewList(changed);
+    if (changed.has(state.place.view)) renderView();
+  }
+
+  function renderViewList(changed = new Set()) {
+    const names = [...state.views.keys()].sort();
+    $("view-list").replaceChildren(...names.map((name) => {
+      const button = el("button", "view-chip");
+      button.type = "button";
+      button.setAttribute("aria-pressed", String(name === state.place.view));
+      button.append(el("span", "view-name", name),
+        el("span", "view-rev", `rev ${state.views.get(name).revision}`));
+      if (changed.has(name)) button.classList.add("fresh");
+      button.addEventListener("click", () => {
+        state.place.view = name;
+        savePlace();
+        renderViewList();
+        renderView();
+      });
+      return button;
+    }));
+  }
+
+  function renderView() {
+    const body = $("view-body");
+    const view = state.views.get(state.place.view);
+    if (view === undefined) {
+      body.replaceChildren(el("p", "muted", "No views yet."));
+      return;
+    }
+    const doc = view.doc;
+    const rows = doc.rows;
+    const isTable = Array.isArray(rows) && rows.every((r) => r && typeof r === "object");
+    if (!isTable) {
+      body.replaceChildren(el("pre", "json", JSON.stringify(doc, null, 2)));
+      return;
+    }
+    const parts = [];
+    const title = [doc.title, doc.subtitle].filter((s) => typeof s === "string").join(" · ");
+    if (title) parts.push(el("h3", "view-title", title));
+    const meta = Object.entries(doc)
+      .filter(([k, v]) => !["title", "subtitle", "rows"].includes(k) && typeof v !== "object")
+      .map(([k, v]) => `${humanize(k)}: ${v}`);
+    if (meta.length) parts.push(el("p", "view-meta", meta.join(" · ")));
+    parts.push(rows.length ? rowsTable(rows) : el("p", "muted", "No rows yet."));
+    body.replaceChildren(...parts);
+  }
+
+  function rowsTable(rows) {
+    const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+    const numeric = (column) => rows.every((r) => typeof r[column] === "number");
+    const table = el("table", "rows");
+    const headRow = el("tr");
+    for (const column of columns) {
+      headRow.append(el("th", numeric(column) ? "num" : null, humanize(column)));
+    }
+    table.append(el("thead"), el("tbody"));
+    table.tHead.append(headRow);
+    for (const row of rows) {
+      const tr = el("tr");
+      for (const column of columns) {
+        const value = row[column];
+        const td = el("td", typeof value === "number" ? "num" : null, cellText(value));
+        tr.append(td);
+      }
+      table.tBodies[0].append(tr);
+    }
+    return table;
+  }
+
+  function cellText(value) {
+    if (value === undefined || value === null) return "—";
+    if (typeof value === "boolean") return value ? "yes" : "";
+    if (typeof value === "object") return JSON.stringify(value);
+    return String(value);
+  }
+
+  // -- start -----------------------------------------------------------------------------------
+
+  function start() {
+    $("form").addEventListener("submit", onSubmit);
+    renderLog();
+    renderView();
+    const key = takeKey();
+    if (!key) {
+      setConnection("refused", "No key");
+      showGate("No key", "Open this page with the tablet link from the technician: " +
+        `${location.origin}/tablet?key=…`);
+      return;
+    }
+    connect(key);
+    setInterval(renderClock, 250);
+    setInterval(() => state.socket.connected && sampleClock(), CLOCK_RESAMPLE_MS);
+  }
+
+  start();
+})();

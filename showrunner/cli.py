@@ -1,0 +1,117 @@
+"""`showrunner` command line: run a screen (`display`) or render a scene to a PNG (`render`)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from showrunner.engine.layout import parse_size
+
+
+def parse_params(items: Sequence[str]) -> dict[str, Any]:
+    """['rows_per_page=12', 'view=leaderboard:roulette'] -> {'rows_per_page': '12', ...}."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise argparse.ArgumentTypeError(f"--param wants key=value, not {item!r}")
+        out[key.strip()] = value
+    return out
+
+
+def size_arg(text: str) -> tuple[int, int]:
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="showrunner", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    d = sub.add_parser("display", help="run one floor screen",
+                       description="Show a scene on this screen with live views from the "
+                       "controller; starts from the last-known views on disk.")
+    d.add_argument("--controller", required=True, help="controller URL, e.g. http://host:8080")
+    d.add_argument("--screen", required=True, help="this screen's id")
+    d.add_argument("--key", default="", help="this screen's display key")
+    d.add_argument("--size", type=size_arg, help="window size WxH (default: desktop when "
+                   "--fullscreen, else 1920x1080)")
+    d.add_argument("--fullscreen", action="store_true")
+    d.add_argument("--state-dir", type=Path, default=Path("var/screens"),
+                   help="where <screen>.json keeps the last-known views")
+    d.add_argument("--snapshot", type=Path, help="write the current frame to this PNG")
+    d.add_argument("--snapshot-every", type=float, default=10.0, metavar="SECONDS")
+    d.add_argument("--scene", default="leaderboard", help="scene to show (until playlists)")
+    d.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                   help="scene parameter, e.g. view=leaderboard:slots (repeatable)")
+    d.add_argument("--theme", type=Path, help="theme YAML (default: the shipped theme)")
+
+    r = sub.add_parser("render", help="render a scene to a PNG, headless",
+                       description="Render SCENE at time --at (seconds after it enters, the "
+                       "show clock starting at the state's saved time) to a PNG.")
+    r.add_argument("scene")
+    r.add_argument("--state", type=Path, required=True,
+                   help="replica file (saved by display) or a plain {view: doc} JSON")
+    r.add_argument("--at", type=float, default=0.0, metavar="SECONDS")
+    r.add_argument("--start-ms", type=int, help="show clock at entry, UTC epoch ms "
+                   "(default: the state's saved_at_ms, else 0)")
+    r.add_argument("--size", type=size_arg, default=(1920, 1080))
+    r.add_argument("--out", type=Path, required=True)
+    r.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
+    r.add_argument("--theme", type=Path)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        params = parse_params(args.param)
+    except argparse.ArgumentTypeError as exc:
+        parser.error(str(exc))
+    if args.command == "render":
+        return render(args, params)
+    return display(args, params)
+
+
+def render(args: argparse.Namespace, params: dict[str, Any]) -> int:
+    import pygame
+
+    from showrunner.engine.display import save_png
+    from showrunner.engine.render import render_scene
+    from showrunner.engine.replica import Replica
+    from showrunner.engine.theme import Theme
+
+    replica = Replica.from_state_file(args.state)
+    start = args.start_ms if args.start_ms is not None else (replica.saved_at_ms or 0)
+    try:
+        frame = render_scene(args.scene, replica.views, args.at, args.size, params, start,
+                             Theme.load(args.theme))
+    except ValueError as exc:
+        print(f"showrunner render: {exc}", file=sys.stderr)
+        return 2
+    save_png(frame, args.out)
+    pygame.quit()
+    print(args.out)
+    return 0
+
+
+def display(args: argparse.Namespace, params: dict[str, Any]) -> int:
+    from showrunner.engine.display import Display, DisplayOptions
+
+    options = DisplayOptions(
+        controller=args.controller, screen=args.screen, key=args.key, size=args.size,
+        fullscreen=args.fullscreen, state_dir=args.state_dir, snapshot=args.snapshot,
+        snapshot_every=args.snapshot_every, scene=args.scene, params=params, theme=args.theme)
+    return Display(options).run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

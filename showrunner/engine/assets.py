@@ -1,0 +1,69 @@
+"""Images loaded once with Pillow, scaled once to the size they are shown at on this screen.
+
+A missing or corrupt file becomes a tidy placeholder and one warning: a typo in a playlist must
+not put a stack trace on a casino floor.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pygame
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from showrunner.engine.logonce import warn_once
+
+log = logging.getLogger(__name__)
+
+PLACEHOLDER_BG = (24, 28, 56)
+PLACEHOLDER_STRIPE = (36, 42, 80)
+
+
+class AssetManager:
+    def __init__(self, base_dir: Path | None = None) -> None:
+        self.base_dir = base_dir
+        self._images: dict[tuple[str, tuple[int, int], str], pygame.Surface] = {}
+
+    def image(self, name: str | Path, size: tuple[int, int], fit: str = "cover") -> pygame.Surface:
+        """The image at real pixel `size`; `fit` is "cover" (crop to fill) or "contain"."""
+        path = self._resolve(name)
+        key = (str(path), size, fit)
+        found = self._images.get(key)
+        if found is None:
+            found = self._load(path, size, fit)
+            self._images[key] = found
+        return found
+
+    def _resolve(self, name: str | Path) -> Path:
+        path = Path(name)
+        if not path.is_absolute() and self.base_dir is not None:
+            path = self.base_dir / path
+        return path
+
+    def _load(self, path: Path, size: tuple[int, int], fit: str) -> pygame.Surface:
+        try:
+            with Image.open(path) as img:
+                img = img.convert("RGBA")
+                if fit == "contain":
+                    img = ImageOps.contain(img, size, Image.Resampling.LANCZOS)
+                else:
+                    img = ImageOps.fit(img, size, Image.Resampling.LANCZOS)
+                surface = pygame.image.frombytes(img.tobytes(), img.size, "RGBA")
+        except (OSError, UnidentifiedImageError, ValueError) as exc:
+            warn_once(log, f"image:{path}", "image %s unusable (%s); showing a placeholder",
+                      path, exc)
+            return placeholder(size)
+        return surface.convert_alpha() if pygame.display.get_surface() else surface
+
+
+def placeholder(size: tuple[int, int]) -> pygame.Surface:
+    """Quiet diagonal stripes: clearly 'no picture', never alarming to a guest."""
+    surface = pygame.Surface(size)
+    surface.fill(PLACEHOLDER_BG)
+    w, h = size
+    step = max(24, min(w, h) // 8)
+    for start in range(-h, w, step):
+        pygame.draw.line(surface, PLACEHOLDER_STRIPE, (start, h), (start + h, 0),
+                         max(2, step // 4))
+    return surface

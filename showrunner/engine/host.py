@@ -1,0 +1,100 @@
+"""SceneHost: the one place that owns the current scene and switches scenes.
+
+A playlist player or a takeover asks `switch(name, params, transition, at_ms)`; the switch
+happens on the first frame at or after `at_ms` on the show clock, so screens that share a clock
+change together. The host never leaves the screen empty: an unknown scene name is logged and
+the current scene keeps playing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygame
+
+from showrunner.engine.logonce import warn_once
+from showrunner.engine.scene import Scene, SceneContext
+from showrunner.engine.transitions import Transition
+
+log = logging.getLogger(__name__)
+
+SceneFactory = Callable[[SceneContext], Scene]
+
+
+@dataclass
+class PendingSwitch:
+    name: str
+    params: dict[str, Any]
+    transition: Transition
+    at_ms: int | None = None
+
+
+@dataclass
+class SceneHost:
+    ctx: SceneContext
+    registry: Mapping[str, SceneFactory]
+    current: Scene | None = None
+    outgoing: Scene | None = None
+    transition: Transition | None = None
+    pending: list[PendingSwitch] = field(default_factory=list)
+    _buffers: tuple[pygame.Surface, pygame.Surface] | None = None
+
+    def switch(self, name: str, params: Mapping[str, Any] | None = None,
+               transition: str = "cut", duration: float = 0.6,
+               at_ms: int | None = None) -> bool:
+        """Queue a switch to scene `name`; False (and one log line) if no such scene."""
+        if name not in self.registry:
+            warn_once(log, f"scene:{name}", "no scene %r (known: %s); keeping the current one",
+                      name, ", ".join(sorted(self.registry)))
+            return False
+        self.pending.append(PendingSwitch(name, dict(params or {}),
+                                          Transition(transition, duration), at_ms))
+        self.pending.sort(key=lambda s: -1 if s.at_ms is None else s.at_ms)
+        return True
+
+    def update(self, dt: float) -> None:
+        now = self.ctx.now_ms()
+        while self.pending and (self.pending[0].at_ms is None or self.pending[0].at_ms <= now):
+            self._start(self.pending.pop(0))
+        if self.current is not None:
+            self.current.update(dt)
+        if self.transition is not None and self.outgoing is not None:
+            self.outgoing.update(dt)
+            self.transition.update(dt)
+            if self.transition.done:
+                self.outgoing.exit()
+                self.outgoing = None
+                self.transition = None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if self.current is None:
+            surface.fill(self.ctx.theme.colour("background_top"))
+            return
+        if self.outgoing is None or self.transition is None:
+            self.current.draw(surface)
+            return
+        old, new = self._frames(surface.get_size())
+        self.outgoing.draw(old)
+        self.current.draw(new)
+        self.transition.compose(surface, old, new)
+
+    def _start(self, switch: PendingSwitch) -> None:
+        scene = self.registry[switch.name](self.ctx)
+        scene.enter(switch.params)
+        if self.outgoing is not None:  # a switch during a transition: drop the oldest
+            self.outgoing.exit()
+        if self.current is None or switch.transition.kind == "cut":
+            if self.current is not None:
+                self.current.exit()
+            self.outgoing, self.transition = None, None
+        else:
+            self.outgoing, self.transition = self.current, switch.transition
+        self.current = scene
+
+    def _frames(self, size: tuple[int, int]) -> tuple[pygame.Surface, pygame.Surface]:
+        if self._buffers is None or self._buffers[0].get_size() != size:
+            self._buffers = (pygame.Surface(size).convert(), pygame.Surface(size).convert())
+        return self._buffers

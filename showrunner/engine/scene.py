@@ -1,0 +1,146 @@
+"""The scene lifecycle: enter(params) -> update(dt) / draw(surface) each frame -> exit().
+
+A scene reads views only (never rules) through its SceneContext, and is told nothing about
+where views come from: the live link, a replica on disk, or a test's dictionary.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import pygame
+
+from showrunner.engine.assets import AssetManager
+from showrunner.engine.layout import Layout
+from showrunner.engine.logonce import warn_once
+from showrunner.engine.text import Fonts, TextCache
+from showrunner.engine.theme import Theme
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class SceneContext:
+    """Everything a scene may use; one per screen, shared by all its scenes."""
+
+    layout: Layout
+    theme: Theme
+    text: TextCache
+    assets: AssetManager
+    views: Mapping[str, dict[str, Any]]
+    now_ms: Callable[[], int]
+
+    @classmethod
+    def create(cls, size: tuple[int, int], theme: Theme, views: Mapping[str, dict[str, Any]],
+               now_ms: Callable[[], int], assets: AssetManager | None = None) -> SceneContext:
+        """Build a context for a screen of `size` real pixels (pygame display must exist)."""
+        layout = Layout(size)
+        return cls(layout=layout, theme=theme, text=TextCache(Fonts(theme, layout)),
+                   assets=assets or AssetManager(), views=views, now_ms=now_ms)
+
+
+class Scene:
+    """Base class. Subclasses set `name`, `default_view`, `params` and override the hooks."""
+
+    name: ClassVar[str] = ""
+    default_view: ClassVar[str | None] = None
+    #: parameter name -> default; a given value is converted to the default's type
+    params: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, ctx: SceneContext) -> None:
+        self.ctx = ctx
+        self.elapsed = 0.0
+        self.p: dict[str, Any] = {}
+        self.doc: dict[str, Any] = {}
+        self._doc_obj: object = None
+
+    # lifecycle -------------------------------------------------------------------------------
+    def enter(self, params: Mapping[str, Any] | None = None) -> None:
+        self.p = parse_params(self.name, {"view": self.default_view, **self.params},
+                              params or {})
+        self.elapsed = 0.0
+        self._doc_obj = self._current_doc_obj()
+        self.doc = self._doc_obj if isinstance(self._doc_obj, dict) else {}
+        self.on_view(self.doc, first=True)
+
+    def update(self, dt: float) -> None:
+        self.elapsed += dt
+        found = self._current_doc_obj()
+        if found is not self._doc_obj:
+            self._doc_obj = found
+            self.doc = found if isinstance(found, dict) else {}
+            self.on_view(self.doc, first=False)
+        self.tick(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        raise NotImplementedError
+
+    def exit(self) -> None:
+        """Release per-scene caches; shared caches (text, images) stay with the context."""
+
+    # hooks -----------------------------------------------------------------------------------
+    def on_view(self, doc: dict[str, Any], first: bool) -> None:
+        """The view changed (or the scene entered): rebuild cached layers, start animations."""
+
+    def tick(self, dt: float) -> None:
+        """Advance animations by dt seconds."""
+
+    # helpers ---------------------------------------------------------------------------------
+    def _current_doc_obj(self) -> object:
+        name = self.p.get("view")
+        if not name:
+            return None
+        doc = self.ctx.views.get(name)
+        if doc is None:
+            warn_once(log, f"noview:{self.name}:{name}", "scene %s: no view %r yet; drawing "
+                      "an empty one", self.name, name)
+        return doc
+
+    def now_ms(self) -> int:
+        return self.ctx.now_ms()
+
+
+def parse_params(scene: str, spec: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Defaults from `spec`, overridden by `given` converted to each default's type.
+
+    Unknown names and unconvertible values are logged once and ignored.
+    """
+    out = dict(spec)
+    for key, raw in given.items():
+        if key not in spec:
+            warn_once(log, f"param:{scene}:{key}", "scene %s has no parameter %r (known: %s)",
+                      scene, key, ", ".join(sorted(spec)))
+            continue
+        default = spec[key]
+        try:
+            out[key] = convert(raw, default)
+        except (TypeError, ValueError):
+            warn_once(log, f"paramval:{scene}:{key}", "scene %s: parameter %s=%r is not a %s; "
+                      "using %r", scene, key, raw, type(default).__name__, default)
+    return out
+
+
+def convert(raw: Any, default: Any) -> Any:
+    if default is None or isinstance(default, str):
+        return None if raw is None else str(raw)
+    if isinstance(default, bool):
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(raw)
+    if isinstance(default, int):
+        return int(raw)
+    if isinstance(default, float):
+        return float(raw)
+    if isinstance(default, (list, tuple)):
+        if isinstance(raw, (list, tuple)):
+            return [str(x) for x in raw]
+        return [part.strip() for part in str(raw).split(",") if part.strip()]
+    raise TypeError(type(default))

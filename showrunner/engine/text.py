@@ -1,0 +1,136 @@
+"""Fonts by role and a bounded cache of rendered text.
+
+Rendering text is the most expensive thing a scene does; every string is rendered once at the
+real pixel size and reused until it falls out of the LRU. Text that does not fit shrinks down
+to a floor, then is cut with an ellipsis, so a 200-character name never spills over.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+
+import pygame
+
+from showrunner.engine.layout import Layout
+from showrunner.engine.logonce import warn_once
+from showrunner.engine.theme import Colour, Theme
+
+log = logging.getLogger(__name__)
+
+ELLIPSIS = "…"
+MAX_TEXT = 300  # characters; longer strings are cut before they reach the font engine
+
+
+class Fonts:
+    """pygame Font objects per (role, real pixel size); missing files fall back to pygame's."""
+
+    def __init__(self, theme: Theme, layout: Layout) -> None:
+        self.theme = theme
+        self.layout = layout
+        self._fonts: dict[tuple[str, int], pygame.font.Font] = {}
+
+    def get(self, role: str, size: float) -> pygame.font.Font:
+        """The font for `role` at logical `size` (px), scaled to the screen."""
+        px = max(self.layout.px(size), 6)
+        key = (role, px)
+        font = self._fonts.get(key)
+        if font is None:
+            font = self._load(role, px)
+            self._fonts[key] = font
+        return font
+
+    def _load(self, role: str, px: int) -> pygame.font.Font:
+        path = self.theme.fonts.get(role)
+        if path is not None:
+            try:
+                return pygame.font.Font(str(path), px)
+            except (OSError, FileNotFoundError, pygame.error) as exc:
+                warn_once(log, f"font:{path}", "font %s for %r unusable (%s); using pygame's",
+                          path, role, exc)
+        else:
+            warn_once(log, f"font-role:{role}", "theme has no font %r; using pygame's", role)
+        return pygame.font.Font(None, px)
+
+
+class TextCache:
+    """Rendered text surfaces, least recently used dropped beyond `capacity`."""
+
+    def __init__(self, fonts: Fonts, capacity: int = 1024) -> None:
+        self.fonts = fonts
+        self.capacity = capacity
+        self._cache: OrderedDict[tuple[object, ...], pygame.Surface] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    def render(self, text: object, role: str, size: float, colour: Colour) -> pygame.Surface:
+        """`text` in the role's font at logical `size` and `colour` (cached)."""
+        key = ("r", str(text)[:MAX_TEXT], role, size, colour)
+        return self._cached(key, lambda: self._draw(key[1], role, size, colour))
+
+    def fit(self, text: object, role: str, size: float, colour: Colour, max_width: float,
+            min_size: float | None = None) -> pygame.Surface:
+        """Like `render`, but never wider than `max_width` logical px: shrink, then ellipsis."""
+        key = ("f", str(text)[:MAX_TEXT], role, size, colour, max_width, min_size)
+        return self._cached(key, lambda: self._fit(key[1], role, size, colour, max_width,
+                                                   min_size))
+
+    def _cached(self, key: tuple[object, ...], make) -> pygame.Surface:
+        found = self._cache.get(key)
+        if found is not None:
+            self._cache.move_to_end(key)
+            self.hits += 1
+            return found
+        self.misses += 1
+        surface = make()
+        self._cache[key] = surface
+        if len(self._cache) > self.capacity:
+            self._cache.popitem(last=False)
+        return surface
+
+    def _draw(self, text: str, role: str, size: float, colour: Colour) -> pygame.Surface:
+        return self.fonts.get(role, size).render(text, True, colour).convert_alpha()
+
+    def _fit(self, text: str, role: str, size: float, colour: Colour, max_width: float,
+             min_size: float | None) -> pygame.Surface:
+        limit = self.fonts.layout.px(max_width)
+        floor = size if min_size is None else min(min_size, size)
+        current = size
+        while current > floor and self.fonts.get(role, current).size(text)[0] > limit:
+            current = max(floor, current * 0.92)
+        font = self.fonts.get(role, current)
+        if font.size(text)[0] > limit:
+            text = truncate(font, text, limit)
+        return self._draw(text, role, current, colour)
+
+
+def truncate(font: pygame.font.Font, text: str, limit: int) -> str:
+    """The longest prefix of `text` plus an ellipsis that fits in `limit` px (binary search)."""
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if font.size(text[:mid].rstrip() + ELLIPSIS)[0] <= limit:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + ELLIPSIS if lo else ELLIPSIS
+
+
+def wrap(font: pygame.font.Font, text: str, limit: int) -> list[str]:
+    """Greedy word wrap into lines no wider than `limit` px (a too-long word is cut)."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split():
+            candidate = f"{line} {word}".strip()
+            if font.size(candidate)[0] <= limit:
+                line = candidate
+                continue
+            if line:
+                lines.append(line)
+            line = word if font.size(word)[0] <= limit else truncate(font, word, limit)
+        lines.append(line)
+    return lines

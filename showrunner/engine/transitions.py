@@ -1,0 +1,58 @@
+"""Transitions between two scenes. Both scenes keep drawing during it, so there is no black frame.
+
+A transition composes the outgoing and incoming frames; `progress` runs 0 -> 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from showrunner.engine.easing import clamp01, easing
+
+KINDS = ("cut", "crossfade", "slide")
+
+
+@dataclass
+class Transition:
+    kind: str = "cut"
+    duration: float = 0.0
+    ease: str = "in_out_cubic"
+    elapsed: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown transition {self.kind!r}; known: {', '.join(KINDS)}")
+        easing(self.ease)  # fail early on a bad name
+        if self.kind == "cut":
+            self.duration = 0.0
+
+    def update(self, dt: float) -> None:
+        self.elapsed += dt
+
+    @property
+    def progress(self) -> float:
+        if self.duration <= 0:
+            return 1.0
+        return easing(self.ease)(clamp01(self.elapsed / self.duration))
+
+    @property
+    def done(self) -> bool:
+        return self.elapsed >= self.duration
+
+    def compose(self, target: pygame.Surface, old: pygame.Surface, new: pygame.Surface) -> None:
+        """Draw the blend of `old` and `new` frames (same size as `target`) onto `target`."""
+        p = self.progress
+        if self.kind == "crossfade":
+            target.blit(old, (0, 0))
+            new.set_alpha(round(255 * p))
+            target.blit(new, (0, 0))
+            new.set_alpha(None)
+        elif self.kind == "slide":
+            w = target.get_width()
+            shift = round(w * p)
+            target.blit(old, (-shift, 0))
+            target.blit(new, (w - shift, 0))
+        else:
+            target.blit(new, (0, 0))

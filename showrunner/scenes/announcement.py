@@ -1,0 +1,74 @@
+"""Announcement: a title and a body, auto-fitted to the screen.
+
+View "announcement": {"title", "body"}; the `title` and `body` parameters are used when the
+view is absent (a playlist can carry its own text).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import pygame
+
+from showrunner.engine import viewdata as vd
+from showrunner.engine.easing import clamp01, out_cubic
+from showrunner.engine.scene import Scene
+from showrunner.engine.text import ELLIPSIS, wrap
+from showrunner.scenes.common import backdrop
+
+SIZES = (96, 84, 72, 64, 56, 48)
+RISE_SECONDS = 0.7
+
+
+class Announcement(Scene):
+    name = "announcement"
+    default_view = "announcement"
+    params: ClassVar[dict[str, Any]] = {"title": "", "body": ""}
+
+    def on_view(self, doc: dict[str, Any], first: bool) -> None:
+        where = f"{self.name}:{self.p['view']}"
+        lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+        title = vd.text(doc, "title", self.p["title"], where)
+        body = doc.get("body") if isinstance(doc.get("body"), str) else self.p["body"]
+        self.static = backdrop(self.ctx).copy()
+        _x, y, w, h = lay.safe(120)
+        t = text.fit(title.upper(), "display", 180, theme.colour("accent"), w, min_size=90)
+        title_h = t.get_height() / lay.scale
+        self.title_img = t
+        self.title_y = y + 40
+        max_lines_h = h - title_h - 120
+        lines: list[str] = []
+        size = SIZES[-1]
+        for size in SIZES:
+            font = text.fonts.get("bold", size)
+            lines = wrap(font, body[:2000], lay.px(w))
+            if len(lines) * font.get_linesize() <= lay.px(max_lines_h):
+                break
+        font = text.fonts.get("bold", size)
+        fit = max(1, int(lay.px(max_lines_h) // font.get_linesize()))
+        if len(lines) > fit:
+            lines = [*lines[:fit - 1], lines[fit - 1] + ELLIPSIS]
+        self.body = [text.render(line, "bold", size, theme.colour("text")) for line in lines]
+        self.line_h = font.get_linesize()
+        self.body_y = lay.y(self.title_y + title_h + 60)
+        self.settled: pygame.Surface | None = None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        rise = (1 - out_cubic(clamp01(self.elapsed / RISE_SECONDS))) * 80
+        if rise == 0:  # settled: one blit of the composed page from now on
+            if self.settled is None:
+                self.settled = self.static.copy()
+                self._compose(self.settled, 0.0)
+            surface.blit(self.settled, (0, 0))
+            return
+        surface.blit(self.static, (0, 0))
+        self._compose(surface, rise)
+
+    def _compose(self, surface: pygame.Surface, rise: float) -> None:
+        lay = self.ctx.layout
+        cx = lay.x(lay.width / 2)
+        surface.blit(self.title_img, self.title_img.get_rect(
+            midtop=(cx, lay.y(self.title_y + rise))))
+        top = self.body_y + lay.px(rise * 1.5)
+        for i, line in enumerate(self.body):
+            surface.blit(line, line.get_rect(midtop=(cx, top + i * self.line_h)))

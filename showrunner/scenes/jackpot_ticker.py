@@ -1,0 +1,161 @@
+"""Jackpot ticker: one to four jackpots with odometer digits rolling to each new amount.
+
+View "jackpots": {"title", "subtitle", "jackpots": [{"name", "amount_cents", "previous_cents",
+"target_cents", "note"}]}. The roll starts from `previous_cents` on entry (or from what was on
+screen when the amount changes) and lands exactly on `amount_cents`. Whole rands are shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import pygame
+
+from showrunner.engine import viewdata as vd
+from showrunner.engine.draw import panel
+from showrunner.engine.money import format_zar
+from showrunner.engine.scene import Scene
+from showrunner.engine.tween import Tween
+from showrunner.scenes.common import centred_message, content_top, static_layer
+
+ROLL_SECONDS = 3.0
+MAX_JACKPOTS = 4
+
+
+@dataclass
+class Jackpot:
+    name: str
+    amount: int  # cents
+    target: int | None
+    note: str
+    roll: Tween  # value in rands
+
+
+class JackpotTicker(Scene):
+    name = "jackpot_ticker"
+    default_view = "jackpots"
+    params: ClassVar[dict[str, Any]] = {"roll_seconds": ROLL_SECONDS}
+
+    def on_view(self, doc: dict[str, Any], first: bool) -> None:
+        where = f"{self.name}:{self.p['view']}"
+        shown = {j.name: j.roll.value for j in getattr(self, "jackpots", [])}
+        self.jackpots = []
+        for item in vd.items(doc, "jackpots", where, limit=MAX_JACKPOTS):
+            name = vd.text(item, "name", "Jackpot", where)
+            amount = max(0, vd.integer(item, "amount_cents", 0, where))
+            start = shown.get(name)
+            if start is None:
+                start = max(0, vd.integer(item, "previous_cents", amount, where)) // 100
+            target = vd.optional_int(item, "target_cents", where)
+            self.jackpots.append(Jackpot(name, amount, target if target and target > 0 else None,
+                                         vd.text(item, "note", "", where),
+                                         Tween(start, amount // 100, self.p["roll_seconds"],
+                                               "out_cubic", delay=0.3)))
+        self.static = static_layer(self.ctx, vd.text(doc, "title", "Jackpots", where),
+                                   vd.text(doc, "subtitle", "", where))
+        self.strips: dict[float, tuple[pygame.Surface, int]] = {}
+        self._panels()
+
+    def tick(self, dt: float) -> None:
+        for j in self.jackpots:
+            j.roll.update(dt)
+
+    def _boxes(self) -> list[tuple[float, float, float, float]]:
+        x, _, w, _ = self.ctx.layout.safe()
+        top = content_top() + 20
+        bottom = self.ctx.layout.height - 64
+        n = max(1, len(self.jackpots))
+        h = (bottom - top) / n
+        return [(x, top + i * h, w, h - 24) for i in range(n)]
+
+    def _digit_size(self, box_h: float) -> float:
+        return min(260.0, box_h * 0.62)
+
+    def _panels(self) -> None:
+        lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+        for j, (x, y, w, h) in zip(self.jackpots, self._boxes(), strict=False):
+            panel(self.static, lay.rect(x, y, w, h), theme.colour("panel"), lay.px(24))
+            label = text.fit(j.name.upper(), "display", min(64.0, h * 0.2),
+                             theme.colour("muted"), w - 80)
+            self.static.blit(label, lay.point(x + 40, y + 16))
+            if j.target:
+                self._progress(j, x, y, w, h)
+
+    def _progress(self, j: Jackpot, x: float, y: float, w: float, h: float) -> None:
+        lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+        bar_y = y + h - 44
+        bar = lay.rect(x + 40, bar_y, w - 80, 18)
+        pygame.draw.rect(self.static, theme.colour("panel_alt"), bar, border_radius=lay.px(9))
+        share = min(1.0, j.amount / j.target) if j.target else 0.0
+        if share > 0:
+            fill = pygame.Rect(bar.x, bar.y, max(bar.h, round(bar.w * share)), bar.h)
+            pygame.draw.rect(self.static, theme.colour("accent"), fill, border_radius=lay.px(9))
+        caption = f"{round(share * 100)}% of the {format_zar(j.target)} target"
+        if j.note:
+            caption = f"{j.note}  ·  {caption}"
+        cap = text.fit(caption, "body", 28, theme.colour("muted"), w - 80)
+        self.static.blit(cap, (lay.x(x + w - 40) - cap.get_width(), lay.y(bar_y - 44)))
+
+    def _strip(self, size: float) -> tuple[pygame.Surface, int]:
+        """Digits 0-9 then 0 stacked vertically, rendered once per size."""
+        found = self.strips.get(size)
+        if found is None:
+            colour = self.ctx.theme.colour("accent")
+            glyphs = [self.ctx.text.render(str(d % 10), "display", size, colour)
+                      for d in range(11)]
+            cell_w = max(g.get_width() for g in glyphs)
+            cell_h = glyphs[0].get_height()
+            strip = pygame.Surface((cell_w, cell_h * 11), pygame.SRCALPHA)
+            for i, g in enumerate(glyphs):
+                strip.blit(g, ((cell_w - g.get_width()) // 2, i * cell_h))
+            found = (strip, cell_h)
+            self.strips[size] = found
+        return found
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.blit(self.static, (0, 0))
+        if not self.jackpots:
+            centred_message(self.ctx, surface, "Jackpots will be announced soon",
+                            self.ctx.layout.height / 2 + 60)
+            return
+        for j, box in zip(self.jackpots, self._boxes(), strict=False):
+            self._draw_amount(surface, j, box)
+
+    def _draw_amount(self, surface: pygame.Surface, j: Jackpot,
+                     box: tuple[float, float, float, float]) -> None:
+        lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+        x, y, w, h = box
+        size = self._digit_size(h)
+        value = max(0.0, j.roll.value)
+        final = j.amount // 100
+        digits = len(str(max(final, int(j.roll.start), 1)))
+        strip, cell_h = self._strip(size)
+        cell_w = strip.get_width()
+        space = text.render("\u00a0", "display", size, theme.colour("accent")).get_width()
+        prefix = text.render("R", "display", size, theme.colour("accent"))
+        groups = (digits - 1) // 3
+        total_w = prefix.get_width() + digits * cell_w + groups * space
+        max_w = lay.px(w - 80)
+        if total_w > max_w:  # absurd amounts: fall back to plain fitted text
+            img = text.fit(format_zar(j.amount), "display", size, theme.colour("accent"), w - 80)
+            surface.blit(img, img.get_rect(center=lay.point(x + w / 2, y + h * 0.52)))
+            return
+        left = lay.x(x + w / 2) - total_w // 2
+        top = lay.y(y + h * 0.52) - cell_h // 2
+        surface.blit(prefix, (left, top))
+        cx = left + prefix.get_width()
+        area = pygame.Rect(0, 0, cell_w, cell_h)
+        for k in range(digits - 1, -1, -1):
+            area.y = round(odometer(value, k) * cell_h)
+            surface.blit(strip, (cx, top), area)
+            cx += cell_w + (space if k % 3 == 0 and k else 0)
+
+
+def odometer(value: float, column: int) -> float:
+    """Position (0-10) of digit `column` (0 = units) on a mechanical counter showing `value`."""
+    unit = 10**column
+    whole = (value // unit) % 10
+    below = value % unit
+    carry = max(0.0, below - (unit - 1))  # the column turns only while the one below wraps
+    return whole + carry

@@ -1,0 +1,154 @@
+"""Leaderboard: up to 45 (or more) rows, paged, with animated rank changes and a "new" highlight.
+
+View (e.g. "leaderboard:slots"): {"title", "subtitle", "entries", "rows": [{"position", "name",
+"score", "movement", "new"}]}. `movement` is places climbed since the last published board
+(positive = up); the scene slides a moved row from its old slot to its new one.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import pygame
+
+from showrunner.engine import viewdata as vd
+from showrunner.engine.draw import arrow, panel
+from showrunner.engine.easing import clamp01, in_quad, out_cubic
+from showrunner.engine.layout import SAFE_MARGIN
+from showrunner.engine.money import format_int
+from showrunner.engine.scene import Scene
+from showrunner.scenes.common import centred_message, content_top, static_layer
+
+MOVE_DELAY = 0.4  # s before rank changes start, so eyes find the board first
+MOVE_TIME = 1.4
+PAGE_IN = 0.5
+PAGE_OUT = 0.35
+STAGGER = 0.045
+
+
+@dataclass
+class Row:
+    position: int
+    movement: int
+    new: bool
+    surface: pygame.Surface
+
+
+class Leaderboard(Scene):
+    name = "leaderboard"
+    default_view = "leaderboard:slots"
+    params: ClassVar[dict[str, Any]] = {
+        "rows_per_page": 0, "page_seconds": 10.0, "max_rows": 45, "score_label": "",
+        "empty_text": "Scores appear here as heats finish"}
+
+    def on_view(self, doc: dict[str, Any], first: bool) -> None:
+        where = f"{self.name}:{self.p['view']}"
+        lay = self.ctx.layout
+        self.per_page = self.p["rows_per_page"] or (16 if lay.portrait else 10)
+        top = content_top() + 8
+        self.row_h = (lay.height - SAFE_MARGIN - top) / self.per_page
+        self.top = top
+        raw = vd.items(doc, "rows", where)[: max(self.p["max_rows"], 0)]
+        self.rows = [self._row(r, where) for r in raw]
+        pages = max(1, math.ceil(len(self.rows) / self.per_page))
+        self.pages = pages
+        entries = vd.integer(doc, "entries", len(self.rows), where)
+        right = f"{format_int(entries)} entries" if entries else ""
+        self.static = static_layer(self.ctx, vd.text(doc, "title", "Leaderboard", where),
+                                   vd.text(doc, "subtitle", "", where), right)
+        self.changed_at = self.elapsed
+        self.page_origin = self.elapsed if first else self.page_origin
+
+    def _row(self, r: dict[str, Any], where: str) -> Row:
+        lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+        _x, _, w, _ = lay.safe()
+        h = self.row_h - 8
+        position = vd.integer(r, "position", 0, where)
+        movement = vd.integer(r, "movement", 0, where)
+        new = vd.flag(r, "new")
+        surf = pygame.Surface((lay.px(w), lay.px(h)), pygame.SRCALPHA)
+        body = theme.colour("panel_alt" if position % 2 else "panel")
+        panel(surf, surf.get_rect(), body, lay.px(14))
+        if new:
+            pygame.draw.rect(surf, theme.colour("highlight"), surf.get_rect(), lay.px(4),
+                             border_radius=lay.px(14))
+        top3 = 1 <= position <= 3
+        badge = pygame.Rect(0, 0, lay.px(h * 1.35), lay.px(h))
+        panel(surf, badge, theme.colour("accent" if top3 else "accent_dark"), lay.px(14))
+        num = text.fit(str(position) if position else "–", "display", h * 0.8,
+                       theme.colour("background_top"), h * 1.3)
+        surf.blit(num, num.get_rect(center=badge.center))
+        mid = surf.get_height() // 2
+        if movement:
+            arrow(surf, (lay.px(h * 1.35 + 34), mid), lay.px(24), movement > 0,
+                  theme.colour("up" if movement > 0 else "down"))
+        name_x = h * 1.35 + 64
+        score = vd.integer(r, "score", 0, where)
+        score_text = format_int(score) + (f" {self.p['score_label']}" if self.p["score_label"]
+                                          else "")
+        score_img = text.fit(score_text, "display", h * 0.82, theme.colour("accent"), 520)
+        tag_w = 0.0
+        if new:
+            tag = text.render("NEW", "display", h * 0.5, theme.colour("background_top"))
+            tag_rect = tag.get_rect().inflate(lay.px(20), lay.px(4))
+            tag_rect.midright = (surf.get_width() - score_img.get_width() - lay.px(48), mid)
+            panel(surf, tag_rect, theme.colour("highlight"), lay.px(8))
+            surf.blit(tag, tag.get_rect(center=tag_rect.center))
+            tag_w = tag_rect.width / lay.scale + 24
+        name_w = w - name_x - score_img.get_width() / lay.scale - 60 - tag_w
+        name = text.fit(vd.text(r, "name", "—", where), "bold", h * 0.52,
+                        theme.colour("text"), name_w, min_size=h * 0.4)
+        surf.blit(name, (lay.px(name_x), mid - name.get_height() // 2))
+        surf.blit(score_img, (surf.get_width() - score_img.get_width() - lay.px(24),
+                              mid - score_img.get_height() // 2))
+        return Row(position, movement, new, surf)
+
+    def _page(self) -> tuple[int, float]:
+        """Current page index and seconds since it came up."""
+        if self.pages == 1:
+            return 0, self.elapsed - self.page_origin
+        span = max(self.p["page_seconds"], 1.0)
+        t = self.elapsed - self.page_origin
+        return int(t // span) % self.pages, t % span
+
+    def draw(self, surface: pygame.Surface) -> None:
+        lay = self.ctx.layout
+        surface.blit(self.static, (0, 0))
+        if not self.rows:
+            centred_message(self.ctx, surface, self.p["empty_text"], lay.height / 2 + 60)
+            return
+        page, t_page = self._page()
+        span = max(self.p["page_seconds"], 1.0)
+        first = page * self.per_page
+        x = lay.safe()[0]
+        move = out_cubic(clamp01((self.elapsed - self.changed_at - MOVE_DELAY) / MOVE_TIME))
+        still: list[tuple[int, float, float, Row]] = []
+        moving: list[tuple[int, float, float, Row]] = []
+        for i, row in enumerate(self.rows[first:first + self.per_page]):
+            slide = (1 - out_cubic(clamp01((t_page - i * STAGGER) / PAGE_IN))) * lay.width
+            if self.pages > 1:
+                leaving = t_page - (span - PAGE_OUT) - i * STAGGER * 0.5
+                slide -= in_quad(clamp01(leaving / PAGE_OUT)) * lay.width
+            slot = float(i)
+            if row.movement and move < 1:
+                old = min(max(i + row.movement, -1.5), self.per_page + 0.5)
+                slot = old + (i - old) * move
+            entry = (row.movement, x + slide, self.top + slot * self.row_h, row)
+            (moving if row.movement and move < 1 else still).append(entry)
+        moving.sort(key=lambda e: e[0])  # climbers last, so they pass over the others
+        for _, row_x, y, row in still + moving:
+            surface.blit(row.surface, (lay.x(row_x), lay.y(y)))
+        if self.pages > 1:
+            self._dots(surface, page)
+
+    def _dots(self, surface: pygame.Surface, page: int) -> None:
+        lay, theme = self.ctx.layout, self.ctx.theme
+        gap = 30
+        x0 = lay.width / 2 - (self.pages - 1) * gap / 2
+        y = lay.height - SAFE_MARGIN / 2
+        for i in range(min(self.pages, 50)):
+            colour = theme.colour("accent" if i == page else "muted")
+            pygame.draw.circle(surface, colour, lay.point(x0 + i * gap, y), lay.px(7 if i == page
+                                                                                   else 5))

@@ -1,0 +1,81 @@
+"""Next-event clock: "Super 9 starts in 12:34", then the events after it.
+
+View "schedule": {"title", "events": [{"name", "starts_at", "where"}]} (UTC epoch ms). The
+countdown is drawn from `starts_at - now` each frame; the clock text is cached per second.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import pygame
+
+from showrunner.engine import viewdata as vd
+from showrunner.engine.draw import clock_text
+from showrunner.engine.scene import Scene
+from showrunner.scenes.common import centred_message, static_layer
+
+STARTING_WINDOW_MS = 5 * 60 * 1000  # "starting now" for five minutes after the start
+
+
+class NextEvent(Scene):
+    name = "next_event"
+    default_view = "schedule"
+    # utc_offset_minutes: the venue's wall clock (SAST) for "Later: Super 9 21h00"
+    params: ClassVar[dict[str, Any]] = {"title": "Coming up", "utc_offset_minutes": 120}
+
+    def on_view(self, doc: dict[str, Any], first: bool) -> None:
+        where = f"{self.name}:{self.p['view']}"
+        self.events = sorted(
+            ((vd.integer(e, "starts_at", 0, where), vd.text(e, "name", "Next event", where),
+              vd.text(e, "where", "", where)) for e in vd.items(doc, "events", where)
+             if e.get("starts_at") is not None),
+            key=lambda e: e[0])
+        self.static = static_layer(self.ctx, vd.text(doc, "title", self.p["title"], where))
+        self._later_for: int | None = None
+        self.later: pygame.Surface | None = None
+
+    def _upcoming(self, now: int) -> list[tuple[int, str, str]]:
+        return [e for e in self.events if e[0] + STARTING_WINDOW_MS > now]
+
+    def draw(self, surface: pygame.Surface) -> None:
+        lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+        surface.blit(self.static, (0, 0))
+        now = self.now_ms()
+        upcoming = self._upcoming(now)
+        cy = lay.height * 0.45
+        if not upcoming:
+            centred_message(self.ctx, surface, "See you at the next event", cy)
+            return
+        starts, name, place = upcoming[0]
+        left = (starts - now) / 1000
+        head = f"{name} starts in" if left > 0 else f"{name} is starting now"
+        img = text.fit(head, "bold", 80, theme.colour("text"), lay.width - 200, min_size=48)
+        surface.blit(img, img.get_rect(center=lay.point(lay.width / 2, cy - 150)))
+        if left > 0:
+            digits = text.render(clock_text(left), "display", 300, theme.colour("accent"))
+            surface.blit(digits, digits.get_rect(center=lay.point(lay.width / 2, cy + 60)))
+        if place:
+            centred_message(self.ctx, surface, place, cy + 230, size=48, role="body")
+        self._draw_later(surface, upcoming[1:4], starts)
+
+    def _draw_later(self, surface: pygame.Surface, later: list[tuple[int, str, str]],
+                    key: int) -> None:
+        if not later:
+            return
+        if self._later_for != key:
+            lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+            line = "Later:  " + "   ·   ".join(
+                f"{n} {hhmm(s, self.p['utc_offset_minutes'])}" for s, n, _ in later)
+            self.later = text.fit(line, "body", 40, theme.colour("muted"), lay.width - 200)
+            self._later_for = key
+        if self.later is not None:
+            lay = self.ctx.layout
+            surface.blit(self.later, self.later.get_rect(center=lay.point(lay.width / 2,
+                                                                          lay.height - 130)))
+
+
+def hhmm(epoch_ms: int, offset_minutes: int) -> str:
+    """Venue wall-clock time of an event as 19h00 (the venue's style), independent of the PC."""
+    minutes = (epoch_ms // 60000 + offset_minutes) % (24 * 60)
+    return f"{minutes // 60:02d}h{minutes % 60:02d}"

@@ -1,0 +1,71 @@
+"""Prize table: places and amounts, e.g. the Spin-Off's 50/20/15/10/5 split (rule 27).
+
+View "prizes:<promotion>": {"title", "subtitle", "pool_cents", "prizes": [{"place", "amount_cents",
+"share", "name"}]}.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import pygame
+
+from showrunner.engine import viewdata as vd
+from showrunner.engine.draw import panel
+from showrunner.engine.easing import clamp01, out_cubic
+from showrunner.engine.money import format_zar
+from showrunner.engine.scene import Scene
+from showrunner.scenes.common import centred_message, content_top, static_layer
+
+MAX_PRIZES = 10
+
+
+class PrizeTable(Scene):
+    name = "prize_table"
+    default_view = "prizes"
+    params: ClassVar[dict[str, Any]] = {}
+
+    def on_view(self, doc: dict[str, Any], first: bool) -> None:
+        where = f"{self.name}:{self.p['view']}"
+        lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+        pool = vd.integer(doc, "pool_cents", 0, where)
+        self.static = static_layer(self.ctx, vd.text(doc, "title", "Prizes", where),
+                                   vd.text(doc, "subtitle", "", where),
+                                   f"Prize pool {format_zar(pool)}" if pool else "")
+        prizes = vd.items(doc, "prizes", where, limit=MAX_PRIZES)
+        _x, _, w, _ = lay.safe()
+        top = content_top() + 10
+        self.row_h = min(150.0, (lay.height - 64 - top) / max(len(prizes), 1))
+        self.top = top
+        self.rows = []
+        for i, p in enumerate(prizes):
+            h = self.row_h - 14
+            surf = pygame.Surface((lay.px(w), lay.px(h)), pygame.SRCALPHA)
+            panel(surf, surf.get_rect(), theme.colour("panel" if i % 2 else "panel_alt"),
+                  lay.px(18))
+            mid = surf.get_height() // 2
+            place = text.fit(vd.text(p, "place", str(i + 1), where), "display", h * 0.7,
+                             theme.colour("accent" if i == 0 else "text"), 220)
+            surf.blit(place, (lay.px(30), mid - place.get_height() // 2))
+            amount = text.fit(format_zar(vd.integer(p, "amount_cents", 0, where)), "display",
+                              h * 0.78, theme.colour("accent"), w * 0.45)
+            surf.blit(amount, (surf.get_width() - amount.get_width() - lay.px(30),
+                               mid - amount.get_height() // 2))
+            label = " · ".join(v for v in (vd.text(p, "name", "", where),
+                                           vd.text(p, "share", "", where)) if v)
+            if label:
+                lab = text.fit(label, "bold", h * 0.36, theme.colour("muted"),
+                               w - 300 - amount.get_width() / lay.scale - 60)
+                surf.blit(lab, (lay.px(270), mid - lab.get_height() // 2))
+            self.rows.append(surf)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        lay = self.ctx.layout
+        surface.blit(self.static, (0, 0))
+        if not self.rows:
+            centred_message(self.ctx, surface, "Prizes to be announced", lay.height / 2 + 60)
+            return
+        x = lay.safe()[0]
+        for i, row in enumerate(self.rows):
+            slide = (1 - out_cubic(clamp01((self.elapsed - i * 0.08) / 0.6))) * lay.width
+            surface.blit(row, lay.point(x + slide, self.top + i * self.row_h))

@@ -1,0 +1,62 @@
+"""Seating chart: who sits where in each heat or table (Slots rules 16, 19.1, 41).
+
+View "seating:<promotion>": {"title", "subtitle", "groups": [{"name", "seats": [{"seat", "name",
+"note"}]}]}. Up to four groups side by side (landscape) or stacked (portrait).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from showrunner.engine import viewdata as vd
+from showrunner.engine.draw import panel
+from showrunner.engine.scene import Scene
+from showrunner.scenes.common import centred_message, content_top, static_layer
+
+MAX_GROUPS = 4
+MAX_SEATS = 12
+
+
+class SeatingChart(Scene):
+    name = "seating_chart"
+    default_view = "seating"
+    params: ClassVar[dict[str, Any]] = {}
+
+    def on_view(self, doc: dict[str, Any], first: bool) -> None:
+        where = f"{self.name}:{self.p['view']}"
+        lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+        s = self.static = static_layer(self.ctx, vd.text(doc, "title", "Seating", where),
+                                       vd.text(doc, "subtitle", "", where))
+        groups = vd.items(doc, "groups", where, limit=MAX_GROUPS)
+        self.empty = not groups
+        x, _, w, _ = lay.safe()
+        top = content_top() + 10
+        height = lay.height - 64 - top
+        n = max(1, len(groups))
+        if lay.portrait:
+            boxes = [(x, top + i * height / n, w, height / n - 20) for i in range(n)]
+        else:
+            boxes = [(x + i * w / n, top, w / n - 24, height) for i in range(n)]
+        for g, (bx, by, bw, bh) in zip(groups, boxes, strict=False):
+            panel(s, lay.rect(bx, by, bw, bh), theme.colour("panel"), lay.px(20))
+            head = text.fit(vd.text(g, "name", "", where).upper(), "display", 60,
+                            theme.colour("accent"), bw - 40)
+            s.blit(head, lay.point(bx + 24, by + 14))
+            seats = vd.items(g, "seats", where, limit=MAX_SEATS)
+            row_h = min(90.0, (bh - 100) / max(len(seats), 1))
+            for j, seat in enumerate(seats):
+                ry = by + 90 + j * row_h
+                num = text.render(str(vd.integer(seat, "seat", j + 1, where)), "display",
+                                  row_h * 0.7, theme.colour("accent"))
+                s.blit(num, lay.point(bx + 24, ry))
+                note = vd.text(seat, "note", "", where)
+                name = vd.text(seat, "name", "—", where) + (f" ({note})" if note else "")
+                img = text.fit(name, "bold", row_h * 0.42, theme.colour("text"), bw - 130,
+                               min_size=row_h * 0.3)
+                s.blit(img, (lay.x(bx + 110), lay.y(ry + row_h * 0.38) - img.get_height() // 2))
+
+    def draw(self, surface) -> None:
+        surface.blit(self.static, (0, 0))
+        if self.empty:
+            centred_message(self.ctx, surface, "Seats will be drawn soon",
+                            self.ctx.layout.height / 2 + 60)

@@ -1,0 +1,113 @@
+"""Super 9 board: the 37 roulette numbers with those called lit, the last spin, the jackpot.
+
+Rules shown: a Super 9 within the first 18 spins wins the jackpot (rule 14); repeated numbers
+do not count again (rule 19); a "no spin" is not a spin (rule 18.2).
+View "super9": {"title", "subtitle", "jackpot_cents", "consolation_cents", "jackpot_spins",
+"spins": [{"number", "repeat"}], "message"}.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import pygame
+
+from showrunner.engine import viewdata as vd
+from showrunner.engine.draw import panel
+from showrunner.engine.easing import clamp01, out_back
+from showrunner.engine.money import format_zar
+from showrunner.engine.scene import Scene
+from showrunner.scenes.common import content_top, static_layer
+
+RED = {1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36}
+JACKPOT_SPINS = 18  # rule 14
+
+
+def pocket_colour(number: int) -> str:
+    return "ok" if number == 0 else "red" if number in RED else "background_top"
+
+
+class Super9Board(Scene):
+    name = "super9_board"
+    default_view = "board:super9"
+    params: ClassVar[dict[str, Any]] = {"recent": 8}
+
+    def on_view(self, doc: dict[str, Any], first: bool) -> None:
+        where = f"{self.name}:{self.p['view']}"
+        lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+        spins = self._calls(doc, where)
+        called = set(spins)
+        last = vd.optional_int(vd.mapping(doc, "last", where), "number", where)
+        if last is None and spins:
+            last = spins[-1]
+        limit = vd.integer(doc, "jackpot_spins", JACKPOT_SPINS, where)
+        self.last = last
+        self.last_changed = self.elapsed if not first else -10.0
+        s = self.static = static_layer(self.ctx, vd.text(doc, "title", "Super 9", where),
+                                       vd.text(doc, "subtitle", vd.text(doc, "session"), where),
+                                       f"Spin {len(spins)}" + (f" of {limit} for the jackpot"
+                                                               if len(spins) <= limit else ""))
+        x, _, w, _ = lay.safe()
+        top = content_top() + 20
+        grid_w = w if lay.portrait else w * 0.66
+        cell = min(grid_w / 13, 110.0)
+        for n in range(37):
+            col, row = (0, 0) if n == 0 else ((n - 1) // 3 + 1, 2 - (n - 1) % 3)
+            h = cell * 3 if n == 0 else cell
+            r = lay.rect(x + col * cell + 4, top + row * cell + 4, cell - 8, h - 8)
+            lit = n in called
+            panel(s, r, theme.colour(pocket_colour(n) if lit else "panel"), lay.px(12))
+            if lit:
+                pygame.draw.rect(s, theme.colour("accent"), r, lay.px(4), border_radius=lay.px(12))
+            num = text.render(str(n), "display", cell * 0.6,
+                              theme.colour("text" if lit else "muted"))
+            s.blit(num, num.get_rect(center=r.center))
+        info_y = top + cell * 3 + 40
+        jackpot = vd.integer(doc, "jackpot_cents", 0, where)
+        consolation = vd.integer(doc, "consolation_cents", 0, where)
+        rows = [("JACKPOT", format_zar(jackpot))] if jackpot else []
+        if consolation:
+            rows.append(("CONSOLATION", format_zar(consolation)))
+        for i, (label, value) in enumerate(rows):
+            bx = x + i * (grid_w / 2)
+            s.blit(text.render(label, "body", 30, theme.colour("muted")), lay.point(bx, info_y))
+            s.blit(text.fit(value, "display", 110, theme.colour("accent"), grid_w / 2 - 30),
+                   lay.point(bx, info_y + 40))
+        recent = spins[-self.p["recent"]:]
+        ry = info_y + (190 if rows else 0)
+        s.blit(text.render("LAST SPINS", "body", 30, theme.colour("muted")), lay.point(x, ry))
+        for i, n in enumerate(reversed(recent)):
+            r = lay.rect(x + i * 96, ry + 44, 84, 84)
+            pygame.draw.ellipse(s, theme.colour(pocket_colour(n)), r)
+            pygame.draw.ellipse(s, theme.colour("accent_dark"), r, lay.px(3))
+            t = text.render(str(n), "display", 52, theme.colour("text"))
+            s.blit(t, t.get_rect(center=r.center))
+        message = vd.text(doc, "message", "", where)
+        if message:
+            m = text.fit(message, "bold", 44, theme.colour("highlight"), w)
+            s.blit(m, lay.point(x, lay.height - 64 - 60))
+        self.ball_centre = ((x + w / 2, top + cell * 3 + 560) if lay.portrait
+                            else (x + w * 0.84, top + 260))
+
+    def _calls(self, doc: dict[str, Any], where: str) -> list[int]:
+        """Called numbers in order: `called` (ints, the controller's board) or `spins` objects."""
+        raw = doc.get("called")
+        if isinstance(raw, list):
+            numbers = [n for n in raw if isinstance(n, int) and not isinstance(n, bool)]
+        else:
+            numbers = [vd.integer(s, "number", -1, where) for s in vd.items(doc, "spins", where)]
+        return [n for n in numbers if 0 <= n <= 36]
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.blit(self.static, (0, 0))
+        if self.last is None:
+            return
+        lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+        pop = out_back(clamp01((self.elapsed - self.last_changed) / 0.5))
+        radius = 190 * (0.5 + 0.5 * pop)
+        c = lay.point(*self.ball_centre)
+        pygame.draw.circle(surface, theme.colour("accent"), c, lay.px(radius + 10))
+        pygame.draw.circle(surface, theme.colour(pocket_colour(self.last)), c, lay.px(radius))
+        num = text.render(str(self.last), "display", 220, theme.colour("text"))
+        if pop >= 0.999:
+            surface.blit(num, num.get_rect(center=c))

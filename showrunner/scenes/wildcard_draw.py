@@ -1,0 +1,205 @@
+"""Wild Card draw (Slots PAYOFF rules 33-41): pool, reel, winner card, 90 s claim countdown.
+
+The controller picks the winner before any animation (DESIGN "Draws"); this scene only presents
+it. The reel position is a pure function of the show clock between `spin_started_at` and
+`reveal_at`, so every screen lands on the winner at the same instant, exactly at `reveal_at`.
+
+View "wildcard": {"title", "subtitle", "phase": "open"|"frozen"|"drawing"|"claimed"|"redraw"|
+"absent", "draw_number", "pool": {"tickets", "entrants", "digest"}, "reel": [{"name",
+"ticket"}], "winner": {"name", "ticket", "card"}, "spin_started_at", "reveal_at",
+"claim_deadline"} (times are UTC epoch ms).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import pygame
+
+from showrunner.engine import viewdata as vd
+from showrunner.engine.draw import panel
+from showrunner.engine.easing import clamp01, out_back, out_quart
+from showrunner.engine.money import format_int
+from showrunner.engine.scene import Scene
+from showrunner.scenes.common import content_top, static_layer
+from showrunner.scenes.countdown import draw_ring
+
+CLAIM_SECONDS = 90.0  # rule 39
+VISIBLE = 5  # reel cards in view; the middle one is the pick
+SPEED = 14.0  # reel cards per second at full speed
+MAX_REEL = 64
+CARD_H = 120.0
+
+
+class WildcardDraw(Scene):
+    name = "wildcard_draw"
+    default_view = "wildcard"
+    params: ClassVar[dict[str, Any]] = {"claim_seconds": CLAIM_SECONDS}
+
+    def on_view(self, doc: dict[str, Any], first: bool) -> None:
+        where = f"{self.name}:{self.p['view']}"
+        self._place()
+        self.phase = vd.text(doc, "phase", "open", where)
+        self.draw_number = vd.integer(doc, "draw_number", 1, where)
+        pool = vd.mapping(doc, "pool", where)
+        self.tickets = vd.integer(pool, "tickets", 0, where)
+        self.entrants = vd.integer(pool, "entrants", 0, where)
+        self.digest = vd.text(pool, "digest", "", where)
+        self.winner = vd.mapping(doc, "winner", where)
+        self.spin_at = vd.optional_int(doc, "spin_started_at", where)
+        self.reveal_at = vd.optional_int(doc, "reveal_at", where)
+        self.deadline = vd.optional_int(doc, "claim_deadline", where)
+        reel = vd.items(doc, "reel", where, limit=MAX_REEL)
+        self.cards = [self._card(e, where, False) for e in reel] or [self._card({}, where, False)]
+        self.winner_card = self._card(self.winner, where, True)
+        title = vd.text(doc, "title", "Wild Card Draw", where)
+        subtitle = vd.text(doc, "subtitle", "", where)
+        right = f"Draw {self.draw_number}" if self.draw_number > 1 else ""
+        self.static = static_layer(self.ctx, title, subtitle, right)
+        self._pool_panel()
+        self.winner_panel = self._winner_panel(where)
+
+    # cached pieces ---------------------------------------------------------------------------
+    def _card(self, entry: dict[str, Any], where: str, chosen: bool) -> pygame.Surface:
+        lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+        w = self.reel_w
+        surf = pygame.Surface((lay.px(w), lay.px(CARD_H - 12)), pygame.SRCALPHA)
+        panel(surf, surf.get_rect(), theme.colour("panel_alt" if not chosen else "panel"),
+              lay.px(16))
+        name = text.fit(vd.text(entry, "name", "…", where), "bold", 54, theme.colour("text"),
+                        w - 360, min_size=36)
+        ticket = text.fit(vd.text(entry, "ticket", "", where), "display", 50,
+                          theme.colour("accent"), 300)
+        mid = surf.get_height() // 2
+        surf.blit(name, (lay.px(36), mid - name.get_height() // 2))
+        surf.blit(ticket, (surf.get_width() - ticket.get_width() - lay.px(36),
+                           mid - ticket.get_height() // 2))
+        return surf
+
+    def _pool_panel(self) -> None:
+        lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+        x, y = self.pool_xy
+        r = lay.rect(x, y, 620, 300)
+        panel(self.static, r, theme.colour("panel"), lay.px(20))
+        lines = [("TICKETS IN THE DRAW", format_int(self.tickets)),
+                 ("MEMBERS", format_int(self.entrants))]
+        for i, (label, value) in enumerate(lines):
+            lab = text.render(label, "body", 26, theme.colour("muted"))
+            val = text.fit(value, "display", 72, theme.colour("accent"), 280)
+            px = x + 30 + i * 300
+            self.static.blit(lab, lay.point(px, y + 24))
+            self.static.blit(val, lay.point(px, y + 58))
+        lab = text.render("POOL SHA-256", "body", 26, theme.colour("muted"))
+        self.static.blit(lab, lay.point(x + 30, y + 158))
+        digest = self.digest or "not frozen yet"
+        for i in range(0, min(len(digest), 64), 32):
+            part = text.fit(digest[i:i + 32], "body", 28, theme.colour("text"), 560, min_size=20)
+            self.static.blit(part, lay.point(x + 30, y + 194 + i // 32 * 40))
+
+    def _winner_panel(self, where: str) -> pygame.Surface:
+        lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+        w, h = self.reel_w, 560.0
+        surf = pygame.Surface((lay.px(w), lay.px(h)), pygame.SRCALPHA)
+        panel(surf, surf.get_rect(), theme.colour("panel"), lay.px(28))
+        pygame.draw.rect(surf, theme.colour("accent"), surf.get_rect(), lay.px(6),
+                         border_radius=lay.px(28))
+        cx = surf.get_width() // 2
+        head = text.render("WILD CARD WINNER", "display", 64, theme.colour("accent"))
+        surf.blit(head, head.get_rect(center=(cx, lay.px(80))))
+        name = text.fit(vd.text(self.winner, "name", "…", where), "bold", 110,
+                        theme.colour("text"), w - 80, min_size=56)
+        surf.blit(name, name.get_rect(center=(cx, lay.px(220))))
+        ticket = vd.text(self.winner, "ticket", "", where)
+        card = vd.text(self.winner, "card", "", where)
+        detail = "   ".join(p for p in (f"Ticket {ticket}" if ticket else "", card) if p)
+        if detail:
+            d = text.fit(detail, "display", 60, theme.colour("accent"), w - 80)
+            surf.blit(d, d.get_rect(center=(cx, lay.px(330))))
+        status = {"claimed": ("CLAIMED", "ok"), "redraw": ("NOT CLAIMED – REDRAW", "red"),
+                  "absent": ("FINALIST – REGISTERED AS NOT PRESENT", "highlight")}
+        if self.phase in status:
+            label, colour = status[self.phase]
+            s = text.fit(label, "display", 72, theme.colour(colour), w - 80)
+            surf.blit(s, s.get_rect(center=(cx, lay.px(460))))
+        else:
+            s = text.fit("Present yourself at the stage with your card and ID", "body", 36,
+                         theme.colour("muted"), w - 80)
+            surf.blit(s, s.get_rect(center=(cx, lay.px(460))))
+        return surf
+
+    # layout ----------------------------------------------------------------------------------
+    def _place(self) -> None:
+        """Reel and winner card left, pool and ring right (landscape) or stacked (portrait)."""
+        x, _, w, _ = self.ctx.layout.safe()
+        top = content_top()
+        if self.ctx.layout.portrait:
+            self.reel_w = w
+            self.reel_xy = (x, top + 40)
+            self.pool_xy = (x + (w - 620) / 2, top + 700)
+            self.ring = ((x + w / 2), top + 1300.0, 260.0)
+        else:
+            self.reel_w = w - 680
+            self.reel_xy = (x, top + 40)
+            self.pool_xy = (x + w - 620, top + 20)
+            self.ring = (x + w - 310, top + 560.0, 200.0)
+
+    # drawing ---------------------------------------------------------------------------------
+    def _offset(self, now: int) -> tuple[float, int]:
+        """Reel position in cards at `now`, and the index the winner sits at."""
+        if self.spin_at is None or self.reveal_at is None or self.reveal_at <= self.spin_at:
+            return 0.0, 0
+        span = (self.reveal_at - self.spin_at) / 1000
+        target = max(len(self.cards), round(SPEED * span / 4)) + VISIBLE
+        u = clamp01((now - self.spin_at) / (self.reveal_at - self.spin_at))
+        return target * out_quart(u), target
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.blit(self.static, (0, 0))
+        now = self.now_ms()
+        revealed = self.reveal_at is not None and now >= self.reveal_at
+        if self.phase in ("claimed", "redraw", "absent") or (revealed and self.phase ==
+                                                              "drawing"):
+            self._draw_winner(surface, now)
+        else:
+            self._draw_reel(surface, now)
+
+    def _draw_reel(self, surface: pygame.Surface, now: int) -> None:
+        lay, theme = self.ctx.layout, self.ctx.theme
+        x, y = self.reel_xy
+        offset, target = self._offset(now)
+        clip = lay.rect(x, y, self.reel_w, CARD_H * VISIBLE)
+        previous = surface.get_clip()
+        surface.set_clip(clip)
+        base = int(offset)
+        frac = offset - base
+        for k in range(-1, VISIBLE + 1):
+            index = base + k - VISIBLE // 2
+            if index == target and target:
+                card = self.winner_card
+            else:
+                card = self.cards[index % len(self.cards)]
+            top = y + (k - frac) * CARD_H
+            surface.blit(card, lay.point(x, top))
+        surface.set_clip(previous)
+        frame = lay.rect(x - 8, y + CARD_H * (VISIBLE // 2) - 8, self.reel_w + 16, CARD_H + 4)
+        pygame.draw.rect(surface, theme.colour("accent"), frame, lay.px(6),
+                         border_radius=lay.px(20))
+
+    def _draw_winner(self, surface: pygame.Surface, now: int) -> None:
+        lay = self.ctx.layout
+        x, y = self.reel_xy
+        since = (now - (self.reveal_at or now)) / 1000
+        pop = out_back(clamp01(since / 0.6)) if self.phase == "drawing" else 1.0
+        panel_img = self.winner_panel
+        if pop < 0.999:
+            scale = 0.6 + 0.4 * pop
+            size = (max(1, round(panel_img.get_width() * scale)),
+                    max(1, round(panel_img.get_height() * scale)))
+            panel_img = pygame.transform.smoothscale(panel_img, size)
+        centre = lay.point(x + self.reel_w / 2, y + 300)
+        surface.blit(panel_img, panel_img.get_rect(center=centre))
+        if self.phase == "drawing" and self.deadline is not None:
+            total = self.p["claim_seconds"]
+            left = (self.deadline - now) / 1000
+            cx, cy, radius = self.ring
+            draw_ring(self.ctx, surface, (cx, cy), radius, left, total, "to claim")

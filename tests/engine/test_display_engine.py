@@ -1,0 +1,179 @@
+"""Engine building blocks: money format, easing, tweens, layout, text fitting, params, assets."""
+
+from __future__ import annotations
+
+import logging
+
+import pygame
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from controller.domain import money as controller_money
+from showrunner.engine import logonce
+from showrunner.engine.assets import AssetManager
+from showrunner.engine.draw import clock_text
+from showrunner.engine.easing import EASINGS
+from showrunner.engine.host import SceneHost
+from showrunner.engine.layout import Layout, parse_size
+from showrunner.engine.money import format_zar
+from showrunner.engine.render import SteppedClock, advance, init_headless
+from showrunner.engine.scene import SceneContext, parse_params
+from showrunner.engine.text import ELLIPSIS
+from showrunner.engine.theme import Theme
+from showrunner.engine.transitions import Transition
+from showrunner.engine.tween import Tween
+from showrunner.scenes import REGISTRY
+
+
+@pytest.fixture(scope="module")
+def ctx() -> SceneContext:
+    init_headless((1920, 1080))
+    return SceneContext.create((1920, 1080), Theme.load(), {}, lambda: 0)
+
+
+@pytest.mark.parametrize("cents", [0, 100, 15_000_000, 1_234_567, -5_050, 99])
+def test_money_matches_the_controller_format(cents):
+    assert format_zar(cents) == controller_money.format_zar(cents)
+
+
+@given(st.integers(min_value=-10**15, max_value=10**15))
+@settings(max_examples=50)
+def test_money_matches_the_controller_format_for_any_amount(cents):
+    assert format_zar(cents) == controller_money.format_zar(cents)
+
+
+@pytest.mark.parametrize("name", sorted(EASINGS))
+def test_easings_start_at_zero_and_end_at_one(name):
+    f = EASINGS[name]
+    assert f(0.0) == pytest.approx(0.0, abs=1e-9)
+    assert f(1.0) == pytest.approx(1.0, abs=1e-9)
+
+
+def test_tween_is_stepped_by_dt_and_lands_exactly():
+    t = Tween(10, 20, 1.0, "linear", delay=0.5)
+    t.update(0.5)
+    assert t.value == 10
+    t.update(0.5)
+    assert t.value == pytest.approx(15)
+    t.update(5)
+    assert t.value == 20 and t.done
+
+
+def test_layout_scales_logical_space_to_4k_and_portrait():
+    assert Layout((3840, 2160)).px(100) == 200
+    assert Layout((3840, 2160)).rect(64, 64, 100, 50).size == (200, 100)
+    assert Layout((1080, 1920)).logical == (1080, 1920)
+    letterboxed = Layout((1920, 1200))  # 16:10: centred, never stretched
+    assert letterboxed.scale == 1 and letterboxed.offset == (0, 60)
+    with pytest.raises(ValueError):
+        parse_size("big")
+
+
+def test_clock_text_rounds_up_whole_seconds():
+    assert clock_text(90) == "1:30"
+    assert clock_text(4.2) == "0:05"
+    assert clock_text(-3) == "0:00"
+    assert clock_text(754) == "12:34"
+
+
+def test_fit_shrinks_then_truncates_with_an_ellipsis(ctx):
+    name = "A" * 200
+    img = ctx.text.fit(name, "bold", 50, (255, 255, 255), 400)
+    assert img.get_width() <= 400
+    short = ctx.text.fit("Thandi M.", "bold", 50, (255, 255, 255), 400)
+    assert short.get_height() == ctx.text.render("Thandi M.", "bold", 50,
+                                                 (255, 255, 255)).get_height()
+
+
+def test_text_cache_is_bounded_and_reuses(ctx):
+    from showrunner.engine.text import TextCache
+    cache = TextCache(ctx.text.fonts, capacity=3)
+    first = cache.render("one", "body", 20, (1, 2, 3))
+    assert cache.render("one", "body", 20, (1, 2, 3)) is first
+    for word in ("two", "three", "four", "five"):
+        cache.render(word, "body", 20, (1, 2, 3))
+    assert len(cache) == 3
+
+
+def test_truncate_keeps_the_longest_prefix():
+    from showrunner.engine.text import truncate
+    init_headless((1920, 1080))
+    font = pygame.font.Font(None, 30)
+    cut = truncate(font, "Johan van der Merwe", font.size("Johan van")[0] + font.size(ELLIPSIS)[0])
+    assert cut == "Johan van" + ELLIPSIS
+
+
+def test_unknown_and_bad_params_are_logged_once_and_ignored(caplog):
+    logonce.forget()
+    spec = {"view": "x", "rows": 10}
+    with caplog.at_level(logging.WARNING):
+        p = parse_params("s", spec, {"rows": "abc", "colour": "red"})
+        parse_params("s", spec, {"rows": "abc", "colour": "red"})
+    assert p == {"view": "x", "rows": 10}
+    assert len(caplog.records) == 2
+
+
+def test_missing_image_is_a_placeholder_with_one_warning(caplog, tmp_path):
+    logonce.forget()
+    init_headless((1920, 1080))
+    corrupt = tmp_path / "bad.png"
+    corrupt.write_bytes(b"not a png")
+    assets = AssetManager()
+    with caplog.at_level(logging.WARNING):
+        a = assets.image(tmp_path / "nope.png", (64, 36))
+        b = assets.image(corrupt, (64, 36))
+        assets.image(corrupt, (64, 36))
+    assert a.get_size() == b.get_size() == (64, 36)
+    assert len(caplog.records) == 2
+
+
+def test_missing_font_falls_back_to_pygames(tmp_path, caplog):
+    logonce.forget()
+    init_headless((1920, 1080))
+    theme_file = tmp_path / "theme.yaml"
+    theme_file.write_text("fonts:\n  bold: missing.otf\ncolours:\n  text: nonsense\n")
+    with caplog.at_level(logging.WARNING):
+        theme = Theme.load(theme_file)
+        c = SceneContext.create((1920, 1080), theme, {}, lambda: 0)
+        img = c.text.render("Hello", "bold", 40, theme.colour("text"))
+    assert img.get_width() > 0
+    assert theme.colour("text") == (255, 255, 255)  # bad entry kept the default
+    assert any("missing.otf" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize("kind", ["cut", "crossfade", "slide"])
+def test_switching_scenes_never_shows_a_black_frame(ctx, kind):
+    clock = SteppedClock(0)
+    c = SceneContext.create((640, 360), ctx.theme, {}, clock.now_ms)
+    init_headless((640, 360))
+    host = SceneHost(c, REGISTRY)
+    host.switch("announcement", {"title": "One"})
+    host.update(0)
+    host.switch("next_event", transition=kind, duration=0.5)
+    frame = pygame.Surface((640, 360))
+    for _ in range(40):
+        advance(host, clock, 1 / 60)
+        frame.fill((0, 0, 0))
+        host.draw(frame)
+        assert pygame.transform.average_color(frame)[:3] != (0, 0, 0)
+    assert host.outgoing is None and host.current.name == "next_event"
+
+
+def test_switch_waits_for_its_show_clock_time(ctx):
+    clock = SteppedClock(1_000)
+    c = SceneContext.create((640, 360), ctx.theme, {}, clock.now_ms)
+    host = SceneHost(c, REGISTRY)
+    host.switch("announcement")
+    host.update(0)
+    host.switch("attract", at_ms=2_000)
+    advance(host, clock, 0.5)
+    assert host.current.name == "announcement"
+    advance(host, clock, 0.6)
+    assert host.current.name == "attract"
+    assert not host.switch("no_such_scene")
+
+
+def test_unknown_transition_is_refused():
+    with pytest.raises(ValueError):
+        Transition("wipe")

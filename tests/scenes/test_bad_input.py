@@ -1,0 +1,48 @@
+"""Scenes draw something sensible from bad views: missing fields, absurd values, wrong types."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from showrunner.engine import logonce
+from showrunner.engine.render import render_scene
+from showrunner.scenes import REGISTRY
+from showrunner.scenes.samples import BASE_MS
+
+HUGE = 10**15
+BAD_DOCS = {
+    "missing": {},
+    "wrong_types": {"title": ["x"], "rows": "no", "jackpots": 5, "spins": {"a": 1},
+                    "pool": "none", "events": [1, 2], "groups": None, "prizes": [None]},
+    "absurd": {
+        "title": "T" * 200, "subtitle": "S" * 200, "entries": HUGE * 10,
+        "rows": [{"position": i, "name": "N" * 200, "score": HUGE, "movement": 999,
+                  "new": True} for i in range(500)],
+        "jackpots": [{"name": "J" * 200, "amount_cents": HUGE, "previous_cents": -HUGE,
+                      "target_cents": 1}] * 9,
+        "spins": [{"number": n} for n in (-5, 99, 7, 7)], "jackpot_cents": HUGE,
+        "reveal_at": BASE_MS, "spin_started_at": BASE_MS + 10**9, "claim_deadline": -1,
+        "winner": {"name": "W" * 200}, "pool": {"tickets": HUGE * 100, "digest": "z" * 500},
+        "betting_closes_at": BASE_MS + 10**12,
+        "prizes": [{"place": "P" * 100, "amount_cents": HUGE}] * 30,
+        "groups": [{"name": "G" * 99, "seats": [{"seat": i, "name": "X" * 200}
+                                                for i in range(40)]}] * 9,
+        "events": [{"name": "E" * 200, "starts_at": BASE_MS + 10**12}],
+        "body": "word " * 2000},
+}
+
+
+@pytest.mark.parametrize("scene", sorted(REGISTRY))
+@pytest.mark.parametrize("case", sorted(BAD_DOCS))
+def test_scene_draws_bad_views_without_raising(scene, case, caplog):
+    logonce.forget()
+    view = REGISTRY[scene].default_view
+    views = {view: BAD_DOCS[case]} if view else {}
+    with caplog.at_level(logging.WARNING):
+        frame = render_scene(scene, views, 2.0, (960, 540), {"bogus": "1"}, BASE_MS)
+    assert frame.get_size() == (960, 540)
+    messages = [r.getMessage() for r in caplog.records]
+    assert len(messages) == len(set(messages)), "a problem was logged more than once"
+    assert any("bogus" in m for m in messages)

@@ -1,0 +1,241 @@
+"""The MC's tablet page in a real browser (Debian's Chromium) against a real controller."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, Page, WebSocketRoute, async_playwright, expect
+
+from tests.support.live import LiveController, live_controller
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+VIEWPORT = {"width": 1280, "height": 800}
+# A Socket.IO packet on /control: 42 = event, 43 = ack; then the ack id and the JSON body.
+PACKET = re.compile(r"^4(?P<kind>[23])/control,(?P<id>\d+)(?P<body>\[.*)$", re.DOTALL)
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="Debian's Chromium is not installed at /usr/bin/chromium (CI installs it)",
+)
+
+
+def event_count(db_path: Path) -> int:
+    with sqlite3.connect(db_path) as db:
+        return db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            await browser.close()
+
+
+@pytest.fixture
+async def ctl(tmp_path: Path) -> AsyncIterator[LiveController]:
+    async with live_controller(tmp_path / "show.db") as controller:
+        yield controller
+
+
+class Relay:
+    """Sits on the page's websocket to hold or lose command acks, as a flaky Wi-Fi would."""
+
+    def __init__(self) -> None:
+        self.command_ids: list[str] = []
+        self._command_packets: set[str] = set()
+        self.hold = False
+        self.held: list[tuple[WebSocketRoute, str]] = []
+        self.drop_next_ack = False
+
+    def route(self, page_side: WebSocketRoute) -> None:
+        server = page_side.connect_to_server()
+        page_side.on_message(lambda message: self._from_page(server, message))
+        server.on_message(lambda message: self._from_server(page_side, server, message))
+
+    def _from_page(self, server: WebSocketRoute, message: str | bytes) -> None:
+        packet = PACKET.match(message) if isinstance(message, str) else None
+        if packet and packet["kind"] == "2":
+            name, *args = json.loads(packet["body"])
+            if name == "command":
+                self.command_ids.append(args[0]["command_id"])
+                self._command_packets.add(packet["id"])
+        server.send(message)
+
+    async def _from_server(self, page_side: WebSocketRoute, server: WebSocketRoute,
+                           message: str | bytes) -> None:
+        packet = PACKET.match(message) if isinstance(message, str) else None
+        if packet and packet["kind"] == "3" and packet["id"] in self._command_packets:
+            if self.drop_next_ack:
+                self.drop_next_ack = False
+                await page_side.close()
+                await server.close()
+                return
+            if self.hold:
+                self.held.append((page_side, message))
+                return
+        page_side.send(message)
+
+    def release(self) -> None:
+        self.hold = False
+        for page_side, message in self.held:
+            page_side.send(message)
+        self.held.clear()
+
+
+async def open_tablet(browser: Browser, url: str, relay: Relay | None = None) -> Page:
+    context = await browser.new_context(viewport=VIEWPORT)
+    if relay is not None:
+        await context.route_web_socket(re.compile(r"/socket\.io/"), relay.route)
+    page = await context.new_page()
+    await page.goto(url)
+    return page
+
+
+async def online(page: Page) -> None:
+    await expect(page.locator("#conn")).to_have_text("Online")
+
+
+async def send(page: Page, group: str, command: str, fields: dict[str, str]) -> None:
+    """Pick a command, fill its form like the MC would, press Send and wait for the answer."""
+    await page.get_by_role("button", name=group, exact=True).click()
+    await page.get_by_role("button", name=command, exact=True).click()
+    for label, value in fields.items():
+        await page.get_by_label(label, exact=True).fill(value)
+    await page.get_by_role("button", name="Send", exact=True).click()
+    await expect(page.locator("#ack")).not_to_have_attribute("data-kind", "pending")
+
+
+async def done(page: Page, *event_types: str) -> None:
+    ack = page.locator("#ack")
+    await expect(ack).to_have_attribute("data-kind", "ok")
+    await expect(ack.locator(".ack-headline")).to_have_text("Done")
+    await expect(ack.locator(".ack-detail")).to_have_text(", ".join(event_types))
+
+
+async def refused(page: Page, sentence: str) -> None:
+    ack = page.locator("#ack")
+    await expect(ack).to_have_attribute("data-kind", "error")
+    await expect(ack.locator(".ack-headline")).to_have_text(sentence)
+
+
+async def test_mc_runs_a_slots_heat_from_the_tablet(ctl: LiveController, browser: Browser,
+                                                    tmp_path: Path) -> None:
+    page = await open_tablet(browser, f"{ctl.url}/tablet?key={ctl.keys['operator']}")
+    await online(page)
+    assert "key=" not in page.url  # the key leaves the address bar...
+    await page.reload()
+    await online(page)  # ...and a reload still works
+
+    await send(page, "Members", "Register member",
+               {"Card": "1234567", "Display name": "Thandi Mokoena"})
+    await done(page, "MemberRegistered")
+    await send(page, "Slots", "Enter", {"Card": "1234567"})
+    await done(page, "SlotsEntered")
+    await expect(page.locator("#ack .ack-data")).to_contain_text("entry S1")
+    await send(page, "Slots", "Record score", {"Entry": "S1", "Score": "1200"})
+    await done(page, "SlotsScoreRecorded")
+
+    await page.get_by_role("button", name=re.compile(r"^leaderboard:slots")).click()
+    first = page.locator("#view-body tbody tr").first
+    await expect(first.locator("td")).to_contain_text(["1", "Thandi M.", "1200"])
+    await expect(page.get_by_role("button", name="leaderboard:slots rev 3")).to_be_visible()
+
+    logged = event_count(ctl.db_path)
+    await send(page, "Slots", "Record score", {"Entry": "S9", "Score": "1200"})
+    await refused(page, "There is no entry 'S9'.")
+    await send(page, "Slots", "Record score", {"Entry": "S1", "Score": "abc"})
+    await refused(page, "The field 'score' must be a whole number.")
+    assert event_count(ctl.db_path) == logged  # a rejected command changes nothing
+
+    log = page.locator("#log .log-item")
+    await expect(log).to_have_count(5)
+    await expect(log.first).to_contain_text("must be a whole number")
+    await expect(log.nth(2)).to_contain_text("Done · SlotsScoreRecorded")
+
+    await page.screenshot(path=tmp_path / "tablet.png")
+
+
+async def test_views_update_live_when_another_client_sends(ctl: LiveController,
+                                                          browser: Browser) -> None:
+    page = await open_tablet(browser, f"{ctl.url}/tablet?key={ctl.keys['operator']}")
+    await online(page)
+    await page.get_by_role("button", name=re.compile(r"^leaderboard:slots")).click()
+    await expect(page.locator("#view-body")).to_contain_text("No rows yet.")
+    async with ctl.client() as other:
+        for command, payload in [
+            ("register_member", {"card": "7654321", "display_name": "Sipho Dlamini"}),
+            ("slots.enter", {"card": "7654321"}),
+            ("slots.record_score", {"entry": "S1", "score": 900}),
+        ]:
+            assert (await other.send(command, payload))["ok"]
+    await expect(page.locator("#view-body tbody tr").first).to_contain_text("Sipho D.")
+
+
+async def test_a_press_is_sent_once_while_in_flight(ctl: LiveController,
+                                                    browser: Browser) -> None:
+    relay = Relay()
+    page = await open_tablet(browser, f"{ctl.url}/tablet?key={ctl.keys['operator']}", relay)
+    await online(page)
+    relay.hold = True
+    await page.get_by_role("button", name="Register member", exact=True).click()
+    await page.get_by_label("Card", exact=True).fill("1234567")
+    await page.get_by_label("Display name", exact=True).fill("Thandi Mokoena")
+    await page.get_by_role("button", name="Send", exact=True).click()
+    send_button = page.locator("#send")
+    await expect(send_button).to_be_disabled()
+    await page.get_by_label("Display name", exact=True).press("Enter")  # a second press
+    relay.release()
+    await done(page, "MemberRegistered")
+    await expect(send_button).to_be_enabled()
+    assert len(relay.command_ids) == 1
+    assert event_count(ctl.db_path) == 1
+
+
+async def test_an_unconfirmed_press_is_resent_with_the_same_command_id(
+        ctl: LiveController, browser: Browser) -> None:
+    relay = Relay()
+    page = await open_tablet(browser, f"{ctl.url}/tablet?key={ctl.keys['operator']}", relay)
+    await online(page)
+    relay.drop_next_ack = True  # applied by the controller, but the answer is lost
+    await send(page, "Members", "Register member",
+               {"Card": "1234567", "Display name": "Thandi Mokoena"})
+    await done(page, "MemberRegistered")
+    assert len(relay.command_ids) == 2 and relay.command_ids[0] == relay.command_ids[1]
+    assert event_count(ctl.db_path) == 1  # applied once
+
+
+@pytest.mark.parametrize(("key_of", "title", "sentence"), [
+    (lambda keys: "not-a-key", "Key refused", "Unknown or revoked key."),
+    (lambda keys: keys["display"], "Key refused", "A display key cannot connect to /control."),
+    (lambda keys: None, "No key", "/tablet?key="),
+])
+async def test_a_missing_or_refused_key_is_said_plainly(
+        ctl: LiveController, browser: Browser, key_of: Any, title: str, sentence: str) -> None:
+    key = key_of(ctl.keys)
+    page = await open_tablet(browser, f"{ctl.url}/tablet" + (f"?key={key}" if key else ""))
+    gate = page.locator("#gate")
+    await expect(gate.locator("h1")).to_have_text(title)
+    await expect(gate).to_contain_text(sentence)
+    await expect(page.locator("#desk")).to_be_hidden()
+    assert not await page.evaluate("sessionStorage.getItem('showrunner.tablet.key')")
+
+
+async def test_tablet_assets_are_served(ctl: LiveController, browser: Browser) -> None:
+    page = await open_tablet(browser, "about:blank")
+    for path in ("/tablet", "/static/tablet.js", "/static/tablet.css",
+                 "/vendor/socket.io.min.js"):
+        response = await page.request.get(ctl.url + path)
+        assert response.ok, path
+    tablet = await page.request.get(ctl.url + "/tablet")
+    assert tablet.headers["cache-control"] == "no-cache"
