@@ -94,7 +94,7 @@ def check(text: str, file: str, scenes: Mapping[str, Mapping[str, Any]] | None =
     if root is None:
         return None, [Problem(file, 1, 1, "the file is empty; a playlist needs 'scenes'")]
     doc = checker.playlist(root, stem or Path(file).stem)
-    return doc, checker.problems
+    return doc, sorted(checker.problems, key=lambda p: (p.line, p.column))
 
 
 def check_scene(scene: Any, params: Any, what: str = "scene",

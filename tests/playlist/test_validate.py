@@ -107,9 +107,9 @@ def test_structure_errors_are_all_reported():
         "p.yaml:2:1: field 'name' is given twice in the playlist",
         "p.yaml:3:1: unknown field 'colour' in the playlist; expected one of: name, priority, "
         "timezone, windows, loop, transition, scenes, fallback",
+        "p.yaml:4:9: 'scenes' must be a list with at least one scene",
         "p.yaml:5:11: 'priority' must be a whole number, not 'high'",
         "p.yaml:6:7: 'loop' must be true or false, not 3",
-        "p.yaml:4:9: 'scenes' must be a list with at least one scene",
     ]
 
 
