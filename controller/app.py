@@ -20,6 +20,7 @@ from controller.hub import Hub
 from controller.namespaces.control import ControlNamespace
 from controller.namespaces.cue import CueNamespace
 from controller.namespaces.display import DisplayNamespace
+from controller.playlist_watch import watch_playlists
 from controller.screens import OPS_VIEW
 from controller.service import Service, wall_clock_ms
 from controller.show import Show
@@ -32,7 +33,8 @@ hub_key = web.AppKey("hub", Hub)
 db_path_key = web.AppKey("db_path", Path)
 
 
-def create_app(db_path: Path) -> web.Application:
+def create_app(db_path: Path, playlists: Path | None = None) -> web.Application:
+    """`playlists`: a directory whose changed files are reloaded onto screens (development)."""
     app = web.Application(client_max_size=MAX_MESSAGE_BYTES)
     app[db_path_key] = db_path
     sio = socketio.AsyncServer(
@@ -40,7 +42,7 @@ def create_app(db_path: Path) -> web.Application:
         max_http_buffer_size=MAX_MESSAGE_BYTES,
     )
     sio.attach(app)
-    app.cleanup_ctx.append(_open_store(sio))
+    app.cleanup_ctx.append(_open_store(sio, playlists))
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/clock", clock)
     app.router.add_get("/screens", screens_report)
@@ -53,7 +55,7 @@ def create_app(db_path: Path) -> web.Application:
     return app
 
 
-def _open_store(sio: socketio.AsyncServer):
+def _open_store(sio: socketio.AsyncServer, playlists: Path | None):
     async def context(app: web.Application) -> AsyncIterator[None]:
         log = EventLog.open(app[db_path_key])
         service = Service(log, Show(build_features()), wall_clock_ms)
@@ -62,11 +64,14 @@ def _open_store(sio: socketio.AsyncServer):
         app[hub_key] = hub
         for namespace in (ControlNamespace(hub), DisplayNamespace(hub), CueNamespace(hub)):
             sio.register_namespace(namespace)
-        clock = asyncio.create_task(hub.run_clock())
+        tasks = [asyncio.create_task(hub.run_clock())]
+        if playlists is not None:
+            tasks.append(asyncio.create_task(watch_playlists(hub, playlists)))
         yield
-        clock.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await clock
+        for task in tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         log.close()
 
     return context
