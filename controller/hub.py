@@ -14,7 +14,7 @@ from typing import Any
 import socketio
 
 from controller.auth import Principal
-from controller.screens import AUTHORISED, VIEW_PREFIX, Screens
+from controller.screens import AUTHORISED, VIEW_PREFIX, Screens, revoked_sentence
 from controller.service import Service
 from controller.show import View, is_public
 from controller.telemetry import Telemetry
@@ -101,6 +101,8 @@ class Hub:
             status = self.screens.screens[screen].status
             for sid in list(self.screen_sids.get(screen, ())):
                 if status != AUTHORISED:
+                    await self.sio.emit("refused", {"message": revoked_sentence(screen)}, to=sid,
+                                        namespace=DISPLAY_AUDIENCE)
                     await self.sio.disconnect(sid, namespace=DISPLAY_AUDIENCE)
                     continue
                 await self.sio.enter_room(sid, VIEWS_ROOM, namespace=DISPLAY_AUDIENCE)

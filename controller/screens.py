@@ -14,6 +14,7 @@ the event, and never depends on when a screen hears of it.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import re
 from collections.abc import Iterable
@@ -173,8 +174,7 @@ class Screens(Feature):
         if record is None or not isinstance(key, str) or key_hash(key) != record.key_hash:
             return None, f"Unknown or revoked key for screen {screen!r}."
         if record.status == REVOKED:
-            return None, (f"Screen {screen!r} was revoked by a technician; enrol it again "
-                          "to bring it back.")
+            return None, revoked_sentence(record.screen)
         return record, ""
 
     def targets_of_file(self, file: str) -> list[str]:
@@ -375,12 +375,12 @@ class Screens(Feature):
             return {"screens": [self._summary(s) for s in sorted(self.screens)]}
         record = self.screens[name.removeprefix(VIEW_PREFIX)]
         playing = record.status == AUTHORISED
-        return {
+        return copy.deepcopy({
             "screen": record.screen, "name": record.name, "group": record.group,
             "status": record.status,
             "playlists": self.program(record.screen) if playing else [],
             "takeover": self.takeovers.get(record.group) if playing else None,
-        }
+        })  # a copy: state is changed in place, and the published document must not move
 
     def _summary(self, screen: str) -> dict[str, Any]:
         record = self.screens[screen]
@@ -390,6 +390,10 @@ class Screens(Feature):
                 "playlists": [e["name"] for e in self.program(screen) if e["until_ms"] is None],
                 "takeover": takeover["scene"] if takeover and takeover["end_ms"] is None
                 else None}
+
+
+def revoked_sentence(screen: str) -> str:
+    return f"Screen {screen!r} was revoked by a technician; enrol it again to bring it back."
 
 
 def _view(screen: str) -> str:

@@ -84,6 +84,7 @@ class Link:
         self.sio.on("connect_error", self._on_connect_error, namespace=NAMESPACE)
         self.sio.on("views", self._on_views, namespace=NAMESPACE)
         self.sio.on("screenshot_request", self._on_screenshot_request, namespace=NAMESPACE)
+        self.sio.on("refused", self._on_connect_error, namespace=NAMESPACE)
 
     # -- thread ----------------------------------------------------------------------------
     def start(self) -> None:

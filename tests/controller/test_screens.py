@@ -144,3 +144,13 @@ def test_pending_screens_get_no_program():
     floor.enrol("stage-2", authorise=False)
     floor.send("playlists.assign", {"file": "l.yaml", "lines": LOOP, "groups": ["stage"]})
     assert floor.view("stage-1")["playlists"] and floor.view("stage-2")["playlists"] == []
+
+
+def test_ending_a_takeover_publishes_a_changed_view():
+    floor = Floor()
+    floor.enrol("stage-1")
+    floor.send("takeover.start", {"group": "stage", "scene": "wildcard_draw"}, role="operator")
+    floor.show.publish(floor.show.published_view_names(), 1)
+    events = floor.send("takeover.end", {"group": "stage"}, at=9_000, role="operator")
+    [changed] = floor.show.publish({"screen:stage-1"}, 2)
+    assert changed.doc["takeover"]["end_ms"] == events[0].end_ms
