@@ -64,7 +64,8 @@ async def test_assignment_reaches_only_that_screen_and_survives_a_restart(tmp_pa
             assert (await tech.send("screens.authorise", {"screen": screen}))["ok"]
         bad = await tech.send("playlists.assign", {"file": "x.yaml", "groups": ["stage"],
                                                    "lines": [*PLAYLIST[:2], "  - {scene: x}"]})
-        assert bad["error"]["code"] == "bad_playlist" and "x.yaml:3:13: unknown scene" in bad["error"]["message"]
+        assert bad["error"]["code"] == "bad_playlist"
+        assert "x.yaml:3:13: unknown scene" in bad["error"]["message"]
         link, other = Link(ctl.url, "stage-1", key), Link(ctl.url, "bar-1", other_key)
         link.start()
         other.start()
