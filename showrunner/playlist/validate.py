@@ -38,6 +38,7 @@ _TIME = re.compile(r"^(\d{1,2}):(\d{2})$")
 _INT = "tag:yaml.org,2002:int"
 _FLOAT = "tag:yaml.org,2002:float"
 _STR = "tag:yaml.org,2002:str"
+_NULL = "tag:yaml.org,2002:null"
 
 
 @dataclass(frozen=True)
@@ -229,7 +230,11 @@ class _Checker:
             if name in out:
                 self.error(key, f"parameter {name!r} is given twice")
                 continue
-            checked = self.param(value, f"parameter {name!r} of scene {scene!r}", spec[name])
+            what = f"parameter {name!r} of scene {scene!r}"
+            if name == "view" and isinstance(value, ScalarNode) and value.tag == _NULL:
+                out[name] = None  # the scene reads no view, only its parameters
+                continue
+            checked = self.param(value, what, spec[name])
             if checked is not _BAD:
                 out[name] = checked
         return out
