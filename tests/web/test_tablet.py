@@ -188,6 +188,7 @@ async def test_a_press_is_sent_once_while_in_flight(ctl: LiveController,
     page = await open_tablet(browser, f"{ctl.url}/tablet?key={ctl.keys['operator']}", relay)
     await online(page)
     relay.hold = True
+    await page.get_by_role("button", name="Members", exact=True).click()
     await page.get_by_role("button", name="Register member", exact=True).click()
     await page.get_by_label("Card", exact=True).fill("1234567")
     await page.get_by_label("Display name", exact=True).fill("Thandi Mokoena")
