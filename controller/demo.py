@@ -10,6 +10,7 @@ import asyncio
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import uuid
@@ -32,6 +33,7 @@ SNAPSHOT_EVERY_S = 3
 
 
 def run_demo(directory: Path, port: int) -> int:
+    signal.signal(signal.SIGTERM, _interrupt)  # a terminated demo still stops its children
     directory = directory.resolve()
     if directory.exists():
         shutil.rmtree(directory)
@@ -63,6 +65,10 @@ def run_demo(directory: Path, port: int) -> int:
             display.wait(10)
         controller.stop()
     return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def start_display(url: str, key: str, directory: Path) -> tuple[subprocess.Popen[bytes], str]:

@@ -33,6 +33,7 @@ class Attract(Scene):
         self.images = [self.ctx.assets.image(n, big).convert() for n in names[:50]]
         self.frame = pygame.Surface((w, h)).convert()
         self.fading = pygame.Surface((w, h)).convert()
+        self.faded_index = -1
 
     def _view_of(self, index: int, t: float, target: pygame.Surface) -> None:
         """Image `index` at `t` s into its slot: window shrinks (zoom in) while it pans."""
@@ -60,6 +61,9 @@ class Attract(Scene):
         index, t = int(self.elapsed // span), self.elapsed % span
         self._view_of(index, t + FADE, surface)
         if t < FADE and self.elapsed >= span and len(self.images) > 1:
-            self._view_of(index - 1, t + span + FADE, self.fading)
+            if self.faded_index != index:
+                # the outgoing image holds its last frame while it fades: one scale per frame
+                self._view_of(index - 1, span + FADE, self.fading)
+                self.faded_index = index
             self.fading.set_alpha(round(255 * (1 - t / FADE)))
             surface.blit(self.fading, (0, 0))

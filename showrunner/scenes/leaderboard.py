@@ -25,6 +25,7 @@ MOVE_DELAY = 0.4  # s before rank changes start, so eyes find the board first
 MOVE_TIME = 1.4
 PAGE_IN = 0.5
 PAGE_OUT = 0.35
+ROW_GROWTH_MAX = 1.35  # rows may grow this much when a page holds fewer
 STAGGER = 0.045
 
 
@@ -46,14 +47,16 @@ class Leaderboard(Scene):
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"
         lay = self.ctx.layout
-        self.per_page = self.p["rows_per_page"] or (16 if lay.portrait else 10)
-        top = content_top() + 8
-        self.row_h = (lay.height - SAFE_MARGIN - top) / self.per_page
-        self.top = top
         raw = vd.items(doc, "rows", where)[: max(self.p["max_rows"], 0)]
+        most = self.p["rows_per_page"] or (16 if lay.portrait else 10)
+        # balanced pages: 12 rows are two pages of 6, never a page of 10 and a page of 2
+        self.pages = max(1, math.ceil(len(raw) / most))
+        self.per_page = max(1, math.ceil(len(raw) / self.pages))
+        top = content_top() + 8
+        room = lay.height - SAFE_MARGIN - top
+        self.row_h = min(room / self.per_page, room / most * ROW_GROWTH_MAX)
+        self.top = top
         self.rows = [self._row(r, where) for r in raw]
-        pages = max(1, math.ceil(len(self.rows) / self.per_page))
-        self.pages = pages
         entries = vd.integer(doc, "entries", len(self.rows), where)
         right = f"{format_int(entries)} entries" if entries else ""
         self.static = static_layer(self.ctx, vd.text(doc, "title", "Leaderboard", where),
