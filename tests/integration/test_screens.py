@@ -13,7 +13,7 @@ import aiohttp
 from controller.auth import key_hash
 from controller.process import ROOT
 from showrunner.engine.link import Link, LinkRefused, LinkStatus, ViewChanged
-from tests.integration.test_link import next_message
+from tests.integration.test_link import Inbox
 from tests.support.live import live_controller
 
 PLAYLIST = ["name: stage-loop", "scenes:",
@@ -33,25 +33,28 @@ async def test_enrol_authorise_revoke_through_the_link(tmp_path):
     async with live_controller(tmp_path / "show.db") as ctl, ctl.client("technician") as tech:
         key = await enrol(tech)
         link = Link(ctl.url, "stage-1", key)
+        inbox = Inbox(link)
         link.start()
         try:
-            pending = await next_message(link, ViewChanged)
+            pending = await inbox.first(ViewChanged)
             assert pending.name == SCREEN_VIEW and pending.doc["status"] == "pending"
             await asyncio.sleep(0.3)
-            held = [m.name for m in iter_inbox(link) if isinstance(m, ViewChanged)]
-            assert held == []  # a pending screen sees nothing but its own view
+            await inbox.first(LinkStatus)
+            held = [m.name for m in inbox.seen if isinstance(m, ViewChanged)]
+            assert held == [SCREEN_VIEW]  # a pending screen sees nothing but its own view
             assert (await tech.send("screens.authorise", {"screen": "stage-1"}))["ok"]
-            await next_message(link, ViewChanged, lambda m: m.name == "leaderboard:slots")
+            await inbox.first(ViewChanged, lambda m: m.name == "leaderboard:slots")
             assert (await tech.send("screens.revoke", {"screen": "stage-1",
                                                        "reason": "stolen"}))["ok"]
-            refused = await next_message(link, LinkRefused)
+            refused = await inbox.first(LinkRefused)
             assert "was revoked by a technician" in refused.reason
         finally:
             link.stop()
         wrong = Link(ctl.url, "stage-1", "not its key")
+        wrong_inbox = Inbox(wrong)
         wrong.start()
         try:
-            assert "Unknown or revoked key" in (await next_message(wrong, LinkRefused)).reason
+            assert "Unknown or revoked key" in (await wrong_inbox.first(LinkRefused)).reason
         finally:
             wrong.stop()
 
@@ -67,28 +70,30 @@ async def test_assignment_reaches_only_that_screen_and_survives_a_restart(tmp_pa
         assert bad["error"]["code"] == "bad_playlist"
         assert "x.yaml:3:13: unknown scene" in bad["error"]["message"]
         link, other = Link(ctl.url, "stage-1", key), Link(ctl.url, "bar-1", other_key)
+        inbox, other_inbox = Inbox(link), Inbox(other)
         link.start()
         other.start()
         try:
-            await next_message(link, ViewChanged, lambda m: m.name == SCREEN_VIEW)
+            await inbox.first(ViewChanged, lambda m: m.name == SCREEN_VIEW)
             ack = await tech.send("playlists.assign", {"file": "stage.yaml", "lines": PLAYLIST,
                                                        "groups": ["stage"]})
             assert ack["ok"], ack
-            assigned = await next_message(link, ViewChanged, lambda m: m.name == SCREEN_VIEW
-                                          and m.doc["playlists"])
+            assigned = await inbox.first(ViewChanged, lambda m: m.name == SCREEN_VIEW
+                                         and m.doc["playlists"])
             assert assigned.doc["playlists"][0]["name"] == "stage-loop"
-            seen_by_bar = {m.name for m in iter_inbox(other) if isinstance(m, ViewChanged)}
-            assert SCREEN_VIEW not in seen_by_bar  # never sent to another screen
+            await other_inbox.first(ViewChanged, lambda m: m.name == "screen:bar-1")
+            assert SCREEN_VIEW not in {m.name for m in other_inbox.seen
+                                       if isinstance(m, ViewChanged)}  # never another's
 
             await ctl.restart()  # SIGKILL, then the same file and port
-            await next_message(link, LinkStatus, lambda m: not m.online)
-            await next_message(link, LinkStatus, lambda m: m.online)
+            down = await inbox.first(LinkStatus, lambda m: not m.online)
+            await inbox.first(LinkStatus, lambda m: m.online and m.since_ms >= down.since_ms)
             async with ctl.client("operator") as mc:
                 started = await mc.send("takeover.start", {"group": "stage",
                                                            "scene": "wildcard_draw"})
                 assert started["ok"], started
-            taken = await next_message(link, ViewChanged, lambda m: m.name == SCREEN_VIEW
-                                       and m.doc["takeover"])
+            taken = await inbox.first(ViewChanged, lambda m: m.name == SCREEN_VIEW
+                                      and m.doc["takeover"])
             assert taken.revision > assigned.revision  # revisions only grow across restarts
             assert taken.doc["playlists"] == assigned.doc["playlists"]
         finally:
@@ -140,9 +145,4 @@ async def test_a_real_display_plays_its_playlist_and_a_takeover_then_hands_back(
         finally:
             display.terminate()
             display.wait(10)
-
-
-def iter_inbox(link: Link):
-    while not link.inbox.empty():
-        yield link.inbox.get_nowait()
 
