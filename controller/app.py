@@ -14,11 +14,14 @@ from pathlib import Path
 import socketio
 from aiohttp import web
 
+from controller.auth import authenticate
 from controller.features import build_features
 from controller.hub import Hub
 from controller.namespaces.control import ControlNamespace
 from controller.namespaces.cue import CueNamespace
 from controller.namespaces.display import DisplayNamespace
+from controller.playlist_watch import watch_playlists
+from controller.screens import OPS_VIEW
 from controller.service import Service, wall_clock_ms
 from controller.show import Show
 from controller.store.sqlite import EventLog
@@ -30,7 +33,8 @@ hub_key = web.AppKey("hub", Hub)
 db_path_key = web.AppKey("db_path", Path)
 
 
-def create_app(db_path: Path) -> web.Application:
+def create_app(db_path: Path, playlists: Path | None = None) -> web.Application:
+    """`playlists`: a directory whose changed files are reloaded onto screens (development)."""
     app = web.Application(client_max_size=MAX_MESSAGE_BYTES)
     app[db_path_key] = db_path
     sio = socketio.AsyncServer(
@@ -38,9 +42,11 @@ def create_app(db_path: Path) -> web.Application:
         max_http_buffer_size=MAX_MESSAGE_BYTES,
     )
     sio.attach(app)
-    app.cleanup_ctx.append(_open_store(sio))
+    app.cleanup_ctx.append(_open_store(sio, playlists))
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/clock", clock)
+    app.router.add_get("/screens", screens_report)
+    app.router.add_get("/screens/{screen}/screenshot.jpg", screenshot)
     app.router.add_get("/", index)
     app.router.add_get("/tablet", page("tablet.html"))
     app.router.add_get("/cue", page("cue.html"))
@@ -49,7 +55,7 @@ def create_app(db_path: Path) -> web.Application:
     return app
 
 
-def _open_store(sio: socketio.AsyncServer):
+def _open_store(sio: socketio.AsyncServer, playlists: Path | None):
     async def context(app: web.Application) -> AsyncIterator[None]:
         log = EventLog.open(app[db_path_key])
         service = Service(log, Show(build_features()), wall_clock_ms)
@@ -58,11 +64,14 @@ def _open_store(sio: socketio.AsyncServer):
         app[hub_key] = hub
         for namespace in (ControlNamespace(hub), DisplayNamespace(hub), CueNamespace(hub)):
             sio.register_namespace(namespace)
-        clock = asyncio.create_task(hub.run_clock())
+        tasks = [asyncio.create_task(hub.run_clock())]
+        if playlists is not None:
+            tasks.append(asyncio.create_task(watch_playlists(hub, playlists)))
         yield
-        clock.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await clock
+        for task in tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         log.close()
 
     return context
@@ -72,6 +81,35 @@ async def healthz(request: web.Request) -> web.Response:
     service = request.app[hub_key].service
     return web.json_response({"ok": True, "seq": service.log.last_seq,
                               "views": len(service.show.views)})
+
+
+KEY_HEADER = "X-Showrunner-Key"
+SCREEN_READERS = frozenset({"technician", "operator", "auditor"})
+
+
+def _require_reader(request: web.Request) -> Hub:
+    hub = request.app[hub_key]
+    principal = authenticate(hub.service.log, {"key": request.headers.get(KEY_HEADER)})
+    if principal is None or principal.role not in SCREEN_READERS:
+        raise web.HTTPForbidden(text=f"Send a technician, operator or auditor key in "
+                                     f"{KEY_HEADER}.")
+    return hub
+
+
+async def screens_report(request: web.Request) -> web.Response:
+    """Every enrolled screen with its status and its latest heartbeat (telemetry)."""
+    hub = _require_reader(request)
+    rows = [{**summary, **hub.telemetry.report(summary["screen"])}
+            for summary in hub.screens.view(OPS_VIEW)["screens"]]
+    return web.json_response({"server_ms": hub.service.clock(), "screens": rows})
+
+
+async def screenshot(request: web.Request) -> web.Response:
+    hub = _require_reader(request)
+    entry = hub.telemetry.screens.get(request.match_info["screen"])
+    if entry is None or entry.screenshot is None:
+        raise web.HTTPNotFound(text="No screenshot from that screen yet.")
+    return web.Response(body=entry.screenshot, content_type="image/jpeg")
 
 
 async def clock(request: web.Request) -> web.Response:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import signal
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from aiohttp import web
 from controller.app import create_app
 from controller.auth import issue_key
 from controller.domain.commands import ROLES
+from controller.remote import assign_payload, enrol, format_screens, screens, send
 from controller.service import wall_clock_ms
 from controller.store.sqlite import EventLog, StoreError
 
@@ -28,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--db", type=Path, required=True, help="event log (SQLite file)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8080, help="0 picks a free port")
+    serve.add_argument("--playlists", type=Path, help="development: reload changed playlist "
+                       "files in this directory onto the screens that play them")
     serve.set_defaults(run=_serve)
 
     keys = sub.add_parser("key", help="issue a key for a role (printed once)")
@@ -46,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     export.add_argument("--out", type=Path, required=True, help="directory for CSV and JSON")
     export.set_defaults(run=_audit_export)
 
+    _technician_commands(sub)
+
     demo = sub.add_parser("demo", help="run a controller, a display and a demo tournament")
     demo.add_argument("--dir", type=Path, default=Path("var/demo"), help="where files go")
     demo.add_argument("--port", type=int, default=8080)
@@ -61,16 +67,16 @@ def main(argv: list[str] | None = None) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     EventLog.open(args.db).close()  # refuse a bad log before binding the port
-    asyncio.run(_run_server(args.db, args.host, args.port))
+    asyncio.run(_run_server(args.db, args.host, args.port, args.playlists))
     return 0
 
 
-async def _run_server(db: Path, host: str, port: int) -> None:
+async def _run_server(db: Path, host: str, port: int, playlists: Path | None = None) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    runner = web.AppRunner(create_app(db), handle_signals=False)
+    runner = web.AppRunner(create_app(db, playlists), handle_signals=False)
     await runner.setup()
     try:
         await web.TCPSite(runner, host, port).start()
@@ -79,6 +85,69 @@ async def _run_server(db: Path, host: str, port: int) -> None:
         await stop.wait()
     finally:
         await runner.cleanup()
+
+
+def _technician_commands(sub: argparse._SubParsersAction) -> None:
+    """Screens and playlists, against a running controller (--url, --key)."""
+
+    def remote(name: str, help_: str, run, *arguments: tuple[tuple[str, ...], dict]) -> None:
+        parser = sub.add_parser(name, help=help_)
+        parser.add_argument("--url", default=os.environ.get("SHOWRUNNER_URL",
+                                                            "http://127.0.0.1:8080"))
+        parser.add_argument("--key", default=os.environ.get("SHOWRUNNER_KEY", ""),
+                            help="technician key (or SHOWRUNNER_KEY)")
+        for flags, options in arguments:
+            parser.add_argument(*flags, **options)
+        parser.set_defaults(run=run)
+
+    screen = (("--screen",), {"required": True})
+    targets = ((("--screens",), {"nargs": "*", "default": []}),
+               (("--groups",), {"nargs": "*", "default": []}))
+    remote("screens", "list screens with status and latest heartbeat", _screens)
+    remote("enrol", "enrol a screen; prints its key once", _enrol, screen,
+           (("--group",), {"required": True}), (("--name",), {"default": ""}))
+    remote("authorise", "let an enrolled screen show the show", _command("screens.authorise",
+           lambda a: {"screen": a.screen}), screen)
+    remote("move", "move a screen to another group", _command(
+        "screens.move", lambda a: {"screen": a.screen, "group": a.group}), screen,
+        (("--group",), {"required": True}))
+    remote("revoke", "revoke a screen's key", _command(
+        "screens.revoke", lambda a: {"screen": a.screen, "reason": a.reason}), screen,
+        (("--reason",), {"default": ""}))
+    remote("assign", "validate a playlist file and play it on screens or groups", _command(
+        "playlists.assign", lambda a: assign_payload(a.playlist, a.screens, a.groups)),
+        (("playlist",), {"type": Path}), *targets)
+    remote("unassign", "stop a playlist on screens or groups", _command(
+        "playlists.unassign", lambda a: {"name": a.name, "screens": a.screens,
+                                         "groups": a.groups}),
+        (("name",), {}), *targets)
+
+
+def _command(type_: str, payload):
+    def run(args: argparse.Namespace) -> int:
+        ack = send(args.url, args.key, type_, payload(args))
+        if not ack["ok"]:
+            print(f"refused: {ack['error']['message']}", file=sys.stderr)
+            return 1
+        print(f"done (event {ack['seq']})")
+        return 0
+
+    return run
+
+
+def _screens(args: argparse.Namespace) -> int:
+    print(format_screens(screens(args.url, args.key)))
+    return 0
+
+
+def _enrol(args: argparse.Namespace) -> int:
+    key, ack = enrol(args.url, args.key, args.screen, args.group, args.name)
+    if not ack["ok"]:
+        print(f"refused: {ack['error']['message']}", file=sys.stderr)
+        return 1
+    print(f"screen {args.screen} enrolled in {args.group}, waiting for authorisation.")
+    print(f"its key (shown once; give it to the screen with --key): {key}")
+    return 0
 
 
 def _issue_key(args: argparse.Namespace) -> int:

@@ -12,11 +12,17 @@ from controller.promotions.slots import Slots
 from controller.promotions.super9 import Super9
 from controller.promotions.wildcard import Wildcard
 from controller.promotions.wildcard_cues import WildcardCues
+from controller.screens import Screens
 
 
 def build_features() -> list[Feature]:
     members = Members()
     slots = Slots(members)
     wildcard = Wildcard(members, slots, wildcard_config.load())
+<<<<<<< HEAD
     return [members, slots, Roulette(members), Poker(members), Super9(members), wildcard,
             Cues([WildcardCues(wildcard)])]
+=======
+    return [members, slots, Super9(members), wildcard, Cues([WildcardCues(wildcard)]),
+            Screens()]
+>>>>>>> main

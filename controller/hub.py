@@ -1,33 +1,62 @@
-"""Joins the service to Socket.IO: run a command, then push the views it changed."""
+"""Joins the service to Socket.IO: run a command, then push the views it changed.
+
+Who receives a view: /control gets every view; /display and /cue get public views, except that
+a screen's own view `screen:<id>` goes only to that screen (Socket.IO room `screen:<id>`), and
+a screen that is not yet authorised gets nothing but its own view.
+"""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from typing import Any
 
 import socketio
 
 from controller.auth import Principal
+from controller.screens import AUTHORISED, VIEW_PREFIX, Screens, revoked_sentence
 from controller.service import Service
 from controller.show import View, is_public
+from controller.telemetry import Telemetry
 
 OPERATOR_AUDIENCE = "/control"
-PUBLIC_AUDIENCES = ("/display", "/cue")
+DISPLAY_AUDIENCE = "/display"
+PUBLIC_AUDIENCES = (DISPLAY_AUDIENCE, "/cue")
 VIEWS_ROOM = "views"
+SCREEN_EVENTS = ("ScreenEnrolled", "ScreenAuthorised", "ScreenRevoked")
 
 
 TICK_S = 0.05
+
+
+def screen_room(screen: str) -> str:
+    return f"{VIEW_PREFIX}{screen}"
+
+
+def visible(name: str, screen: str | None = None, authorised: bool = True) -> bool:
+    """May a public client (a screen, a cue page) see view `name`?"""
+    if name.startswith(VIEW_PREFIX):
+        return screen is not None and name == screen_room(screen)
+    return authorised and is_public(name)
 
 
 class Hub:
     def __init__(self, service: Service, sio: socketio.AsyncServer) -> None:
         self.service = service
         self.sio = sio
+        self.telemetry = Telemetry()
+        self.screen_sids: dict[str, set[str]] = {}
+
+    @property
+    def screens(self) -> Screens:
+        return self.service.show.feature(Screens)  # type: ignore[return-value]
 
     async def execute(self, envelope: Any, principal: Principal) -> dict[str, Any]:
         ack, views = self.service.execute(envelope, principal.name, principal.role)
         if views:
             await self.broadcast(views)
+        await self.follow_screens(e["data"]["screen"] for e in ack.get("events", [])
+                                  if e["type"] in SCREEN_EVENTS)
         return ack
 
     async def run_clock(self) -> None:
@@ -39,12 +68,52 @@ class Hub:
             await asyncio.sleep(TICK_S)
 
     async def broadcast(self, views: list[View]) -> None:
-        """Operators get every changed view; screens and cues only the public ones."""
+        """Operators get every changed view; screens and cues only what they may see."""
         everything = [v.message() for v in views]
         await self.sio.emit("views", {"views": everything}, room=VIEWS_ROOM,
                             namespace=OPERATOR_AUDIENCE)
-        public = [m for m in everything if is_public(m["name"])]
+        public = [m for m in everything if visible(m["name"])]
         if public:
             for namespace in PUBLIC_AUDIENCES:
                 await self.sio.emit("views", {"views": public}, room=VIEWS_ROOM,
                                     namespace=namespace)
+        for message in everything:
+            if message["name"].startswith(VIEW_PREFIX):
+                await self.sio.emit("views", {"views": [message]}, room=message["name"],
+                                    namespace=DISPLAY_AUDIENCE)
+
+    # -- connected screens -------------------------------------------------------------------
+    async def screen_connected(self, sid: str, screen: str) -> None:
+        self.screen_sids.setdefault(screen, set()).add(sid)
+        self.telemetry.connected(screen, self.service.clock())
+        await self.sio.enter_room(sid, screen_room(screen), namespace=DISPLAY_AUDIENCE)
+        if self.screens.screens[screen].status == AUTHORISED:
+            await self.sio.enter_room(sid, VIEWS_ROOM, namespace=DISPLAY_AUDIENCE)
+
+    def screen_disconnected(self, sid: str, screen: str) -> None:
+        self.screen_sids.get(screen, set()).discard(sid)
+        self.telemetry.disconnected(screen, self.service.clock())
+
+    async def follow_screens(self, screens: Iterable[str]) -> None:
+        """After an enrolment change: an authorised screen starts receiving public views
+        (and gets those it lacks); a revoked or re-keyed one is disconnected."""
+        for screen in set(screens):
+            status = self.screens.screens[screen].status
+            for sid in list(self.screen_sids.get(screen, ())):
+                if status != AUTHORISED:
+                    await self.sio.emit("refused", {"message": revoked_sentence(screen)}, to=sid,
+                                        namespace=DISPLAY_AUDIENCE)
+                    await self.sio.disconnect(sid, namespace=DISPLAY_AUDIENCE)
+                    continue
+                await self.sio.enter_room(sid, VIEWS_ROOM, namespace=DISPLAY_AUDIENCE)
+                missing = [v.message() for v in self.service.show.views_since({})
+                           if visible(v.name, screen)]
+                await self.sio.emit("views", {"views": missing}, to=sid,
+                                    namespace=DISPLAY_AUDIENCE)
+
+    async def request_screenshot(self, screen: str) -> bool:
+        if not self.screen_sids.get(screen):
+            return False
+        await self.sio.emit("screenshot_request", {}, room=screen_room(screen),
+                            namespace=DISPLAY_AUDIENCE)
+        return True

@@ -1,4 +1,5 @@
-"""`showrunner` command line: run a screen (`display`) or render a scene to a PNG (`render`)."""
+"""`showrunner` command line: run a screen (`display`), render a scene to a PNG (`render`),
+check playlists (`validate`) and draw a playlist's contact sheet (`preview`)."""
 
 from __future__ import annotations
 
@@ -68,6 +69,18 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--out", type=Path, required=True)
     r.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
     r.add_argument("--theme", type=Path)
+
+    v = sub.add_parser("validate", help="check playlist files",
+                       description="Check playlists; every error is printed as "
+                       "file:line:column: message. Exits 1 if any file has an error.")
+    v.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+
+    p = sub.add_parser("preview", help="draw a playlist's scenes as a contact sheet PNG")
+    p.add_argument("path", type=Path, metavar="PATH")
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--state", type=Path, help="views to draw with (replica or {view: doc}); "
+                   "default: the scenes' built-in samples")
+    p.add_argument("--at", type=float, default=3.0, metavar="SECONDS")
     return parser
 
 
@@ -76,11 +89,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        params = parse_params(args.param)
+        params = parse_params(getattr(args, "param", []))
     except argparse.ArgumentTypeError as exc:
         parser.error(str(exc))
     if args.command == "render":
         return render(args, params)
+    if args.command == "validate":
+        return validate(args.paths)
+    if args.command == "preview":
+        return preview(args)
     return display(args, params)
 
 
@@ -102,6 +119,36 @@ def render(args: argparse.Namespace, params: dict[str, Any]) -> int:
         return 2
     save_png(frame, args.out)
     pygame.quit()
+    print(args.out)
+    return 0
+
+
+def validate(paths: Sequence[Path]) -> int:
+    from showrunner.playlist.validate import check_file
+
+    failed = 0
+    for path in paths:
+        _doc, problems = check_file(path)
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        failed += bool(problems)
+    if failed:
+        print(f"{failed} of {len(paths)} playlist(s) have errors", file=sys.stderr)
+        return 1
+    print(f"{len(paths)} playlist(s) OK")
+    return 0
+
+
+def preview(args: argparse.Namespace) -> int:
+    from showrunner.engine.preview import contact_sheet
+    from showrunner.playlist.validate import check_file
+
+    doc, problems = check_file(args.path)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems or doc is None:
+        return 1
+    contact_sheet(doc, args.out, args.state, args.at)
     print(args.out)
     return 0
 

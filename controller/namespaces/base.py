@@ -7,7 +7,7 @@ from typing import Any
 import socketio
 
 from controller.auth import authenticate
-from controller.hub import VIEWS_ROOM, Hub
+from controller.hub import VIEWS_ROOM, Hub, visible
 
 
 class AudienceNamespace(socketio.AsyncNamespace):
@@ -38,8 +38,13 @@ class AudienceNamespace(socketio.AsyncNamespace):
         if not isinstance(held, dict):
             held = {}
         held = {k: v for k, v in held.items() if isinstance(v, int)}
+        session = await self.get_session(sid)
         views = self.hub.service.show.views_since(held, self.sees_operator_views)
-        return {"views": [v.message() for v in views], "server_ms": self.hub.service.clock()}
+        return {"views": [v.message() for v in views if self.may_see(session, v.name)],
+                "server_ms": self.hub.service.clock()}
+
+    def may_see(self, session: dict[str, Any], name: str) -> bool:
+        return self.sees_operator_views or visible(name)
 
     async def on_clock(self, sid: str, data: Any = None) -> dict[str, Any]:
         """One NTP-style sample: the client keeps the round trips with the least delay."""

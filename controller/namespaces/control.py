@@ -19,3 +19,15 @@ class ControlNamespace(AudienceNamespace):
     async def on_command(self, sid: str, envelope: Any = None) -> dict[str, Any]:
         principal = (await self.get_session(sid))["principal"]
         return await self.hub.execute(envelope, principal)
+
+    async def on_screenshot_request(self, sid: str, data: Any = None) -> dict[str, Any]:
+        """Ask a connected screen for a fresh screenshot ({"screen"}); technicians only."""
+        principal = (await self.get_session(sid))["principal"]
+        screen = data.get("screen") if isinstance(data, dict) else None
+        if principal.role != "technician":
+            return {"ok": False, "error": {"code": "forbidden",
+                                           "message": "Only technicians may ask for screenshots."}}
+        if not isinstance(screen, str) or not await self.hub.request_screenshot(screen):
+            return {"ok": False, "error": {"code": "offline",
+                                           "message": f"Screen {screen!r} is not connected."}}
+        return {"ok": True}

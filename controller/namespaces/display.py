@@ -1,10 +1,62 @@
-"""/display: floor screens only read views; a display key cannot send commands."""
+"""/display: floor screens only read views; a display key cannot send commands.
+
+A screen connects with `auth: {"key", "screen"}`: its own key, issued at enrolment. A pending
+screen is let in but receives only its own view (it shows "waiting for authorisation"); a
+revoked or unknown key is refused with a sentence the screen shows on itself. A `display`
+role key (from `showrunner-controller key`) connects as a plain viewer of public views.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+import socketio
+
+from controller.auth import authenticate
+from controller.hub import visible
 from controller.namespaces.base import AudienceNamespace
+from controller.screens import AUTHORISED
 
 
 class DisplayNamespace(AudienceNamespace):
     path = "/display"
     roles = frozenset({"display"})
+
+    async def on_connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
+        principal = authenticate(self.hub.service.log, auth)
+        if principal is not None:  # a viewer key: public views, no program of its own
+            await super().on_connect(sid, environ, auth)
+            return
+        screen = auth.get("screen") if isinstance(auth, dict) else None
+        record, why = self.hub.screens.authenticate(
+            screen, auth.get("key") if isinstance(auth, dict) else None)
+        if record is None:
+            raise socketio.exceptions.ConnectionRefusedError(why)
+        await self.save_session(sid, {"principal": None, "screen": record.screen})
+        await self.hub.screen_connected(sid, record.screen)
+
+    async def on_disconnect(self, sid: str, reason: Any = None) -> None:
+        screen = (await self.get_session(sid)).get("screen")
+        if screen:
+            self.hub.screen_disconnected(sid, screen)
+
+    def may_see(self, session: dict[str, Any], name: str) -> bool:
+        screen = session.get("screen")
+        if screen is None:
+            return visible(name)
+        return visible(name, screen, self.hub.screens.screens[screen].status == AUTHORISED)
+
+    async def on_heartbeat(self, sid: str, data: Any = None) -> dict[str, Any]:
+        """{version, fps, dropped_frames, scene, uptime_s}: kept in memory for technicians."""
+        screen = (await self.get_session(sid)).get("screen")
+        ok = bool(screen) and self.hub.telemetry.heartbeat(screen, data,
+                                                           self.hub.service.clock())
+        return {"ok": ok}
+
+    async def on_screenshot(self, sid: str, data: Any = None) -> dict[str, Any]:
+        """{"jpeg": base64}: a small picture of what the screen shows."""
+        screen = (await self.get_session(sid)).get("screen")
+        ok = bool(screen) and self.hub.telemetry.screenshot(screen, data,
+                                                            self.hub.service.clock())
+        return {"ok": ok}
+

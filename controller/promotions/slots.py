@@ -37,6 +37,7 @@ from controller.domain.tournament_events import (
     TournamentTieBroken,
 )
 
+
 @dataclass(frozen=True)
 class SlotsConfig:
     title: str

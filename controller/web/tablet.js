@@ -1,79 +1,28 @@
 /* The MC's tablet: commands built from the controller's catalogue, acks in words, live views.
  *
- * One Socket.IO connection to /control. Every press of Send gets one command_id; a press that
- * is not confirmed (timeout, lost connection) is resent with the SAME id until it is, so the
- * controller applies it once. Nothing here decides a rule: the server's sentences are shown.
+ * One link to /control (link.js). Every press of Send gets one command_id; a press that is not
+ * confirmed (timeout, lost connection) is resent with the SAME id until it is, so the controller
+ * applies it once. Nothing here decides a rule: the server's sentences are shown.
  */
 "use strict";
 
 (() => {
+  const {$, el, humanize, loadJson, saveJson} = Showrunner;
   const KEY_STORE = "showrunner.tablet.key";
   const PLACE_STORE = "showrunner.tablet.place";
   const LOG_STORE = "showrunner.tablet.log";
-  const ACK_TIMEOUT_MS = 8000;
-  const CLOCK_SAMPLES = 5;
-  const CLOCK_RESAMPLE_MS = 60000;
   const LOG_SIZE = 10;
 
-  const $ = (id) => document.getElementById(id);
-
-  /** A DOM element with a class and text; everything is set through textContent, never HTML. */
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
-  /** "record_score" -> "Record score", "super9" -> "Super 9". */
-  function humanize(name) {
-    const words = name.replace(/_/g, " ").replace(/([a-z])(\d)/gi, "$1 $2");
-    return words.charAt(0).toUpperCase() + words.slice(1);
-  }
-
   const state = {
-    socket: null,
-    clockOffsetMs: null,
+    link: null,
     catalogue: [],
     readers: [],
     place: loadJson(PLACE_STORE, {group: null, command: null, view: null}),
-    views: new Map(),
     pending: null,
     log: loadJson(LOG_STORE, []),
   };
 
-  function loadJson(key, fallback) {
-    try {
-      return JSON.parse(sessionStorage.getItem(key)) ?? fallback;
-    } catch {
-      return fallback;
-    }
-  }
-
-  function saveJson(key, value) {
-    sessionStorage.setItem(key, JSON.stringify(value));
-  }
-
   // -- key and connection ------------------------------------------------------------------
-
-  /** The key from ?key=..., kept for reloads and taken out of the address bar. */
-  function takeKey() {
-    const params = new URLSearchParams(location.search);
-    const fromUrl = params.get("key");
-    if (fromUrl) {
-      sessionStorage.setItem(KEY_STORE, fromUrl);
-      params.delete("key");
-      const query = params.toString();
-      history.replaceState(null, "", location.pathname + (query ? `?${query}` : ""));
-    }
-    return sessionStorage.getItem(KEY_STORE);
-  }
-
-  function setConnection(kind, text) {
-    const conn = $("conn");
-    conn.dataset.state = kind;
-    conn.textContent = text;
-  }
 
   function showGate(title, text) {
     $("desk").hidden = true;
@@ -84,75 +33,27 @@
   }
 
   function connect(key) {
-    const socket = io("/control", {auth: {key}, transports: ["websocket"]});
-    state.socket = socket;
-    socket.on("connect", onConnect);
-    socket.on("views", (message) => receiveViews(message.views));
-    socket.on("disconnect", (reason) => {
-      setConnection("reconnecting", "Reconnecting…");
-      if (reason === "io server disconnect") socket.connect();
-    });
-    socket.on("connect_error", (err) => {
-      if (socket.active) {
-        setConnection("reconnecting", "Reconnecting…");
-        return;
-      }
-      sessionStorage.removeItem(KEY_STORE);
-      setConnection("refused", "Key refused");
-      showGate("Key refused", `The controller refused this tablet's key: ${err.message} ` +
-        "Ask the technician for a new tablet link.");
+    state.link = Showrunner.link("/control", key, {
+      online: onOnline,
+      views: onViews,
+      refused: (message) => {
+        sessionStorage.removeItem(KEY_STORE);
+        showGate("Key refused", `The controller refused this tablet's key: ${message} ` +
+          "Ask the technician for a new tablet link.");
+      },
     });
   }
 
-  async function onConnect() {
-    setConnection("online", "Online");
+  async function onOnline() {
     $("gate").hidden = true;
     $("desk").hidden = false;
-    try {
-      const held = Object.fromEntries([...state.views].map(([name, v]) => [name, v.revision]));
-      const [synced, catalogue] = await Promise.all([
-        call("sync", {revisions: held}),
-        call("catalogue", {}),
-      ]);
-      receiveViews(synced.views);
-      setCatalogue(catalogue.commands);
-    } catch {
-      return; // disconnected again; the next connect starts over
-    }
-    transmit();
-    sampleClock();
-  }
-
-  function call(event, data) {
-    return state.socket.timeout(ACK_TIMEOUT_MS).emitWithAck(event, data);
-  }
-
-  // -- show clock --------------------------------------------------------------------------
-
-  /** NTP-style: of a few round trips, trust the one with the least delay. */
-  async function sampleClock() {
-    let best = Infinity;
-    for (let i = 0; i < CLOCK_SAMPLES; i += 1) {
-      const sent = Date.now();
-      let reply;
-      try {
-        reply = await call("clock", {client_ms: sent});
-      } catch {
-        return;
-      }
-      const received = Date.now();
-      const rtt = received - sent;
-      if (rtt <= best) {
-        best = rtt;
-        state.clockOffsetMs = reply.server_ms + rtt / 2 - received;
-      }
-    }
+    const catalogue = await state.link.call("catalogue", {});
+    setCatalogue(catalogue.commands);
   }
 
   function renderClock() {
-    if (state.clockOffsetMs === null) return;
-    const now = new Date(Date.now() + state.clockOffsetMs);
-    $("clock").textContent = now.toLocaleTimeString("en-GB", {hour12: false});
+    if (state.link.offsetMs === null) return;
+    $("clock").textContent = new Date(state.link.now()).toLocaleTimeString("en-GB", {hour12: false});
   }
 
   // -- catalogue and the command form ------------------------------------------------------
@@ -296,46 +197,27 @@
 
   function updateSendButton() {
     const send = $("send");
-    send.disabled = state.pending !== null;
-    send.textContent = state.pending === null ? "Send" : "Sending…";
+    const busy = state.link?.pending != null;
+    send.disabled = busy;
+    send.textContent = busy ? "Sending…" : "Send";
   }
 
   // -- sending and acks ----------------------------------------------------------------------
 
-  function onSubmit(event) {
+  async function onSubmit(event) {
     event.preventDefault();
     const command = selectedCommand();
-    if (command === null || state.pending !== null) return;
-    state.pending = {
-      envelope: {type: command.type, payload: payload(), command_id: crypto.randomUUID()},
-      attempts: 0,
-      inFlight: false,
-    };
+    if (command === null) return;
+    const label = commandLabel(command.type);
+    const envelope = {type: command.type, payload: payload()};
+    const answer = state.link.press(envelope.type, envelope.payload, () => showAck("pending", label,
+      "Not confirmed yet: resending the same press when the controller answers…"));
+    if (answer === null) return; // the previous press is still unanswered
     updateSendButton();
-    showAck("pending", commandLabel(command.type),
-      state.socket.connected ? "Sending…" : "Waiting for the controller…");
-    transmit();
-  }
-
-  /** Send the pending press, or resend it with the same command_id; idle when offline. */
-  async function transmit() {
-    const pending = state.pending;
-    if (pending === null || pending.inFlight || !state.socket.connected) return;
-    pending.inFlight = true;
-    pending.attempts += 1;
-    let ack;
-    try {
-      ack = await call("command", pending.envelope);
-    } catch {
-      pending.inFlight = false;
-      showAck("pending", commandLabel(pending.envelope.type),
-        "Not confirmed yet: resending the same press when the controller answers…");
-      if (state.socket.connected) transmit();
-      return;
-    }
-    state.pending = null;
+    showAck("pending", label, state.link.connected ? "Sending…" : "Waiting for the controller…");
+    const ack = await answer;
     updateSendButton();
-    finish(pending.envelope, ack);
+    finish(envelope, ack);
   }
 
   function finish(envelope, ack) {
@@ -400,31 +282,23 @@
 
   // -- live views ----------------------------------------------------------------------------
 
-  function receiveViews(views) {
-    const changed = new Set();
-    for (const view of views) {
-      const held = state.views.get(view.name);
-      if (held === undefined || view.revision >= held.revision) {
-        state.views.set(view.name, view);
-        changed.add(view.name);
-      }
-    }
-    if (changed.size === 0) return;
-    if (!state.views.has(state.place.view)) {
-      state.place.view = [...state.views.keys()].sort()[0] ?? null;
+  function onViews(changed) {
+    const views = state.link.views;
+    if (!views.has(state.place.view)) {
+      state.place.view = [...views.keys()].sort()[0] ?? null;
     }
     renderViewList(changed);
     if (changed.has(state.place.view)) renderView();
   }
 
   function renderViewList(changed = new Set()) {
-    const names = [...state.views.keys()].sort();
+    const names = [...state.link.views.keys()].sort();
     $("view-list").replaceChildren(...names.map((name) => {
       const button = el("button", "view-chip");
       button.type = "button";
       button.setAttribute("aria-pressed", String(name === state.place.view));
       button.append(el("span", "view-name", name),
-        el("span", "view-rev", `rev ${state.views.get(name).revision}`));
+        el("span", "view-rev", `rev ${state.link.views.get(name).revision}`));
       if (changed.has(name)) button.classList.add("fresh");
       button.addEventListener("click", () => {
         state.place.view = name;
@@ -438,7 +312,7 @@
 
   function renderView() {
     const body = $("view-body");
-    const view = state.views.get(state.place.view);
+    const view = state.link?.views.get(state.place.view);
     if (view === undefined) {
       body.replaceChildren(el("p", "muted", "No views yet."));
       return;
@@ -496,16 +370,15 @@
     $("form").addEventListener("submit", onSubmit);
     renderLog();
     renderView();
-    const key = takeKey();
+    const key = Showrunner.takeKey(KEY_STORE);
     if (!key) {
-      setConnection("refused", "No key");
+      Showrunner.setConnection("refused", "No key");
       showGate("No key", "Open this page with the tablet link from the technician: " +
         `${location.origin}/tablet?key=…`);
       return;
     }
     connect(key);
     setInterval(renderClock, 250);
-    setInterval(() => state.socket.connected && sampleClock(), CLOCK_RESAMPLE_MS);
   }
 
   start();

@@ -1,13 +1,18 @@
 """The display process: one screen, one window, a fixed-rate loop that never waits on the network.
 
-Each frame: drain the link's inbox (views, link status, clock offset) without blocking, update
-and draw the scene host, mark "offline since hh:mm" while the controller is unreachable, flip.
+Each frame: drain the link's inbox (views, link status, clock offset) without blocking, ask the
+player what to show (the screen's program on the show clock), update and draw the scene host,
+mark "offline since hh:mm" while the controller is unreachable, flip. A frame is timed to land
+on a scene boundary, so screens of a group change together. A scene that raises is logged and
+skipped; the screen goes on with the next one.
 The replica is saved (throttled, atomically) when views change, so a restart shows the
 last-known views at once; a snapshot PNG can be written every N seconds for headless PCs.
 """
 
 from __future__ import annotations
 
+import base64
+import io
 import logging
 import os
 import queue
@@ -23,15 +28,29 @@ import pygame
 from showrunner.engine.clock import ShowClock
 from showrunner.engine.draw import panel
 from showrunner.engine.host import SceneHost
-from showrunner.engine.link import ClockOffset, Link, LinkStatus, ViewChanged
+from showrunner.engine.link import (
+    ClockOffset,
+    Link,
+    LinkRefused,
+    LinkStatus,
+    ScreenshotRequested,
+    ViewChanged,
+)
+from showrunner.engine.player import Player
 from showrunner.engine.replica import Replica
 from showrunner.engine.scene import SceneContext
 from showrunner.engine.theme import Theme
+from showrunner.playlist.schedule import Slot
 
 log = logging.getLogger(__name__)
 
 FPS = 60
+FRAME_S = 1 / FPS
 SAVE_EVERY_S = 2.0
+HEARTBEAT_EVERY_S = 5.0
+SCREENSHOT_EVERY_S = 300.0
+SCREENSHOT_SIZE = (320, 180)
+VERSION = "0.1.0"
 OFFLINE_GRACE_MS = 3000  # do not flash the mark while the first connection is being made
 
 
@@ -86,6 +105,16 @@ class Display:
         self.last_save = 0.0
         self.last_snapshot = 0.0
         self._mark: tuple[int, pygame.Surface] | None = None
+        self.player = Player(options.screen, options.scene, options.params)
+        self.playing: Slot | None = None
+        self.switched_ms: int | None = None
+        self.frames = 0
+        self.dropped = 0
+        self.last_heartbeat = 0.0
+        self.last_screenshot = 0.0
+        self.want_screenshot = False
+        self.link: Link | None = None
+        self._next_frame = time.monotonic()
 
     def stop(self, *_: object) -> None:
         self.running = False
@@ -96,30 +125,34 @@ class Display:
                                   self.replica.views, self.clock.now_ms)
         from showrunner.scenes import REGISTRY
         host = SceneHost(ctx, REGISTRY)
-        if not host.switch(self.o.scene, self.o.params):
-            host.switch("leaderboard")
-        link = Link(self.o.controller, self.o.screen, self.o.key, self.replica.revisions)
+        self.link = link = Link(self.o.controller, self.o.screen, self.o.key,
+                                self.replica.revisions)
         signal.signal(signal.SIGTERM, self.stop)
         if self.o.snapshot:
             print(f"snapshot: {self.o.snapshot} every {self.o.snapshot_every:g} s", flush=True)
         link.start()
-        ticker = pygame.time.Clock()
-        frames = 0
+        last = time.monotonic()
         try:
             while self.running:
-                dt = ticker.tick(FPS) / 1000
+                self.pace()
+                now = time.monotonic()
+                dt, last = now - last, now
+                if dt > 1.5 * FRAME_S:
+                    self.dropped += 1
                 for event in pygame.event.get():
                     if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and
                                                      event.key == pygame.K_ESCAPE):
                         self.running = False
                 self.drain(link.inbox)
-                host.update(dt)
-                host.draw(screen)
+                self.frame(host, screen, dt)
                 self.draw_offline_mark(ctx, screen)
                 pygame.display.flip()
+                if self.playing is not None and self.switched_ms is None:
+                    self.switched_ms = self.clock.now_ms()
+                    self.heartbeat()
                 self.housekeeping(screen)
-                frames += 1
-                if self.o.max_frames is not None and frames >= self.o.max_frames:
+                self.frames += 1
+                if self.o.max_frames is not None and self.frames >= self.o.max_frames:
                     break
         except KeyboardInterrupt:
             pass
@@ -129,6 +162,39 @@ class Display:
                 self.replica.save(self.state_path)
             pygame.quit()
         return 0
+
+    def pace(self) -> None:
+        """Sleep to the next frame, or to the scene boundary if that comes first, so the
+        first frame of a new scene shows at the boundary rather than up to a frame later."""
+        now = time.monotonic()
+        wake = self._next_frame
+        if self.playing is not None:
+            boundary = now + (self.playing.end_ms - self.clock.now_ms()) / 1000
+            if now <= boundary < wake:
+                wake = boundary
+        if wake > now:
+            time.sleep(wake - now)
+        self._next_frame = max(wake, time.monotonic() - FRAME_S) + FRAME_S
+
+    def frame(self, host: SceneHost, screen: pygame.Surface, dt: float) -> None:
+        """Switch if the program says so, then update and draw; a scene that raises is
+        skipped (logged once) and the next one takes its place in the same frame."""
+        for _attempt in range(4):
+            slot = self.player.slot(self.replica.views, self.clock.now_ms())
+            if self.playing is None or slot.key != self.playing.key or \
+                    slot.scene != self.playing.scene:
+                host.switch(slot.scene, slot.params, slot.transition)
+                self.playing, self.switched_ms = slot, None
+            try:
+                host.update(dt)
+                host.draw(screen)
+                return
+            except Exception as exc:  # a scene's bug must not take the screen down
+                self.player.crashed(self.playing, exc)
+                host.current = host.outgoing = host.transition = None
+                host.pending.clear()
+                self.playing = None
+                dt = 0.0
 
     def drain(self, inbox: queue.Queue) -> None:
         """Apply everything the link has put on the queue so far; never blocks."""
@@ -143,6 +209,13 @@ class Display:
             elif isinstance(message, LinkStatus):
                 self.offline_since = None if message.online else (
                     self.offline_since or message.since_ms)
+                if message.online:
+                    self.player.refusal = None
+                    self.last_heartbeat = 0.0
+            elif isinstance(message, LinkRefused):
+                self.player.refusal = message.reason
+            elif isinstance(message, ScreenshotRequested):
+                self.want_screenshot = True
             elif isinstance(message, ClockOffset):
                 self.clock.offset_ms = message.offset_ms
 
@@ -175,6 +248,30 @@ class Display:
         if self.o.snapshot and now - self.last_snapshot >= self.o.snapshot_every:
             save_png(screen, self.o.snapshot)
             self.last_snapshot = now
+        if now - self.last_heartbeat >= HEARTBEAT_EVERY_S:
+            self.heartbeat()
+        if self.want_screenshot or now - self.last_screenshot >= SCREENSHOT_EVERY_S:
+            self.send_screenshot(screen)
+
+    def heartbeat(self) -> None:
+        """Telemetry for technicians: version, frame rate, dropped frames, what plays."""
+        self.last_heartbeat = time.monotonic()
+        if self.link is None:
+            return
+        uptime = time.time() - self.started_ms / 1000
+        self.link.emit("heartbeat", {
+            "version": VERSION, "fps": round(self.frames / max(uptime, 1e-3), 1),
+            "dropped_frames": self.dropped, "scene": self.playing.scene if self.playing else "",
+            "uptime_s": round(uptime, 1), "switched_ms": self.switched_ms or 0})
+
+    def send_screenshot(self, screen: pygame.Surface) -> None:
+        self.last_screenshot, self.want_screenshot = time.monotonic(), False
+        if self.link is None:
+            return
+        small = pygame.transform.smoothscale(screen, SCREENSHOT_SIZE)
+        buffer = io.BytesIO()
+        pygame.image.save(small, buffer, "screenshot.jpg")
+        self.link.emit("screenshot", {"jpeg": base64.b64encode(buffer.getvalue()).decode()})
 
 
 def save_png(surface: pygame.Surface, path: Path) -> None:

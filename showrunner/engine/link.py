@@ -45,7 +45,19 @@ class ClockOffset:
     offset_ms: float
 
 
-LinkMessage = ViewChanged | LinkStatus | ClockOffset
+@dataclass(frozen=True)
+class LinkRefused:
+    """The controller refused this screen's key; `reason` is its sentence, shown on screen."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class ScreenshotRequested:
+    pass
+
+
+LinkMessage = ViewChanged | LinkStatus | ClockOffset | LinkRefused | ScreenshotRequested
 
 
 class Link:
@@ -71,6 +83,8 @@ class Link:
         self.sio.on("disconnect", self._on_disconnect, namespace=NAMESPACE)
         self.sio.on("connect_error", self._on_connect_error, namespace=NAMESPACE)
         self.sio.on("views", self._on_views, namespace=NAMESPACE)
+        self.sio.on("screenshot_request", self._on_screenshot_request, namespace=NAMESPACE)
+        self.sio.on("refused", self._on_connect_error, namespace=NAMESPACE)
 
     # -- thread ----------------------------------------------------------------------------
     def start(self) -> None:
@@ -82,6 +96,15 @@ class Link:
             self._loop.call_soon_threadsafe(self._stopping.set)
         if self._thread:
             self._thread.join(5)
+
+    def emit(self, event: str, data: dict[str, Any]) -> None:
+        """Send telemetry from the render thread without waiting; dropped while offline."""
+        if self._loop is not None and self.sio.connected:
+            asyncio.run_coroutine_threadsafe(self._emit(event, data), self._loop)
+
+    async def _emit(self, event: str, data: dict[str, Any]) -> None:
+        with contextlib.suppress(socketio.exceptions.SocketIOError):
+            await self.sio.emit(event, data, namespace=NAMESPACE)
 
     def _run(self) -> None:
         asyncio.run(self._main())
@@ -120,6 +143,11 @@ class Link:
     async def _on_connect_error(self, data: Any = None) -> None:
         message = data.get("message") if isinstance(data, dict) else data
         self._status(False, str(message or "cannot reach the controller"))
+        if isinstance(data, dict) and message:  # the controller answered: a refusal
+            self.inbox.put(LinkRefused(str(message)))
+
+    async def _on_screenshot_request(self, data: Any = None) -> None:
+        self.inbox.put(ScreenshotRequested())
 
     async def _on_views(self, message: dict[str, Any]) -> None:
         for view in message.get("views", []):

@@ -5,47 +5,25 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, Page, WebSocketRoute, async_playwright, expect
+from playwright.async_api import Browser, Page, WebSocketRoute, expect
 
-from tests.support.live import LiveController, live_controller
+from tests.support.browser import needs_chromium
+from tests.support.live import LiveController
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 VIEWPORT = {"width": 1280, "height": 800}
 # A Socket.IO packet on /control: 42 = event, 43 = ack; then the ack id and the JSON body.
 PACKET = re.compile(r"^4(?P<kind>[23])/control,(?P<id>\d+)(?P<body>\[.*)$", re.DOTALL)
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="Debian's Chromium is not installed at /usr/bin/chromium (CI installs it)",
-)
+pytestmark = needs_chromium
 
 
 def event_count(db_path: Path) -> int:
     with sqlite3.connect(db_path) as db:
         return db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            await browser.close()
-
-
-@pytest.fixture
-async def ctl(tmp_path: Path) -> AsyncIterator[LiveController]:
-    async with live_controller(tmp_path / "show.db") as controller:
-        yield controller
 
 
 class Relay:

@@ -1,0 +1,199 @@
+/* What the controller's pages share: the key, one Socket.IO link, views by revision, the
+ * controller clock, and presses that are applied once.
+ *
+ * A page calls `Showrunner.link(namespace, key, handlers)`. On every (re)connect the link syncs
+ * by revision (it keeps a view only if its revision is at least the one held), resends a press
+ * that was never answered with the SAME command_id (so the controller applies it once), and
+ * samples the clock NTP-style. Nothing here decides a rule: pages show the server's sentences.
+ */
+"use strict";
+
+window.Showrunner = (() => {
+  const ACK_TIMEOUT_MS = 8000;
+  const CLOCK_SAMPLES = 5;
+  const CLOCK_RESAMPLE_MS = 60000;
+
+  const $ = (id) => document.getElementById(id);
+
+  /** A DOM element with a class and text; everything is set through textContent, never HTML. */
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  /** "record_score" -> "Record score", "super9" -> "Super 9". */
+  function humanize(name) {
+    const words = name.replace(/_/g, " ").replace(/([a-z])(\d)/gi, "$1 $2");
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+
+  function loadJson(key, fallback) {
+    try {
+      return JSON.parse(sessionStorage.getItem(key)) ?? fallback;
+    } catch {
+      return fallback;
+    }
+  }
+
+  function saveJson(key, value) {
+    sessionStorage.setItem(key, JSON.stringify(value));
+  }
+
+  /** The key from ?key=..., kept (under `store`) for reloads and taken out of the address bar. */
+  function takeKey(store) {
+    const params = new URLSearchParams(location.search);
+    const fromUrl = params.get("key");
+    if (fromUrl) {
+      sessionStorage.setItem(store, fromUrl);
+      params.delete("key");
+      const query = params.toString();
+      history.replaceState(null, "", location.pathname + (query ? `?${query}` : ""));
+    }
+    return sessionStorage.getItem(store);
+  }
+
+  /** The connection pill: data-state drives its colour, the text says it in words. */
+  function setConnection(kind, text) {
+    const conn = $("conn");
+    conn.dataset.state = kind;
+    conn.textContent = text;
+  }
+
+  /**
+   * One connection. `handlers`: online() -> promise, awaited with the sync after each connect;
+   * views(changedNames) after views arrive; refused(message) when the key is refused.
+   */
+  class Link {
+    constructor(namespace, key, handlers) {
+      this.handlers = handlers;
+      this.views = new Map();
+      this.offsetMs = null;
+      this.pending = null;
+      const socket = io(namespace, {auth: {key}, transports: ["websocket"]});
+      this.socket = socket;
+      socket.on("connect", () => this.onConnect());
+      socket.on("views", (message) => this.receive(message.views));
+      socket.on("disconnect", (reason) => {
+        setConnection("reconnecting", "Reconnecting…");
+        if (reason === "io server disconnect") socket.connect();
+      });
+      socket.on("connect_error", (err) => {
+        if (socket.active) {
+          setConnection("reconnecting", "Reconnecting…");
+          return;
+        }
+        setConnection("refused", "Key refused");
+        handlers.refused(err.message);
+      });
+      setInterval(() => this.connected && this.sampleClock(), CLOCK_RESAMPLE_MS);
+    }
+
+    get connected() {
+      return this.socket.connected;
+    }
+
+    call(event, data) {
+      return this.socket.timeout(ACK_TIMEOUT_MS).emitWithAck(event, data);
+    }
+
+    async onConnect() {
+      setConnection("online", "Online");
+      const held = Object.fromEntries([...this.views].map(([name, v]) => [name, v.revision]));
+      try {
+        const [synced] = await Promise.all([
+          this.call("sync", {revisions: held}),
+          this.handlers.online?.(),
+        ]);
+        this.receive(synced.views);
+      } catch {
+        return; // disconnected again; the next connect starts over
+      }
+      this.transmit();
+      this.sampleClock();
+    }
+
+    receive(views) {
+      const changed = new Set();
+      for (const view of views) {
+        const held = this.views.get(view.name);
+        if (held === undefined || view.revision >= held.revision) {
+          this.views.set(view.name, view);
+          changed.add(view.name);
+        }
+      }
+      if (changed.size) this.handlers.views(changed);
+    }
+
+    /** A view's document, or undefined before it arrives. */
+    doc(name) {
+      return this.views.get(name)?.doc;
+    }
+
+    /** Controller time in epoch ms (the local clock until the first sample). */
+    now() {
+      return Date.now() + (this.offsetMs ?? 0);
+    }
+
+    /** NTP-style: of a few round trips, trust the one with the least delay. */
+    async sampleClock() {
+      let best = Infinity;
+      for (let i = 0; i < CLOCK_SAMPLES; i += 1) {
+        const sent = Date.now();
+        let reply;
+        try {
+          reply = await this.call("clock", {client_ms: sent});
+        } catch {
+          return;
+        }
+        const received = Date.now();
+        const rtt = received - sent;
+        if (rtt <= best) {
+          best = rtt;
+          this.offsetMs = reply.server_ms + rtt / 2 - received;
+        }
+      }
+    }
+
+    /**
+     * One press of a button: a promise of the command's ack, or null while another press is
+     * unanswered. `onWaiting()` is called each time an attempt goes unconfirmed.
+     */
+    press(type, payload, onWaiting) {
+      if (this.pending !== null) return null;
+      return new Promise((resolve) => {
+        this.pending = {
+          envelope: {type, payload, command_id: crypto.randomUUID()},
+          inFlight: false,
+          resolve,
+          onWaiting,
+        };
+        this.transmit();
+      });
+    }
+
+    /** Send the pending press, or resend it with the same command_id; idle when offline. */
+    async transmit() {
+      const pending = this.pending;
+      if (pending === null || pending.inFlight || !this.connected) return;
+      pending.inFlight = true;
+      let ack;
+      try {
+        ack = await this.call("command", pending.envelope);
+      } catch {
+        pending.inFlight = false;
+        pending.onWaiting?.();
+        if (this.connected) this.transmit();
+        return;
+      }
+      this.pending = null;
+      pending.resolve(ack);
+    }
+  }
+
+  return {
+    $, el, humanize, loadJson, saveJson, takeKey, setConnection,
+    link: (namespace, key, handlers) => new Link(namespace, key, handlers),
+  };
+})();

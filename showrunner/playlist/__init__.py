@@ -1,0 +1,1 @@
+"""Playlists: the YAML format technicians write, its validator, and the schedule screens play."""

@@ -1,0 +1,148 @@
+"""Screens through a real controller: enrolment and keys, assignment, takeover, restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+
+import aiohttp
+
+from controller.auth import key_hash
+from controller.process import ROOT
+from showrunner.engine.link import Link, LinkRefused, LinkStatus, ViewChanged
+from tests.integration.test_link import Inbox
+from tests.support.live import live_controller
+
+PLAYLIST = ["name: stage-loop", "scenes:",
+            "  - {scene: leaderboard, duration: 1h}", "  - {scene: prize_table, duration: 1h}"]
+SCREEN_VIEW = "screen:stage-1"
+
+
+async def enrol(tech, screen: str = "stage-1", group: str = "stage") -> str:
+    key = f"secret-of-{screen}"
+    ack = await tech.send("screens.enrol", {"screen": screen, "group": group,
+                                            "key_hash": key_hash(key)})
+    assert ack["ok"], ack
+    return key
+
+
+async def test_enrol_authorise_revoke_through_the_link(tmp_path):
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("technician") as tech:
+        key = await enrol(tech)
+        link = Link(ctl.url, "stage-1", key)
+        inbox = Inbox(link)
+        link.start()
+        try:
+            pending = await inbox.first(ViewChanged)
+            assert pending.name == SCREEN_VIEW and pending.doc["status"] == "pending"
+            await asyncio.sleep(0.3)
+            await inbox.first(LinkStatus)
+            held = [m.name for m in inbox.seen if isinstance(m, ViewChanged)]
+            assert held == [SCREEN_VIEW]  # a pending screen sees nothing but its own view
+            assert (await tech.send("screens.authorise", {"screen": "stage-1"}))["ok"]
+            await inbox.first(ViewChanged, lambda m: m.name == "leaderboard:slots")
+            assert (await tech.send("screens.revoke", {"screen": "stage-1",
+                                                       "reason": "stolen"}))["ok"]
+            refused = await inbox.first(LinkRefused)
+            assert "was revoked by a technician" in refused.reason
+        finally:
+            link.stop()
+        wrong = Link(ctl.url, "stage-1", "not its key")
+        wrong_inbox = Inbox(wrong)
+        wrong.start()
+        try:
+            assert "Unknown or revoked key" in (await wrong_inbox.first(LinkRefused)).reason
+        finally:
+            wrong.stop()
+
+
+async def test_assignment_reaches_only_that_screen_and_survives_a_restart(tmp_path):
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("technician") as tech:
+        key = await enrol(tech)
+        other_key = await enrol(tech, "bar-1", "bar")
+        for screen in ("stage-1", "bar-1"):
+            assert (await tech.send("screens.authorise", {"screen": screen}))["ok"]
+        bad = await tech.send("playlists.assign", {"file": "x.yaml", "groups": ["stage"],
+                                                   "lines": [*PLAYLIST[:2], "  - {scene: x}"]})
+        assert bad["error"]["code"] == "bad_playlist"
+        assert "x.yaml:3:13: unknown scene" in bad["error"]["message"]
+        link, other = Link(ctl.url, "stage-1", key), Link(ctl.url, "bar-1", other_key)
+        inbox, other_inbox = Inbox(link), Inbox(other)
+        link.start()
+        other.start()
+        try:
+            await inbox.first(ViewChanged, lambda m: m.name == SCREEN_VIEW)
+            ack = await tech.send("playlists.assign", {"file": "stage.yaml", "lines": PLAYLIST,
+                                                       "groups": ["stage"]})
+            assert ack["ok"], ack
+            assigned = await inbox.first(ViewChanged, lambda m: m.name == SCREEN_VIEW
+                                         and m.doc["playlists"])
+            assert assigned.doc["playlists"][0]["name"] == "stage-loop"
+            await other_inbox.first(ViewChanged, lambda m: m.name == "screen:bar-1")
+            assert SCREEN_VIEW not in {m.name for m in other_inbox.seen
+                                       if isinstance(m, ViewChanged)}  # never another's
+
+            await ctl.restart()  # SIGKILL, then the same file and port
+            down = await inbox.first(LinkStatus, lambda m: not m.online)
+            await inbox.first(LinkStatus, lambda m: m.online and m.since_ms >= down.since_ms)
+            async with ctl.client("operator") as mc:
+                started = await mc.send("takeover.start", {"group": "stage",
+                                                           "scene": "wildcard_draw"})
+                assert started["ok"], started
+            taken = await inbox.first(ViewChanged, lambda m: m.name == SCREEN_VIEW
+                                      and m.doc["takeover"])
+            assert taken.revision > assigned.revision  # revisions only grow across restarts
+            assert taken.doc["playlists"] == assigned.doc["playlists"]
+        finally:
+            link.stop()
+            other.stop()
+
+
+async def screens_report(url: str, key: str) -> dict:
+    async with aiohttp.ClientSession() as session, session.get(
+            f"{url}/screens", headers={"X-Showrunner-Key": key}) as response:
+        return await response.json()
+
+
+async def wait_scene(ctl, screen: str, scene: str, timeout: float = 20) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        report = await screens_report(ctl.url, ctl.keys["technician"])
+        row = next(r for r in report["screens"] if r["screen"] == screen)
+        if row.get("scene") == scene:
+            return row
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"{screen} never showed {scene}; last: {row}")
+
+
+async def test_a_real_display_plays_its_playlist_and_a_takeover_then_hands_back(tmp_path):
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("technician") as tech:
+        key = await enrol(tech)
+        display = subprocess.Popen(
+            [sys.executable, "-m", "showrunner.cli", "display", "--controller", ctl.url,
+             "--screen", "stage-1", "--key", key, "--size", "320x180",
+             "--state-dir", str(tmp_path / "screens")],
+            cwd=ROOT, env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            await wait_scene(ctl, "stage-1", "announcement")  # waiting for authorisation
+            assert (await tech.send("screens.authorise", {"screen": "stage-1"}))["ok"]
+            assert (await tech.send("playlists.assign", {"file": "stage.yaml", "lines": PLAYLIST,
+                                                         "groups": ["stage"]}))["ok"]
+            row = await wait_scene(ctl, "stage-1", "leaderboard")
+            assert row["online"] and row["version"] and row["playlists"] == ["stage-loop"]
+            async with ctl.client("operator") as mc:
+                assert (await mc.send("takeover.start", {"group": "stage",
+                                                         "scene": "super9_board"}))["ok"]
+                await wait_scene(ctl, "stage-1", "super9_board")
+                assert (await mc.send("takeover.end", {"group": "stage"}))["ok"]
+                await wait_scene(ctl, "stage-1", "leaderboard")  # handed back
+            shot = await tech.call("screenshot_request", {"screen": "stage-1"})
+            assert shot == {"ok": True}
+        finally:
+            display.terminate()
+            display.wait(10)
+
