@@ -19,10 +19,5 @@ def build_features() -> list[Feature]:
     members = Members()
     slots = Slots(members)
     wildcard = Wildcard(members, slots, wildcard_config.load())
-<<<<<<< HEAD
     return [members, slots, Roulette(members), Poker(members), Super9(members), wildcard,
-            Cues([WildcardCues(wildcard)])]
-=======
-    return [members, slots, Super9(members), wildcard, Cues([WildcardCues(wildcard)]),
-            Screens()]
->>>>>>> main
+            Cues([WildcardCues(wildcard)]), Screens()]
