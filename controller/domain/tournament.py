@@ -20,9 +20,9 @@ from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
 from controller.domain.heats import heat_number
-from controller.domain.members import Member, MemberFlagged, MemberJoinedRewards, Members
-from controller.domain.money import format_zar, split
-from controller.domain.prizes import check_split, prize_table
+from controller.domain.members import MemberFlagged, MemberJoinedRewards, Members
+from controller.domain.money import split
+from controller.domain.prizes import check_split
 from controller.domain.proxies import check_nominee
 from controller.domain.standings import Standings
 from controller.domain.tournament_events import (
@@ -38,59 +38,8 @@ from controller.domain.tournament_events import (
     TournamentStageClosed,
     TournamentTieBroken,
 )
-
-
-@dataclass(frozen=True)
-class PoolConfig:
-    """Where a share of every buy-in goes, and the advertised target shown as progress."""
-
-    name: str
-    title: str
-    percent: int
-    target: int | None = None  # cents
-
-
-@dataclass(frozen=True)
-class StageSpec:
-    name: str
-    title: str
-    rows: int  # leaderboard places shown
-    cutoffs: tuple[int, ...] = ()  # places at which a tie must be settled before closing
-    best_per_guest: bool = False
-    seated: bool = True  # a score needs a seat
-    heat_title: str = "Heat"
-    heat_size: int = 6
-
-
-@dataclass
-class Entry:
-    id: str
-    card: str
-    stage: str
-    payment: str
-    paid: int
-    at_ms: int
-    origin: str | None
-    heat: str | None = None
-    seat: int | None = None
-    score: int | None = None
-    scored_at_ms: int = 0
-    status: str = "active"  # active | disqualified | forfeited | refunded
-    proxy: str | None = None
-
-
-@dataclass
-class Stage:
-    spec: StageSpec
-    standings: Standings
-    entries: list[str] = field(default_factory=list)
-    closed: bool = False
-    places: dict[str, int] = field(default_factory=dict)  # key -> final place, once closed
-    started: set[str] = field(default_factory=set)
-    previous: list[str] = field(default_factory=list)  # keys on show before the last change
-    seats: dict[tuple[str, int], str] = field(default_factory=dict)  # active seat -> entry
-    cards: dict[str, list[str]] = field(default_factory=dict)  # card -> its entries here
-    last_heat: int = 0  # the highest heat number seated so far
+from controller.domain.tournament_state import Entry, PoolConfig, Stage, StageSpec
+from controller.domain.tournament_views import TournamentViews
 
 
 # -- payloads shared by every tournament ----------------------------------------------------------
@@ -151,7 +100,7 @@ def reason_text(reason: str) -> str:
     return text
 
 
-class Tournament(Feature):
+class Tournament(TournamentViews, Feature):
     """Shared tournament mechanics; subclasses fill the class attributes and `advance`."""
 
     title = "Tournament"
@@ -182,6 +131,17 @@ class Tournament(Feature):
         self.entries: dict[str, Entry] = {}
         self.forms: set[str] = set()
         self._seq = 0
+        self._handlers: dict[type[DomainEvent], Callable[[Any], set[str]]] = {
+            TournamentEntered: self._on_entered, TournamentSeated: self._on_seated,
+            TournamentScoreRecorded: self._on_score_recorded,
+            TournamentScoreCorrected: self._on_score_corrected,
+            TournamentScoreVoided: self._on_score_voided,
+            TournamentEntryRemoved: self._on_entry_removed,
+            TournamentHeatStarted: self._on_heat_started, TournamentTieBroken: self._on_tie_broken,
+            TournamentStageClosed: self._on_stage_closed,
+            TournamentProxyRegistered: self._on_proxy_registered,
+            TournamentSplitSet: self._on_split_set,
+        }
         self._ops_sources = {self.seating_view, *(self.board_view(s) for s in self.stages.values()
                                                   if self.later(s.spec.name))}
 
@@ -225,14 +185,7 @@ class Tournament(Feature):
         """The events seating `stage`'s qualifiers in the next stage (none after the final)."""
         return []
 
-    def claim_note(self, member: Member) -> str | None:
-        """What a prize winner must still do before being paid, if anything."""
-        return None
-
     # -- lookups ------------------------------------------------------------------------------
-    def name_of(self, card: str) -> str:
-        return self.members.by_card[card].display_name
-
     def entry(self, entry_id: str) -> Entry:
         found = self.entries.get(entry_id)
         if found is None:
@@ -265,10 +218,6 @@ class Tournament(Feature):
         i = self.order.index(stage.spec.name) + 1
         return self.stages[self.order[i]] if i < len(self.order) else None
 
-    @property
-    def final(self) -> Stage:
-        return self.stages[self.order[-1]]
-
     def playing(self, entry_id: str) -> Entry:
         """An active entry in a stage that is not closed."""
         e = self.entry(entry_id)
@@ -288,9 +237,6 @@ class Tournament(Feature):
         if stage is self.final:
             return tuple(range(1, len(self.split) + 1))
         return stage.spec.cutoffs
-
-    def card_of_key(self, stage: Stage, key: str) -> str:
-        return key if stage.spec.best_per_guest else self.entries[key].card
 
     def new_id(self, offset: int = 0) -> str:
         return f"{self.prefix}{len(self.entries) + 1 + offset}"
@@ -475,16 +421,16 @@ class Tournament(Feature):
         if isinstance(event, MemberJoinedRewards):
             finalist = any(e.card == event.card for e in self.active(self.final))
             return {self.prizes_view} if finalist else set()
-        if getattr(event, "promotion", None) != self.name:
+        handler = self._handlers.get(type(event))
+        if handler is None or getattr(event, "promotion", None) != self.name:
             return ()
-        handler = getattr(self, "_on_" + type(event).__name__.removeprefix("Tournament"), None)
-        return self.with_ops(handler(event)) if handler else ()
+        return self.with_ops(handler(event))
 
     def with_ops(self, dirty: set[str]) -> set[str]:
         """The operator's entry list follows the seating and the later stages' boards."""
         return dirty | {self.ops_view} if not self._ops_sources.isdisjoint(dirty) else dirty
 
-    def _on_Entered(self, ev: TournamentEntered) -> set[str]:
+    def _on_entered(self, ev: TournamentEntered) -> set[str]:
         e = Entry(ev.entry, ev.card, ev.stage, ev.payment, ev.paid, ev.at_ms, ev.origin)
         self.entries[e.id] = e
         stage = self.stages[e.stage]
@@ -497,23 +443,23 @@ class Tournament(Feature):
             dirty |= {self.seating_view, self.qualifiers_view}
         return dirty
 
-    def _on_Seated(self, ev: TournamentSeated) -> set[str]:
+    def _on_seated(self, ev: TournamentSeated) -> set[str]:
         for entry, heat, seat in ev.seats:
             self._seat(self.stages[ev.stage], self.entries[entry], heat, seat)
         return {self.seating_view} if self.later(ev.stage) else set()
 
-    def _on_ScoreRecorded(self, ev: TournamentScoreRecorded) -> set[str]:
+    def _on_score_recorded(self, ev: TournamentScoreRecorded) -> set[str]:
         e = self.entries[ev.entry]
         e.scored_at_ms = ev.at_ms
         return self._score(e, ev.score)
 
-    def _on_ScoreCorrected(self, ev: TournamentScoreCorrected) -> set[str]:
+    def _on_score_corrected(self, ev: TournamentScoreCorrected) -> set[str]:
         return self._score(self.entries[ev.entry], ev.new)
 
-    def _on_ScoreVoided(self, ev: TournamentScoreVoided) -> set[str]:
+    def _on_score_voided(self, ev: TournamentScoreVoided) -> set[str]:
         return self._score(self.entries[ev.entry], None)
 
-    def _on_EntryRemoved(self, ev: TournamentEntryRemoved) -> set[str]:
+    def _on_entry_removed(self, ev: TournamentEntryRemoved) -> set[str]:
         e = self.entries[ev.entry]
         dirty = self._score(e, None) if e.score is not None else set()
         e.status = ev.status
@@ -523,29 +469,29 @@ class Tournament(Feature):
             dirty.add(self.seating_view)
         return dirty | self.money_views(ev.refund)
 
-    def _on_HeatStarted(self, ev: TournamentHeatStarted) -> set[str]:
+    def _on_heat_started(self, ev: TournamentHeatStarted) -> set[str]:
         self.stages[ev.stage].started.add(ev.heat)
         return {self.seating_view} if self.later(ev.stage) else set()
 
-    def _on_TieBroken(self, ev: TournamentTieBroken) -> set[str]:
+    def _on_tie_broken(self, ev: TournamentTieBroken) -> set[str]:
         stage = self.stages[ev.stage]
         self._remember_places(stage)
         for rnd in ev.rounds:
             stage.standings.break_tie(rnd["keys"], rnd["values"])
         return self.standing_views(stage)
 
-    def _on_StageClosed(self, ev: TournamentStageClosed) -> set[str]:
+    def _on_stage_closed(self, ev: TournamentStageClosed) -> set[str]:
         stage = self.stages[ev.stage]
         stage.closed = True
         stage.places = {key: i for i, key in enumerate(ev.ranking, start=1)}
         return self.standing_views(stage) | {self.prizes_view}
 
-    def _on_ProxyRegistered(self, ev: TournamentProxyRegistered) -> set[str]:
+    def _on_proxy_registered(self, ev: TournamentProxyRegistered) -> set[str]:
         self.entries[ev.entry].proxy = ev.nominee
         self.forms.add(ev.form)
         return {self.seating_view} if self.entries[ev.entry].heat else set()
 
-    def _on_SplitSet(self, ev: TournamentSplitSet) -> set[str]:
+    def _on_split_set(self, ev: TournamentSplitSet) -> set[str]:
         self.split = list(ev.percents)
         return {self.prizes_view}
 
@@ -583,10 +529,6 @@ class Tournament(Feature):
             stage.seats[(heat, seat)] = e.id
             stage.last_heat = max(stage.last_heat, heat_number(heat))
 
-    def later(self, stage: str) -> bool:
-        """A stage after qualifying: its seating and qualifiers are on show."""
-        return stage != self.order[0]
-
     def money_views(self, cents: int) -> set[str]:
         return {self.pools_view, self.prizes_view} if cents else set()
 
@@ -605,135 +547,3 @@ class Tournament(Feature):
         parts = split(abs(cents), [p.percent for p in self.pool_configs])
         for pool, part in zip(self.pool_configs, parts, strict=True):
             self.pools[pool.name] += sign * part
-
-    # -- views ----------------------------------------------------------------------------------
-    @property
-    def pools_view(self) -> str:
-        return f"pools:{self.name}"
-
-    @property
-    def seating_view(self) -> str:
-        return f"seating:{self.name}"
-
-    @property
-    def qualifiers_view(self) -> str:
-        return f"qualifiers:{self.name}"
-
-    @property
-    def prizes_view(self) -> str:
-        return f"prizes:{self.name}"
-
-    @property
-    def ops_view(self) -> str:
-        """Operator-only (ops: views never reach screens): entry ids to send commands with."""
-        return f"ops:{self.name}"
-
-    def board_view(self, stage: Stage) -> str:
-        if stage.spec.name == self.order[0]:
-            return f"leaderboard:{self.name}"
-        return f"leaderboard:{self.name}:{stage.spec.name}"
-
-    def view_names(self) -> Iterable[str]:
-        return (*(self.board_view(s) for s in self.stages.values()), self.pools_view,
-                self.seating_view, self.qualifiers_view, self.prizes_view, self.ops_view)
-
-    def view(self, name: str) -> dict[str, Any]:
-        for stage in self.stages.values():
-            if name == self.board_view(stage):
-                return self.leaderboard_doc(stage)
-        docs = {self.pools_view: self.pools_doc, self.seating_view: self.seating_doc,
-                self.qualifiers_view: self.qualifiers_doc, self.prizes_view: self.prizes_doc,
-                self.ops_view: self.ops_doc}
-        return docs[name]()
-
-    def leaderboard_doc(self, stage: Stage) -> dict[str, Any]:
-        rows = []
-        shown = {key: place for place, key in enumerate(stage.previous, 1)}
-        for position, (key, score) in enumerate(stage.standings.board.top(stage.spec.rows), 1):
-            before = shown.get(key)
-            rows.append({
-                "position": position,
-                "name": self.name_of(self.card_of_key(stage, key)),
-                "score": score,
-                "movement": 0 if before is None else before - position,
-                "new": before is None and bool(stage.previous),
-            })
-        return {"title": self.title, "subtitle": stage.spec.title, "rows": rows,
-                "entries": len(stage.standings), "closed": stage.closed}
-
-    def pools_doc(self) -> dict[str, Any]:
-        pools = []
-        for p in self.pool_configs:
-            amount = self.pools[p.name]
-            pools.append({
-                "name": p.name, "title": p.title, "amount": amount,
-                "amount_text": format_zar(amount), "target": p.target,
-                "target_text": None if p.target is None else format_zar(p.target),
-                "progress_percent": None if not p.target else min(100, amount * 100 // p.target),
-            })
-        return {"title": self.title, "pools": pools}
-
-    def seating_doc(self) -> dict[str, Any]:
-        stages = []
-        for name in self.order[1:]:
-            stage = self.stages[name]
-            heats: dict[str, list[dict[str, Any]]] = {}
-            for e in (self.entries[i] for i in stage.entries):
-                if e.heat is not None and e.status != "refunded":
-                    heats.setdefault(e.heat, []).append({
-                        "seat": e.seat, "name": self.name_of(e.card),
-                        "proxy": None if e.proxy is None else self.name_of(e.proxy),
-                        "status": e.status,
-                    })
-            stages.append({"stage": name, "title": stage.spec.title, "heats": [
-                {"heat": h, "started": h in stage.started,
-                 "seats": sorted(seats, key=lambda s: s["seat"])}
-                for h, seats in sorted(heats.items(), key=lambda kv: heat_number(kv[0]))]})
-        return {"title": self.title, "stages": stages}
-
-    def ops_doc(self) -> dict[str, Any]:
-        """Every seat of the stages after qualifying, with its entry id, for the operator."""
-        rows = [{"entry": e.id, "card": self.members.by_card[e.card].masked_card,
-                 "name": self.name_of(e.card), "stage": e.stage, "heat": e.heat, "seat": e.seat,
-                 "score": e.score, "status": e.status, "via": self.route(e),
-                 "proxy": None if e.proxy is None else self.name_of(e.proxy)}
-                for name in self.order[1:] for e in (self.entries[i]
-                                                     for i in self.stages[name].entries)]
-        return {"title": self.title, "entries": rows}
-
-    def qualifiers_doc(self) -> dict[str, Any]:
-        stages = []
-        for name in self.order[1:]:
-            stage = self.stages[name]
-            rows = [{"name": self.name_of(e.card), "via": self.route(e)}
-                    for e in (self.entries[i] for i in stage.entries)]
-            stages.append({"stage": name, "title": stage.spec.title, "qualifiers": rows})
-        return {"title": self.title, "stages": stages}
-
-    def route(self, e: Entry) -> str:
-        """How an entry reached its stage, for people: "Qualifying place 3", "Wild Card"."""
-        if e.origin is None:
-            return "Wild Card" if e.payment == "wildcard" else ""
-        origin = self.entries[e.origin]
-        stage = self.stages[origin.stage]
-        place = stage.places.get(stage.standings.key(origin.id, origin.card))
-        return f"{stage.spec.title} place {place}"
-
-    def prize_rows(self, pool: int, percents: Sequence[int], stage: Stage) -> list[dict[str, Any]]:
-        """The prize table: each place's amount and, once known, its holder's name."""
-        ranking = stage.standings.ranking(len(percents))
-        rows = []
-        for prize in prize_table(pool, percents):
-            row: dict[str, Any] = {**prize.row(), "name": None, "claim": None}
-            if prize.place <= len(ranking):
-                card = self.card_of_key(stage, ranking[prize.place - 1])
-                row["name"] = self.name_of(card)
-                row["claim"] = self.claim_note(self.members.by_card[card])
-            rows.append(row)
-        return rows
-
-    def prizes_doc(self) -> dict[str, Any]:
-        pool = self.pools[self.prize_pool]
-        return {"title": self.title, "pool": pool, "pool_text": format_zar(pool),
-                "split": self.split, "settled": self.final.closed,
-                "places": self.prize_rows(pool, self.split, self.final)}

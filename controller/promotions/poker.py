@@ -25,12 +25,13 @@ from controller.domain.members import Members
 from controller.domain.money import format_zar
 from controller.domain.prizes import check_split
 from controller.domain.standings import Standings
-from controller.domain.tournament import Entry, PoolConfig, Stage, StageSpec, Tournament
+from controller.domain.tournament import Tournament
 from controller.domain.tournament_events import (
     TournamentEntered,
     TournamentSeated,
     TournamentTieBroken,
 )
+from controller.domain.tournament_state import Entry, PoolConfig, Stage, StageSpec
 from controller.promotions.sweet16 import Sweet16Pay
 
 HANDS = ("sweet_16", "suited_16", "same_colour_16", "mixed_colour_16")

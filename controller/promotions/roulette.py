@@ -19,20 +19,14 @@ from controller.domain.events import DomainEvent
 from controller.domain.heats import heat_name, take_seat
 from controller.domain.members import Members
 from controller.domain.money import format_zar
-from controller.domain.tournament import (
-    Entry,
-    PoolConfig,
-    RecordScore,
-    Stage,
-    StageSpec,
-    Tournament,
-)
+from controller.domain.tournament import RecordScore, Tournament
 from controller.domain.tournament_events import (
     TournamentEntered,
     TournamentEntryRemoved,
     TournamentHeatStarted,
     TournamentTieBroken,
 )
+from controller.domain.tournament_state import Entry, PoolConfig, Stage, StageSpec
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from controller.domain.heats import (
 )
 from controller.domain.members import Member, Members
 from controller.domain.ties import card_value, electronic_rounds
-from controller.domain.tournament import PoolConfig, Stage, StageSpec, Tournament, reason_text
+from controller.domain.tournament import Tournament, reason_text
 from controller.domain.tournament_events import (
     TournamentEntered,
     TournamentEntryRemoved,
@@ -36,6 +36,7 @@ from controller.domain.tournament_events import (
     TournamentSeated,
     TournamentTieBroken,
 )
+from controller.domain.tournament_state import PoolConfig, Stage, StageSpec
 
 
 @dataclass(frozen=True)
