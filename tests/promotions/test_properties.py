@@ -8,7 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.domain.errors import Rejected
+from controller.domain.handoffs import WildcardFinalist
 from tests.promotions.helpers import Driver
+from tests.promotions.test_slots import qualify, stage_entries
 
 ENTRIES = [f"{p}{n}" for p in "SRP" for n in range(1, 5)] + ["X9"]
 CARDS = ["1000000", "1000001", "1000002", "9999999"]
@@ -79,3 +81,26 @@ def test_a_refused_command_leaves_state_unchanged_and_ranks_stay_a_permutation(s
             assert len(ranking) == len(set(ranking))
         pool = feature.pools[feature.prize_pool]
         assert sum(p["amount"] for p in d.view(f"prizes:{name}")["places"]) == pool
+
+
+def test_state_is_the_fold_of_the_log():
+    """Replaying a whole slots tournament's events rebuilds the same views (restart)."""
+    d = Driver(seed=11)
+    qualify(d, 40)
+    d.do("slots.close_stage", {"stage": "qualifying"})
+    d.do("slots.draw_seats", {"stage": "semi"})
+    for i, e in enumerate(stage_entries(d, "semi")):
+        d.do("slots.record_score", {"entry": e.id, "score": 5_000 - i})
+    d.do("slots.close_stage", {"stage": "semi"})
+    d.member("2000000", "Wild Card")
+    d.apply(WildcardFinalist("2000000", False))
+    d.do("slots.draw_seats", {"stage": "final"})
+    replayed = Driver(seed=99).show
+    for event in d.log:
+        replayed.apply(event)
+    names = d.show.published_view_names()
+    assert names == replayed.published_view_names()
+    live = {n: d.view(n) for n in names}
+    again = {n: next(f for f in replayed.features if n in set(f.view_names())).view(n)
+             for n in names}
+    assert again == live
