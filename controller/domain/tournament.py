@@ -175,10 +175,7 @@ class Tournament(TournamentViews, Feature):
                        "Record the score an entry finished its heat with.")
 
     def events(self) -> Iterable[type[DomainEvent]]:
-        return (TournamentEntered, TournamentSeated, TournamentScoreRecorded,
-                TournamentScoreCorrected, TournamentScoreVoided, TournamentEntryRemoved,
-                TournamentHeatStarted, TournamentTieBroken, TournamentStageClosed,
-                TournamentProxyRegistered, TournamentSplitSet, MemberFlagged, MemberJoinedRewards)
+        return (*self._handlers, MemberFlagged, MemberJoinedRewards)
 
     # -- hooks for promotions ---------------------------------------------------------------
     def advance(self, stage: Stage, ranking: list[str], ctx: Context) -> list[DomainEvent]:
