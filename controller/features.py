@@ -6,6 +6,8 @@ from controller.domain.cues import Cues
 from controller.domain.feature import Feature
 from controller.domain.members import Members
 from controller.promotions import wildcard_config
+from controller.promotions.poker import Poker
+from controller.promotions.roulette import Roulette
 from controller.promotions.slots import Slots
 from controller.promotions.super9 import Super9
 from controller.promotions.wildcard import Wildcard
@@ -17,5 +19,5 @@ def build_features() -> list[Feature]:
     members = Members()
     slots = Slots(members)
     wildcard = Wildcard(members, slots, wildcard_config.load())
-    return [members, slots, Super9(members), wildcard, Cues([WildcardCues(wildcard)]),
-            Screens()]
+    return [members, slots, Roulette(members), Poker(members), Super9(members), wildcard,
+            Cues([WildcardCues(wildcard)]), Screens()]

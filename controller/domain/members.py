@@ -40,6 +40,13 @@ class MemberFlagged(DomainEvent):
     reason: str
 
 
+@dataclass(frozen=True)
+class MemberJoinedRewards(DomainEvent):
+    """A non-member guest joined the Rewards Programme (e.g. to claim a prize, slots rule 4)."""
+
+    card: str
+
+
 @dataclass
 class Member:
     card: str
@@ -59,6 +66,11 @@ class RegisterMember:
     display_name: str
     rewards_member: bool = True
     flags: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class JoinRewards:
+    card: str
 
 
 @dataclass(frozen=True)
@@ -91,10 +103,12 @@ class Members(Feature):
                     "Register a rewards member (or a non-member guest) with a display name."),
             Command("flag_member", "operator", FlagMember, self.flag,
                     "Set or clear an eligibility flag on a member, with a reason."),
+            Command("join_rewards", "operator", JoinRewards, self.join_rewards,
+                    "Record that a non-member guest joined the Rewards Programme."),
         )
 
     def events(self) -> Iterable[type[DomainEvent]]:
-        return (MemberRegistered, MemberFlagged)
+        return (MemberRegistered, MemberFlagged, MemberJoinedRewards)
 
     # -- commands ---------------------------------------------------------------------------
     def register(self, p: RegisterMember, ctx: Context) -> list[DomainEvent]:
@@ -116,6 +130,11 @@ class Members(Feature):
             raise Rejected("reason_required", "Say why the flag changes.")
         return [MemberFlagged(p.card, p.flag, p.on, p.reason.strip())]
 
+    def join_rewards(self, p: JoinRewards, ctx: Context) -> list[DomainEvent]:
+        if self.get(p.card).rewards_member:
+            raise Rejected("already_member", f"Card {p.card} is already a Rewards member.")
+        return [MemberJoinedRewards(p.card)]
+
     # -- state --------------------------------------------------------------------------------
     def apply(self, event: DomainEvent) -> Iterable[str]:
         if isinstance(event, MemberRegistered):
@@ -128,6 +147,8 @@ class Members(Feature):
                 flags.add(event.flag)
             else:
                 flags.discard(event.flag)
+        elif isinstance(event, MemberJoinedRewards):
+            self.by_card[event.card].rewards_member = True
         return ()
 
     # -- queries used by promotions -----------------------------------------------------------

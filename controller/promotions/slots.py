@@ -1,115 +1,315 @@
 """Slots PAYOFF tournament (shared/rules/slots-payoff-tournament.txt).
 
-Walking-skeleton scope: entries and qualifying scores on a leaderboard of positions 1-45
-(rule 14). Heats, buy-ins, stages and prizes build on this.
+Qualifying heats on a bank of machines (R50 a seat, one free entry a week for Rewards members),
+a leaderboard of positions 1-45, the two best single entries straight to the final, places 3-32
+to the semi-final, and a final of the semi's top 9, those 2 and the Wild Card winner in two
+heats of six. Ties are settled by a playing-card draw, Ace low.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
+from controller.domain.calendar import week_monday
 from controller.domain.commands import Command, Context
+from controller.domain.config import load_config
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
-from controller.domain.feature import Feature
-from controller.domain.leaderboard import Leaderboard
-from controller.domain.members import Members
-
-LEADERBOARD_ROWS = 45  # rule 14
-VIEW = "leaderboard:slots"
+from controller.domain.handoffs import WildcardFinalist
+from controller.domain.heats import (
+    draw_seats,
+    first_free_seat,
+    heat_number,
+    heats_needed,
+    positions,
+    take_seat,
+)
+from controller.domain.members import Member, Members
+from controller.domain.ties import card_value, electronic_rounds
+from controller.domain.tournament import Tournament, reason_text
+from controller.domain.tournament_events import (
+    TournamentEntered,
+    TournamentEntryRemoved,
+    TournamentScoreVoided,
+    TournamentSeated,
+    TournamentTieBroken,
+)
+from controller.domain.tournament_state import PoolConfig, Stage, StageSpec
 
 
 @dataclass(frozen=True)
-class SlotsEntered(DomainEvent):
-    entry: str
-    card: str
+class SlotsConfig:
+    title: str
+    buy_in: int
+    free_entries_per_week: int
+    utc_offset_minutes: int
+    qualifying_seats_per_heat: int
+    leaderboard_rows: int
+    direct_to_final: int
+    semi_last_place: int
+    semi_heat_size: int
+    final_from_semi: int
+    final_heat_size: int
+    semi_date: str
+    final_date: str
+    pools: list[PoolConfig]
+    prize_split: list[int]
 
 
 @dataclass(frozen=True)
-class SlotsScoreRecorded(DomainEvent):
-    entry: str
-    score: int
+class SlotsHeatRestarted(DomainEvent):
+    """Rule 27: a tournament-system fault restarts the whole heat (its scores are voided)."""
+
+    stage: str
+    heat: str
+    reason: str
 
 
 @dataclass(frozen=True)
 class Enter:
     card: str
+    heat: str | None = None
+    payment: str = "cash"  # cash | free | comp
 
 
 @dataclass(frozen=True)
-class RecordScore:
+class TieBreak:
+    stage: str
+    entries: list[str]
+    cards: list[str] = field(default_factory=list)
+    electronic: bool = False
+    public: list[str] = field(default_factory=list)  # entries a member of the public drew for
+
+
+@dataclass(frozen=True)
+class EntryRef:
     entry: str
-    score: int
 
 
-class Slots(Feature):
+@dataclass(frozen=True)
+class DrawSeats:
+    stage: str
+
+
+@dataclass(frozen=True)
+class RestartHeat:
+    stage: str
+    heat: str
+    reason: str
+
+
+PAYMENTS = ("cash", "free", "comp")
+
+
+class Slots(Tournament):
     name = "slots"
+    title = "Slots PAYOFF"
+    prefix = "S"
+    live_scores = True  # machines report their credit meter as the heat plays
+    rules: ClassVar[dict[str, str]] = {
+        "eligible": "rules 2-3", "tie": "rule 26", "proxy": "rules 21-23", "no_proxy": "rule 12",
+        "no_show": "rule 29", "extra_seat": "rule 23", "split": "rule 43",
+    }
 
-    def __init__(self, members: Members) -> None:
-        self.members = members
-        self.entries: dict[str, str] = {}  # entry id -> card
-        self.board: Leaderboard[str] = Leaderboard()
-        self._scores_recorded = 0
-        self._shown_positions: dict[str, int] = {}
+    def __init__(self, members: Members, config: SlotsConfig | None = None) -> None:
+        self.config = config or load_config("slots", SlotsConfig)
+        c = self.config
+        self.title = c.title
+        super().__init__(members, [
+            StageSpec("qualifying", "Qualifying", c.leaderboard_rows,
+                      cutoffs=(c.direct_to_final, c.semi_last_place),
+                      heat_size=c.qualifying_seats_per_heat),
+            StageSpec("semi", "Semi-final", c.semi_last_place - c.direct_to_final,
+                      cutoffs=(c.final_from_semi,), heat_title="Semi",
+                      heat_size=c.semi_heat_size),
+            StageSpec("final", "Final", c.final_from_semi + c.direct_to_final + 1,
+                      heat_title="Final", heat_size=c.final_heat_size),
+        ], c.pools, c.prize_split)
+        self.wildcard_absent: set[str] = set()
 
-    def commands(self) -> Iterable[Command[Any]]:
+    def own_commands(self) -> Iterable[Command[Any]]:
         return (
             Command("slots.enter", "operator", Enter, self.enter,
-                    "Enter a member into the qualifying stage; the ack carries the entry id."),
-            Command("slots.record_score", "operator", RecordScore, self.record_score,
-                    "Record the credits an entry finished its heat with."),
+                    "Buy a member a seat in a qualifying heat (or use the weekly free entry); "
+                    "the ack carries the entry id."),
+            Command("slots.tie_break", "operator", TieBreak, self.tie_break,
+                    "Record a playing-card tie-break (Ace low), or draw the cards electronically."),
+            Command("slots.draw_seats", "operator", DrawSeats, self.draw_seats,
+                    "Draw the seats of the semi-final or the final at random."),
+            Command("slots.malfunction", "operator", EntryRef, self.malfunction,
+                    "A machine failed: move the player to the first free seat of a later heat, "
+                    "or refund them."),
+            Command("slots.restart_heat", "operator", RestartHeat, self.restart_heat,
+                    "A tournament-system fault: restart the whole heat, voiding its scores."),
         )
 
     def events(self) -> Iterable[type[DomainEvent]]:
-        return (SlotsEntered, SlotsScoreRecorded)
+        return (*super().events(), WildcardFinalist, SlotsHeatRestarted)
 
-    def enter(self, p: Enter, ctx: Context) -> list[DomainEvent]:
-        self.members.eligible(p.card, "rules 2-3")
-        return [SlotsEntered(f"S{len(self.entries) + 1}", p.card)]
-
-    def record_score(self, p: RecordScore, ctx: Context) -> list[DomainEvent]:
-        if p.entry not in self.entries:
-            raise Rejected("unknown_entry", f"There is no entry {p.entry!r}.")
-        if p.score < 0:
-            raise Rejected("bad_score", "A score cannot be negative.")
-        return [SlotsScoreRecorded(p.entry, p.score)]
-
+    # -- queries the Wild Card draw calls -------------------------------------------------------
     def participant_cards(self) -> set[str]:
-        """Rewards members who took part in the event (Wild Card bonus tickets, rule 18.2)."""
-        return {card for card in self.entries.values() if self.members.by_card[card].rewards_member}
+        """Rewards members who took part in the event (rule 18.2: 5 extra Wild Card tickets)."""
+        return {e.card for e in self.entries.values()
+                if e.stage == "qualifying" and e.status != "refunded"
+                and self.members.by_card[e.card].rewards_member}
 
     def qualified_cards(self) -> set[str]:
-        """Members already through to the Final (rule 17); none until stages are built."""
-        return set()
+        """Cards already holding a seat in the final (kept out of the Wild Card pool)."""
+        return {e.card for e in self.active(self.final)}
 
+    # -- commands -------------------------------------------------------------------------------
+    def enter(self, p: Enter, ctx: Context) -> list[DomainEvent]:
+        qualifying = self.stages["qualifying"]
+        if qualifying.closed:
+            raise Rejected("stage_closed", "Qualifying is closed; no more entries (rule 11).")
+        member = self.members.eligible(p.card, self.rules["eligible"])
+        if p.payment not in PAYMENTS:
+            raise Rejected("bad_payment", f"Payment is one of {', '.join(PAYMENTS)}.")
+        if p.payment == "free":
+            self.check_free_entry(member, ctx)
+        heat, seat = self.qualifying_seat(qualifying, member, p.heat)
+        paid = 0 if p.payment == "free" else self.config.buy_in  # rules 5-6: comps are paid for
+        return [TournamentEntered(self.name, self.new_id(), member.card, "qualifying", heat, seat,
+                                  p.payment, paid, ctx.now_ms)]
+
+    def check_free_entry(self, member: Member, ctx: Context) -> None:
+        if not member.rewards_member:
+            raise Rejected("not_rewards", f"{member.display_name} is not a Rewards member; the "
+                                          "free weekly entry is for Rewards members (rule 8).")
+        offset = self.config.utc_offset_minutes
+        week = week_monday(ctx.now_ms, offset)
+        mine = (self.entries[i] for i in self.stages["qualifying"].cards.get(member.card, ()))
+        used = sum(1 for e in mine if e.payment == "free" and e.status != "refunded"
+                   and week_monday(e.at_ms, offset) == week)
+        if used >= self.config.free_entries_per_week:
+            raise Rejected("free_entry_used", f"{member.display_name} has already used this "
+                                              "week's free entry (Monday to Sunday, rule 8).")
+
+    def qualifying_seat(self, stage: Stage, member: Member, heat: str | None) -> tuple[str, int]:
+        """Machines are allocated in order (rule 11); one seat per heat per player (rule 21)."""
+        own = self.own_heats(stage, member.card)
+        if heat in own:
+            raise Rejected("second_seat", f"{member.display_name} already has a seat in {heat}; "
+                                          "a player may hold one seat per qualifying heat "
+                                          "(rule 21).")
+        if heat in stage.started:
+            raise Rejected("heat_started", f"{heat} has started; late entries are not accepted "
+                                           "(rule 11).")
+        free = self.seat_is_free(stage, own | stage.started)
+        return take_seat(free, stage.spec.heat_title, stage.spec.heat_size, heat,
+                         after=max(stage.last_heat - 1, 0))
+
+    def tie_break(self, p: TieBreak, ctx: Context) -> list[DomainEvent]:
+        stage, keys = self.tie_round(p.stage, p.entries)
+        stray = [e for e in p.public if e not in p.entries]
+        if stray:
+            raise Rejected("bad_payload", f"Entry {stray[0]} is not in this tie-break.")
+        public = [keys[p.entries.index(e)] for e in p.public]
+        if p.electronic:
+            if p.cards:
+                raise Rejected("bad_payload", "Give the cards drawn, or ask for an electronic "
+                                              "draw, not both.")
+            rounds = [{"keys": r["keys"], "values": [card_value(c) for c in r["cards"]],
+                       "shown": r["cards"], "public": [k for k in r["keys"] if k in public]}
+                      for r in electronic_rounds(keys, ctx.rng)]
+            return [TournamentTieBroken(self.name, stage.spec.name, "electronic card", rounds)]
+        if len(p.cards) != len(p.entries):
+            raise Rejected("bad_payload", "Give one card per tied player, in the same order "
+                                          "(rule 26).")
+        values = [card_value(c) for c in p.cards]
+        return [TournamentTieBroken(self.name, stage.spec.name, "card", [
+            {"keys": keys, "values": values, "shown": list(p.cards), "public": public}])]
+
+    def draw_seats(self, p: DrawSeats, ctx: Context) -> list[DomainEvent]:
+        """Rule 16: semi and final seats by random draw; an absent Wild Card draws last (41)."""
+        stage = self.open_stage(p.stage)
+        if stage.spec.name == "qualifying":
+            raise Rejected("bad_stage", "Qualifying seats are allocated in order as players "
+                                        "enter (rule 11).")
+        players = self.active(stage)
+        if any(e.heat for e in players):
+            raise Rejected("already_drawn", f"The {stage.spec.title} seats are already drawn.")
+        if stage is self.final and not any(e.payment == "wildcard" for e in players):
+            raise Rejected("wildcard_pending", "The Wild Card finalist is not known yet "
+                                               "(rule 19); draw the final seats after that draw.")
+        if not players:
+            raise Rejected("no_players", f"Nobody is to be seated in the {stage.spec.title}.")
+        last = [e.id for e in players if e.id in self.wildcard_absent]
+        first = [e.id for e in players if e.id not in self.wildcard_absent]
+        size = stage.spec.heat_size
+        seats = positions(stage.spec.heat_title, heats_needed(len(players), size), size)
+        drawn = draw_seats(first, last, seats, ctx.rng)
+        return [TournamentSeated(self.name, stage.spec.name, "draw",
+                                 [[entry, heat, seat] for entry, (heat, seat) in drawn])]
+
+    def malfunction(self, p: EntryRef, ctx: Context) -> list[DomainEvent]:
+        """Rules 27-28: first free seat of a later heat; else a refund (qualifying) or an
+        additional heat (finals stages)."""
+        e = self.playing(p.entry)
+        if e.score is not None:
+            raise Rejected("already_scored", f"Entry {e.id} already finished its heat.")
+        if e.heat is None:
+            raise Rejected("no_seat", f"Entry {e.id} has no seat yet.")
+        stage = self.stages[e.stage]
+        title, size = stage.spec.heat_title, stage.spec.heat_size
+        current = heat_number(e.heat)
+        free = self.seat_is_free(stage, self.own_heats(stage, e.card) | stage.started)
+        heat, seat = first_free_seat(free, title, size, after=current)
+        if heat_number(heat) > stage.last_heat:
+            if stage.spec.name == "qualifying":
+                return [TournamentEntryRemoved(self.name, e.id, "refunded",
+                                               "machine malfunction, no later seat (rule 27)",
+                                               e.paid)]
+            seat = 1 + ctx.rng.below(size)  # rule 28: an additional heat, seat numbers drawn
+        return [TournamentSeated(self.name, stage.spec.name, "moved", [[e.id, heat, seat]])]
+
+    def restart_heat(self, p: RestartHeat, ctx: Context) -> list[DomainEvent]:
+        stage = self.open_stage(p.stage)
+        seated = [e for e in self.active(stage) if e.heat == p.heat]
+        if not seated:
+            raise Rejected("unknown_heat", f"Nobody is seated in {p.heat!r} of the "
+                                           f"{stage.spec.title}.")
+        reason = f"system fault, heat restarted (rule 27): {reason_text(p.reason)}"
+        return [SlotsHeatRestarted(stage.spec.name, p.heat, reason),
+                *(TournamentScoreVoided(self.name, e.id, e.score, reason)
+                  for e in seated if e.score is not None)]
+
+    # -- rules of advancement -------------------------------------------------------------------
+    def advance(self, stage: Stage, ranking: list[str], ctx: Context) -> list[DomainEvent]:
+        c = self.config
+        if stage.spec.name == "qualifying":  # rules 15, 17, 24
+            to_final = self.qualified(stage, self.final, ranking[: c.direct_to_final], ctx)
+            semi = self.qualified(stage, self.stages["semi"],
+                                  ranking[c.direct_to_final: c.semi_last_place], ctx,
+                                  offset=len(to_final))
+            return [*to_final, *semi]
+        if stage.spec.name == "semi":  # rule 19
+            return self.qualified(stage, self.final, ranking[: c.final_from_semi], ctx)
+        return []
+
+    def claim_note(self, member: Member) -> str | None:
+        if member.rewards_member:
+            return None
+        return "Must join the Rewards Programme to claim (rule 4)."
+
+    # -- state ----------------------------------------------------------------------------------
     def apply(self, event: DomainEvent) -> Iterable[str]:
-        if isinstance(event, SlotsEntered):
-            self.entries[event.entry] = event.card
+        if isinstance(event, WildcardFinalist):
+            return self._wildcard(event)
+        if isinstance(event, SlotsHeatRestarted):
             return ()
-        if isinstance(event, SlotsScoreRecorded):
-            self._scores_recorded += 1
-            self.board.replace(event.entry, event.score, self._scores_recorded)
-            return (VIEW,)
-        return ()
+        return super().apply(event)
 
-    def view_names(self) -> Iterable[str]:
-        return (VIEW,)
+    def _wildcard(self, ev: WildcardFinalist) -> set[str]:
+        """Rule 19: the Wild Card winner completes the final."""
+        if any(e.payment == "wildcard" for e in self.active(self.final)):
+            return set()
+        entry = self.new_id()
+        self.apply(TournamentEntered(self.name, entry, ev.card, "final", None, None, "wildcard",
+                                     0, 0))
+        if not ev.present:
+            self.wildcard_absent.add(entry)
+        return {self.seating_view, self.qualifiers_view}
 
-    def view(self, name: str) -> dict[str, Any]:
-        rows = []
-        shown: dict[str, int] = {}
-        for position, (entry, score) in enumerate(self.board.top(LEADERBOARD_ROWS), start=1):
-            before = self._shown_positions.get(entry)
-            shown[entry] = position
-            rows.append({
-                "position": position,
-                "name": self.members.by_card[self.entries[entry]].display_name,
-                "score": score,
-                "movement": 0 if before is None else before - position,
-                "new": before is None and bool(self._shown_positions),
-            })
-        self._shown_positions = shown
-        return {"title": "Slots PAYOFF", "subtitle": "Qualifying", "rows": rows,
-                "entries": len(self.board)}

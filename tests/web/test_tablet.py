@@ -119,12 +119,12 @@ async def test_mc_runs_a_slots_heat_from_the_tablet(ctl: LiveController, browser
                {"Card": "1234567", "Display name": "Thandi Mokoena"})
     await done(page, "MemberRegistered")
     await send(page, "Slots", "Enter", {"Card": "1234567"})
-    await done(page, "SlotsEntered")
+    await done(page, "TournamentEntered")
     await expect(page.locator("#ack .ack-data")).to_contain_text("entry S1")
     await send(page, "Slots", "Record score", {"Entry": "S1", "Score": "1200"})
-    await done(page, "SlotsScoreRecorded")
+    await done(page, "TournamentScoreRecorded")
 
-    await page.get_by_role("button", name=re.compile(r"^leaderboard:slots")).click()
+    await page.get_by_role("button", name=re.compile(r"^leaderboard:slots rev")).click()
     first = page.locator("#view-body tbody tr").first
     await expect(first.locator("td")).to_contain_text(["1", "Thandi M.", "1200"])
     await expect(page.get_by_role("button", name="leaderboard:slots rev 3")).to_be_visible()
@@ -139,7 +139,7 @@ async def test_mc_runs_a_slots_heat_from_the_tablet(ctl: LiveController, browser
     log = page.locator("#log .log-item")
     await expect(log).to_have_count(5)
     await expect(log.first).to_contain_text("must be a whole number")
-    await expect(log.nth(2)).to_contain_text("Done · SlotsScoreRecorded")
+    await expect(log.nth(2)).to_contain_text("Done · TournamentScoreRecorded")
 
     await page.screenshot(path=tmp_path / "tablet.png")
 
@@ -148,7 +148,7 @@ async def test_views_update_live_when_another_client_sends(ctl: LiveController,
                                                           browser: Browser) -> None:
     page = await open_tablet(browser, f"{ctl.url}/tablet?key={ctl.keys['operator']}")
     await online(page)
-    await page.get_by_role("button", name=re.compile(r"^leaderboard:slots")).click()
+    await page.get_by_role("button", name=re.compile(r"^leaderboard:slots rev")).click()
     await expect(page.locator("#view-body")).to_contain_text("No rows yet.")
     async with ctl.client() as other:
         for command, payload in [

@@ -1,0 +1,130 @@
+"""Tournament leaderboard: recording one score into a large board, and replay at start.
+
+    python bench/leaderboard.py --entries 100000 --json
+
+`record_p99_ms`: one `slots.record_score` through the real service path (decide, durable SQLite
+append with synchronous=FULL, apply, leaderboard view re-rendered and published) into a Slots
+qualifying board of `--entries` entries. Every timed score lands on the visible top 45, so the
+view changes each time. `replay_s`: a fresh controller rebuilding its state from a log of
+`--events` events (members, entries and scores), exactly as at start-up. The logs are written
+in bulk first, as in bench/super9.py. Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from controller.domain.events import DomainEvent
+from controller.domain.members import MemberRegistered
+from controller.domain.tournament_events import TournamentEntered, TournamentScoreRecorded
+from controller.features import build_features
+from controller.service import Service, wall_clock_ms
+from controller.show import Show
+from controller.store.sqlite import EventLog
+
+CHUNK = 5000  # events per bulk append
+MEMBERS = 1000
+SEATS_PER_HEAT = 10  # the shipped slots.yaml
+BUY_IN = 5000
+
+
+def tournament_events(entries: int, rng: random.Random, at_ms: int) -> list[DomainEvent]:
+    """Members, then entries seated in order (one seat per heat each), then their scores."""
+    members = min(MEMBERS, max(SEATS_PER_HEAT, entries))
+    out: list[DomainEvent] = [
+        MemberRegistered(str(1_000_000 + m), f"Player{m} S.", True, []) for m in range(members)]
+    for i in range(entries):
+        out.append(TournamentEntered("slots", f"S{i + 1}", str(1_000_000 + i % members),
+                                     "qualifying", f"Heat {i // SEATS_PER_HEAT + 1}",
+                                     i % SEATS_PER_HEAT + 1, "cash", BUY_IN, at_ms))
+    out += [TournamentScoreRecorded("slots", f"S{i + 1}", rng.randrange(100_000), at_ms, {})
+            for i in range(entries)]
+    return out
+
+
+def write_log(path: Path, events: list[DomainEvent], at_ms: int) -> None:
+    log = EventLog.open(path)
+    try:
+        for first in range(0, len(events), CHUNK):
+            chunk = events[first:first + CHUNK]
+            log.append(f"bench-{first}", "bench", at_ms,
+                       [(e.type_name, e.to_data()) for e in chunk], {"ok": True})
+    finally:
+        log.close()
+
+
+def started(path: Path) -> tuple[Service, int, float]:
+    """A controller's service on the log, replayed: (service, events, seconds)."""
+    service = Service(EventLog.open(path), Show(build_features()), wall_clock_ms)
+    begin = time.perf_counter()
+    count = service.replay()
+    return service, count, time.perf_counter() - begin
+
+
+def record_scores(service: Service, entries: int, records: int,
+                  rng: random.Random) -> list[float]:
+    timings = []
+    top = 100_000
+    for _ in range(records):
+        top += rng.randrange(1, 50)
+        envelope = {"type": "slots.record_score", "command_id": uuid.uuid4().hex,
+                    "payload": {"entry": f"S{rng.randrange(entries) + 1}", "score": top}}
+        begin = time.perf_counter()
+        ack, views = service.execute(envelope, "bench", "operator")
+        timings.append((time.perf_counter() - begin) * 1000)
+        assert ack["ok"], ack
+        assert any(v.name == "leaderboard:slots" for v in views), "the board did not change"
+    return timings
+
+
+def run(entries: int, events: int, records: int, seed: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    at_ms = wall_clock_ms()
+    with tempfile.TemporaryDirectory() as tmp:
+        board_log = Path(tmp) / "board.db"
+        write_log(board_log, tournament_events(entries, rng, at_ms), at_ms)
+        service, board_events, board_replay_s = started(board_log)
+        try:
+            timings = record_scores(service, entries, records, rng)
+        finally:
+            service.log.close()
+
+        replay_log = Path(tmp) / "replay.db"
+        members = min(MEMBERS, events)
+        per_entry = max(0, (events - members) // 2)  # one entry and its score
+        replayed = tournament_events(per_entry, rng, at_ms)[:events]
+        write_log(replay_log, replayed, at_ms)
+        service, replay_events, replay_s = started(replay_log)
+        service.log.close()
+    cuts = statistics.quantiles(timings, n=100)
+    return {"benchmark": "leaderboard", "entries": entries, "records": records,
+            "record_p50_ms": round(cuts[49], 3), "record_p99_ms": round(cuts[98], 3),
+            "record_max_ms": round(max(timings), 3),
+            "replay_events": replay_events, "replay_s": round(replay_s, 3),
+            "board_log_events": board_events, "board_replay_s": round(board_replay_s, 3)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--entries", type=int, default=100_000, help="entries on the board")
+    parser.add_argument("--events", type=int, default=100_000, help="events in the replay log")
+    parser.add_argument("--records", type=int, default=1000, help="timed scores")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print JSON (the only output form)")
+    args = parser.parse_args()
+    print(json.dumps(run(args.entries, args.events, args.records, args.seed)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,546 @@
+"""The tournament building block every tournament promotion is made of.
+
+Entries (a seat in a stage), stages (qualifying -> semi -> final) with their standings, scores
+and their corrections, ties, proxies, no-shows, pools fed by buy-ins and the final's prize
+split. A promotion subclasses `Tournament`, names its stages, says who advances when a stage
+closes, and adds its own commands (entering, tie-breaks, heat procedures).
+
+Command handlers only read; `apply` folds `tournament_events` (those of this promotion only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from controller.domain.commands import Command, Context
+from controller.domain.config import ConfigError
+from controller.domain.errors import Rejected
+from controller.domain.events import DomainEvent
+from controller.domain.feature import Feature
+from controller.domain.heats import heat_number
+from controller.domain.members import MemberFlagged, MemberJoinedRewards, Members
+from controller.domain.money import split
+from controller.domain.prizes import check_split
+from controller.domain.proxies import check_nominee
+from controller.domain.standings import Standings
+from controller.domain.tournament_events import (
+    TournamentEntered,
+    TournamentEntryRemoved,
+    TournamentHeatStarted,
+    TournamentProxyRegistered,
+    TournamentScoreCorrected,
+    TournamentScoreRecorded,
+    TournamentScoreVoided,
+    TournamentSeated,
+    TournamentSplitSet,
+    TournamentStageClosed,
+    TournamentTieBroken,
+)
+from controller.domain.tournament_state import Entry, PoolConfig, Stage, StageSpec
+from controller.domain.tournament_views import TournamentViews
+
+
+# -- payloads shared by every tournament ----------------------------------------------------------
+@dataclass(frozen=True)
+class RecordScore:
+    entry: str
+    score: int
+
+
+@dataclass(frozen=True)
+class CorrectScore:
+    entry: str
+    score: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class VoidScore:
+    entry: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class StageRef:
+    stage: str
+
+
+@dataclass(frozen=True)
+class RegisterProxy:
+    entry: str
+    nominee: str
+    form: str
+
+
+@dataclass(frozen=True)
+class Disqualify:
+    entry: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class StartHeat:
+    stage: str
+    heat: str
+    absent: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SetSplit:
+    percents: list[int]
+    reason: str
+
+
+def reason_text(reason: str) -> str:
+    text = " ".join(reason.split())
+    if not text:
+        raise Rejected("reason_required", "Give a reason; it is kept in the log.")
+    return text
+
+
+class Tournament(TournamentViews, Feature):
+    """Shared tournament mechanics; subclasses fill the class attributes and `advance`."""
+
+    title = "Tournament"
+    prefix = "T"
+    rules: ClassVar[dict[str, str]] = {
+        "eligible": "rules 1-3", "tie": "the tie rule", "proxy": "the proxy rules",
+        "no_proxy": "the proxy rules", "no_show": "the no-show rule", "split": "the prize rule",
+        "extra_seat": "the proxy rules",
+    }
+    proxy_for_extra_seats_only = True
+    live_scores = False  # True: record_score may repeat while the stage runs (a live meter)
+    prize_pool = "prize_pool"
+
+    def __init__(self, members: Members, stages: Sequence[StageSpec],
+                 pools: Sequence[PoolConfig], prize_split: Sequence[int]) -> None:
+        for what, percents in (("buy-in allocation", [p.percent for p in pools]),
+                               ("prize split", list(prize_split))):
+            try:
+                check_split(percents, what)
+            except Rejected as exc:
+                raise ConfigError(f"{self.name}: {exc.message}") from None
+        self.members = members
+        self.order = [s.name for s in stages]
+        self.stages = {s.name: Stage(s, Standings(s.best_per_guest)) for s in stages}
+        self.pool_configs = list(pools)
+        self.pools = {p.name: 0 for p in pools}
+        self.split = list(prize_split)
+        self.entries: dict[str, Entry] = {}
+        self.forms: set[str] = set()
+        self._seq = 0
+        self._handlers: dict[type[DomainEvent], Callable[[Any], set[str]]] = {
+            TournamentEntered: self._on_entered, TournamentSeated: self._on_seated,
+            TournamentScoreRecorded: self._on_score_recorded,
+            TournamentScoreCorrected: self._on_score_corrected,
+            TournamentScoreVoided: self._on_score_voided,
+            TournamentEntryRemoved: self._on_entry_removed,
+            TournamentHeatStarted: self._on_heat_started, TournamentTieBroken: self._on_tie_broken,
+            TournamentStageClosed: self._on_stage_closed,
+            TournamentProxyRegistered: self._on_proxy_registered,
+            TournamentSplitSet: self._on_split_set,
+        }
+        self._ops_sources = {self.seating_view, *(self.board_view(s) for s in self.stages.values()
+                                                  if self.later(s.spec.name))}
+
+    # -- command table ----------------------------------------------------------------------
+    def commands(self) -> Iterable[Command[Any]]:
+        n = self.name
+        return (
+            *self.own_commands(),
+            self.record_command(),
+            Command(f"{n}.correct_score", "operator", CorrectScore, self.correct_score,
+                    "Correct a recorded score; the reason and the old value stay in the log."),
+            Command(f"{n}.void_score", "operator", VoidScore, self.void_score,
+                    "Void a recorded score, with a reason; the entry may be scored again."),
+            Command(f"{n}.close_stage", "operator", StageRef, self.close_stage,
+                    "Close a stage and seat its qualifiers in the next one."),
+            Command(f"{n}.register_proxy", "operator", RegisterProxy, self.register_proxy,
+                    "Register a nominee to play one seat, on a signed proxy form."),
+            Command(f"{n}.disqualify", "operator", Disqualify, self.disqualify,
+                    "Disqualify an entry, with a reason."),
+            Command(f"{n}.start_heat", "operator", StartHeat, self.start_heat,
+                    "Start a heat; players listed absent forfeit their seats."),
+            Command(f"{n}.set_split", "operator", SetSplit, self.set_split,
+                    "Change the final's prize split (whole percentages summing to 100)."),
+        )
+
+    def own_commands(self) -> Iterable[Command[Any]]:
+        return ()
+
+    def record_command(self) -> Command[Any]:
+        return Command(f"{self.name}.record_score", "operator", RecordScore, self.record_score,
+                       "Record the score an entry finished its heat with.")
+
+    def events(self) -> Iterable[type[DomainEvent]]:
+        return (*self._handlers, MemberFlagged, MemberJoinedRewards)
+
+    # -- hooks for promotions ---------------------------------------------------------------
+    def advance(self, stage: Stage, ranking: list[str], ctx: Context) -> list[DomainEvent]:
+        """The events seating `stage`'s qualifiers in the next stage (none after the final)."""
+        return []
+
+    # -- lookups ------------------------------------------------------------------------------
+    def entry(self, entry_id: str) -> Entry:
+        found = self.entries.get(entry_id)
+        if found is None:
+            raise Rejected("unknown_entry", f"There is no entry {entry_id!r}.")
+        return found
+
+    def stage(self, name: str) -> Stage:
+        found = self.stages.get(name)
+        if found is None:
+            raise Rejected("unknown_stage", f"There is no stage {name!r}; the stages are "
+                                            f"{', '.join(self.order)}.")
+        return found
+
+    def open_stage(self, name: str) -> Stage:
+        """A stage that is running: the one before it closed, itself not yet."""
+        stage = self.stage(name)
+        if stage.closed:
+            raise Rejected("stage_closed", f"The {stage.spec.title} is closed.")
+        before = self.previous_stage(stage)
+        if before is not None and not before.closed:
+            raise Rejected("stage_not_open", f"The {stage.spec.title} starts after the "
+                                             f"{before.spec.title} is closed.")
+        return stage
+
+    def previous_stage(self, stage: Stage) -> Stage | None:
+        i = self.order.index(stage.spec.name)
+        return self.stages[self.order[i - 1]] if i else None
+
+    def next_stage(self, stage: Stage) -> Stage | None:
+        i = self.order.index(stage.spec.name) + 1
+        return self.stages[self.order[i]] if i < len(self.order) else None
+
+    def playing(self, entry_id: str) -> Entry:
+        """An active entry in a stage that is not closed."""
+        e = self.entry(entry_id)
+        if e.status != "active":
+            raise Rejected("not_playing", f"Entry {e.id} ({self.name_of(e.card)}) was "
+                                          f"{e.status}.")
+        stage = self.stages[e.stage]
+        if stage.closed:
+            raise Rejected("stage_closed", f"The {stage.spec.title} is closed; its scores can no "
+                                           "longer change.")
+        return e
+
+    def active(self, stage: Stage) -> list[Entry]:
+        return [e for e in (self.entries[i] for i in stage.entries) if e.status == "active"]
+
+    def cutoffs(self, stage: Stage) -> tuple[int, ...]:
+        if stage is self.final:
+            return tuple(range(1, len(self.split) + 1))
+        return stage.spec.cutoffs
+
+    def new_id(self, offset: int = 0) -> str:
+        return f"{self.prefix}{len(self.entries) + 1 + offset}"
+
+    def seat_is_free(self, stage: Stage,
+                     closed: Collection[str] = ()) -> Callable[[tuple[str, int]], bool]:
+        """A seat nobody active holds, in a heat not in `closed`."""
+        return lambda seat: seat not in stage.seats and seat[0] not in closed
+
+    def own_heats(self, stage: Stage, card: str) -> set[str]:
+        """Heats of `stage` in which `card` holds an active seat."""
+        return {e.heat for e in (self.entries[i] for i in stage.cards.get(card, ()))
+                if e.status == "active" and e.heat}
+
+    # -- commands -----------------------------------------------------------------------------
+    @staticmethod
+    def check_score(score: int) -> None:
+        if score < 0:
+            raise Rejected("bad_score", "A score cannot be negative.")
+
+    def record_score(self, p: RecordScore, ctx: Context) -> list[DomainEvent]:
+        return [self.scored(self.playing(p.entry), p.score, ctx, {})]
+
+    def scored(self, e: Entry, score: int, ctx: Context,
+               detail: dict[str, Any]) -> TournamentScoreRecorded:
+        self.check_score(score)
+        spec = self.stages[e.stage].spec
+        if e.score is not None and not self.live_scores:
+            raise Rejected("already_scored", f"Entry {e.id} already has a score of {e.score}; "
+                                             "correct it instead, with a reason.")
+        if spec.seated and e.heat is None:
+            raise Rejected("no_seat", f"{self.name_of(e.card)} has no seat in the {spec.title} "
+                                      "yet; seats are allocated first.")
+        return TournamentScoreRecorded(self.name, e.id, score, ctx.now_ms, detail)
+
+    def correct_score(self, p: CorrectScore, ctx: Context) -> list[DomainEvent]:
+        e = self.playing(p.entry)
+        self.check_score(p.score)
+        if e.score is None:
+            raise Rejected("no_score", f"Entry {e.id} has no score to correct; record it.")
+        return [TournamentScoreCorrected(self.name, e.id, e.score, p.score,
+                                         reason_text(p.reason))]
+
+    def void_score(self, p: VoidScore, ctx: Context) -> list[DomainEvent]:
+        e = self.playing(p.entry)
+        if e.score is None:
+            raise Rejected("no_score", f"Entry {e.id} has no score to void.")
+        return [TournamentScoreVoided(self.name, e.id, e.score, reason_text(p.reason))]
+
+    def close_stage(self, p: StageRef, ctx: Context) -> list[DomainEvent]:
+        stage = self.stage(p.stage)
+        if stage.closed:
+            raise Rejected("already_closed", f"The {stage.spec.title} is already closed.")
+        stage = self.open_stage(p.stage)
+        if stage.spec.seated:
+            missing = [self.name_of(e.card) for e in self.active(stage) if e.score is None]
+            if missing:
+                raise Rejected("scores_missing", f"No score yet for {', '.join(missing)}: record "
+                                                 "them, or mark absent players when their heat "
+                                                 f"starts ({self.rules['no_show']}).")
+        ties = stage.standings.unresolved(self.cutoffs(stage))
+        if ties:
+            cut, group = ties[0]
+            names = ", ".join(self.name_of(self.card_of_key(stage, k)) for k in group)
+            raise Rejected("tie_unresolved", f"{names} are tied on "
+                                             f"{stage.standings.score(group[0])} across place "
+                                             f"{cut}; record a tie-break first "
+                                             f"({self.rules['tie']}).")
+        ranking = stage.standings.ranking()
+        return [TournamentStageClosed(self.name, stage.spec.name, ranking),
+                *self.advance(stage, ranking, ctx)]
+
+    def qualified(self, source: Stage, target: Stage, keys: Sequence[str], ctx: Context,
+                  seats: Sequence[tuple[str, int]] = (), offset: int = 0) -> list[DomainEvent]:
+        """Seats in `target` for the keys (entries, or guests) of `source` that earned them;
+        `offset` counts seats issued by the same command before these."""
+        out: list[DomainEvent] = []
+        for i, key in enumerate(keys):
+            origin = self.entries[source.standings.holder(key)]
+            heat, seat = seats[i] if i < len(seats) else (None, None)
+            out.append(TournamentEntered(self.name, self.new_id(offset + i), origin.card,
+                                         target.spec.name, heat, seat, "qualified", 0,
+                                         ctx.now_ms, origin.id))
+        return out
+
+    def register_proxy(self, p: RegisterProxy, ctx: Context) -> list[DomainEvent]:
+        rule = self.rules["proxy"]
+        e = self.playing(p.entry)
+        stage = self.stages[e.stage]
+        if stage is self.stages[self.order[0]]:
+            raise Rejected("no_proxy_in_qualifying", "No proxies are allowed in the qualifying "
+                                                     f"rounds ({self.rules['no_proxy']}).")
+        if stage.started:
+            raise Rejected("too_late", f"The {stage.spec.title} has started; proxy forms must "
+                                       f"reach the Tournament Director before it starts ({rule}).")
+        owner = self.members.get(e.card)
+        if e.proxy is not None:
+            raise Rejected("has_proxy", f"{self.name_of(e.proxy)} already plays this seat for "
+                                        f"{owner.display_name}.")
+        seats = [x for x in self.active(stage) if x.card == e.card]
+        if self.proxy_for_extra_seats_only and len(seats) < 2 and e.payment != "wildcard":
+            raise Rejected("single_seat", f"{owner.display_name} holds one seat in the "
+                                          f"{stage.spec.title} and plays it in person; a proxy is "
+                                          f"for additional seats ({rule}).")
+        nominee = self.members.eligible(p.nominee, rule=self.rules["eligible"])
+        active = self.active(stage)
+        check_nominee(nominee, owner, stage.spec.title, {x.card for x in active},
+                      {x.proxy for x in active if x.proxy}, self.forms, p.form, rule)
+        return [TournamentProxyRegistered(self.name, e.id, nominee.card, p.form.strip())]
+
+    def disqualify(self, p: Disqualify, ctx: Context) -> list[DomainEvent]:
+        e = self.playing(p.entry)
+        return [TournamentEntryRemoved(self.name, e.id, "disqualified", reason_text(p.reason), 0)]
+
+    def start_heat(self, p: StartHeat, ctx: Context) -> list[DomainEvent]:
+        stage = self.open_stage(p.stage)
+        seated = {e.id: e for e in self.active(stage) if e.heat == p.heat}
+        if not seated:
+            raise Rejected("unknown_heat", f"Nobody is seated in {p.heat!r} of the "
+                                           f"{stage.spec.title}.")
+        if p.heat in stage.started:
+            raise Rejected("already_started", f"{p.heat} has already started.")
+        stray = [a for a in p.absent if a not in seated]
+        if stray:
+            raise Rejected("not_seated", f"Entry {stray[0]!r} has no seat in {p.heat}.")
+        events: list[DomainEvent] = [TournamentHeatStarted(self.name, stage.spec.name, p.heat,
+                                                           ctx.now_ms)]
+        events += [TournamentEntryRemoved(self.name, a, "forfeited",
+                                          f"not present when {p.heat} started "
+                                          f"({self.rules['no_show']})", 0)
+                   for a in dict.fromkeys(p.absent)]
+        later_stage = stage.spec.name != self.order[0]
+        if not stage.started and later_stage and self.proxy_for_extra_seats_only:
+            events += self.unproxied_extra_seats(stage, set(p.absent))
+        return events
+
+    def unproxied_extra_seats(self, stage: Stage, gone: set[str]) -> list[DomainEvent]:
+        """Additional seats with no proxy form when a final stage starts are forfeited."""
+        kept: set[str] = set()
+        out: list[DomainEvent] = []
+        for e in self.active(stage):
+            if e.id in gone:
+                continue
+            if e.card not in kept:
+                kept.add(e.card)
+            elif e.proxy is None:
+                out.append(TournamentEntryRemoved(
+                    self.name, e.id, "forfeited",
+                    f"additional seat without a proxy form ({self.rules['extra_seat']})", 0))
+        return out
+
+    def set_split(self, p: SetSplit, ctx: Context) -> list[DomainEvent]:
+        if self.final.closed:
+            raise Rejected("stage_closed", "The final is closed; its prizes are settled.")
+        check_split(p.percents, "prize split")
+        return [TournamentSplitSet(self.name, list(p.percents), reason_text(p.reason))]
+
+    def tie_round(self, stage_name: str, keys: Sequence[str]) -> tuple[Stage, list[str]]:
+        """Check a tie-break names exactly one unbroken tie; returns the board keys in order."""
+        stage = self.open_stage(stage_name)
+        board = stage.standings
+        mapped = []
+        for k in keys:
+            e = self.entry(k)
+            if e.stage != stage.spec.name or e.score is None or e.status != "active":
+                raise Rejected("not_tied", f"Entry {k} has no standing score in the "
+                                           f"{stage.spec.title}.")
+            mapped.append(board.key(e.id, e.card))
+        if len(set(mapped)) < 2:
+            raise Rejected("not_tied", "A tie-break needs two or more tied players.")
+        group = board.tied_group(mapped[0])
+        if sorted(group) != sorted(set(mapped)) or len(mapped) != len(set(mapped)):
+            names = ", ".join(self.name_of(self.card_of_key(stage, k)) for k in group)
+            raise Rejected("not_tied", f"The tie-break must cover exactly the tied players: "
+                                       f"{names}.")
+        return stage, mapped
+
+    # -- state ----------------------------------------------------------------------------------
+    def apply(self, event: DomainEvent) -> Iterable[str]:
+        if isinstance(event, MemberFlagged):
+            return self.with_ops(self._member_flagged(event))
+        if isinstance(event, MemberJoinedRewards):
+            finalist = any(e.card == event.card for e in self.active(self.final))
+            return {self.prizes_view} if finalist else set()
+        handler = self._handlers.get(type(event))
+        if handler is None or getattr(event, "promotion", None) != self.name:
+            return ()
+        return self.with_ops(handler(event))
+
+    def with_ops(self, dirty: set[str]) -> set[str]:
+        """The operator's entry list follows the seating and the later stages' boards."""
+        return dirty | {self.ops_view} if not self._ops_sources.isdisjoint(dirty) else dirty
+
+    def _on_entered(self, ev: TournamentEntered) -> set[str]:
+        e = Entry(ev.entry, ev.card, ev.stage, ev.payment, ev.paid, ev.at_ms, ev.origin)
+        self.entries[e.id] = e
+        stage = self.stages[e.stage]
+        stage.entries.append(e.id)
+        stage.cards.setdefault(e.card, []).append(e.id)
+        self._seat(stage, e, ev.heat, ev.seat)
+        self.add_money(ev.paid)
+        dirty = self.money_views(ev.paid)
+        if self.later(e.stage):
+            dirty |= {self.seating_view, self.qualifiers_view}
+        return dirty
+
+    def _on_seated(self, ev: TournamentSeated) -> set[str]:
+        for entry, heat, seat in ev.seats:
+            self._seat(self.stages[ev.stage], self.entries[entry], heat, seat)
+        return {self.seating_view} if self.later(ev.stage) else set()
+
+    def _on_score_recorded(self, ev: TournamentScoreRecorded) -> set[str]:
+        e = self.entries[ev.entry]
+        e.scored_at_ms = ev.at_ms
+        return self._score(e, ev.score)
+
+    def _on_score_corrected(self, ev: TournamentScoreCorrected) -> set[str]:
+        return self._score(self.entries[ev.entry], ev.new)
+
+    def _on_score_voided(self, ev: TournamentScoreVoided) -> set[str]:
+        return self._score(self.entries[ev.entry], None)
+
+    def _on_entry_removed(self, ev: TournamentEntryRemoved) -> set[str]:
+        e = self.entries[ev.entry]
+        dirty = self._score(e, None) if e.score is not None else set()
+        e.status = ev.status
+        self.stages[e.stage].seats.pop((e.heat, e.seat), None)
+        self.add_money(-ev.refund)
+        if self.later(e.stage):
+            dirty.add(self.seating_view)
+        return dirty | self.money_views(ev.refund)
+
+    def _on_heat_started(self, ev: TournamentHeatStarted) -> set[str]:
+        self.stages[ev.stage].started.add(ev.heat)
+        return {self.seating_view} if self.later(ev.stage) else set()
+
+    def _on_tie_broken(self, ev: TournamentTieBroken) -> set[str]:
+        stage = self.stages[ev.stage]
+        self._remember_places(stage)
+        for rnd in ev.rounds:
+            stage.standings.break_tie(rnd["keys"], rnd["values"])
+        return self.standing_views(stage)
+
+    def _on_stage_closed(self, ev: TournamentStageClosed) -> set[str]:
+        stage = self.stages[ev.stage]
+        stage.closed = True
+        stage.places = {key: i for i, key in enumerate(ev.ranking, start=1)}
+        return self.standing_views(stage) | {self.prizes_view}
+
+    def _on_proxy_registered(self, ev: TournamentProxyRegistered) -> set[str]:
+        self.entries[ev.entry].proxy = ev.nominee
+        self.forms.add(ev.form)
+        return {self.seating_view} if self.entries[ev.entry].heat else set()
+
+    def _on_split_set(self, ev: TournamentSplitSet) -> set[str]:
+        self.split = list(ev.percents)
+        return {self.prizes_view}
+
+    def _member_flagged(self, ev: MemberFlagged) -> set[str]:
+        """Rules 1-3: a member excluded during the tournament is disqualified from it."""
+        if not ev.on:
+            return set()
+        dirty: set[str] = set()
+        for e in self.entries.values():
+            if e.card == ev.card and e.status == "active" and not self.stages[e.stage].closed:
+                if e.score is not None:
+                    dirty |= self._score(e, None)
+                e.status = "disqualified"
+                self.stages[e.stage].seats.pop((e.heat, e.seat), None)
+                if self.later(e.stage):
+                    dirty.add(self.seating_view)
+        return dirty
+
+    def _score(self, e: Entry, score: int | None) -> set[str]:
+        stage = self.stages[e.stage]
+        self._remember_places(stage)
+        e.score = score
+        if score is None:
+            stage.standings.drop(e.id, e.card)
+        else:
+            self._seq += 1
+            stage.standings.put(e.id, e.card, score, self._seq)
+        return self.standing_views(stage)
+
+    @staticmethod
+    def _seat(stage: Stage, e: Entry, heat: str | None, seat: int | None) -> None:
+        stage.seats.pop((e.heat, e.seat), None)
+        e.heat, e.seat = heat, seat
+        if heat is not None and seat is not None:
+            stage.seats[(heat, seat)] = e.id
+            stage.last_heat = max(stage.last_heat, heat_number(heat))
+
+    def money_views(self, cents: int) -> set[str]:
+        return {self.pools_view, self.prizes_view} if cents else set()
+
+    def standing_views(self, stage: Stage) -> set[str]:
+        """Views a change in `stage`'s standings redraws (the final's also shows prizes)."""
+        return {self.board_view(stage), self.prizes_view} if stage is self.final else {
+            self.board_view(stage)}
+
+    def _remember_places(self, stage: Stage) -> None:
+        """The places on show before a change: the next view's movement is measured from them."""
+        stage.previous = stage.standings.ranking(stage.spec.rows)
+
+    def add_money(self, cents: int) -> None:
+        """A buy-in (or, negative, a refund) shared between the pools by their percentages."""
+        sign = -1 if cents < 0 else 1
+        parts = split(abs(cents), [p.percent for p in self.pool_configs])
+        for pool, part in zip(self.pool_configs, parts, strict=True):
+            self.pools[pool.name] += sign * part

@@ -1,0 +1,115 @@
+"""Events of the tournament building block, shared by every tournament promotion.
+
+Each carries `promotion` ("slots", "roulette", "poker"); a tournament feature folds only its
+own. Scores are whole numbers (credits or chip values); money is integer cents.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from controller.domain.events import DomainEvent
+
+
+@dataclass(frozen=True)
+class TournamentEntered(DomainEvent):
+    """A seat in a stage: a buy-in to a qualifying heat, or a place earned in a later stage."""
+
+    promotion: str
+    entry: str
+    card: str
+    stage: str
+    heat: str | None
+    seat: int | None
+    payment: str  # cash | free | comp | qualified | wildcard
+    paid: int
+    at_ms: int
+    origin: str | None = None  # the entry whose result earned this seat
+
+
+@dataclass(frozen=True)
+class TournamentSeated(DomainEvent):
+    """Seats given out: by random draw, chosen by the player, or a move after a malfunction."""
+
+    promotion: str
+    stage: str
+    method: str
+    seats: list[list[Any]]  # [entry, heat, seat]
+
+
+@dataclass(frozen=True)
+class TournamentScoreRecorded(DomainEvent):
+    promotion: str
+    entry: str
+    score: int
+    at_ms: int
+    detail: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TournamentScoreCorrected(DomainEvent):
+    promotion: str
+    entry: str
+    old: int
+    new: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class TournamentScoreVoided(DomainEvent):
+    promotion: str
+    entry: str
+    old: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class TournamentEntryRemoved(DomainEvent):
+    """An entry leaves play: disqualified, forfeited (no-show) or refunded."""
+
+    promotion: str
+    entry: str
+    status: str
+    reason: str
+    refund: int
+
+
+@dataclass(frozen=True)
+class TournamentHeatStarted(DomainEvent):
+    promotion: str
+    stage: str
+    heat: str
+    at_ms: int
+
+
+@dataclass(frozen=True)
+class TournamentTieBroken(DomainEvent):
+    """Tie-break rounds: per round the tied keys, their values (higher wins) and what was seen."""
+
+    promotion: str
+    stage: str
+    method: str
+    rounds: list[dict[str, Any]]  # {keys, values, shown, public}
+
+
+@dataclass(frozen=True)
+class TournamentStageClosed(DomainEvent):
+    promotion: str
+    stage: str
+    ranking: list[str]
+
+
+@dataclass(frozen=True)
+class TournamentProxyRegistered(DomainEvent):
+    promotion: str
+    entry: str
+    nominee: str
+    form: str
+
+
+@dataclass(frozen=True)
+class TournamentSplitSet(DomainEvent):
+    promotion: str
+    percents: list[int]
+    reason: str

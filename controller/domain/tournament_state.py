@@ -1,0 +1,64 @@
+"""State of the tournament building block: pools, stage specs, entries and stages.
+
+Plain data, changed only by `Tournament.apply`; the indices on `Stage` (seats, cards, last heat)
+keep entering and seating independent of the number of entries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from controller.domain.standings import Standings
+
+
+@dataclass(frozen=True)
+class PoolConfig:
+    """Where a share of every buy-in goes, and the advertised target shown as progress."""
+
+    name: str
+    title: str
+    percent: int
+    target: int | None = None  # cents
+
+
+@dataclass(frozen=True)
+class StageSpec:
+    name: str
+    title: str
+    rows: int  # leaderboard places shown
+    cutoffs: tuple[int, ...] = ()  # places at which a tie must be settled before closing
+    best_per_guest: bool = False
+    seated: bool = True  # a score needs a seat
+    heat_title: str = "Heat"
+    heat_size: int = 6
+
+
+@dataclass
+class Entry:
+    id: str
+    card: str
+    stage: str
+    payment: str
+    paid: int
+    at_ms: int
+    origin: str | None
+    heat: str | None = None
+    seat: int | None = None
+    score: int | None = None
+    scored_at_ms: int = 0
+    status: str = "active"  # active | disqualified | forfeited | refunded
+    proxy: str | None = None
+
+
+@dataclass
+class Stage:
+    spec: StageSpec
+    standings: Standings
+    entries: list[str] = field(default_factory=list)
+    closed: bool = False
+    places: dict[str, int] = field(default_factory=dict)  # key -> final place, once closed
+    started: set[str] = field(default_factory=set)
+    previous: list[str] = field(default_factory=list)  # keys on show before the last change
+    seats: dict[tuple[str, int], str] = field(default_factory=dict)  # active seat -> entry
+    cards: dict[str, list[str]] = field(default_factory=dict)  # card -> its entries here
+    last_heat: int = 0  # the highest heat number seated so far

@@ -1,0 +1,182 @@
+"""Display-ready documents of a tournament: leaderboards, pools, seating, qualifiers, prizes.
+
+A mixin of `Tournament` (controller/domain/tournament.py): it only reads the tournament's state,
+shows public display names (masked cards in the operator-only `ops:` view) and takes every
+amount from `prizes.prize_table`, so a prize reads the same on every screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from controller.domain.heats import heat_number
+from controller.domain.members import Member, Members
+from controller.domain.money import format_zar
+from controller.domain.prizes import prize_table
+from controller.domain.tournament_state import Entry, PoolConfig, Stage
+
+
+class TournamentViews:
+    """The views of one tournament promotion (`name` is its command and view prefix)."""
+
+    name: str
+    title: str
+    members: Members
+    order: list[str]
+    stages: dict[str, Stage]
+    entries: dict[str, Entry]
+    pool_configs: list[PoolConfig]
+    pools: dict[str, int]
+    split: list[int]
+    prize_pool: str
+
+    def claim_note(self, member: Member) -> str | None:
+        """What a prize winner must still do before being paid, if anything."""
+        return None
+
+    def name_of(self, card: str) -> str:
+        return self.members.by_card[card].display_name
+
+    @property
+    def final(self) -> Stage:
+        return self.stages[self.order[-1]]
+
+    def card_of_key(self, stage: Stage, key: str) -> str:
+        return key if stage.spec.best_per_guest else self.entries[key].card
+
+    def later(self, stage: str) -> bool:
+        """A stage after qualifying: its seating and qualifiers are on show."""
+        return stage != self.order[0]
+
+    # -- views ----------------------------------------------------------------------------------
+    @property
+    def pools_view(self) -> str:
+        return f"pools:{self.name}"
+
+    @property
+    def seating_view(self) -> str:
+        return f"seating:{self.name}"
+
+    @property
+    def qualifiers_view(self) -> str:
+        return f"qualifiers:{self.name}"
+
+    @property
+    def prizes_view(self) -> str:
+        return f"prizes:{self.name}"
+
+    @property
+    def ops_view(self) -> str:
+        """Operator-only (ops: views never reach screens): entry ids to send commands with."""
+        return f"ops:{self.name}"
+
+    def board_view(self, stage: Stage) -> str:
+        if stage.spec.name == self.order[0]:
+            return f"leaderboard:{self.name}"
+        return f"leaderboard:{self.name}:{stage.spec.name}"
+
+    def view_names(self) -> Iterable[str]:
+        return (*(self.board_view(s) for s in self.stages.values()), self.pools_view,
+                self.seating_view, self.qualifiers_view, self.prizes_view, self.ops_view)
+
+    def view(self, name: str) -> dict[str, Any]:
+        for stage in self.stages.values():
+            if name == self.board_view(stage):
+                return self.leaderboard_doc(stage)
+        docs = {self.pools_view: self.pools_doc, self.seating_view: self.seating_doc,
+                self.qualifiers_view: self.qualifiers_doc, self.prizes_view: self.prizes_doc,
+                self.ops_view: self.ops_doc}
+        return docs[name]()
+
+    def leaderboard_doc(self, stage: Stage) -> dict[str, Any]:
+        rows = []
+        shown = {key: place for place, key in enumerate(stage.previous, 1)}
+        for position, (key, score) in enumerate(stage.standings.board.top(stage.spec.rows), 1):
+            before = shown.get(key)
+            rows.append({
+                "position": position,
+                "name": self.name_of(self.card_of_key(stage, key)),
+                "score": score,
+                "movement": 0 if before is None else before - position,
+                "new": before is None and bool(stage.previous),
+            })
+        return {"title": self.title, "subtitle": stage.spec.title, "rows": rows,
+                "entries": len(stage.standings), "closed": stage.closed}
+
+    def pools_doc(self) -> dict[str, Any]:
+        pools = []
+        for p in self.pool_configs:
+            amount = self.pools[p.name]
+            pools.append({
+                "name": p.name, "title": p.title, "amount": amount,
+                "amount_text": format_zar(amount), "target": p.target,
+                "target_text": None if p.target is None else format_zar(p.target),
+                "progress_percent": None if not p.target else min(100, amount * 100 // p.target),
+            })
+        return {"title": self.title, "pools": pools}
+
+    def seating_doc(self) -> dict[str, Any]:
+        stages = []
+        for name in self.order[1:]:
+            stage = self.stages[name]
+            heats: dict[str, list[dict[str, Any]]] = {}
+            for e in (self.entries[i] for i in stage.entries):
+                if e.heat is not None and e.status != "refunded":
+                    heats.setdefault(e.heat, []).append({
+                        "seat": e.seat, "name": self.name_of(e.card),
+                        "proxy": None if e.proxy is None else self.name_of(e.proxy),
+                        "status": e.status,
+                    })
+            stages.append({"stage": name, "title": stage.spec.title, "heats": [
+                {"heat": h, "started": h in stage.started,
+                 "seats": sorted(seats, key=lambda s: s["seat"])}
+                for h, seats in sorted(heats.items(), key=lambda kv: heat_number(kv[0]))]})
+        return {"title": self.title, "stages": stages}
+
+    def ops_doc(self) -> dict[str, Any]:
+        """Every seat of the stages after qualifying, with its entry id, for the operator."""
+        rows = [{"entry": e.id, "card": self.members.by_card[e.card].masked_card,
+                 "name": self.name_of(e.card), "stage": e.stage, "heat": e.heat, "seat": e.seat,
+                 "score": e.score, "status": e.status, "via": self.route(e),
+                 "proxy": None if e.proxy is None else self.name_of(e.proxy)}
+                for name in self.order[1:] for e in (self.entries[i]
+                                                     for i in self.stages[name].entries)]
+        return {"title": self.title, "entries": rows}
+
+    def qualifiers_doc(self) -> dict[str, Any]:
+        stages = []
+        for name in self.order[1:]:
+            stage = self.stages[name]
+            rows = [{"name": self.name_of(e.card), "via": self.route(e)}
+                    for e in (self.entries[i] for i in stage.entries)]
+            stages.append({"stage": name, "title": stage.spec.title, "qualifiers": rows})
+        return {"title": self.title, "stages": stages}
+
+    def route(self, e: Entry) -> str:
+        """How an entry reached its stage, for people: "Qualifying place 3", "Wild Card"."""
+        if e.origin is None:
+            return "Wild Card" if e.payment == "wildcard" else ""
+        origin = self.entries[e.origin]
+        stage = self.stages[origin.stage]
+        place = stage.places.get(stage.standings.key(origin.id, origin.card))
+        return f"{stage.spec.title} place {place}"
+
+    def prize_rows(self, pool: int, percents: Sequence[int], stage: Stage) -> list[dict[str, Any]]:
+        """The prize table: each place's amount and, once known, its holder's name."""
+        ranking = stage.standings.ranking(len(percents))
+        rows = []
+        for prize in prize_table(pool, percents):
+            row: dict[str, Any] = {**prize.row(), "name": None, "claim": None}
+            if prize.place <= len(ranking):
+                card = self.card_of_key(stage, ranking[prize.place - 1])
+                row["name"] = self.name_of(card)
+                row["claim"] = self.claim_note(self.members.by_card[card])
+            rows.append(row)
+        return rows
+
+    def prizes_doc(self) -> dict[str, Any]:
+        pool = self.pools[self.prize_pool]
+        return {"title": self.title, "pool": pool, "pool_text": format_zar(pool),
+                "split": self.split, "settled": self.final.closed,
+                "places": self.prize_rows(pool, self.split, self.final)}

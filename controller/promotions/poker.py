@@ -1,0 +1,276 @@
+"""Heads-Up Poker Showdown (shared/rules/heads-up-poker-showdown.txt).
+
+R100 entries for R2 000 in chips, scored after 10 hands; 80% of buy-ins to the overall prize
+pool and 20% to the top-score progressive for the top 3 qualifying scores; a weekly top-score
+prize in the first 4 weeks; the top 12 play a semi-final in 2 heats of 6 (heat and seat chosen
+at registration, 12 hands); the top 6 a one-heat final with seats drawn at random and 3 R500
+bonus-bet markers each, unused markers counting toward the score; the final splits the pool
+60/10/9/8/7/6.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from controller.domain.calendar import week_number
+from controller.domain.commands import Command, Context
+from controller.domain.config import ConfigError, load_config
+from controller.domain.errors import Rejected
+from controller.domain.events import DomainEvent
+from controller.domain.heats import draw_seats, heat_number, heats_needed, positions, take_seat
+from controller.domain.members import Members
+from controller.domain.money import format_zar
+from controller.domain.prizes import check_split
+from controller.domain.standings import Standings
+from controller.domain.tournament import Tournament
+from controller.domain.tournament_events import (
+    TournamentEntered,
+    TournamentSeated,
+    TournamentTieBroken,
+)
+from controller.domain.tournament_state import Entry, PoolConfig, Stage, StageSpec
+from controller.promotions.sweet16 import Sweet16Pay
+
+HANDS = ("sweet_16", "suited_16", "same_colour_16", "mixed_colour_16")
+
+
+@dataclass(frozen=True)
+class PokerConfig:
+    title: str
+    first_day: str
+    last_qualifying_day: str
+    semi_final_day: str
+    utc_offset_minutes: int
+    buy_in: int
+    chips: int
+    qualifying_hands: int
+    stage_hands: int
+    leaderboard_rows: int
+    semi_places: int
+    semi_heats: int
+    heat_size: int
+    final_places: int
+    bonus_markers: int
+    marker_value: int
+    pools: list[PoolConfig]
+    top_score_split: list[int]
+    weekly_prize: int
+    weekly_prize_weeks: int
+    prize_split: list[int]
+    sweet16: list[Sweet16Pay]
+
+
+@dataclass(frozen=True)
+class Enter:
+    card: str
+
+
+@dataclass(frozen=True)
+class PokerScore:
+    entry: str
+    score: int  # chips left after the hands
+    hands: int
+    markers_unused: int = 0  # final only: unused R500 bonus-bet markers (rule 46)
+
+
+@dataclass(frozen=True)
+class ChooseSeat:
+    entry: str
+    heat: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class DrawFinalSeats:
+    stage: str = "final"
+
+
+@dataclass(frozen=True)
+class DirectorTieBreak:
+    stage: str
+    entries: list[str] = field(default_factory=list)  # tied players, in the decided order
+
+
+class Poker(Tournament):
+    name = "poker"
+    title = "Heads-Up Poker Showdown"
+    prefix = "P"
+    rules: ClassVar[dict[str, str]] = {
+        "eligible": "rules 1-3", "tie": "rule 54", "proxy": "rules 25 and 41",
+        "no_proxy": "rule 25", "no_show": "rule 54", "extra_seat": "rules 25 and 41",
+        "split": "rule 52",
+    }
+
+    def __init__(self, members: Members, config: PokerConfig | None = None) -> None:
+        self.config = config or load_config("poker", PokerConfig)
+        c = self.config
+        self.title = c.title
+        missing = sorted(set(HANDS) - {row.hand for row in c.sweet16})
+        if missing:
+            raise ConfigError(f"poker: the Sweet 16 pay table lacks {', '.join(missing)}")
+        try:
+            check_split(c.top_score_split, "top-score split")
+        except Rejected as exc:
+            raise ConfigError(f"poker: {exc.message}") from None
+        top = len(c.top_score_split)
+        super().__init__(members, [
+            StageSpec("qualifying", "Qualifying", c.leaderboard_rows, seated=False,
+                      cutoffs=(*range(1, top + 1), c.semi_places)),
+            StageSpec("semi", "Semi-final", c.semi_places, cutoffs=(c.final_places,),
+                      heat_title="Semi", heat_size=c.heat_size),
+            StageSpec("final", "Final", c.final_places, heat_title="Final",
+                      heat_size=c.final_places),
+        ], c.pools, c.prize_split)
+        self.first_day = dt.date.fromisoformat(c.first_day)
+        self.weeks = {w: Standings() for w in range(1, c.weekly_prize_weeks + 1)}
+
+    def own_commands(self) -> Iterable[Command[Any]]:
+        return (
+            Command("poker.enter", "operator", Enter, self.enter,
+                    "Sell an entry (R100 for R2 000 in chips); the ack carries the entry id."),
+            Command("poker.choose_seat", "operator", ChooseSeat, self.choose_seat,
+                    "A semi-finalist registers and chooses a heat and seat."),
+            Command("poker.draw_seats", "operator", DrawFinalSeats, self.draw_seats,
+                    "Draw the final's seats at random."),
+            Command("poker.tie_break", "operator", DirectorTieBreak, self.tie_break,
+                    "Record the Tournament Director's order for tied players."),
+        )
+
+    def record_command(self) -> Command[Any]:
+        return Command("poker.record_score", "operator", PokerScore, self.record_poker_score,
+                       "Record the chips left after the stage's hands (plus unused markers).")
+
+    # -- commands -------------------------------------------------------------------------------
+    def enter(self, p: Enter, ctx: Context) -> list[DomainEvent]:
+        if self.stages["qualifying"].closed:
+            raise Rejected("stage_closed", "The qualifying heats are over; no more entries.")
+        member = self.members.eligible(p.card, self.rules["eligible"])  # rule 5: card or ID
+        return [TournamentEntered(self.name, self.new_id(), member.card, "qualifying", None,
+                                  None, "cash", self.config.buy_in, ctx.now_ms)]
+
+    def record_poker_score(self, p: PokerScore, ctx: Context) -> list[DomainEvent]:
+        e = self.playing(p.entry)
+        c = self.config
+        hands = c.qualifying_hands if e.stage == "qualifying" else c.stage_hands
+        if p.hands != hands:
+            rule = "rules 14-15" if e.stage == "qualifying" else "rules 34 and 50"
+            raise Rejected("hands", f"A score is recorded after {hands} hands, not {p.hands} "
+                                    f"({rule}).")
+        if p.markers_unused and e.stage != "final":
+            raise Rejected("markers", "Bonus-bet markers are played in the final only "
+                                      "(rule 43).")
+        if not 0 <= p.markers_unused <= c.bonus_markers:
+            raise Rejected("markers", f"Each finalist has {c.bonus_markers} bonus-bet markers "
+                                      "(rule 46).")
+        self.check_score(p.score)
+        score = p.score + p.markers_unused * c.marker_value  # rule 46
+        detail = {"chips": p.score, "hands": p.hands, "markers_unused": p.markers_unused}
+        return [self.scored(e, score, ctx, detail)]
+
+    def choose_seat(self, p: ChooseSeat, ctx: Context) -> list[DomainEvent]:
+        """Rule 27: on registering, a semi-finalist selects a heat and a seat number."""
+        e = self.playing(p.entry)
+        stage = self.stages[e.stage]
+        if e.stage != "semi":
+            raise Rejected("bad_stage", "Players choose their heat and seat in the semi-final "
+                                        "only; final seats are drawn (rules 27, 40).")
+        self.open_stage("semi")
+        if e.heat is not None:
+            raise Rejected("already_seated", f"{self.name_of(e.card)} already sits in {e.heat}, "
+                                             f"seat {e.seat}.")
+        self.members.eligible(e.card, self.rules["eligible"])
+        size, title = stage.spec.heat_size, stage.spec.heat_title
+        if not 1 <= p.seat <= size:
+            raise Rejected("bad_seat", f"Seats are numbered 1 to {size}.")
+        if (p.heat, p.seat) in stage.seats:
+            raise Rejected("seat_taken", f"Seat {p.seat} of {p.heat} is taken.")
+        heat, _ = take_seat(self.seat_is_free(stage), title, size, p.heat)
+        if heat_number(heat) > self.config.semi_heats:
+            raise Rejected("unknown_heat", f"The semi-final has {self.config.semi_heats} heats "
+                                           "(rule 26).")
+        return [TournamentSeated(self.name, "semi", "chosen", [[e.id, heat, p.seat]])]
+
+    def draw_seats(self, p: DrawFinalSeats, ctx: Context) -> list[DomainEvent]:
+        """Rule 40: a random mechanic selects the finalists' seats."""
+        if p.stage != "final":
+            raise Rejected("bad_stage", "Only the final's seats are drawn (rules 27, 40).")
+        stage = self.open_stage("final")
+        players = self.active(stage)
+        if not players:
+            raise Rejected("no_players", "Nobody is to be seated in the final yet.")
+        if any(e.heat for e in players):
+            raise Rejected("already_drawn", "The final seats are already drawn.")
+        size = stage.spec.heat_size
+        seats = positions(stage.spec.heat_title, heats_needed(len(players), size), size)
+        drawn = draw_seats([e.id for e in players], [], seats, ctx.rng)
+        return [TournamentSeated(self.name, "final", "draw",
+                                 [[entry, heat, seat] for entry, (heat, seat) in drawn])]
+
+    def tie_break(self, p: DirectorTieBreak, ctx: Context) -> list[DomainEvent]:
+        """The rules name no tie procedure; the Tournament Director decides (rule 54)."""
+        stage, keys = self.tie_round(p.stage, p.entries)
+        values = list(range(len(keys), 0, -1))
+        return [TournamentTieBroken(self.name, stage.spec.name, "director", [
+            {"keys": keys, "values": values, "shown": [], "public": []}])]
+
+    # -- rules of advancement -------------------------------------------------------------------
+    def advance(self, stage: Stage, ranking: list[str], ctx: Context) -> list[DomainEvent]:
+        nxt = self.next_stage(stage)
+        if nxt is None:
+            return []
+        places = self.config.semi_places if nxt.spec.name == "semi" else self.config.final_places
+        return self.qualified(stage, nxt, ranking[:places], ctx)  # rules 21, 24, 36
+
+    # -- state ----------------------------------------------------------------------------------
+    def _score(self, e: Entry, score: int | None) -> set[str]:
+        """Also keeps each prize week's board (rule 17)."""
+        dirty = super()._score(e, score)
+        if e.stage != "qualifying":
+            return dirty
+        week = self.weeks.get(week_number(e.scored_at_ms, self.first_day,
+                                          self.config.utc_offset_minutes))
+        if week is not None:
+            if score is None:
+                week.drop(e.id, e.card)
+            else:
+                week.put(e.id, e.card, score, self._seq)
+        return dirty | {self.prizes_view}
+
+    # -- views ----------------------------------------------------------------------------------
+    @property
+    def paytable_view(self) -> str:
+        return "paytable:poker"
+
+    def view_names(self) -> Iterable[str]:
+        return (*super().view_names(), self.paytable_view)
+
+    def view(self, name: str) -> dict[str, Any]:
+        if name == self.paytable_view:
+            return {"title": "Sweet 16", "rows": [
+                {"hand": r.hand, "title": r.title, "pays": f"{r.odds} to 1"}
+                for r in self.config.sweet16]}
+        return super().view(name)
+
+    def prizes_doc(self) -> dict[str, Any]:
+        doc = super().prizes_doc()
+        c = self.config
+        top = self.pools["top_score"]
+        doc["top_score"] = {"pool": top, "pool_text": format_zar(top),
+                            "split": c.top_score_split,
+                            "places": self.prize_rows(top, c.top_score_split,
+                                                      self.stages["qualifying"])}
+        weekly = []
+        for number, board in self.weeks.items():
+            start = self.first_day + dt.timedelta(days=7 * (number - 1))
+            leader = board.ranking(1)
+            weekly.append({
+                "week": number, "from": start.isoformat(),
+                "to": (start + dt.timedelta(days=6)).isoformat(),
+                "name": self.name_of(self.entries[leader[0]].card) if leader else None,
+                "score": board.score(leader[0]) if leader else None,
+                "amount": c.weekly_prize, "amount_text": format_zar(c.weekly_prize)})
+        doc["weekly"] = weekly
+        return doc

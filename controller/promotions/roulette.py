@@ -1,0 +1,321 @@
+"""American Roulette Spin-Off (shared/rules/roulette-spin-off.txt).
+
+Qualifying heats at R200 (5 stacks of R10 chips, 3 spins of at most 120 s of betting, one R100
+re-buy), as many re-entries as a guest likes but one line per guest on the top-21 board; the top
+10 play a final in two groups with fresh chips; ties go to a spin-off; the top 5 share the pool,
+which grows from buy-ins toward the advertised R150 000.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from controller.domain.commands import Command, Context
+from controller.domain.config import load_config
+from controller.domain.errors import Rejected
+from controller.domain.events import DomainEvent
+from controller.domain.heats import heat_name, take_seat
+from controller.domain.members import Members
+from controller.domain.money import format_zar
+from controller.domain.tournament import RecordScore, Tournament
+from controller.domain.tournament_events import (
+    TournamentEntered,
+    TournamentEntryRemoved,
+    TournamentHeatStarted,
+    TournamentTieBroken,
+)
+from controller.domain.tournament_state import Entry, PoolConfig, Stage, StageSpec
+
+
+@dataclass(frozen=True)
+class RouletteConfig:
+    title: str
+    first_day: str
+    last_qualifying_day: str
+    final_day: str
+    buy_in: int
+    stacks: int
+    chip_value: int
+    rebuy: int
+    rebuys_per_heat: int
+    spins_per_heat: int
+    betting_window_ms: int
+    no_spin_extra_ms: int
+    seats_per_heat: int
+    leaderboard_rows: int
+    finalists: int
+    final_groups: int
+    pools: list[PoolConfig]
+    prize_split: list[int]
+
+
+@dataclass(frozen=True)
+class RouletteBettingOpened(DomainEvent):
+    stage: str
+    heat: str
+    spin: int
+    deadline_ms: int
+
+
+@dataclass(frozen=True)
+class RouletteNoSpin(DomainEvent):
+    """Rule 25: a no spin gives every player 30 more seconds to change their bets."""
+
+    stage: str
+    heat: str
+    spin: int
+    deadline_ms: int
+
+
+@dataclass(frozen=True)
+class RouletteSpun(DomainEvent):
+    stage: str
+    heat: str
+    spin: int
+
+
+@dataclass(frozen=True)
+class RouletteRebought(DomainEvent):
+    entry: str
+    paid: int
+
+
+@dataclass
+class Spins:
+    """Where a heat is in its spins: `open` is the spin taking bets, if any."""
+
+    done: int = 0
+    open: int | None = None
+    deadline_ms: int = 0
+
+
+@dataclass(frozen=True)
+class Enter:
+    card: str
+    heat: str | None = None
+
+
+@dataclass(frozen=True)
+class EntryRef:
+    entry: str
+
+
+@dataclass(frozen=True)
+class HeatRef:
+    stage: str
+    heat: str
+
+
+@dataclass(frozen=True)
+class Spin:
+    stage: str
+    heat: str
+    missed: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SpinOff:
+    stage: str
+    entries: list[str]
+    scores: list[int | None]  # None: the player is absent and takes the lower place
+
+
+class Roulette(Tournament):
+    name = "roulette"
+    title = "Roulette Spin-Off"
+    prefix = "R"
+    rules: ClassVar[dict[str, str]] = {
+        "eligible": "rules 1-2", "tie": "rule 26", "proxy": "rule 14", "no_proxy": "rule 14",
+        "no_show": "rule 13", "extra_seat": "rule 20", "split": "rule 27",
+    }
+    proxy_for_extra_seats_only = False
+
+    def __init__(self, members: Members, config: RouletteConfig | None = None) -> None:
+        self.config = config or load_config("roulette", RouletteConfig)
+        c = self.config
+        self.title = c.title
+        group_size = -(-c.finalists // c.final_groups)
+        super().__init__(members, [
+            StageSpec("qualifying", "Qualifying", c.leaderboard_rows, cutoffs=(c.finalists,),
+                      best_per_guest=True, heat_size=c.seats_per_heat),
+            StageSpec("final", "Final", c.finalists, heat_title="Group", heat_size=group_size),
+        ], c.pools, c.prize_split)
+        self.spins: dict[tuple[str, str], Spins] = {}
+        self.rebuys: dict[str, int] = {}
+
+    def own_commands(self) -> Iterable[Command[Any]]:
+        return (
+            Command("roulette.enter", "operator", Enter, self.enter,
+                    "Buy a Rewards cardholder into a qualifying heat (R200, 5 stacks of chips)."),
+            Command("roulette.rebuy", "operator", EntryRef, self.rebuy,
+                    "The one R100 re-buy a player may make within a heat."),
+            Command("roulette.open_betting", "operator", HeatRef, self.open_betting,
+                    "Open the betting window of the heat's next spin (120 s)."),
+            Command("roulette.no_spin", "operator", HeatRef, self.no_spin,
+                    "The ball was a no spin: 30 more seconds to change bets."),
+            Command("roulette.spin", "operator", Spin, self.spin,
+                    "The spin is played; players who missed it are disqualified for the heat."),
+            Command("roulette.tie_break", "operator", SpinOff, self.tie_break,
+                    "Record a spin-off between tied players (absent players place lowest)."),
+        )
+
+    def events(self) -> Iterable[type[DomainEvent]]:
+        return (*super().events(), RouletteBettingOpened, RouletteNoSpin, RouletteSpun,
+                RouletteRebought)
+
+    # -- commands -------------------------------------------------------------------------------
+    def enter(self, p: Enter, ctx: Context) -> list[DomainEvent]:
+        stage = self.stages["qualifying"]
+        if stage.closed:
+            raise Rejected("stage_closed", "Qualifying is over; no buy-ins are accepted once the "
+                                           "finalists are known (rule 21).")
+        member = self.members.eligible(p.card, self.rules["eligible"])
+        if not member.rewards_member:
+            raise Rejected("not_rewards", f"{member.display_name} needs a Rewards card: the "
+                                          "Spin-Off is for Rewards cardholders only (rule 2).")
+        own = self.own_heats(stage, member.card)
+        if p.heat in own:
+            raise Rejected("second_seat", f"{member.display_name} already has a seat in "
+                                          f"{p.heat}; one seat each (rule 12).")
+        free = self.seat_is_free(stage, own | stage.started)  # betting opened: heat started
+        heat, seat = take_seat(free, stage.spec.heat_title, stage.spec.heat_size, p.heat,
+                               after=max(stage.last_heat - 1, 0))
+        return [TournamentEntered(self.name, self.new_id(), member.card, "qualifying", heat,
+                                  seat, "cash", self.config.buy_in, ctx.now_ms)]
+
+    def rebuy(self, p: EntryRef, ctx: Context) -> list[DomainEvent]:
+        e = self.playing(p.entry)
+        if e.stage != "qualifying":
+            raise Rejected("no_buy_in", "No buy-ins are accepted in the final (rule 21).")
+        if self.rebuys.get(e.id, 0) >= self.config.rebuys_per_heat:
+            raise Rejected("rebuy_used", f"{self.name_of(e.card)} has already re-bought in "
+                                         "this heat; one re-buy per heat (rule 7).")
+        if self.spins_of(e).done >= self.config.spins_per_heat:
+            raise Rejected("heat_over", f"{e.heat} has played its spins; a re-buy is for use "
+                                        "within the heat (rule 7).")
+        return [RouletteRebought(e.id, self.config.rebuy)]
+
+    def spins_of(self, e: Entry) -> Spins:
+        return self.spins.get((e.stage, e.heat), Spins())
+
+    def heat(self, p: HeatRef) -> tuple[Stage, Spins]:
+        stage = self.open_stage(p.stage)
+        if not any(e.heat == p.heat for e in self.active(stage)):
+            raise Rejected("unknown_heat", f"Nobody is playing in {p.heat!r} of the "
+                                           f"{stage.spec.title}.")
+        return stage, self.spins.get((p.stage, p.heat), Spins())
+
+    def open_betting(self, p: HeatRef, ctx: Context) -> list[DomainEvent]:
+        stage, spins = self.heat(p)
+        total = self.config.spins_per_heat
+        if spins.open is not None:
+            raise Rejected("betting_open", f"Spin {spins.open} of {p.heat} is already taking "
+                                           "bets.")
+        if spins.done >= total:
+            raise Rejected("heat_over", f"{p.heat} has played its {total} spins (rule 7).")
+        events: list[DomainEvent] = []
+        if p.heat not in stage.started:
+            events.append(TournamentHeatStarted(self.name, p.stage, p.heat, ctx.now_ms))
+        deadline = ctx.now_ms + self.config.betting_window_ms
+        return [*events, RouletteBettingOpened(p.stage, p.heat, spins.done + 1, deadline)]
+
+    def no_spin(self, p: HeatRef, ctx: Context) -> list[DomainEvent]:
+        _, spins = self.heat(p)
+        if spins.open is None:
+            raise Rejected("no_open_spin", f"No spin of {p.heat} is under way.")
+        deadline = ctx.now_ms + self.config.no_spin_extra_ms
+        return [RouletteNoSpin(p.stage, p.heat, spins.open, deadline)]
+
+    def spin(self, p: Spin, ctx: Context) -> list[DomainEvent]:
+        stage, spins = self.heat(HeatRef(p.stage, p.heat))
+        if spins.open is None:
+            raise Rejected("no_open_spin", f"Open the betting for the next spin of {p.heat} "
+                                           "first.")
+        seated = {e.id for e in self.active(stage) if e.heat == p.heat}
+        stray = [m for m in p.missed if m not in seated]
+        if stray:
+            raise Rejected("not_seated", f"Entry {stray[0]!r} is not playing in {p.heat}.")
+        return [RouletteSpun(p.stage, p.heat, spins.open),
+                *(TournamentEntryRemoved(self.name, m, "disqualified",
+                                         f"missed spin {spins.open} (rule 9)", 0)
+                  for m in dict.fromkeys(p.missed))]
+
+    def record_score(self, p: RecordScore, ctx: Context) -> list[DomainEvent]:
+        e = self.playing(p.entry)
+        done, total = self.spins_of(e).done, self.config.spins_per_heat
+        if done < total:
+            raise Rejected("heat_not_over", f"{e.heat} has played {done} of its {total} spins; "
+                                            "the score is the chips left after the last spin "
+                                            "(rule 7).")
+        return [self.scored(e, p.score, ctx, {})]
+
+    def tie_break(self, p: SpinOff, ctx: Context) -> list[DomainEvent]:
+        """Rule 26: one stack and one spin each; the higher score takes the higher place, and
+        an absent player takes the lowest place of the tie."""
+        if len(p.scores) != len(p.entries):
+            raise Rejected("bad_payload", "Give one spin-off score per tied player, in the same "
+                                          "order (null for an absent player).")
+        for score in p.scores:
+            if score is not None:
+                self.check_score(score)
+        stage, keys = self.tie_round(p.stage, p.entries)
+        absent = [k for k, s in zip(keys, p.scores, strict=True) if s is None]
+        absent.sort(key=stage.standings.board.position)  # among the absent: who scored first
+        values = [s if s is not None else -1 - absent.index(k)
+                  for k, s in zip(keys, p.scores, strict=True)]
+        return [TournamentTieBroken(self.name, stage.spec.name, "spin-off", [
+            {"keys": keys, "values": values, "shown": list(p.scores), "public": []}])]
+
+    # -- rules of advancement -------------------------------------------------------------------
+    def advance(self, stage: Stage, ranking: list[str], ctx: Context) -> list[DomainEvent]:
+        """Rules 13, 22-23: the top 10 guests start the final afresh, in two groups (places
+        1, 3, 5... in group 1; 2, 4, 6... in group 2)."""
+        if stage.spec.name != "qualifying":
+            return []
+        groups = self.config.final_groups
+        title = self.final.spec.heat_title
+        seats = [(heat_name(title, i % groups + 1), i // groups + 1)
+                 for i in range(min(len(ranking), self.config.finalists))]
+        return self.qualified(stage, self.final, ranking[: self.config.finalists], ctx, seats)
+
+    # -- state ----------------------------------------------------------------------------------
+    def apply(self, event: DomainEvent) -> Iterable[str]:
+        if isinstance(event, RouletteBettingOpened | RouletteNoSpin):
+            spins = self.spins.setdefault((event.stage, event.heat), Spins())
+            spins.open, spins.deadline_ms = event.spin, event.deadline_ms
+            return {self.spins_view}
+        if isinstance(event, RouletteSpun):
+            spins = self.spins[(event.stage, event.heat)]
+            spins.open, spins.done = None, event.spin
+            return {self.spins_view}
+        if isinstance(event, RouletteRebought):
+            self.rebuys[event.entry] = self.rebuys.get(event.entry, 0) + 1
+            self.add_money(event.paid)
+            return self.money_views(event.paid)
+        return super().apply(event)
+
+    # -- views ----------------------------------------------------------------------------------
+    @property
+    def spins_view(self) -> str:
+        return "spins:roulette"
+
+    def view_names(self) -> Iterable[str]:
+        return (*super().view_names(), self.spins_view)
+
+    def view(self, name: str) -> dict[str, Any]:
+        if name == self.spins_view:
+            return self.spins_doc()
+        return super().view(name)
+
+    def spins_doc(self) -> dict[str, Any]:
+        """Heats under way: the spin taking bets and its deadline (UTC ms) for the countdown."""
+        total = self.config.spins_per_heat
+        heats = [{"stage": stage, "heat": heat, "spin": s.open or s.done, "spins": total,
+                  "betting": s.open is not None,
+                  "deadline_ms": s.deadline_ms if s.open is not None else None}
+                 for (stage, heat), s in self.spins.items() if s.done < total]
+        c = self.config
+        return {"title": self.title, "heats": heats, "buy_in_text": format_zar(c.buy_in),
+                "chips": f"{c.stacks} stacks of {format_zar(c.chip_value)} chips"}
