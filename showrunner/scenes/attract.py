@@ -33,6 +33,7 @@ class Attract(Scene):
         self.images = [self.ctx.assets.image(n, big).convert() for n in names[:50]]
         self.frame = pygame.Surface((w, h)).convert()
         self.fading = pygame.Surface((w, h)).convert()
+        self.incoming = pygame.Surface((w, h)).convert()
         self.faded_index = -1
 
     def _view_of(self, index: int, t: float, target: pygame.Surface) -> None:
@@ -59,11 +60,15 @@ class Attract(Scene):
             return
         span = max(self.p["seconds"], 1.0)
         index, t = int(self.elapsed // span), self.elapsed % span
-        self._view_of(index, t + FADE, surface)
-        if t < FADE and self.elapsed >= span and len(self.images) > 1:
-            if self.faded_index != index:
-                # the outgoing image holds its last frame while it fades: one scale per frame
-                self._view_of(index - 1, span + FADE, self.fading)
-                self.faded_index = index
-            self.fading.set_alpha(round(255 * (1 - t / FADE)))
-            surface.blit(self.fading, (0, 0))
+        if t >= FADE or self.elapsed < span or len(self.images) < 2:
+            self._view_of(index, t + FADE, surface)
+            return
+        # Crossfade: both images hold still (the incoming one starts moving when the fade
+        # ends), so a fade frame is two blits, not two full-screen scales.
+        if self.faded_index != index:
+            self._view_of(index, 2 * FADE, self.incoming)
+            self._view_of(index - 1, span + FADE, self.fading)
+            self.faded_index = index
+        surface.blit(self.incoming, (0, 0))
+        self.fading.set_alpha(round(255 * (1 - t / FADE)))
+        surface.blit(self.fading, (0, 0))
