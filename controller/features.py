@@ -5,6 +5,7 @@ from __future__ import annotations
 from controller.domain.cues import Cues
 from controller.domain.feature import Feature
 from controller.domain.members import Members
+from controller.domain.tournament_cues import SeatDrawCues
 from controller.promotions import wildcard_config
 from controller.promotions.poker import Poker
 from controller.promotions.roulette import Roulette
@@ -18,6 +19,8 @@ from controller.screens import Screens
 def build_features() -> list[Feature]:
     members = Members()
     slots = Slots(members)
+    poker = Poker(members)
     wildcard = Wildcard(members, slots, wildcard_config.load())
-    return [members, slots, Roulette(members), Poker(members), Super9(members), wildcard,
-            Cues([WildcardCues(wildcard)]), Screens()]
+    cue_sources = [WildcardCues(wildcard), SeatDrawCues(slots), SeatDrawCues(poker)]
+    return [members, slots, Roulette(members), poker, Super9(members), wildcard,
+            Cues(cue_sources), Screens()]

@@ -36,6 +36,7 @@ class TournamentSeated(DomainEvent):
     stage: str
     method: str
     seats: list[list[Any]]  # [entry, heat, seat]
+    at_ms: int = 0  # when the seats were given out (announced in a cue when drawn)
 
 
 @dataclass(frozen=True)

@@ -191,7 +191,8 @@ class Poker(Tournament):
         if heat_number(heat) > self.config.semi_heats:
             raise Rejected("unknown_heat", f"The semi-final has {self.config.semi_heats} heats "
                                            "(rule 26).")
-        return [TournamentSeated(self.name, "semi", "chosen", [[e.id, heat, p.seat]])]
+        return [TournamentSeated(self.name, "semi", "chosen", [[e.id, heat, p.seat]],
+                                 ctx.now_ms)]
 
     def draw_seats(self, p: DrawFinalSeats, ctx: Context) -> list[DomainEvent]:
         """Rule 40: a random mechanic selects the finalists' seats."""
@@ -207,7 +208,8 @@ class Poker(Tournament):
         seats = positions(stage.spec.heat_title, heats_needed(len(players), size), size)
         drawn = draw_seats([e.id for e in players], [], seats, ctx.rng)
         return [TournamentSeated(self.name, "final", "draw",
-                                 [[entry, heat, seat] for entry, (heat, seat) in drawn])]
+                                 [[entry, heat, seat] for entry, (heat, seat) in drawn],
+                                 ctx.now_ms)]
 
     def tie_break(self, p: DirectorTieBreak, ctx: Context) -> list[DomainEvent]:
         """The rules name no tie procedure; the Tournament Director decides (rule 54)."""

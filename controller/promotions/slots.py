@@ -242,7 +242,8 @@ class Slots(Tournament):
         seats = positions(stage.spec.heat_title, heats_needed(len(players), size), size)
         drawn = draw_seats(first, last, seats, ctx.rng)
         return [TournamentSeated(self.name, stage.spec.name, "draw",
-                                 [[entry, heat, seat] for entry, (heat, seat) in drawn])]
+                                 [[entry, heat, seat] for entry, (heat, seat) in drawn],
+                                 ctx.now_ms)]
 
     def malfunction(self, p: EntryRef, ctx: Context) -> list[DomainEvent]:
         """Rules 27-28: first free seat of a later heat; else a refund (qualifying) or an
@@ -263,7 +264,8 @@ class Slots(Tournament):
                                                "machine malfunction, no later seat (rule 27)",
                                                e.paid)]
             seat = 1 + ctx.rng.below(size)  # rule 28: an additional heat, seat numbers drawn
-        return [TournamentSeated(self.name, stage.spec.name, "moved", [[e.id, heat, seat]])]
+        return [TournamentSeated(self.name, stage.spec.name, "moved", [[e.id, heat, seat]],
+                                 ctx.now_ms)]
 
     def restart_heat(self, p: RestartHeat, ctx: Context) -> list[DomainEvent]:
         stage = self.open_stage(p.stage)

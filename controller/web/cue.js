@@ -25,7 +25,8 @@
   const TEXT_MIN_PX = 22;
   const TEXT_MAX_PX = 68;
 
-  const PROMOTIONS = {wildcard: "Wild Card", super9: "Super 9"};
+  const PROMOTIONS = {wildcard: "Wild Card", super9: "Super 9", slots: "Slots PAYOFF",
+    poker: "Heads-Up Poker", roulette: "Roulette"};
   const KINDS = [
     [/-start$/, () => "Draw starting"],
     [/-winner$/, () => "Winner"],
