@@ -34,6 +34,7 @@
     [/-claimed$/, () => "Claimed"],
     [/-redraw$/, () => "Redraw"],
     [/-stand-in-/, () => "Stand-in"],
+    [/-seats-\d+$/, () => "Seat draw"],
   ];
 
   const state = {
