@@ -16,8 +16,10 @@ class ControllerProcess:
     """`showrunner-controller serve` on one SQLite file; port 0 picks a free port once and
     restarts reuse it, so clients can reconnect to the same URL."""
 
-    def __init__(self, db_path: Path, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, db_path: Path, host: str = "127.0.0.1", port: int = 0,
+                 extra_args: tuple[str, ...] = ()) -> None:
         self.db_path = db_path
+        self.extra_args = extra_args
         self.host = host
         self.port = port
         self.url = ""
@@ -29,7 +31,7 @@ class ControllerProcess:
         self.output = []
         self.process = subprocess.Popen(
             [sys.executable, "-u", "-m", "controller.cli", "serve", "--db", str(self.db_path),
-             "--host", self.host, "--port", str(self.port)],
+             "--host", self.host, "--port", str(self.port), *self.extra_args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
         )
         ready = threading.Event()

@@ -54,3 +54,24 @@ async def test_enrol_authorise_assign_and_revoke_from_the_command_line(tmp_path)
         assert revoked.returncode == 0, revoked.stderr
         listing = await run(ctl, "screens")
         assert "revoked" in listing.stdout
+
+
+async def test_development_reload_puts_a_changed_playlist_on_its_screens(tmp_path):
+    playlists = tmp_path / "playlists"
+    playlists.mkdir()
+    bar = playlists / "bar.yaml"
+    bar.write_text((ROOT / "playlists" / "house-default.yaml").read_text())
+    async with live_controller(tmp_path / "show.db", ("--playlists", str(playlists))) as ctl:
+        assert (await run(ctl, "enrol", "--screen", "bar-1", "--group", "bar")).returncode == 0
+        assert (await run(ctl, "authorise", "--screen", "bar-1")).returncode == 0
+        assert (await run(ctl, "assign", str(bar), "--groups", "bar")).returncode == 0
+        async with ctl.client("technician") as t:
+            first = await t.wait_view("screen:bar-1", lambda d: d.get("playlists"))
+            bar.write_text("name: bar night\nscenes:\n"
+                           "  - {scene: announcement, duration: 20s,"
+                           " params: {title: Last call, body: The bar closes at 02:00}}\n")
+            changed = await t.wait_view("screen:bar-1", lambda d: d != first)
+            assert "Last call" in str(changed["playlists"])
+            bar.write_text("name: broken\nscenes: [\n")  # a broken save changes nothing
+            await asyncio.sleep(2.5)
+            assert t.views["screen:bar-1"] == changed

@@ -82,8 +82,8 @@ class Client:
 class LiveController(ControllerProcess):
     """A controller process with a key for every role; it can be killed and started again."""
 
-    def __init__(self, db_path: Path) -> None:
-        super().__init__(db_path)
+    def __init__(self, db_path: Path, extra_args: tuple[str, ...] = ()) -> None:
+        super().__init__(db_path, extra_args=extra_args)
         self.keys: dict[str, str] = {}
 
     def issue_keys(self) -> None:
@@ -116,8 +116,10 @@ class LiveController(ControllerProcess):
 
 
 @asynccontextmanager
-async def live_controller(db_path: Path) -> AsyncIterator[LiveController]:
-    controller = LiveController(db_path)
+async def live_controller(db_path: Path,
+                          extra_args: tuple[str, ...] = ()) -> AsyncIterator[LiveController]:
+    """A controller on `db_path`; `extra_args` go to `serve` (e.g. ("--playlists", DIR))."""
+    controller = LiveController(db_path, extra_args)
     controller.issue_keys()
     await controller.start()
     try:
