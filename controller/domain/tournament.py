@@ -127,6 +127,7 @@ class Tournament(TournamentViews, Feature):
         self.stages = {s.name: Stage(s, Standings(s.best_per_guest)) for s in stages}
         self.pool_configs = list(pools)
         self.pools = {p.name: 0 for p in pools}
+        self.previous_pools = dict(self.pools)  # before the latest change: the ticker rolls
         self.split = list(prize_split)
         self.entries: dict[str, Entry] = {}
         self.forms: set[str] = set()
@@ -541,6 +542,7 @@ class Tournament(TournamentViews, Feature):
     def add_money(self, cents: int) -> None:
         """A buy-in (or, negative, a refund) shared between the pools by their percentages."""
         sign = -1 if cents < 0 else 1
+        self.previous_pools = dict(self.pools)
         parts = split(abs(cents), [p.percent for p in self.pool_configs])
         for pool, part in zip(self.pool_configs, parts, strict=True):
             self.pools[pool.name] += sign * part

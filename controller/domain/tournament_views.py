@@ -28,6 +28,7 @@ class TournamentViews:
     entries: dict[str, Entry]
     pool_configs: list[PoolConfig]
     pools: dict[str, int]
+    previous_pools: dict[str, int]
     split: list[int]
     prize_pool: str
 
@@ -105,16 +106,20 @@ class TournamentViews:
                 "entries": len(stage.standings), "closed": stage.closed}
 
     def pools_doc(self) -> dict[str, Any]:
+        """The jackpot ticker's shape (docs/scenes.md): `previous` is the amount before the
+        latest buy-in or refund, so screens roll the digits up to `amount`."""
         pools = []
         for p in self.pool_configs:
             amount = self.pools[p.name]
             pools.append({
                 "name": p.name, "title": p.title, "amount": amount,
-                "amount_text": format_zar(amount), "target": p.target,
+                "previous": self.previous_pools[p.name], "amount_text": format_zar(amount),
+                "target": p.target,
                 "target_text": None if p.target is None else format_zar(p.target),
                 "progress_percent": None if not p.target else min(100, amount * 100 // p.target),
+                "note": f"{p.percent}% of every buy-in",
             })
-        return {"title": self.title, "pools": pools}
+        return {"title": self.title, "subtitle": "Prize pools", "pools": pools}
 
     def seating_doc(self) -> dict[str, Any]:
         stages = []
@@ -123,16 +128,25 @@ class TournamentViews:
             heats: dict[str, list[dict[str, Any]]] = {}
             for e in (self.entries[i] for i in stage.entries):
                 if e.heat is not None and e.status != "refunded":
+                    proxy = None if e.proxy is None else self.name_of(e.proxy)
                     heats.setdefault(e.heat, []).append({
-                        "seat": e.seat, "name": self.name_of(e.card),
-                        "proxy": None if e.proxy is None else self.name_of(e.proxy),
-                        "status": e.status,
+                        "seat": e.seat, "name": self.name_of(e.card), "proxy": proxy,
+                        "status": e.status, "note": self.seat_note(e, proxy),
                     })
             stages.append({"stage": name, "title": stage.spec.title, "heats": [
                 {"heat": h, "started": h in stage.started,
                  "seats": sorted(seats, key=lambda s: s["seat"])}
                 for h, seats in sorted(heats.items(), key=lambda kv: heat_number(kv[0]))]})
         return {"title": self.title, "stages": stages}
+
+    def seat_note(self, e: Entry, proxy: str | None) -> str:
+        """What a seating chart says beside a name: "Wild Card, played by Sipho N.", "forfeited"."""
+        parts = ["Wild Card"] if e.payment == "wildcard" else []
+        if proxy is not None:
+            parts.append(f"played by {proxy}")
+        if e.status != "active":
+            parts.append(e.status)
+        return ", ".join(parts)
 
     def ops_doc(self) -> dict[str, Any]:
         """Every seat of the stages after qualifying, with its entry id, for the operator."""
@@ -177,6 +191,8 @@ class TournamentViews:
 
     def prizes_doc(self) -> dict[str, Any]:
         pool = self.pools[self.prize_pool]
-        return {"title": self.title, "pool": pool, "pool_text": format_zar(pool),
+        subtitle = f"{self.final.spec.title}: the top {len(self.split)} share the prize pool"
+        return {"title": self.title, "subtitle": subtitle, "pool": pool,
+                "pool_text": format_zar(pool),
                 "split": self.split, "settled": self.final.closed,
                 "places": self.prize_rows(pool, self.split, self.final)}

@@ -89,6 +89,8 @@ class Spins:
     done: int = 0
     open: int | None = None
     deadline_ms: int = 0
+    opened_ms: int = 0  # when the current betting window (or its no-spin extension) began
+    no_spin: bool = False
 
 
 @dataclass(frozen=True)
@@ -285,6 +287,10 @@ class Roulette(Tournament):
         if isinstance(event, RouletteBettingOpened | RouletteNoSpin):
             spins = self.spins.setdefault((event.stage, event.heat), Spins())
             spins.open, spins.deadline_ms = event.spin, event.deadline_ms
+            spins.no_spin = isinstance(event, RouletteNoSpin)
+            c = self.config
+            spins.opened_ms = event.deadline_ms - (c.no_spin_extra_ms if spins.no_spin
+                                                   else c.betting_window_ms)
             return {self.spins_view}
         if isinstance(event, RouletteSpun):
             spins = self.spins[(event.stage, event.heat)]
@@ -310,12 +316,18 @@ class Roulette(Tournament):
         return super().view(name)
 
     def spins_doc(self) -> dict[str, Any]:
-        """Heats under way: the spin taking bets and its deadline (UTC ms) for the countdown."""
+        """Heats under way for the betting countdown (docs/scenes.md): heats taking bets first,
+        the latest window first; times are UTC ms."""
         total = self.config.spins_per_heat
-        heats = [{"stage": stage, "heat": heat, "spin": s.open or s.done, "spins": total,
-                  "betting": s.open is not None,
-                  "deadline_ms": s.deadline_ms if s.open is not None else None}
-                 for (stage, heat), s in self.spins.items() if s.done < total]
+        under_way = sorted(((key, s) for key, s in self.spins.items() if s.done < total),
+                           key=lambda kv: (kv[1].open is None, -kv[1].deadline_ms))
+        heats = [{"stage": stage, "heat": heat, "title": self.title,
+                  "subtitle": f"{self.stages[stage].spec.title} \u00b7 {heat}",
+                  "spin": s.open or s.done, "spins": total, "betting": s.open is not None,
+                  "betting_opened_at": s.opened_ms if s.open is not None else None,
+                  "betting_closes_at": s.deadline_ms if s.open is not None else None,
+                  "no_spin": s.open is not None and s.no_spin}
+                 for (stage, heat), s in under_way]
         c = self.config
         return {"title": self.title, "heats": heats, "buy_in_text": format_zar(c.buy_in),
                 "chips": f"{c.stacks} stacks of {format_zar(c.chip_value)} chips"}

@@ -38,6 +38,7 @@ from controller.promotions.super9_schedule import Schedule, Session, session_day
 
 BOARD = "board:super9"
 JACKPOT = "jackpot:super9"
+SCHEDULE = "schedule:super9"
 CUES = "cues:super9"
 ELIGIBILITY = "rules 1-3"
 UPCOMING = 4
@@ -121,6 +122,7 @@ class Super9(Feature):
         self.config = config or load_config()
         self.schedule = Schedule(self.config)
         self.jackpot_cents = self.config.jackpot_seed_cents
+        self.previous_jackpot_cents = self.jackpot_cents  # what the ticker rolls from
         self.tickets: dict[str, Ticket] = {}
         self.by_session: dict[str, list[str]] = {}
         self.disqualified: set[tuple[str, str]] = set()  # (card, local day), rule 9
@@ -364,14 +366,14 @@ class Super9(Feature):
     def _sold_ticket(self, e: Super9TicketSold) -> Iterable[str]:
         self.tickets[e.ticket] = Ticket(e.ticket, e.card, e.price_cents)
         self.last_at_ms = e.at_ms
-        return (JACKPOT,)
+        return (JACKPOT, SCHEDULE)
 
     def _entered(self, e: Super9TicketEntered) -> Iterable[str]:
         ticket = self.tickets[e.ticket]
         ticket.numbers, ticket.session = list(e.numbers), e.session
         self.by_session.setdefault(e.session, []).append(e.ticket)
         self.last_at_ms = e.at_ms
-        return (JACKPOT,)
+        return (JACKPOT, SCHEDULE)
 
     def _voided(self, e: Super9TicketVoided) -> Iterable[str]:
         out = [self.tickets[e.ticket]]
@@ -400,7 +402,7 @@ class Super9(Feature):
             f"{self.config.jackpot_counted_spins} counted spins.",
         ]
         self.last_at_ms = e.at_ms
-        return (BOARD, CUES, JACKPOT)
+        return (BOARD, CUES, JACKPOT, SCHEDULE)
 
     def _spun(self, e: Super9SpinEntered) -> Iterable[str]:
         run = self._current(e.session)
@@ -428,11 +430,11 @@ class Super9(Feature):
         run = self._current(e.session)
         run.result = e
         self.played.add(e.session)
-        self.jackpot_cents = e.jackpot_next_cents
+        self.previous_jackpot_cents, self.jackpot_cents = self.jackpot_cents, e.jackpot_next_cents
         self.last_at_ms = e.at_ms
         names = self._names([w["ticket"] for w in e.winners])
         run.cue = [cues.won_line(names, e.prize, [w["share_cents"] for w in e.winners])]
-        return (BOARD, CUES, JACKPOT)
+        return (BOARD, CUES, JACKPOT, SCHEDULE)
 
     def _current(self, session_id: str) -> Running:
         run = self.current
@@ -457,7 +459,7 @@ class Super9(Feature):
 
     # -- views --------------------------------------------------------------------------------
     def view_names(self) -> Iterable[str]:
-        return (BOARD, JACKPOT, CUES)
+        return (BOARD, JACKPOT, SCHEDULE, CUES)
 
     def view(self, name: str) -> dict[str, Any]:
         if name == BOARD:
@@ -466,25 +468,43 @@ class Super9(Feature):
             run = self.current
             return {"session": run.session.label if run else None,
                     "lines": list(run.cue) if run else []}
+        if name == SCHEDULE:
+            return {"title": "Coming up", "events": [
+                {"id": s.id, "name": "Super 9", "label": s.label, "starts_at": s.start_ms}
+                for s in self._upcoming()]}
         return self._jackpot()
 
-    def _jackpot(self) -> dict[str, Any]:
+    def _upcoming(self) -> list[Session]:
         # "Next" as of the latest Super 9 activity in the log: views are a fold of events.
-        upcoming = self.schedule.next_sessions(self.last_at_ms, UPCOMING) if self.last_at_ms else []
+        return self.schedule.next_sessions(self.last_at_ms, UPCOMING) if self.last_at_ms else []
+
+    def _jackpot(self) -> dict[str, Any]:
+        """The jackpot in the jackpot ticker's shape (docs/scenes.md) plus its text."""
+        price = format_zar(self.config.ticket_price_cents)
+        upcoming = self._upcoming()
+        note = f"Tickets {price}" + (f" \u00b7 next game {upcoming[0].label}" if upcoming else "")
         return {
             "title": "Super 9",
+            "subtitle": f"All nine numbers within {self.config.jackpot_counted_spins} spins "
+                        "wins the jackpot",
             "jackpot": format_zar(self.jackpot_cents),
             "jackpot_cents": self.jackpot_cents,
-            "ticket_price": format_zar(self.config.ticket_price_cents),
-            "next_sessions": [{"id": s.id, "label": s.label, "starts_at": s.start_ms}
-                              for s in upcoming],
+            "ticket_price": price,
+            "pools": [{"name": "jackpot", "title": "Super 9 jackpot",
+                       "amount": self.jackpot_cents, "previous": self.previous_jackpot_cents,
+                       "target": None, "note": note}],
         }
 
     def _board(self) -> dict[str, Any]:
         run = self.current
+        limit = self.config.jackpot_counted_spins
         if run is None:
-            return {"title": "Super 9", "status": "idle"}
-        game, limit = run.game, self.config.jackpot_counted_spins
+            upcoming = self._upcoming()
+            return {"title": "Super 9", "status": "idle", "session": None, "called": [],
+                    "last": None, "jackpot_cents": self.jackpot_cents, "consolation_cents": None,
+                    "jackpot_spins": limit,
+                    "message": f"Next game {upcoming[0].label}" if upcoming else ""}
+        game = run.game
         last = game.calls[-1] if game.calls else None
         winners = game.complete()
         if run.result:
@@ -501,6 +521,9 @@ class Super9(Feature):
             prize, amount = run.result.prize, run.result.prize_cents
         else:
             won = [{"name": n, "share": None} for n in self._names(winners)]
+        message = {"playing": "Shout SUPER 9 when all nine of your numbers are called",
+                   "super9": "SUPER 9! The winning ticket is being checked",
+                   "won": "Won by " + ", ".join(w["name"] for w in won)}[status]
         return {
             "title": "Super 9",
             "session": run.session.label,
@@ -519,10 +542,13 @@ class Super9(Feature):
                               else f"{game.counted_spins} counted spins"),
             "jackpot_live": status == "playing" and game.counted_spins < limit,
             "jackpot": format_zar(run.jackpot_cents),
+            "jackpot_cents": run.jackpot_cents,
             "consolation": format_zar(run.consolation_cents),
+            "consolation_cents": run.consolation_cents,
             "playing_for": prize,
             "prize": format_zar(amount),
             "tickets": game.in_play(),
             "need": [{"more": k, "tickets": game.need(k)} for k in (1, 2, 3)],
             "winners": won,
+            "message": message,
         }

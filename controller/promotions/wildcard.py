@@ -25,6 +25,8 @@ from controller.promotions.wildcard_config import WildcardConfig
 from controller.promotions.wildcard_pool import draw_ticket, pool_digest, total_tickets
 
 VIEW = "draw:wildcard"
+SUBTITLE = "Slots PAYOFF \u2013 one seat in the Final"
+REEL_SIZE = 24  # names on the draw screen's reel
 
 
 class Roster(Protocol):
@@ -364,6 +366,7 @@ class Wildcard(Feature):
         pool = self.pool
         doc: dict[str, Any] = {
             "title": "Wild Card draw",
+            "subtitle": SUBTITLE,
             "phase": self.phase(),
             "round": pool.round if pool else len(self.redraws) + 1,
             "activated": len(self.activated),
@@ -371,6 +374,8 @@ class Wildcard(Feature):
             "bins_close_at": self.config.bins_close_ms,
             "pool": pool and {"members": pool.members, "tickets": pool.tickets,
                               "digest": pool.digest},
+            "reel": self._reel(),
+            "spin_started_at": self.draw and self.draw.drawn_at_ms,
             "reveal_at": self.draw and self.draw.reveal_at_ms,
             "claim_deadline": None,
             "winner": None,
@@ -388,6 +393,21 @@ class Wildcard(Feature):
                                "stand_in": self.stand_in,
                                "prize_claim_by": self.claim.prize_claim_by_ms}
         return doc
+
+    def _reel(self) -> list[dict[str, Any]]:
+        """Names for the reel animation, published from the draw on: holders spread evenly over
+        the frozen pool, each with their first ticket number, never the drawn winner (the
+        screen lands on a sealed card that opens into the winner at `reveal_at`)."""
+        if self.pool is None or self.draw is None:
+            return []
+        firsts, number = [], 1
+        for card, tickets in self.pool.listing:
+            if card != self.draw.card:
+                firsts.append((str(card), number))
+            number += int(tickets)
+        step = max(1, len(firsts) // REEL_SIZE)
+        return [{"name": self._name(card), "ticket": first}
+                for card, first in firsts[::step][:REEL_SIZE]]
 
     # -- helpers ----------------------------------------------------------------------------------
     def _bins_open(self, now_ms: int, action: str, rule: str) -> None:

@@ -1,7 +1,9 @@
 """Tolerant reads of view documents: a missing or mistyped field gives a default, logged once.
 
 Views come over the network from another process; a scene must draw something sensible from
-whatever arrives, and say so once in the log rather than sixty times a second.
+whatever arrives, and say so once in the log rather than sixty times a second. A scene names the
+fields its view's shape (docs/scenes.md) always carries with `expect`, and the values a field
+may take with `choice`, so a view of another shape is reported rather than drawn as empty.
 """
 
 from __future__ import annotations
@@ -67,6 +69,20 @@ def items(doc: dict[str, Any], key: str, where: str = "", limit: int = MAX_ITEMS
     return good[:limit]
 
 
+def numbers(doc: dict[str, Any], key: str, where: str = "") -> list[int]:
+    """A list of whole numbers; other items are dropped (logged once)."""
+    value = doc.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        _bad(where, key, value, "list")
+        return []
+    good = [n for n in value[:MAX_ITEMS] if isinstance(n, int) and not isinstance(n, bool)]
+    if len(good) != len(value[:MAX_ITEMS]):
+        _bad(where, key, "…", "list of whole numbers")
+    return good
+
+
 def mapping(doc: dict[str, Any], key: str, where: str = "") -> dict[str, Any]:
     value = doc.get(key)
     if isinstance(value, dict):
@@ -74,6 +90,29 @@ def mapping(doc: dict[str, Any], key: str, where: str = "") -> dict[str, Any]:
     if value is not None:
         _bad(where, key, value, "object")
     return {}
+
+
+def expect(doc: dict[str, Any], keys: tuple[str, ...], where: str = "") -> None:
+    """Log once each of `keys` that a non-empty `doc` lacks (null is a value: it is not missing).
+
+    An empty document is an absent view or object, which the scene already reports or draws.
+    """
+    if not doc:
+        return
+    for key in keys:
+        if key not in doc:
+            warn_once(log, f"missing:{where}:{key}", "%s: field %r is missing (has: %s)",
+                      where, key, ", ".join(sorted(doc))[:200])
+
+
+def choice(doc: dict[str, Any], key: str, allowed: tuple[str, ...], default: str,
+           where: str = "") -> str:
+    """One of `allowed`; anything else gives `default`, logged once."""
+    value = text(doc, key, default, where)
+    if value in allowed:
+        return value
+    _bad(where, key, value, f"one of {', '.join(allowed)}")
+    return default
 
 
 def _bad(where: str, key: str, value: Any, expected: str) -> None:

@@ -1,7 +1,7 @@
 """Announcement: a title and a body, auto-fitted to the screen.
 
-View "announcement": {"title", "body"}; the `title` and `body` parameters are used when the
-view is absent (a playlist can carry its own text).
+Its text comes from the `title` and `body` parameters (a playlist item or a takeover carries
+it); with a `view` parameter, that view's {"title", "body"} wins.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ RISE_SECONDS = 0.7
 
 class Announcement(Scene):
     name = "announcement"
-    default_view = "announcement"
+    default_view = None
     params: ClassVar[dict[str, Any]] = {"title": "", "body": ""}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:

@@ -1,8 +1,10 @@
-"""Jackpot ticker: one to four jackpots with odometer digits rolling to each new amount.
+"""Jackpot ticker: one to four jackpots or prize pools with odometer digits rolling to each new
+amount.
 
-View "jackpots": {"title", "subtitle", "jackpots": [{"name", "amount_cents", "previous_cents",
-"target_cents", "note"}]}. The roll starts from `previous_cents` on entry (or from what was on
-screen when the amount changes) and lands exactly on `amount_cents`. Whole rands are shown.
+Views "pools:<promotion>" and "jackpot:super9" (docs/scenes.md): {"title", "subtitle", "pools":
+[{"name", "title", "amount", "previous", "target", "progress_percent", "note"}]} (cents). The
+roll starts from `previous` on entry (or from what was on screen when the amount changes) and
+lands exactly on `amount`. Whole rands are shown.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from showrunner.scenes.common import centred_message, content_top, static_layer
 
 ROLL_SECONDS = 3.0
 MAX_JACKPOTS = 4
+FIELDS = ("name", "title", "amount", "previous", "target")
 
 
 @dataclass
@@ -28,28 +31,32 @@ class Jackpot:
     name: str
     amount: int  # cents
     target: int | None
+    percent: int
     note: str
     roll: Tween  # value in rands
 
 
 class JackpotTicker(Scene):
     name = "jackpot_ticker"
-    default_view = "jackpots"
+    default_view = "jackpot:super9"
     params: ClassVar[dict[str, Any]] = {"roll_seconds": ROLL_SECONDS}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"
         shown = {j.name: j.roll.value for j in getattr(self, "jackpots", [])}
         self.jackpots = []
-        for item in vd.items(doc, "jackpots", where, limit=MAX_JACKPOTS):
-            name = vd.text(item, "name", "Jackpot", where)
-            amount = max(0, vd.integer(item, "amount_cents", 0, where))
+        vd.expect(doc, ("title", "pools"), where)
+        for item in vd.items(doc, "pools", where, limit=MAX_JACKPOTS):
+            vd.expect(item, FIELDS, where + ".pools")
+            name = vd.text(item, "title", "Jackpot", where)
+            amount = max(0, vd.integer(item, "amount", 0, where))
             start = shown.get(name)
             if start is None:
-                start = max(0, vd.integer(item, "previous_cents", amount, where)) // 100
-            target = vd.optional_int(item, "target_cents", where)
+                start = max(0, vd.integer(item, "previous", amount, where)) // 100
+            target = vd.optional_int(item, "target", where)
+            percent = max(0, min(100, vd.integer(item, "progress_percent", 0, where)))
             self.jackpots.append(Jackpot(name, amount, target if target and target > 0 else None,
-                                         vd.text(item, "note", "", where),
+                                         percent, vd.text(item, "note", "", where),
                                          Tween(start, amount // 100, self.p["roll_seconds"],
                                                "out_cubic", delay=0.3)))
         self.static = static_layer(self.ctx, vd.text(doc, "title", "Jackpots", where),
@@ -81,17 +88,20 @@ class JackpotTicker(Scene):
             self.static.blit(label, lay.point(x + 40, y + 16))
             if j.target:
                 self._progress(j, x, y, w, h)
+            elif j.note:
+                note = text.fit(j.note, "body", 28, theme.colour("muted"), w - 80)
+                self.static.blit(note, (lay.x(x + w - 40) - note.get_width(),
+                                        lay.y(y + h - 44) - note.get_height() // 2))
 
     def _progress(self, j: Jackpot, x: float, y: float, w: float, h: float) -> None:
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
         bar_y = y + h - 44
         bar = lay.rect(x + 40, bar_y, w - 80, 18)
         pygame.draw.rect(self.static, theme.colour("panel_alt"), bar, border_radius=lay.px(9))
-        share = min(1.0, j.amount / j.target) if j.target else 0.0
-        if share > 0:
-            fill = pygame.Rect(bar.x, bar.y, max(bar.h, round(bar.w * share)), bar.h)
+        if j.percent > 0:
+            fill = pygame.Rect(bar.x, bar.y, max(bar.h, round(bar.w * j.percent / 100)), bar.h)
             pygame.draw.rect(self.static, theme.colour("accent"), fill, border_radius=lay.px(9))
-        caption = f"{round(share * 100)}% of the {format_zar(j.target)} target"
+        caption = f"{j.percent}% of the {format_zar(j.target)} target"
         if j.note:
             caption = f"{j.note}  ·  {caption}"
         cap = text.fit(caption, "body", 28, theme.colour("muted"), w - 80)

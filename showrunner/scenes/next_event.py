@@ -1,7 +1,8 @@
 """Next-event clock: "Super 9 starts in 12:34", then the events after it.
 
-View "schedule": {"title", "events": [{"name", "starts_at", "where"}]} (UTC epoch ms). The
-countdown is drawn from `starts_at - now` each frame; the clock text is cached per second.
+View "schedule:super9" (docs/scenes.md; controller/promotions/super9.py): {"title", "events":
+[{"name", "starts_at", "where"}]} (UTC epoch ms; `where` optional). The countdown is drawn from
+`starts_at - now` each frame; the clock text is cached per second.
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ STARTING_WINDOW_MS = 5 * 60 * 1000  # "starting now" for five minutes after the 
 
 class NextEvent(Scene):
     name = "next_event"
-    default_view = "schedule"
+    default_view = "schedule:super9"
     # utc_offset_minutes: the venue's wall clock (SAST) for "Later: Super 9 21h00"
     params: ClassVar[dict[str, Any]] = {"title": "Coming up", "utc_offset_minutes": 120}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"
+        vd.expect(doc, ("title", "events"), where)
+        for e in vd.items(doc, "events", where):
+            vd.expect(e, ("name", "starts_at"), where + ".events")
         self.events = sorted(
             ((vd.integer(e, "starts_at", 0, where), vd.text(e, "name", "Next event", where),
               vd.text(e, "where", "", where)) for e in vd.items(doc, "events", where)

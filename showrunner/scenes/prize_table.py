@@ -1,7 +1,8 @@
 """Prize table: places and amounts, e.g. the Spin-Off's 50/20/15/10/5 split (rule 27).
 
-View "prizes:<promotion>": {"title", "subtitle", "pool_cents", "prizes": [{"place", "amount_cents",
-"share", "name"}]}.
+View "prizes:<promotion>" (docs/scenes.md; controller/domain/tournament_views.py): {"title",
+"subtitle", "pool", "places": [{"place", "percent", "amount", "name"}]} (cents; `name` is null
+until the place is decided).
 """
 
 from __future__ import annotations
@@ -18,21 +19,28 @@ from showrunner.engine.scene import Scene
 from showrunner.scenes.common import centred_message, content_top, static_layer
 
 MAX_PRIZES = 10
+FIELDS = ("place", "percent", "amount", "name")
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 class PrizeTable(Scene):
     name = "prize_table"
-    default_view = "prizes"
+    default_view = "prizes:slots"
     params: ClassVar[dict[str, Any]] = {}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
-        pool = vd.integer(doc, "pool_cents", 0, where)
+        vd.expect(doc, ("title", "pool", "places"), where)
+        pool = vd.integer(doc, "pool", 0, where)
         self.static = static_layer(self.ctx, vd.text(doc, "title", "Prizes", where),
                                    vd.text(doc, "subtitle", "", where),
                                    f"Prize pool {format_zar(pool)}" if pool else "")
-        prizes = vd.items(doc, "prizes", where, limit=MAX_PRIZES)
+        prizes = vd.items(doc, "places", where, limit=MAX_PRIZES)
         _x, _, w, _ = lay.safe()
         top = content_top() + 10
         self.row_h = min(150.0, (lay.height - 64 - top) / max(len(prizes), 1))
@@ -44,15 +52,17 @@ class PrizeTable(Scene):
             panel(surf, surf.get_rect(), theme.colour("panel" if i % 2 else "panel_alt"),
                   lay.px(18))
             mid = surf.get_height() // 2
-            place = text.fit(vd.text(p, "place", str(i + 1), where), "display", h * 0.7,
+            vd.expect(p, FIELDS, where + ".places")
+            place = text.fit(ordinal(vd.integer(p, "place", i + 1, where)), "display", h * 0.7,
                              theme.colour("accent" if i == 0 else "text"), 220)
             surf.blit(place, (lay.px(30), mid - place.get_height() // 2))
-            amount = text.fit(format_zar(vd.integer(p, "amount_cents", 0, where)), "display",
+            amount = text.fit(format_zar(vd.integer(p, "amount", 0, where)), "display",
                               h * 0.78, theme.colour("accent"), w * 0.45)
             surf.blit(amount, (surf.get_width() - amount.get_width() - lay.px(30),
                                mid - amount.get_height() // 2))
-            label = " · ".join(v for v in (vd.text(p, "name", "", where),
-                                           vd.text(p, "share", "", where)) if v)
+            percent = vd.optional_int(p, "percent", where)
+            share = f"{percent}% of the pool" if percent is not None else ""
+            label = " · ".join(v for v in (vd.text(p, "name", "", where), share) if v)
             if label:
                 lab = text.fit(label, "bold", h * 0.36, theme.colour("muted"),
                                w - 300 - amount.get_width() / lay.scale - 60)

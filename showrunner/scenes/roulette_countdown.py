@@ -1,8 +1,10 @@
 """Roulette betting countdown: 120 s to place bets (Spin-Off rule 7), +30 s after a "no spin"
 (rule 25). The controller moves the deadline; the screen draws from it every frame.
 
-View "roulette": {"title", "subtitle", "spin", "spins", "betting_opened_at",
-"betting_closes_at", "no_spin"} (times are UTC epoch ms).
+View "spins:roulette" (docs/scenes.md; controller/promotions/roulette.py): {"title", "heats":
+[{"stage", "heat", "title", "subtitle", "spin", "spins", "betting", "betting_opened_at",
+"betting_closes_at", "no_spin"}]} (times are UTC epoch ms). The scene shows the heat named by
+its `heat` parameter, or the first listed (the controller lists heats taking bets first).
 """
 
 from __future__ import annotations
@@ -19,15 +21,25 @@ from showrunner.scenes.countdown import draw_ring
 
 BETTING_SECONDS = 120.0  # rule 7
 NO_SPIN_EXTRA = 30.0  # rule 25
+FIELDS = ("stage", "heat", "title", "spin", "spins", "betting_opened_at", "betting_closes_at",
+          "no_spin")
 
 
 class RouletteCountdown(Scene):
     name = "roulette_countdown"
-    default_view = "roulette"
-    params: ClassVar[dict[str, Any]] = {"betting_seconds": BETTING_SECONDS}
+    default_view = "spins:roulette"
+    params: ClassVar[dict[str, Any]] = {"betting_seconds": BETTING_SECONDS, "heat": ""}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"
+        vd.expect(doc, ("title", "heats"), where)
+        heats = vd.items(doc, "heats", where)
+        chosen = [h for h in heats if not self.p["heat"] or h.get("heat") == self.p["heat"]]
+        if chosen:
+            vd.expect(chosen[0], FIELDS, where + ".heats")
+        self._show(chosen[0] if chosen else {"title": doc.get("title")}, where)
+
+    def _show(self, doc: dict[str, Any], where: str) -> None:
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
         self.closes = vd.optional_int(doc, "betting_closes_at", where)
         opened = vd.optional_int(doc, "betting_opened_at", where)

@@ -44,55 +44,105 @@ def leaderboard(rows: int, moved: bool) -> dict[str, Any]:
     return {"title": "Slots PAYOFF", "subtitle": "Qualifying", "rows": out, "entries": rows}
 
 
+DIGEST = "9f2c4e1b7a0d3c5e8f6a1b2c3d4e5f60718293a4b5c6d7e8f9012345678abc"
+
+
 def wildcard(phase: str) -> dict[str, Any]:
-    return {"title": "Wild Card Draw", "subtitle": "Slots PAYOFF – one seat in the Final",
-            "phase": phase, "draw_number": 1,
-            "pool": {"tickets": 48_211, "entrants": 9_120,
-                     "digest": "9f2c4e1b7a0d3c5e8f6a1b2c3d4e5f60718293a4b5c6d7e8f9012345678abc"},
-            "reel": [{"name": n, "ticket": f"T-{1000 + i * 977:06d}"}
-                     for i, n in enumerate(NAMES)],
-            "winner": {"name": "Mpho Dlamini", "ticket": "T-031337", "card": "•••• 4821"},
-            "spin_started_at": BASE_MS, "reveal_at": BASE_MS + 8_000,
-            "claim_deadline": BASE_MS + 98_000}
+    """The "draw:wildcard" view in `phase`; the winner is in it from the `claim` phase on."""
+    drawn = phase in ("drawing", "claim", "finalist")
+    winner = {"name": "Mpho D.", "masked_card": "•••• 4821", "ticket": 31_337,
+              "in_register": False}
+    return {"title": "Wild Card draw", "subtitle": "Slots PAYOFF – one seat in the Final",
+            "phase": phase, "round": 1, "activated": 9_120,
+            "bins_open_at": BASE_MS - 7_200_000, "bins_close_at": BASE_MS - 60_000,
+            "pool": {"members": 9_120, "tickets": 48_211, "digest": DIGEST},
+            "reel": ([{"name": n, "ticket": 1 + i * 3_211} for i, n in enumerate(NAMES)]
+                     if drawn else []),
+            "spin_started_at": BASE_MS if drawn else None,
+            "reveal_at": BASE_MS + 6_000 if drawn else None,
+            "claim_deadline": BASE_MS + 96_000 if phase != "drawing" and drawn else None,
+            "winner": winner if phase in ("claim", "finalist") else None,
+            "finalist": ({"name": "Mpho D.", "masked_card": "•••• 4821", "present": True,
+                          "stand_in": None, "prize_claim_by": BASE_MS + 15 * 86_400_000}
+                         if phase == "finalist" else None),
+            "redraws": []}
 
 
-JACKPOTS = {"title": "Jackpots", "subtitle": "Growing every session", "jackpots": [
-    {"name": "Super 9 Jackpot", "amount_cents": 1_287_500_00, "previous_cents": 1_212_500_00,
-     "target_cents": 2_000_000_00, "note": "Wednesday 21h00"},
-    {"name": "Spin-Off Prize Pool", "amount_cents": 96_400_00, "previous_cents": 94_200_00,
-     "target_cents": 150_000_00},
-]}
+REDRAWN = {**wildcard("frozen"), "round": 2, "redraws": [
+    {"round": 1, "name": "Mpho D.", "masked_card": "•••• 4821",
+     "cause": "not claimed within 90 seconds and not in the decline-to-attend register "
+              "(rule 40)"}]}
 
-SUPER9 = {"title": "Super 9", "subtitle": "Wednesday 19h00", "jackpot_cents": 1_287_500_00,
-          "consolation_cents": 31_250_00, "jackpot_spins": 18,
-          "spins": [{"number": n} for n in (17, 4, 32, 0, 21, 9, 28)],
+
+def pool(name: str, title: str, amount: int, previous: int, target: int | None,
+         note: str) -> dict[str, Any]:
+    """One entry of a "pools:<promotion>" or "jackpot:super9" view (cents)."""
+    return {"name": name, "title": title, "amount": amount, "previous": previous,
+            "amount_text": "", "target": target, "target_text": None,
+            "progress_percent": None if not target else min(100, amount * 100 // target),
+            "note": note}
+
+
+SUPER9_JACKPOT = {"title": "Super 9", "subtitle": "All nine numbers within 18 spins wins the "
+                  "jackpot", "jackpot": "R1 287 500", "jackpot_cents": 1_287_500_00,
+                  "ticket_price": "R50", "pools": [
+                      pool("jackpot", "Super 9 jackpot", 1_287_500_00, 1_212_500_00, None,
+                           "Tickets R50 · next game Wednesday 24 January 19:00")]}
+
+POKER_POOLS = {"title": "Heads-Up Poker Showdown", "subtitle": "Prize pools", "pools": [
+    pool("overall", "Overall prize pool", 96_400_00, 94_200_00, 150_000_00,
+         "80% of every buy-in"),
+    pool("top_score", "Top score progressive", 24_100_00, 23_550_00, None,
+         "20% of every buy-in")]}
+
+SUPER9 = {"title": "Super 9", "session": "Wednesday 17 January 19:00", "status": "playing",
+          "called": [17, 4, 32, 0, 21, 9, 28],
+          "last": {"number": 28, "colour": "black", "repeat": False},
+          "jackpot_spins": 18, "jackpot_cents": 1_287_500_00, "consolation_cents": 31_250_00,
           "message": "Shout SUPER 9 when all nine of your numbers are called"}
 
-ROULETTE = {"title": "American Roulette Spin-Off", "subtitle": "Heat 12 · Table AR14",
-            "spin": 2, "spins": 3, "betting_opened_at": BASE_MS,
-            "betting_closes_at": BASE_MS + 120_000, "no_spin": False}
 
-PRIZES = {"title": "Spin-Off Prizes", "subtitle": "Top 5 share the pool",
-          "pool_cents": 150_000_00, "prizes": [
-              {"place": "1st", "amount_cents": 75_000_00, "share": "50%"},
-              {"place": "2nd", "amount_cents": 30_000_00, "share": "20%"},
-              {"place": "3rd", "amount_cents": 22_500_00, "share": "15%"},
-              {"place": "4th", "amount_cents": 15_000_00, "share": "10%"},
-              {"place": "5th", "amount_cents": 7_500_00, "share": "5%"}]}
+def betting(no_spin: bool) -> dict[str, Any]:
+    """The "spins:roulette" view with Heat 12 taking bets (after a no spin: 30 s more)."""
+    opened = BASE_MS + 120_000 if no_spin else BASE_MS
+    heat = {"stage": "qualifying", "heat": "Heat 12", "title": "Roulette Spin-Off",
+            "subtitle": "Qualifying · Heat 12", "spin": 2, "spins": 3, "betting": True,
+            "betting_opened_at": opened,
+            "betting_closes_at": opened + (30_000 if no_spin else 120_000), "no_spin": no_spin}
+    return {"title": "Roulette Spin-Off", "heats": [heat], "buy_in_text": "R200",
+            "chips": "5 stacks of R10 chips"}
 
-SEATING = {"title": "Slots PAYOFF Final", "subtitle": "Seats drawn at 18h30", "groups": [
-    {"name": "Heat 1", "seats": [{"seat": i + 1, "name": NAMES[i]} for i in range(6)]},
-    {"name": "Heat 2", "seats": [{"seat": i + 1, "name": NAMES[i + 6]} for i in range(5)]
-     + [{"seat": 6, "name": "Mpho Dlamini", "note": "Wild Card, proxy"}]}]}
+
+PRIZES = {"title": "Roulette Spin-Off", "subtitle": "Final: the top 5 share the prize pool",
+          "pool": 150_000_00, "pool_text": "R150 000", "split": [50, 20, 15, 10, 5],
+          "settled": False, "places": [
+              {"place": i + 1, "percent": pct, "amount": 150_000_00 * pct // 100,
+               "amount_text": "", "name": name, "claim": None}
+              for i, (pct, name) in enumerate(zip([50, 20, 15, 10, 5],
+                                                  ["Thandi M.", "Sipho K.", None, None, None],
+                                                  strict=True))]}
+
+SEATING = {"title": "Slots PAYOFF", "stages": [
+    {"stage": "semi", "title": "Semi-final", "heats": []},
+    {"stage": "final", "title": "Final", "heats": [
+        {"heat": "Heat 1", "started": False,
+         "seats": [{"seat": i + 1, "name": NAMES[i], "proxy": None, "status": "active",
+                    "note": ""} for i in range(6)]},
+        {"heat": "Heat 2", "started": False,
+         "seats": [{"seat": i + 1, "name": NAMES[i + 6], "proxy": None, "status": "active",
+                    "note": ""} for i in range(5)]
+         + [{"seat": 6, "name": "Mpho D.", "proxy": "Lerato N.", "status": "active",
+             "note": "Wild Card, played by Lerato N."}]}]}]}
 
 ANNOUNCEMENT = {"title": "Semi-finals tonight", "body": "Positions 3 to 32 play the semi-finals "
                 "on 18 January. Please register at the tournament desk by 17h30 with your "
                 "Rewards card and ID."}
 
 SCHEDULE = {"title": "Coming up", "events": [
-    {"name": "Super 9", "starts_at": BASE_MS + 754_000, "where": "Main floor, Table AR14"},
-    {"name": "Super 9", "starts_at": BASE_MS + 7_954_000},
-    {"name": "Slots PAYOFF Final", "starts_at": BASE_MS + 9_000_000}]}
+    {"id": "2024-01-18T19:00", "name": "Super 9", "label": "Thursday 18 January 19:00",
+     "starts_at": BASE_MS + 754_000},
+    {"id": "2024-01-18T21:00", "name": "Super 9", "label": "Thursday 18 January 21:00",
+     "starts_at": BASE_MS + 7_954_000}]}
 
 CASES: list[Case] = [
     Case("leaderboard", "page1", {"leaderboard:slots": leaderboard(45, False)}, 2.0),
@@ -101,27 +151,26 @@ CASES: list[Case] = [
     Case("leaderboard", "empty", {"leaderboard:slots": leaderboard(0, False)}, 1.0),
     Case("leaderboard", "portrait", {"leaderboard:slots": leaderboard(45, True)}, 3.0,
          portrait=True),
-    Case("jackpot_ticker", "rolling", {"jackpots": JACKPOTS}, 1.2, busy=True),
-    Case("jackpot_ticker", "landed", {"jackpots": JACKPOTS}, 4.0),
-    Case("wildcard_draw", "spinning", {"wildcard": wildcard("drawing")}, 5.0, busy=True),
-    Case("wildcard_draw", "frozen", {"wildcard": {**wildcard("frozen"), "spin_started_at": None,
-                                                  "reveal_at": None}}, 1.0),
-    Case("wildcard_draw", "countdown", {"wildcard": wildcard("drawing")}, 75.0),
-    Case("wildcard_draw", "claimed", {"wildcard": wildcard("claimed")}, 30.0),
-    Case("wildcard_draw", "portrait", {"wildcard": wildcard("drawing")}, 40.0, portrait=True),
-    Case("claim_countdown", "amber", {"wildcard": wildcard("drawing")}, 70.0, busy=True),
-    Case("claim_countdown", "redraw", {"wildcard": wildcard("redraw")}, 99.0),
+    Case("jackpot_ticker", "rolling", {"pools:poker": POKER_POOLS}, 1.2,
+         {"view": "pools:poker"}, busy=True),
+    Case("jackpot_ticker", "landed", {"jackpot:super9": SUPER9_JACKPOT}, 4.0),
+    Case("wildcard_draw", "spinning", {"draw:wildcard": wildcard("drawing")}, 3.5, busy=True),
+    Case("wildcard_draw", "frozen", {"draw:wildcard": wildcard("frozen")}, 1.0),
+    Case("wildcard_draw", "countdown", {"draw:wildcard": wildcard("claim")}, 75.0),
+    Case("wildcard_draw", "claimed", {"draw:wildcard": wildcard("finalist")}, 30.0),
+    Case("wildcard_draw", "portrait", {"draw:wildcard": wildcard("claim")}, 40.0, portrait=True),
+    Case("claim_countdown", "amber", {"draw:wildcard": wildcard("claim")}, 70.0, busy=True),
+    Case("claim_countdown", "redraw", {"draw:wildcard": REDRAWN}, 99.0),
     Case("super9_board", "board", {"board:super9": SUPER9}, 1.0, busy=True),
-    Case("roulette_countdown", "betting", {"roulette": ROULETTE}, 25.0, busy=True),
-    Case("roulette_countdown", "no_spin", {"roulette": {**ROULETTE, "no_spin": True,
-                                                        "betting_closes_at": BASE_MS + 150_000}},
-         125.0),
-    Case("roulette_countdown", "closed", {"roulette": ROULETTE}, 121.0),
-    Case("prize_table", "spin_off", {"prizes": PRIZES}, 2.0, busy=True),
-    Case("seating_chart", "final", {"seating": SEATING}, 1.0, busy=True),
-    Case("announcement", "body", {"announcement": ANNOUNCEMENT}, 2.0, busy=True),
-    Case("announcement", "portrait", {"announcement": ANNOUNCEMENT}, 2.0, portrait=True),
+    Case("roulette_countdown", "betting", {"spins:roulette": betting(False)}, 25.0, busy=True),
+    Case("roulette_countdown", "no_spin", {"spins:roulette": betting(True)}, 125.0),
+    Case("roulette_countdown", "closed", {"spins:roulette": betting(False)}, 121.0),
+    Case("prize_table", "spin_off", {"prizes:roulette": PRIZES}, 2.0,
+         {"view": "prizes:roulette"}, busy=True),
+    Case("seating_chart", "final", {"seating:slots": SEATING}, 1.0, busy=True),
+    Case("announcement", "body", {}, 2.0, ANNOUNCEMENT, busy=True),
+    Case("announcement", "portrait", {}, 2.0, ANNOUNCEMENT, portrait=True),
     Case("attract", "placeholder", {}, 3.0, {"images": "missing.png,also-missing.jpg"},
          busy=True),
-    Case("next_event", "super9", {"schedule": SCHEDULE}, 0.0, busy=True),
+    Case("next_event", "super9", {"schedule:super9": SCHEDULE}, 0.0, busy=True),
 ]

@@ -1,7 +1,9 @@
 """Seating chart: who sits where in each heat or table (Slots rules 16, 19.1, 41).
 
-View "seating:<promotion>": {"title", "subtitle", "groups": [{"name", "seats": [{"seat", "name",
-"note"}]}]}. Up to four groups side by side (landscape) or stacked (portrait).
+View "seating:<promotion>" (docs/scenes.md; controller/domain/tournament_views.py): {"title",
+"stages": [{"stage", "title", "heats": [{"heat", "seats": [{"seat", "name", "note"}]}]}]}. The
+scene shows the stage named by its `stage` parameter, or the last stage with seats: up to six
+heats side by side (landscape) or stacked (portrait).
 """
 
 from __future__ import annotations
@@ -13,21 +15,27 @@ from showrunner.engine.draw import panel
 from showrunner.engine.scene import Scene
 from showrunner.scenes.common import centred_message, content_top, static_layer
 
-MAX_GROUPS = 4
+MAX_GROUPS = 6
 MAX_SEATS = 12
 
 
 class SeatingChart(Scene):
     name = "seating_chart"
-    default_view = "seating"
-    params: ClassVar[dict[str, Any]] = {}
+    default_view = "seating:slots"
+    params: ClassVar[dict[str, Any]] = {"stage": ""}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+        vd.expect(doc, ("title", "stages"), where)
+        wanted = self.p["stage"]
+        stages = [st for st in vd.items(doc, "stages", where)
+                  if (st.get("stage") == wanted if wanted else st.get("heats"))]
+        stage = stages[-1] if stages else {}
+        vd.expect(stage, ("stage", "title", "heats"), where + ".stages")
         s = self.static = static_layer(self.ctx, vd.text(doc, "title", "Seating", where),
-                                       vd.text(doc, "subtitle", "", where))
-        groups = vd.items(doc, "groups", where, limit=MAX_GROUPS)
+                                       vd.text(stage, "title", "", where))
+        groups = vd.items(stage, "heats", where, limit=MAX_GROUPS)
         self.empty = not groups
         x, _, w, _ = lay.safe()
         top = content_top() + 10
@@ -39,12 +47,13 @@ class SeatingChart(Scene):
             boxes = [(x + i * w / n, top, w / n - 24, height) for i in range(n)]
         for g, (bx, by, bw, bh) in zip(groups, boxes, strict=False):
             panel(s, lay.rect(bx, by, bw, bh), theme.colour("panel"), lay.px(20))
-            head = text.fit(vd.text(g, "name", "", where).upper(), "display", 60,
+            head = text.fit(vd.text(g, "heat", "", where).upper(), "display", 60,
                             theme.colour("accent"), bw - 40)
             s.blit(head, lay.point(bx + 24, by + 14))
             seats = vd.items(g, "seats", where, limit=MAX_SEATS)
             row_h = min(90.0, (bh - 100) / max(len(seats), 1))
             for j, seat in enumerate(seats):
+                vd.expect(seat, ("seat", "name", "note"), where + ".seats")
                 ry = by + 90 + j * row_h
                 num = text.render(str(vd.integer(seat, "seat", j + 1, where)), "display",
                                   row_h * 0.7, theme.colour("accent"))

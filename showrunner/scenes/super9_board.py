@@ -2,8 +2,9 @@
 
 Rules shown: a Super 9 within the first 18 spins wins the jackpot (rule 14); repeated numbers
 do not count again (rule 19); a "no spin" is not a spin (rule 18.2).
-View "super9": {"title", "subtitle", "jackpot_cents", "consolation_cents", "jackpot_spins",
-"spins": [{"number", "repeat"}], "message"}.
+View "board:super9" (docs/scenes.md; controller/promotions/super9.py): reads "title",
+"session", "called" (numbers in counted order), "last": {"number"}, "jackpot_cents",
+"consolation_cents", "jackpot_spins" and "message".
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from showrunner.scenes.common import content_top, static_layer
 
 RED = {1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36}
 JACKPOT_SPINS = 18  # rule 14
+FIELDS = ("title", "called", "last", "jackpot_cents", "consolation_cents", "jackpot_spins",
+          "message")
 
 
 def pocket_colour(number: int) -> str:
@@ -35,6 +38,7 @@ class Super9Board(Scene):
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+        vd.expect(doc, FIELDS, where)
         spins = self._calls(doc, where)
         called = set(spins)
         last = vd.optional_int(vd.mapping(doc, "last", where), "number", where)
@@ -90,13 +94,8 @@ class Super9Board(Scene):
                             else (x + w * 0.84, top + 260))
 
     def _calls(self, doc: dict[str, Any], where: str) -> list[int]:
-        """Called numbers in order: `called` (ints, the controller's board) or `spins` objects."""
-        raw = doc.get("called")
-        if isinstance(raw, list):
-            numbers = [n for n in raw if isinstance(n, int) and not isinstance(n, bool)]
-        else:
-            numbers = [vd.integer(s, "number", -1, where) for s in vd.items(doc, "spins", where)]
-        return [n for n in numbers if 0 <= n <= 36]
+        """Called numbers in counted order (`called`); anything off the wheel is ignored."""
+        return [n for n in vd.numbers(doc, "called", where) if 0 <= n <= 36]
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(self.static, (0, 0))

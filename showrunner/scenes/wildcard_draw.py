@@ -2,12 +2,15 @@
 
 The controller picks the winner before any animation (DESIGN "Draws"); this scene only presents
 it. The reel position is a pure function of the show clock between `spin_started_at` and
-`reveal_at`, so every screen lands on the winner at the same instant, exactly at `reveal_at`.
+`reveal_at`, so every screen lands at the same instant, exactly at `reveal_at`, on a sealed card
+that opens into the winner card. The winner reaches the view up to 1.5 s early and is held back
+until `reveal_at`.
 
-View "wildcard": {"title", "subtitle", "phase": "open"|"frozen"|"drawing"|"claimed"|"redraw"|
-"absent", "draw_number", "pool": {"tickets", "entrants", "digest"}, "reel": [{"name",
-"ticket"}], "winner": {"name", "ticket", "card"}, "spin_started_at", "reveal_at",
-"claim_deadline"} (times are UTC epoch ms).
+View "draw:wildcard" (docs/scenes.md; built by controller/promotions/wildcard.py): {"title",
+"subtitle", "phase": "entries"|"frozen"|"drawing"|"claim"|"finalist", "round", "activated",
+"pool": {"members", "tickets", "digest"} | null, "reel": [{"name", "ticket"}], "winner":
+{"name", "masked_card", "ticket"} | null, "finalist": {"present", ...} | null,
+"spin_started_at", "reveal_at", "claim_deadline"} (times are UTC epoch ms).
 """
 
 from __future__ import annotations
@@ -29,32 +32,44 @@ VISIBLE = 5  # reel cards in view; the middle one is the pick
 SPEED = 14.0  # reel cards per second at full speed
 MAX_REEL = 64
 CARD_H = 120.0
+PHASES = ("entries", "frozen", "drawing", "claim", "finalist")
+FIELDS = ("title", "phase", "round", "pool", "reel", "winner", "finalist", "spin_started_at",
+          "reveal_at", "claim_deadline")
 
 
 class WildcardDraw(Scene):
     name = "wildcard_draw"
-    default_view = "wildcard"
+    default_view = "draw:wildcard"
     params: ClassVar[dict[str, Any]] = {"claim_seconds": CLAIM_SECONDS}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"
         self._place()
-        self.phase = vd.text(doc, "phase", "open", where)
-        self.draw_number = vd.integer(doc, "draw_number", 1, where)
+        vd.expect(doc, FIELDS, where)
+        self.phase = vd.choice(doc, "phase", PHASES, "entries", where)
+        self.round = vd.integer(doc, "round", 1, where)
         pool = vd.mapping(doc, "pool", where)
+        vd.expect(pool, ("members", "tickets", "digest"), where + ".pool")
+        self.frozen = bool(pool)
         self.tickets = vd.integer(pool, "tickets", 0, where)
-        self.entrants = vd.integer(pool, "entrants", 0, where)
+        self.members = vd.integer(pool, "members", 0, where)
+        self.activated = vd.integer(doc, "activated", 0, where)
         self.digest = vd.text(pool, "digest", "", where)
         self.winner = vd.mapping(doc, "winner", where)
+        vd.expect(self.winner, ("name", "ticket", "masked_card"), where + ".winner")
+        finalist = vd.mapping(doc, "finalist", where)
+        self.present = vd.flag(finalist, "present", True)
         self.spin_at = vd.optional_int(doc, "spin_started_at", where)
         self.reveal_at = vd.optional_int(doc, "reveal_at", where)
         self.deadline = vd.optional_int(doc, "claim_deadline", where)
         reel = vd.items(doc, "reel", where, limit=MAX_REEL)
-        self.cards = [self._card(e, where, False) for e in reel] or [self._card({}, where, False)]
-        self.winner_card = self._card(self.winner, where, True)
+        for entry in reel:
+            vd.expect(entry, ("name", "ticket"), where + ".reel")
+        self.sealed_card = self._card({"name": "WILD CARD", "ticket": "?"}, where, True)
+        self.cards = [self._card(e, where, False) for e in reel] or [self.sealed_card]
         title = vd.text(doc, "title", "Wild Card Draw", where)
         subtitle = vd.text(doc, "subtitle", "", where)
-        right = f"Draw {self.draw_number}" if self.draw_number > 1 else ""
+        right = f"Draw {self.round}" if self.round > 1 else ""
         self.static = static_layer(self.ctx, title, subtitle, right)
         self._pool_panel()
         self.winner_panel = self._winner_panel(where)
@@ -81,8 +96,9 @@ class WildcardDraw(Scene):
         x, y = self.pool_xy
         r = lay.rect(x, y, 620, 300)
         panel(self.static, r, theme.colour("panel"), lay.px(20))
-        lines = [("TICKETS IN THE DRAW", format_int(self.tickets)),
-                 ("MEMBERS", format_int(self.entrants))]
+        lines = ([("TICKETS IN THE DRAW", format_int(self.tickets)),
+                  ("MEMBERS", format_int(self.members))] if self.frozen
+                 else [("MEMBERS ACTIVATED", format_int(self.activated))])
         for i, (label, value) in enumerate(lines):
             lab = text.render(label, "body", 26, theme.colour("muted"))
             val = text.fit(value, "display", 72, theme.colour("accent"), 280)
@@ -110,15 +126,14 @@ class WildcardDraw(Scene):
                         theme.colour("text"), w - 80, min_size=56)
         surf.blit(name, name.get_rect(center=(cx, lay.px(220))))
         ticket = vd.text(self.winner, "ticket", "", where)
-        card = vd.text(self.winner, "card", "", where)
+        card = vd.text(self.winner, "masked_card", "", where)
         detail = "   ".join(p for p in (f"Ticket {ticket}" if ticket else "", card) if p)
         if detail:
             d = text.fit(detail, "display", 60, theme.colour("accent"), w - 80)
             surf.blit(d, d.get_rect(center=(cx, lay.px(330))))
-        status = {"claimed": ("CLAIMED", "ok"), "redraw": ("NOT CLAIMED – REDRAW", "red"),
-                  "absent": ("FINALIST – REGISTERED AS NOT PRESENT", "highlight")}
-        if self.phase in status:
-            label, colour = status[self.phase]
+        if self.phase == "finalist":
+            label, colour = (("CLAIMED", "ok") if self.present else
+                             ("FINALIST – REGISTERED AS NOT PRESENT", "highlight"))
             s = text.fit(label, "display", 72, theme.colour(colour), w - 80)
             surf.blit(s, s.get_rect(center=(cx, lay.px(460))))
         else:
@@ -157,8 +172,7 @@ class WildcardDraw(Scene):
         surface.blit(self.static, (0, 0))
         now = self.now_ms()
         revealed = self.reveal_at is not None and now >= self.reveal_at
-        if self.phase in ("claimed", "redraw", "absent") or (revealed and self.phase ==
-                                                              "drawing"):
+        if self.winner and (self.phase == "finalist" or (revealed and self.phase == "claim")):
             self._draw_winner(surface, now)
         else:
             self._draw_reel(surface, now)
@@ -175,7 +189,7 @@ class WildcardDraw(Scene):
         for k in range(-1, VISIBLE + 1):
             index = base + k - VISIBLE // 2
             if index == target and target:
-                card = self.winner_card
+                card = self.sealed_card
             else:
                 card = self.cards[index % len(self.cards)]
             top = y + (k - frac) * CARD_H
@@ -189,7 +203,7 @@ class WildcardDraw(Scene):
         lay = self.ctx.layout
         x, y = self.reel_xy
         since = (now - (self.reveal_at or now)) / 1000
-        pop = out_back(clamp01(since / 0.6)) if self.phase == "drawing" else 1.0
+        pop = out_back(clamp01(since / 0.6)) if self.phase == "claim" else 1.0
         panel_img = self.winner_panel
         if pop < 0.999:
             scale = 0.6 + 0.4 * pop
@@ -199,7 +213,7 @@ class WildcardDraw(Scene):
             panel_img = pygame.transform.scale(panel_img, size)
         centre = lay.point(x + self.reel_w / 2, y + 300)
         surface.blit(panel_img, panel_img.get_rect(center=centre))
-        if self.phase == "drawing" and self.deadline is not None:
+        if self.phase == "claim" and self.deadline is not None:
             total = self.p["claim_seconds"]
             left = (self.deadline - now) / 1000
             cx, cy, radius = self.ring

@@ -81,8 +81,8 @@ async def test_a_whole_session_over_socketio(tmp_path, monkeypatch):
             await ok(mc, "super9.enter_ticket",
                      {"ticket": serial, "original": numbers, "duplicate": numbers[::-1]})
         await refused(mc, db, "super9.spin", {"number": 5}, "no_session")
-        jackpot = await screen.wait_view("jackpot:super9", lambda d: d["next_sessions"])
-        session = jackpot["next_sessions"][0]
+        jackpot = await screen.wait_view("schedule:super9", lambda d: d["events"])
+        session = jackpot["events"][0]
         await asyncio.sleep(max(0.0, session["starts_at"] / 1000 - time.time()) + 0.3)
         await ok(mc, "super9.start_session", {"session": session["id"]})
         await screen.wait_view("board:super9", lambda d: d["status"] == "playing")

@@ -61,7 +61,8 @@ def test_three_spins_with_a_120_second_betting_window_and_30_more_after_a_no_spi
     extra = d.do("roulette.no_spin", {"stage": "qualifying", "heat": "Heat 1"})[0]
     assert extra.deadline_ms == NOW + 180_000  # rule 25: 30 more seconds
     heat = d.view("spins:roulette")["heats"][0]
-    assert (heat["spin"], heat["betting"], heat["deadline_ms"]) == (1, True, NOW + 180_000)
+    assert (heat["spin"], heat["betting"], heat["betting_closes_at"]) == (1, True, NOW + 180_000)
+    assert heat["no_spin"] is True and heat["betting_opened_at"] == NOW + 150_000
     d.do("roulette.spin", {"stage": "qualifying", "heat": "Heat 1"})
     # rule 7: the score is taken after the third spin
     exc = d.refuse("roulette.record_score", {"entry": e, "score": 900})

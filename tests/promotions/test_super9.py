@@ -7,6 +7,7 @@ import json
 import pytest
 
 from controller.domain.events import event_from
+from controller.promotions.super9 import SCHEDULE
 from controller.promotions.super9_events import Super9Won
 from tests.promotions.super9_floor import SESSION, WEDNESDAY, Floor, ms
 
@@ -278,7 +279,7 @@ def test_next_sessions_skip_the_last_sunday_of_the_month():
     f = Floor()
     f.now = ms("2025-06-25 10:00")
     f.do("super9.sell_ticket", {"ticket": "0001"})
-    ids = [s["id"] for s in f.jackpot()["next_sessions"]]
+    ids = [s["id"] for s in f.super9.view(SCHEDULE)["events"]]
     assert ids == ["2025-06-25T19:00", "2025-06-25T21:00", "2025-07-02T19:00",
                    "2025-07-02T21:00"]  # Sunday 29 June is the last Sunday of June
 

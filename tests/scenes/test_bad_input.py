@@ -14,21 +14,22 @@ from showrunner.scenes.samples import BASE_MS
 HUGE = 10**15
 BAD_DOCS = {
     "missing": {},
-    "wrong_types": {"title": ["x"], "rows": "no", "jackpots": 5, "spins": {"a": 1},
-                    "pool": "none", "events": [1, 2], "groups": None, "prizes": [None]},
+    "wrong_types": {"title": ["x"], "rows": "no", "pools": 5, "called": {"a": 1},
+                    "pool": "none", "events": [1, 2], "stages": None, "places": [None],
+                    "heats": "no", "phase": 3},
     "absurd": {
         "title": "T" * 200, "subtitle": "S" * 200, "entries": HUGE * 10,
         "rows": [{"position": i, "name": "N" * 200, "score": HUGE, "movement": 999,
                   "new": True} for i in range(500)],
-        "jackpots": [{"name": "J" * 200, "amount_cents": HUGE, "previous_cents": -HUGE,
-                      "target_cents": 1}] * 9,
-        "spins": [{"number": n} for n in (-5, 99, 7, 7)], "jackpot_cents": HUGE,
+        "pools": [{"name": "J" * 200, "title": "J" * 200, "amount": HUGE, "previous": -HUGE,
+                   "target": 1, "progress_percent": HUGE}] * 9,
+        "called": [-5, 99, 7, 7, True], "jackpot_cents": HUGE,
         "reveal_at": BASE_MS, "spin_started_at": BASE_MS + 10**9, "claim_deadline": -1,
         "winner": {"name": "W" * 200}, "pool": {"tickets": HUGE * 100, "digest": "z" * 500},
-        "betting_closes_at": BASE_MS + 10**12,
-        "prizes": [{"place": "P" * 100, "amount_cents": HUGE}] * 30,
-        "groups": [{"name": "G" * 99, "seats": [{"seat": i, "name": "X" * 200}
-                                                for i in range(40)]}] * 9,
+        "heats": [{"heat": "H" * 200, "betting_closes_at": BASE_MS + 10**12}] * 3,
+        "places": [{"place": HUGE, "amount": HUGE, "percent": HUGE}] * 30,
+        "stages": [{"stage": "final", "title": "S" * 99, "heats": [
+            {"heat": "G" * 99, "seats": [{"seat": i, "name": "X" * 200} for i in range(40)]}] * 9}],
         "events": [{"name": "E" * 200, "starts_at": BASE_MS + 10**12}],
         "body": "word " * 2000},
 }
