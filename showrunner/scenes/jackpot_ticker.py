@@ -107,19 +107,28 @@ class JackpotTicker(Scene):
         cap = text.fit(caption, "body", 28, theme.colour("muted"), w - 80)
         self.static.blit(cap, (lay.x(x + w - 40) - cap.get_width(), lay.y(bar_y - 44)))
 
-    def _strip(self, size: float) -> tuple[pygame.Surface, int]:
-        """Digits 0-9 then 0 stacked vertically, rendered once per size."""
+    def _strip(self, size: float) -> tuple[pygame.Surface, int, int]:
+        """Digits 0-9 then 0 stacked vertically, rendered once per size.
+
+        Each cell is cut to the digits' ink (plus a small gap), not the font's line height,
+        so a rolling digit never shows outside the number's own band. Returns the strip, the
+        cell height and how far below a line's top the cell starts (to place the "R").
+        """
         found = self.strips.get(size)
         if found is None:
             colour = self.ctx.theme.colour("accent")
             glyphs = [self.ctx.text.render(str(d % 10), "display", size, colour)
                       for d in range(11)]
+            ink = [g.get_bounding_rect() for g in glyphs]
+            gap = max(2, glyphs[0].get_height() // 20)
+            ink_top = max(0, min(r.top for r in ink) - gap)
+            cell_h = min(glyphs[0].get_height(), max(r.bottom for r in ink) + gap) - ink_top
             cell_w = max(g.get_width() for g in glyphs)
-            cell_h = glyphs[0].get_height()
             strip = pygame.Surface((cell_w, cell_h * 11), pygame.SRCALPHA)
             for i, g in enumerate(glyphs):
-                strip.blit(g, ((cell_w - g.get_width()) // 2, i * cell_h))
-            found = (strip, cell_h)
+                strip.blit(g, ((cell_w - g.get_width()) // 2, i * cell_h),
+                           pygame.Rect(0, ink_top, g.get_width(), cell_h))
+            found = (strip, cell_h, ink_top)
             self.strips[size] = found
         return found
 
@@ -140,7 +149,7 @@ class JackpotTicker(Scene):
         value = max(0.0, j.roll.value)
         final = j.amount // 100
         digits = len(str(max(final, int(j.roll.start), 1)))
-        strip, cell_h = self._strip(size)
+        strip, cell_h, ink_top = self._strip(size)
         cell_w = strip.get_width()
         space = text.render("\u00a0", "display", size, theme.colour("accent")).get_width()
         prefix = text.render("R", "display", size, theme.colour("accent"))
@@ -153,7 +162,7 @@ class JackpotTicker(Scene):
             return
         left = lay.x(x + w / 2) - total_w // 2
         top = lay.y(y + h * 0.52) - cell_h // 2
-        surface.blit(prefix, (left, top))
+        surface.blit(prefix, (left, top - ink_top))
         cx = left + prefix.get_width()
         area = pygame.Rect(0, 0, cell_w, cell_h)
         for k in range(digits - 1, -1, -1):
