@@ -132,7 +132,7 @@ SEATING = {"title": "Slots PAYOFF", "stages": [
          "seats": [{"seat": i + 1, "name": NAMES[i + 6], "proxy": None, "status": "active",
                     "note": ""} for i in range(5)]
          + [{"seat": 6, "name": "Mpho D.", "proxy": "Lerato N.", "status": "active",
-             "note": "Wild Card, played by Lerato N."}]}]}]}
+             "note": "Wild Card, played by Kabelo R."}]}]}]}
 
 ANNOUNCEMENT = {"title": "Semi-finals tonight", "body": "Positions 3 to 32 play the semi-finals "
                 "on 18 January. Please register at the tournament desk by 17h30 with your "

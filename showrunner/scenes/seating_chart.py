@@ -44,7 +44,9 @@ class SeatingChart(Scene):
         if lay.portrait:
             boxes = [(x, top + i * height / n, w, height / n - 20) for i in range(n)]
         else:
-            boxes = [(x + i * w / n, top, w / n - 24, height) for i in range(n)]
+            gap = 24
+            bw = (w - gap * (n - 1)) / n  # panels fill the safe width, edge to edge
+            boxes = [(x + i * (bw + gap), top, bw, height) for i in range(n)]
         for g, (bx, by, bw, bh) in zip(groups, boxes, strict=False):
             panel(s, lay.rect(bx, by, bw, bh), theme.colour("panel"), lay.px(20))
             head = text.fit(vd.text(g, "heat", "", where).upper(), "display", 60,
