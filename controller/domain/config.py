@@ -25,15 +25,20 @@ class ConfigError(ValueError):
     """A promotion file that does not describe a valid promotion."""
 
 
+def config_path(promotion: str) -> Path:
+    """`$SHOWRUNNER_CONFIG_DIR/<promotion>.yaml` when the venue has one, else the shipped file."""
+    override = os.environ.get(CONFIG_DIR_ENV)
+    if override and (Path(override) / f"{promotion}.yaml").is_file():
+        return Path(override) / f"{promotion}.yaml"
+    return CONFIG_DIR / f"{promotion}.yaml"
+
+
 def load_config(promotion: str, cls: type[T], directory: Path | None = None) -> T:
     """Read `<directory>/<promotion>.yaml` into the dataclass `cls`, checking every field.
 
     Without a directory: $SHOWRUNNER_CONFIG_DIR if it holds the file, else the shipped one.
     """
-    if directory is None:
-        override = Path(os.environ.get(CONFIG_DIR_ENV) or CONFIG_DIR)
-        directory = override if (override / f"{promotion}.yaml").is_file() else CONFIG_DIR
-    path = directory / f"{promotion}.yaml"
+    path = config_path(promotion) if directory is None else directory / f"{promotion}.yaml"
     with path.open(encoding="utf-8") as fh:
         raw = yaml.safe_load(fh)
     try:

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-DEFAULT_PATH = Path(__file__).resolve().parents[1] / "config" / "super9.yaml"
-ENV_PATH = "SHOWRUNNER_SUPER9_CONFIG"  # a venue's own file replaces the shipped defaults
+from controller.domain.config import config_path
+
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
@@ -76,7 +75,7 @@ def parse_config(raw: dict[str, Any]) -> Super9Config:
 
 
 def load_config(path: Path | None = None) -> Super9Config:
-    """The given file, else $SHOWRUNNER_SUPER9_CONFIG, else the shipped defaults."""
-    path = path or Path(os.environ.get(ENV_PATH) or DEFAULT_PATH)
+    """The given file, else the venue's or the shipped super9.yaml (see `config_path`)."""
+    path = path or config_path("super9")
     with path.open(encoding="utf-8") as f:
         return parse_config(yaml.safe_load(f))

@@ -7,7 +7,6 @@ ms the rules compare against, so no rule ever handles a time zone.
 from __future__ import annotations
 
 import datetime as dt
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,8 +14,8 @@ from zoneinfo import ZoneInfo
 
 import yaml
 
-SHIPPED_DIR = Path(__file__).resolve().parent.parent / "config"
-CONFIG_DIR_ENV = "SHOWRUNNER_CONFIG_DIR"  # a venue's own parameter files, e.g. another draw day
+from controller.domain.config import config_path
+
 DAY_MS = 24 * 60 * 60 * 1000
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
@@ -49,8 +48,7 @@ class WildcardConfig:
 
 
 def load(path: Path | None = None) -> WildcardConfig:
-    if path is None:
-        path = Path(os.environ.get(CONFIG_DIR_ENV) or SHIPPED_DIR) / "wildcard.yaml"
+    path = path or config_path("wildcard")
     raw: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
     zone = ZoneInfo(str(raw["timezone"]))
     day = dt.date.fromisoformat(str(raw["draw_day"]))

@@ -1,7 +1,7 @@
 """A whole Super 9 session through the real controller: real Socket.IO clients, real SQLite.
 
 The controller runs on the wall clock, so the test gives it a Super 9 config (through
-SHOWRUNNER_SUPER9_CONFIG) with a session a few seconds from now, every day, in a time zone where
+SHOWRUNNER_CONFIG_DIR) with a session a few seconds from now, every day, in a time zone where
 it is about noon, and no sales or hand-in margins; every rule is otherwise the shipped one.
 """
 
@@ -14,7 +14,8 @@ import time
 
 import yaml
 
-from controller.promotions.super9_config import ENV_PATH, WEEKDAYS
+from controller.domain.config import CONFIG_DIR_ENV
+from controller.promotions.super9_config import WEEKDAYS
 from tests.support.live import live_controller
 
 A = [1, 2, 3, 4, 5, 6, 7, 8, 9]
@@ -64,7 +65,7 @@ async def test_a_whole_session_over_socketio(tmp_path, monkeypatch):
     zone, offset = noon_zone()
     start = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=offset, seconds=LEAD_S))
     write_config(tmp_path / "super9.yaml", start.replace(microsecond=0), zone)
-    monkeypatch.setenv(ENV_PATH, str(tmp_path / "super9.yaml"))
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))
     db = tmp_path / "show.db"
     async with live_controller(db) as ctl, ctl.client() as mc, ctl.client("display") as screen:
         await ok(mc, "register_member", {"card": "1234567", "display_name": "Thandi Mokoena"})
