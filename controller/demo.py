@@ -7,6 +7,7 @@ WAYLAND_DISPLAY) the display runs headless and writes its frame to a PNG every f
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import shutil
@@ -33,7 +34,6 @@ SNAPSHOT_EVERY_S = 3
 
 
 def run_demo(directory: Path, port: int) -> int:
-    signal.signal(signal.SIGTERM, _interrupt)  # a terminated demo still stops its children
     directory = directory.resolve()
     if directory.exists():
         shutil.rmtree(directory)
@@ -46,9 +46,24 @@ def run_demo(directory: Path, port: int) -> int:
 
     controller = ControllerProcess(db, port=port)
     url = controller.start()
+    try:
+        asyncio.run(run_show(url, keys, directory))
+    finally:
+        controller.stop()
+    return 0
+
+
+async def run_show(url: str, keys: dict[str, str], directory: Path) -> None:
+    """Seed the tournament, start the display, feed scores until Ctrl-C or SIGTERM."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    mc = Operator()
+    await mc.connect(url, keys["operator"])
     display: subprocess.Popen[bytes] | None = None
     try:
-        asyncio.run(seed(url, keys["operator"]))
+        scores = await seed(mc)
         display, where = start_display(url, keys["display"], directory)
         print(f"\nShowrunner demo is running (files in {directory})")
         print(f"  controller  {url}/healthz")
@@ -56,19 +71,13 @@ def run_demo(directory: Path, port: int) -> int:
         print(f"  cues        {url}/cue?key={keys['announcer']}")
         print(f"  display     {where}")
         print("Feeding live scores every 2 s. Ctrl-C stops everything.\n", flush=True)
-        asyncio.run(feed_scores(url, keys["operator"]))
-    except KeyboardInterrupt:
-        print("\nstopping…")
+        await feed_scores(mc, scores, stop)
+        print("\nstopping…", flush=True)
     finally:
+        await mc.sio.disconnect()
         if display and display.poll() is None:
             display.terminate()
             display.wait(10)
-        controller.stop()
-    return 0
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
 
 
 def start_display(url: str, key: str, directory: Path) -> tuple[subprocess.Popen[bytes], str]:
@@ -105,27 +114,25 @@ class Operator:
         return ack
 
 
-async def seed(url: str, key: str) -> None:
-    mc = Operator()
-    await mc.connect(url, key)
+async def seed(mc: Operator) -> dict[str, int]:
+    """Register and enter the players with their opening scores; entry id -> score."""
+    scores = {}
     for i, (name, score) in enumerate(PLAYERS):
         card = f"{8_000_100 + i}"
         await mc.send("register_member", {"card": card, "display_name": name})
         ack = await mc.send("slots.enter", {"card": card})
         entry = ack["events"][0]["data"]["entry"]
         await mc.send("slots.record_score", {"entry": entry, "score": score})
-    await mc.sio.disconnect()
+        scores[entry] = score
+    return scores
 
 
-async def feed_scores(url: str, key: str) -> None:
-    mc = Operator()
-    await mc.connect(url, key)
-    scores = {f"S{i + 1}": score for i, (_, score) in enumerate(PLAYERS)}
-    try:
-        while True:
-            await asyncio.sleep(2)
-            entry = random.choice(list(scores))
-            scores[entry] += random.randrange(500, 4000, 10)
-            await mc.send("slots.record_score", {"entry": entry, "score": scores[entry]})
-    finally:
-        await mc.sio.disconnect()
+async def feed_scores(mc: Operator, scores: dict[str, int], stop: asyncio.Event) -> None:
+    while True:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 2)
+        if stop.is_set():
+            return
+        entry = random.choice(list(scores))
+        scores[entry] += random.randrange(500, 4000, 10)
+        await mc.send("slots.record_score", {"entry": entry, "score": scores[entry]})
