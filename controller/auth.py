@@ -16,6 +16,12 @@ class Principal:
     name: str
 
 
+def new_key() -> str:
+    """A fresh secret key: 192 random bits as hex, so it is safe on any command line (a
+    URL-safe token may start with "-", which argparse takes for an option)."""
+    return secrets.token_hex(24)
+
+
 def key_hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
@@ -24,7 +30,7 @@ def issue_key(log: EventLog, role: str, name: str, now_ms: int) -> str:
     """Create a key for `role`; returns the key itself, which is stored nowhere."""
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}; use one of {', '.join(ROLES)}")
-    key = secrets.token_urlsafe(24)
+    key = new_key()
     log.add_principal(key_hash(key), role, name, now_ms)
     return key
 

@@ -7,7 +7,6 @@ The key comes from --key or the SHOWRUNNER_KEY environment variable (a technicia
 from __future__ import annotations
 
 import asyncio
-import secrets
 import uuid
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 import aiohttp
 import socketio
 
-from controller.auth import key_hash
+from controller.auth import key_hash, new_key
 
 KEY_HEADER = "X-Showrunner-Key"
 
@@ -38,7 +37,7 @@ def send(url: str, key: str, type_: str, payload: dict[str, Any]) -> dict[str, A
 
 def enrol(url: str, key: str, screen: str, group: str, name: str = "") -> tuple[str, dict]:
     """Make a new screen key here, enrol its hash; (the key, to show once; the ack)."""
-    screen_key = secrets.token_urlsafe(24)
+    screen_key = new_key()
     ack = send(url, key, "screens.enrol", {"screen": screen, "group": group, "name": name,
                                            "key_hash": key_hash(screen_key)})
     return screen_key, ack

@@ -68,3 +68,12 @@ def test_controller_stops_at_start_with_a_clear_message(tmp_path):
     assert result.returncode == 2
     assert "not a readable Showrunner event log" in result.stderr
     assert path.read_bytes() == b"garbage" * 1000
+
+
+def test_issued_keys_are_safe_on_a_command_line(tmp_path):
+    from controller.auth import issue_key, new_key
+
+    log = EventLog.open(tmp_path / "s.db")
+    keys = [issue_key(log, "display", "screen", 0) for _ in range(200)] + [
+        new_key() for _ in range(200)]
+    assert all(k[0] != "-" and k.isalnum() and len(k) >= 32 for k in keys)
