@@ -8,14 +8,11 @@ today so its bins are open while the test runs).
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 from typing import Any
-from zoneinfo import ZoneInfo
-
-import yaml
 
 from controller.service import wall_clock_ms
 from tests.support.live import live_controller
+from tests.support.wildcard import freeze_when_bins_close, write_wildcard_config
 
 ZONE = "Africa/Johannesburg"
 
@@ -48,27 +45,10 @@ async def ops_rows(mc, promotion: str, stage: str, count: int,
     return [r for r in doc["entries"] if r["stage"] == stage]
 
 
-def wildcard_config(directory, close_in_ms: int) -> None:
-    """Today's Wild Card draw: bins open since midnight, closing `close_in_ms` from now."""
-    close = dt.datetime.now(ZoneInfo(ZONE)) + dt.timedelta(milliseconds=close_in_ms)
-    directory.mkdir()
-    (directory / "wildcard.yaml").write_text(yaml.safe_dump({
-        "draw_day": close.date().isoformat(), "timezone": ZONE,
-        "bins_open": "00:00:00", "bins_close": close.strftime("%H:%M:%S"),
-        "tickets_per_cardholder": 1, "tickets_per_participant": 5, "claim_seconds": 90,
-        "reminder_seconds": [60, 30, 10], "prize_claim_days": 15,
-        "reveal_delay_ms": 1000, "reveal_lead_ms": 500,
-    }))
-
-
 async def wild_card_from_the_register(mc) -> None:
     """Freeze once the bins close, draw, and accept the (only) winner from the register."""
-    while True:
-        ack = await mc.send("wildcard.freeze", {})
-        if ack["ok"]:
-            break
-        assert ack["error"]["code"] == "bins_open", ack
-        await asyncio.sleep(0.2)
+    ack = await freeze_when_bins_close(mc)
+    assert ack["ok"], ack
     drawn = (await ok(mc, "wildcard.draw"))["events"][0]["data"]
     while wall_clock_ms() < drawn["reveal_at_ms"]:
         await asyncio.sleep(0.1)
@@ -77,7 +57,7 @@ async def wild_card_from_the_register(mc) -> None:
 
 
 async def test_slots_payoff_from_qualifying_to_prizes(tmp_path, monkeypatch):
-    wildcard_config(tmp_path / "config", close_in_ms=2500)
+    write_wildcard_config(tmp_path / "config", close_in_ms=2500, reveal_delay_ms=1000)
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
     async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
         await ok(mc, "register_member", {"card": "2000000", "display_name": "Wanda Wildcard"})

@@ -3,44 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
-from zoneinfo import ZoneInfo
-
-import yaml
 
 from controller.service import wall_clock_ms
 from tests.support.live import live_controller
+from tests.support.wildcard import freeze_when_bins_close, write_wildcard_config
 
-ZONE = "Africa/Johannesburg"
 MEMBERS = (("1000001", "Thandi Mokoena"), ("1000002", "Sipho Ndlovu"),
            ("1000003", "Lerato Dlamini"))
 
 
-def write_config(directory, close_in_ms: int) -> None:
-    """Today's draw: the bins opened an hour ago and close `close_in_ms` from now."""
-    now = dt.datetime.now(ZoneInfo(ZONE))
-    close = now + dt.timedelta(milliseconds=close_in_ms)
-    directory.mkdir()
-    (directory / "wildcard.yaml").write_text(yaml.safe_dump({
-        "draw_day": close.date().isoformat(), "timezone": ZONE,
-        "bins_open": "00:00:00", "bins_close": close.strftime("%H:%M:%S"),
-        "tickets_per_cardholder": 1, "tickets_per_participant": 5, "claim_seconds": 90,
-        "reminder_seconds": [60, 30, 10], "prize_claim_days": 15,
-        "reveal_delay_ms": 1500, "reveal_lead_ms": 500,
-    }))
-
-
-async def freeze_when_bins_close(mc) -> dict:
-    while True:
-        ack = await mc.send("wildcard.freeze")
-        if ack["ok"] or ack["error"]["code"] != "bins_open":
-            return ack
-        await asyncio.sleep(0.2)
-
-
 async def test_claim_countdown_survives_a_sigkill(tmp_path, monkeypatch):
     # rules 39-40: the 90 s run from an absolute deadline that a restart does not move
-    write_config(tmp_path / "config", close_in_ms=3000)
+    write_wildcard_config(tmp_path / "config", close_in_ms=3000)
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
     async with live_controller(tmp_path / "show.db") as ctl:
         async with ctl.client() as mc:
@@ -79,7 +53,7 @@ async def test_claim_countdown_survives_a_sigkill(tmp_path, monkeypatch):
 
 async def test_announcer_reads_and_acknowledges_the_winner_cue(tmp_path, monkeypatch):
     # rules 35, 39: the winner is called over the PA with 90 seconds to come forward
-    write_config(tmp_path / "config", close_in_ms=2000)
+    write_wildcard_config(tmp_path / "config", close_in_ms=2000)
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
     async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
         card, name = MEMBERS[0]

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, Page, expect
 
-from tests.integration.test_wildcard_live import MEMBERS, freeze_when_bins_close, write_config
+from tests.integration.test_wildcard_live import MEMBERS
 from tests.support.browser import needs_chromium
 from tests.support.live import LiveController, live_controller
+from tests.support.wildcard import freeze_when_bins_close, write_wildcard_config
 
 pytestmark = needs_chromium
 
@@ -34,7 +35,7 @@ def seconds(countdown: str) -> int:
 
 async def test_announcer_reads_the_wild_card_winner_and_acknowledges_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
-    write_config(tmp_path / "config", close_in_ms=2500)
+    write_wildcard_config(tmp_path / "config", close_in_ms=2500)
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
     async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
         page = await open_cue(browser, f"{ctl.url}/cue?key={ctl.keys['announcer']}")

@@ -1,0 +1,36 @@
+"""A Wild Card draw day for live tests: today, with the entry bins closing in a moment."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import yaml
+
+ZONE = "Africa/Johannesburg"
+
+
+def write_wildcard_config(directory: Path, close_in_ms: int, reveal_delay_ms: int = 1500) -> None:
+    """wildcard.yaml in `directory`: bins open since midnight, closing `close_in_ms` from now.
+    Point SHOWRUNNER_CONFIG_DIR at `directory` before starting the controller."""
+    close = dt.datetime.now(ZoneInfo(ZONE)) + dt.timedelta(milliseconds=close_in_ms)
+    directory.mkdir(exist_ok=True)
+    (directory / "wildcard.yaml").write_text(yaml.safe_dump({
+        "draw_day": close.date().isoformat(), "timezone": ZONE,
+        "bins_open": "00:00:00", "bins_close": close.strftime("%H:%M:%S"),
+        "tickets_per_cardholder": 1, "tickets_per_participant": 5, "claim_seconds": 90,
+        "reminder_seconds": [60, 30, 10], "prize_claim_days": 15,
+        "reveal_delay_ms": reveal_delay_ms, "reveal_lead_ms": 500,
+    }))
+
+
+async def freeze_when_bins_close(mc: Any) -> dict[str, Any]:
+    """Send wildcard.freeze until the bins have closed; the first other answer."""
+    while True:
+        ack = await mc.send("wildcard.freeze")
+        if ack["ok"] or ack["error"]["code"] != "bins_open":
+            return ack
+        await asyncio.sleep(0.2)
