@@ -1,4 +1,4 @@
-"""Attract loop: full-screen images with a slow pan and zoom, crossfading from one to the next.
+"""Attract loop: full-screen images with a slow pan and zoom, dipping from one to the next.
 
 Images come from the `images` parameter (comma-separated paths) or the "attract" view's
 {"images": [...]}. Each image is scaled once (by the asset manager) to 112% of the screen;
@@ -17,6 +17,7 @@ from showrunner.scenes.common import backdrop
 
 OVERSCAN = 1.12
 FADE = 1.0
+DIP_FLOOR = 0.35  # the darkest point between two images: dim, never a black frame
 
 
 class Attract(Scene):
@@ -63,12 +64,20 @@ class Attract(Scene):
         if t >= FADE or self.elapsed < span or len(self.images) < 2:
             self._view_of(index, t + FADE, surface)
             return
-        # Crossfade: both images hold still (the incoming one starts moving when the fade
-        # ends), so a fade frame is two blits, not two full-screen scales.
+        # Between images the picture dips (never to black) and comes back: the outgoing image
+        # dims, then the incoming one brightens, both holding still. One blit and one multiply
+        # per frame: a true crossfade's surface-alpha blit costs more than a 4K frame allows.
         if self.faded_index != index:
             self._view_of(index, 2 * FADE, self.incoming)
             self._view_of(index - 1, span + FADE, self.fading)
             self.faded_index = index
-        surface.blit(self.incoming, (0, 0))
-        self.fading.set_alpha(round(255 * (1 - t / FADE)))
-        surface.blit(self.fading, (0, 0))
+        half = FADE / 2
+        if t < half:
+            surface.blit(self.fading, (0, 0))
+            level = 1 - (1 - DIP_FLOOR) * t / half
+        else:
+            surface.blit(self.incoming, (0, 0))
+            level = DIP_FLOOR + (1 - DIP_FLOOR) * (t - half) / half
+        shade = round(255 * level)
+        if shade < 255:
+            surface.fill((shade, shade, shade), special_flags=pygame.BLEND_RGB_MULT)
