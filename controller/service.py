@@ -12,7 +12,7 @@ from typing import Any
 
 from controller.domain.commands import Context
 from controller.domain.errors import Rejected
-from controller.domain.events import event_from
+from controller.domain.events import DomainEvent, event_from
 from controller.show import Show, View
 from controller.store.sqlite import EventLog, canonical_json
 
@@ -61,13 +61,9 @@ class Service:
         events = [e for feature in self.show.features for e in feature.due(now)]
         if not events:
             return []
-        records = [(e.type_name, e.to_data()) for e in events]
-        seqs = self.log.append(f"clock:{now}:{self.log.last_seq}", "controller", now, records,
-                               {"ok": True})
-        dirty: set[str] = set()
-        for event in events:
-            dirty |= self.show.apply(event)
-        return self.show.publish(dirty, seqs[-1])
+        command_id = f"clock:{now}:{self.log.last_seq}"
+        _, views = self._commit(command_id, "controller", now, events, {"ok": True})
+        return views
 
     def execute(self, envelope: Any, actor: str, role: str) -> tuple[dict[str, Any], list[View]]:
         """Run one command envelope; the ack and the views it changed. Never raises Rejected."""
@@ -83,17 +79,22 @@ class Service:
             events = self.show.decide(command_type, payload, Context(actor, role, now))
         except Rejected as exc:
             return rejection(exc, command_id), []
-        records = [(e.type_name, e.to_data()) for e in events]
         ack: dict[str, Any] = {
             "ok": True,
             "command_id": command_id,
-            "events": [{"type": t, "data": d} for t, d in records],
+            "events": [{"type": e.type_name, "data": e.to_data()} for e in events],
         }
-        seqs = self.log.append(command_id, actor, now, records, ack)
+        return self._commit(command_id, actor, now, events, ack)
+
+    def _commit(self, command_id: str, actor: str, now: int, events: list[DomainEvent],
+                ack: dict[str, Any]) -> tuple[dict[str, Any], list[View]]:
+        """Make the events durable with their ack, then apply them and publish the views."""
+        records = [(e.type_name, e.to_data()) for e in events]
+        seq = self.log.append(command_id, actor, now, records, ack)[-1]
         dirty: set[str] = set()
         for event in events:
             dirty |= self.show.apply(event)
-        return {**ack, "seq": seqs[-1]}, self.show.publish(dirty, seqs[-1])
+        return {**ack, "seq": seq}, self.show.publish(dirty, seq)
 
 
 def parse_envelope(envelope: Any) -> tuple[str, Any, str]:
