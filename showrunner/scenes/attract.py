@@ -1,23 +1,33 @@
 """Attract loop: full-screen images with a slow pan and zoom, dipping from one to the next.
 
 Images come from the `images` parameter (comma-separated paths) or the "attract" view's
-{"images": [...]}. Each image is scaled once (by the asset manager) to 112% of the screen;
-the zoom is a fast nearest-neighbour scale of a shrinking window, the pan moves that window.
+{"images": [...]}. Each image is scaled once (by the asset manager) to 112% of the screen.
+
+The zoom moves in steps of about one screen pixel at the picture's edge, and each step's
+picture (the window that the pan will cross during the step, scaled to the screen) is prepared
+in bands during the frames before it is needed. A frame is then one plain blit, which is what
+lets the loop keep 60 fps at 4K; the pan itself moves every frame.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar
 
 import pygame
 
+from showrunner.engine.bandscale import BandedScale
 from showrunner.engine.easing import in_out_sine
 from showrunner.engine.scene import Scene
 from showrunner.scenes.common import backdrop
 
 OVERSCAN = 1.12
+ZOOM = 0.06  # how much the picture grows across its slot
 FADE = 1.0
 DIP_FLOOR = 0.35  # the darkest point between two images: dim, never a black frame
+LOOKAHEAD = 90  # frames searched for the next zoom step
+
+Key = tuple[int, int]  # (image, zoom step)
 
 
 class Attract(Scene):
@@ -32,52 +42,122 @@ class Attract(Scene):
         w, h = self.ctx.layout.real
         big = (round(w * OVERSCAN), round(h * OVERSCAN))
         self.images = [self.ctx.assets.image(n, big).convert() for n in names[:50]]
-        self.frame = pygame.Surface((w, h)).convert()
-        self.fading = pygame.Surface((w, h)).convert()
-        self.incoming = pygame.Surface((w, h)).convert()
-        self.faded_index = -1
+        # one zoom step moves the picture's edges by about one pixel
+        self.steps = max(1, round(ZOOM * w / 2))
+        if first:
+            self.shown, self.coming = BandedScale(), BandedScale()
+            self.frame_dt = 1 / 60
+        self.shown.forget()
+        self.coming.forget()
+        self.plan: tuple[Key, Key, float] | None = None  # (from, next, when)
 
-    def _view_of(self, index: int, t: float, target: pygame.Surface) -> None:
-        """Image `index` at `t` s into its slot: window shrinks (zoom in) while it pans."""
-        image = self.images[index % len(self.images)]
+    def tick(self, dt: float) -> None:
+        if dt > 0:
+            self.frame_dt = min(max(dt, 1 / 240), 1 / 20)
+
+    # the timeline -----------------------------------------------------------------------------
+    def _shot(self, elapsed: float) -> tuple[int, float, float]:
+        """(image, seconds into its motion, brightness) on screen `elapsed` s into the scene.
+
+        Between images the picture dips (never to black) and comes back: the outgoing image
+        dims, then the incoming one brightens, both holding still.
+        """
         span = max(self.p["seconds"], 1.0)
-        u = in_out_sine(min(max(t / (span + FADE), 0.0), 1.0))
-        w, h = target.get_size()
-        zoom = 1.0 + 0.06 * u
-        win_w, win_h = round(w / zoom), round(h / zoom)
+        index, t = int(elapsed // span), elapsed % span
+        if t >= FADE or elapsed < span or len(self.images) < 2:
+            return index % len(self.images), t + FADE, 1.0
+        half = FADE / 2
+        if t < half:
+            return (index - 1) % len(self.images), span + FADE, 1 - (1 - DIP_FLOOR) * t / half
+        return index % len(self.images), 2 * FADE, DIP_FLOOR + (1 - DIP_FLOOR) * (t - half) / half
+
+    def _progress(self, motion: float) -> float:
+        span = max(self.p["seconds"], 1.0)
+        return in_out_sine(min(max(motion / (span + FADE), 0.0), 1.0))
+
+    def _step(self, progress: float) -> int:
+        return min(self.steps, int(progress * self.steps))
+
+    # the camera -------------------------------------------------------------------------------
+    def _window(self, index: int, step: int, progress: float) -> tuple[float, float, int, int]:
+        """The image's window (x, y, w, h) at zoom `step` and pan `progress`."""
+        image = self.images[index]
+        w, h = self.ctx.layout.real
+        zoom = 1.0 + ZOOM * step / self.steps
+        win_w, win_h = min(round(w / zoom), image.get_width()), min(round(h / zoom),
+                                                                     image.get_height())
         slack_x, slack_y = image.get_width() - win_w, image.get_height() - win_h
         direction = 1 if index % 2 == 0 else -1
-        px = slack_x * (0.5 + direction * (u - 0.5) * 0.9)
-        py = slack_y * (0.5 + direction * (0.5 - u) * 0.6)
-        window = image.subsurface(pygame.Rect(round(px), round(py), win_w, win_h))
-        if window.get_size() == (w, h):
-            target.blit(window, (0, 0))
-        else:
-            pygame.transform.scale(window, (w, h), target)
+        x = slack_x * (0.5 + direction * (progress - 0.5) * 0.9)
+        y = slack_y * (0.5 + direction * (0.5 - progress) * 0.6)
+        return x, y, win_w, win_h
 
+    def _region(self, key: Key) -> pygame.Rect:
+        """The part of the image the pan crosses during one zoom step."""
+        index, step = key
+        first = self._window(index, step, step / self.steps)
+        last = self._window(index, step, min(1.0, (step + 1) / self.steps))
+        left, top = math.floor(min(first[0], last[0])), math.floor(min(first[1], last[1]))
+        right = math.ceil(max(first[0], last[0])) + first[2]
+        bottom = math.ceil(max(first[1], last[1])) + first[3]
+        region = pygame.Rect(left, top, right - left, bottom - top)
+        return region.clip(self.images[index].get_rect())
+
+    def _start(self, scale: BandedScale, key: Key) -> None:
+        region = self._region(key)
+        w, h = self.ctx.layout.real
+        zoom = 1.0 + ZOOM * key[1] / self.steps
+        size = (max(w, round(region.width * zoom)), max(h, round(region.height * zoom)))
+        scale.start(key, self.images[key[0]].subsurface(region), size)
+
+    def _picture(self, key: Key) -> pygame.Surface:
+        """The scaled picture for `key`: already shown, prepared in advance, or made now."""
+        if self.shown.key != key:
+            if self.coming.key != key:
+                self._start(self.coming, key)
+            self.shown, self.coming = self.coming, self.shown
+            self.coming.forget()
+        return self.shown.finish()
+
+    def _prepare_next(self, key: Key) -> None:
+        """Scale a share of the next zoom step's picture, enough to have it all in time."""
+        if self.plan is None or self.plan[0] != key or self.elapsed >= self.plan[2]:
+            self.plan = (key, *self._next_change(key))
+        _, upcoming, at = self.plan
+        if upcoming == key:
+            return
+        if self.coming.key != upcoming:
+            self._start(self.coming, upcoming)
+        frames_left = max(1, round((at - self.elapsed) / self.frame_dt))
+        self.coming.advance(-(-self.coming.remaining // frames_left))
+
+    def _next_change(self, key: Key) -> tuple[Key, float]:
+        """The next zoom step shown after `key`, and when; `key` itself if none is near."""
+        for frame in range(1, LOOKAHEAD + 1):
+            at = self.elapsed + frame * self.frame_dt
+            index, motion, _ = self._shot(at)
+            upcoming = (index, self._step(self._progress(motion)))
+            if upcoming != key:
+                return upcoming, at
+        return key, self.elapsed + LOOKAHEAD * self.frame_dt / 2
+
+    # drawing ----------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
         if not self.images:
             surface.blit(backdrop(self.ctx), (0, 0))
             return
-        span = max(self.p["seconds"], 1.0)
-        index, t = int(self.elapsed // span), self.elapsed % span
-        if t >= FADE or self.elapsed < span or len(self.images) < 2:
-            self._view_of(index, t + FADE, surface)
-            return
-        # Between images the picture dips (never to black) and comes back: the outgoing image
-        # dims, then the incoming one brightens, both holding still. One blit and one multiply
-        # per frame: a true crossfade's surface-alpha blit costs more than a 4K frame allows.
-        if self.faded_index != index:
-            self._view_of(index, 2 * FADE, self.incoming)
-            self._view_of(index - 1, span + FADE, self.fading)
-            self.faded_index = index
-        half = FADE / 2
-        if t < half:
-            surface.blit(self.fading, (0, 0))
-            level = 1 - (1 - DIP_FLOOR) * t / half
-        else:
-            surface.blit(self.incoming, (0, 0))
-            level = DIP_FLOOR + (1 - DIP_FLOOR) * (t - half) / half
-        shade = round(255 * level)
+        index, motion, light = self._shot(self.elapsed)
+        progress = self._progress(motion)
+        key = (index, self._step(progress))
+        picture = self._picture(key)
+        region = self._region(key)
+        x, y, _, _ = self._window(index, key[1], progress)
+        w, h = surface.get_size()
+        sx, sy = picture.get_width() / region.width, picture.get_height() / region.height
+        offset_x = min(max(round((x - region.x) * sx), 0), picture.get_width() - w)
+        offset_y = min(max(round((y - region.y) * sy), 0), picture.get_height() - h)
+        surface.blit(picture, (0, 0), pygame.Rect(offset_x, offset_y, w, h))
+        shade = round(255 * light)
         if shade < 255:
             surface.fill((shade, shade, shade), special_flags=pygame.BLEND_RGB_MULT)
+        self._prepare_next(key)

@@ -1,8 +1,18 @@
-"""The attract loop moves from one image to the next without a black frame."""
+"""The attract loop: pan and zoom prepared ahead of time, and no black frame between images."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
 
 import pygame
+import pytest
 
-from showrunner.engine.render import render_scene
+from showrunner.engine.bandscale import BANDS, BandedScale
+from showrunner.engine.host import SceneHost
+from showrunner.engine.render import SteppedClock, init_headless, render_scene
+from showrunner.engine.scene import SceneContext
+from showrunner.engine.theme import Theme
+from showrunner.scenes import REGISTRY
 from showrunner.scenes.attract import DIP_FLOOR, FADE
 
 SIZE = (320, 180)
@@ -13,14 +23,80 @@ def brightness(frame: pygame.Surface) -> float:
     return (r + g + b) / 3
 
 
-def test_the_change_of_image_dips_but_never_goes_black(tmp_path):
+def flat_images(tmp_path) -> dict[str, str]:
     for i, colour in enumerate([(220, 180, 60), (60, 160, 220)]):
         image = pygame.Surface((64, 36))
         image.fill(colour)
         pygame.image.save(image, tmp_path / f"{i}.png")
-    params = {"images": f"{tmp_path / '0.png'},{tmp_path / '1.png'}", "seconds": 4.0}
+    return {"images": f"{tmp_path / '0.png'},{tmp_path / '1.png'}", "seconds": 4.0}
+
+
+def detailed_images(tmp_path) -> dict[str, str]:
+    """Two pictures with a grid and a ring, so any misplaced pixel changes the frame."""
+    init_headless(SIZE)
+    names = []
+    for i, (back, ring) in enumerate([((70, 30, 120), (255, 210, 0)),
+                                      ((20, 90, 60), (240, 240, 240))]):
+        image = pygame.Surface((400, 225))
+        image.fill(back)
+        for x in range(0, 400, 23):
+            pygame.draw.line(image, (200, 200, 200), (x, 0), (x, 225))
+        for y in range(0, 225, 19):
+            pygame.draw.line(image, (200, 200, 200), (0, y), (400, y))
+        pygame.draw.circle(image, ring, (200, 112), 60, 8)
+        pygame.image.save(image, tmp_path / f"{i}.png")
+        names.append(str(tmp_path / f"{i}.png"))
+    return {"images": ",".join(names), "seconds": 3.0}
+
+
+def live_frames(params: dict[str, str], seconds: float) -> Iterator[tuple[float, pygame.Surface]]:
+    """What a running display draws, frame by frame at 60 fps: (time, frame)."""
+    screen = pygame.Surface(SIZE)
+    init_headless(SIZE)
+    clock = SteppedClock(0)
+    host = SceneHost(SceneContext.create(SIZE, Theme.load(), {}, clock.now_ms), REGISTRY)
+    host.switch("attract", params)
+    host.update(0)
+    for frame in range(1, round(seconds * 60) + 1):
+        clock.seconds += 1 / 60
+        host.update(1 / 60)
+        host.draw(screen)
+        yield frame / 60, screen
+
+
+def test_the_change_of_image_dips_but_never_goes_black(tmp_path):
+    params = flat_images(tmp_path)
     steady = brightness(render_scene("attract", {}, 2.0, SIZE, params))
     times = [4.0 + k * FADE / 10 for k in range(11)]
     levels = [brightness(render_scene("attract", {}, t, SIZE, params)) for t in times]
     assert min(levels) >= steady * DIP_FLOOR * 0.8  # dims, never black
     assert min(levels) < steady * 0.6  # and it does dip between the images
+
+
+def test_a_running_loop_shows_what_a_fresh_render_of_the_same_moment_shows(tmp_path):
+    params = detailed_images(tmp_path)
+    checked = 0
+    for frame, (at, shown) in enumerate(live_frames(params, 7.0)):
+        if frame % 29 == 0:
+            expected = render_scene("attract", {}, at, SIZE, params)
+            assert pygame.image.tobytes(shown, "RGB") == pygame.image.tobytes(expected, "RGB"), at
+            checked += 1
+    assert checked > 10
+
+
+def test_after_the_first_frame_no_frame_scales_more_than_a_third_of_a_picture(
+        tmp_path, monkeypatch: pytest.MonkeyPatch):
+    bands: list[int] = []
+    real_band = BandedScale._scale_band
+
+    def counted(self: BandedScale, band: int) -> None:
+        bands[-1] += 1
+        real_band(self, band)
+
+    monkeypatch.setattr(BandedScale, "_scale_band", counted)
+    bands.append(0)
+    for _ in live_frames(detailed_images(tmp_path), 7.0):
+        bands.append(0)
+    per_frame = bands[2:-1]  # [0] is entering, [1] the first frame, [-1] after the last
+    assert sum(per_frame) > 10 * BANDS  # the pictures were made during the run...
+    assert max(per_frame) <= BANDS // 3  # ...a share per frame, never all at once
