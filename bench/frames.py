@@ -44,6 +44,7 @@ def measure(case: Case, size: tuple[int, int], frames: int) -> list[float]:
     host.update(0)
     # start a little before the busy moment so the measured frames span it
     advance(host, clock, max(0.0, case.at - frames / 60 / 2))
+    ctx.assets.pictures.wait()
     times = []
     for i in range(WARMUP + frames):
         start = time.perf_counter()

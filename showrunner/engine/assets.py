@@ -10,9 +10,10 @@ import logging
 from pathlib import Path
 
 import pygame
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageDraw, ImageOps, UnidentifiedImageError
 
 from showrunner.engine.logonce import warn_once
+from showrunner.engine.pictures import Pictures
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +25,8 @@ class AssetManager:
     def __init__(self, base_dir: Path | None = None) -> None:
         self.base_dir = base_dir
         self._images: dict[tuple[str, tuple[int, int], str], pygame.Surface] = {}
+        #: full-screen pictures, loaded in the background (see pictures.py)
+        self.pictures = Pictures(self._resolve, placeholder_image)
 
     def image(self, name: str | Path, size: tuple[int, int], fit: str = "cover") -> pygame.Surface:
         """The image at real pixel `size`; `fit` is "cover" (crop to fill) or "contain"."""
@@ -49,21 +52,20 @@ class AssetManager:
                     img = ImageOps.contain(img, size, Image.Resampling.LANCZOS)
                 else:
                     img = ImageOps.fit(img, size, Image.Resampling.LANCZOS)
-                surface = pygame.image.frombytes(img.tobytes(), img.size, "RGBA")
-        except (OSError, UnidentifiedImageError, ValueError) as exc:
+        except (OSError, UnidentifiedImageError, ValueError, Image.DecompressionBombError) as exc:
             warn_once(log, f"image:{path}", "image %s unusable (%s); showing a placeholder",
                       path, exc)
-            return placeholder(size)
+            img = placeholder_image(size)
+        surface = pygame.image.frombytes(img.tobytes(), img.size, "RGBA")
         return surface.convert_alpha() if pygame.display.get_surface() else surface
 
 
-def placeholder(size: tuple[int, int]) -> pygame.Surface:
+def placeholder_image(size: tuple[int, int]) -> Image.Image:
     """Quiet diagonal stripes: clearly 'no picture', never alarming to a guest."""
-    surface = pygame.Surface(size)
-    surface.fill(PLACEHOLDER_BG)
+    image = Image.new("RGBA", size, PLACEHOLDER_BG)
+    draw = ImageDraw.Draw(image)
     w, h = size
     step = max(24, min(w, h) // 8)
     for start in range(-h, w, step):
-        pygame.draw.line(surface, PLACEHOLDER_STRIPE, (start, h), (start + h, 0),
-                         max(2, step // 4))
-    return surface
+        draw.line([(start, h), (start + h, 0)], fill=PLACEHOLDER_STRIPE, width=max(2, step // 4))
+    return image

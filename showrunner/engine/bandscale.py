@@ -32,7 +32,9 @@ class BandedScale:
         if self._buffer is None or not self._buffer.get_rect().contains((0, 0, width, height)):
             # a little headroom, so later pictures' slightly different sizes fit this buffer;
             # only a little: blits from a much wider buffer measured 50% slower at 4K
-            self._buffer = pygame.Surface((width + HEADROOM, height + HEADROOM)).convert()
+            # made in the display's format directly: at 4K, a convert() would double the cost
+            self._buffer = pygame.Surface((width + HEADROOM, height + HEADROOM), 0,
+                                          pygame.display.get_surface())
         self.key, self._source, self.size, self._band = key, source, size, 0
 
     @property

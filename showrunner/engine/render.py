@@ -57,6 +57,7 @@ def render_scene(name: str, views: Mapping[str, dict[str, Any]], at: float,
         raise ValueError(f"unknown scene {name!r}; known: {', '.join(sorted(REGISTRY))}")
     host.update(0.0)
     advance(host, clock, at)
+    ctx.assets.pictures.wait()  # a render shows the pictures, not the moment they were loading
     frame = pygame.Surface(size).convert()
     host.draw(frame)
     return frame

@@ -9,6 +9,7 @@ import pytest
 
 from showrunner.engine.bandscale import BANDS, BandedScale
 from showrunner.engine.host import SceneHost
+from showrunner.engine.pictures import Pictures
 from showrunner.engine.render import SteppedClock, init_headless, render_scene
 from showrunner.engine.scene import SceneContext
 from showrunner.engine.theme import Theme
@@ -54,12 +55,14 @@ def live_frames(params: dict[str, str], seconds: float) -> Iterator[tuple[float,
     screen = pygame.Surface(SIZE)
     init_headless(SIZE)
     clock = SteppedClock(0)
-    host = SceneHost(SceneContext.create(SIZE, Theme.load(), {}, clock.now_ms), REGISTRY)
+    ctx = SceneContext.create(SIZE, Theme.load(), {}, clock.now_ms)
+    host = SceneHost(ctx, REGISTRY)
     host.switch("attract", params)
     host.update(0)
     for frame in range(1, round(seconds * 60) + 1):
         clock.seconds += 1 / 60
         host.update(1 / 60)
+        ctx.assets.pictures.wait()  # a display whose pictures are loaded in time
         host.draw(screen)
         yield frame / 60, screen
 
@@ -100,3 +103,25 @@ def test_after_the_first_frame_no_frame_scales_more_than_a_third_of_a_picture(
     per_frame = bands[2:-1]  # [0] is entering, [1] the first frame, [-1] after the last
     assert sum(per_frame) > 10 * BANDS  # the pictures were made during the run...
     assert max(per_frame) <= BANDS // 3  # ...a share per frame, never all at once
+
+
+def test_while_a_picture_loads_the_backdrop_stands_in_and_the_picture_rises_from_a_dip(
+        tmp_path, monkeypatch: pytest.MonkeyPatch):
+    params = flat_images(tmp_path)
+    steady = brightness(render_scene("attract", {}, 2.0, SIZE, params))
+    loading = True
+    real_get = Pictures.get
+
+    def slow_get(self: Pictures, name, size):
+        picture = real_get(self, name, size)
+        return None if loading else picture
+
+    monkeypatch.setattr(Pictures, "get", slow_get)
+    frames = live_frames(params, 2.0)
+    stand_in = [brightness(next(frames)[1]) for _ in range(10)]
+    assert max(stand_in) - min(stand_in) < 1 and abs(stand_in[0] - steady) > 10
+    loading = False
+    rising = [brightness(next(frames)[1]) for _ in range(round(FADE / 2 * 60) + 2)]
+    assert rising[0] < steady * (DIP_FLOOR + 0.1)  # comes up from the dip...
+    assert rising == sorted(rising)  # ...steadily...
+    assert rising[-1] == pytest.approx(steady, abs=1)  # ...to the full picture

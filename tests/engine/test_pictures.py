@@ -1,0 +1,65 @@
+"""Full-screen pictures load in the background, in the display's own pixel format."""
+
+from __future__ import annotations
+
+import logging
+
+import pygame
+import pytest
+
+from showrunner.engine import logonce
+from showrunner.engine.assets import PLACEHOLDER_BG, AssetManager
+from showrunner.engine.pictures import KEEP
+from showrunner.engine.render import init_headless
+
+SIZE = (96, 54)
+
+
+@pytest.fixture
+def assets() -> AssetManager:
+    init_headless((160, 90))
+    return AssetManager()
+
+
+def solid(path, colour: tuple[int, int, int]) -> str:
+    image = pygame.Surface((40, 30))
+    image.fill(colour)
+    pygame.image.save(image, path)
+    return str(path)
+
+
+def test_a_picture_is_loaded_in_the_background_with_its_colours_intact(assets, tmp_path):
+    name = solid(tmp_path / "orange.png", (230, 120, 20))
+    assert assets.pictures.get(name, SIZE) is None  # asked for: loading, not waited for
+    assets.pictures.wait()
+    picture = assets.pictures.get(name, SIZE)
+    assert picture is not None and picture.get_size() == SIZE
+    display = pygame.display.get_surface()
+    assert picture.get_masks()[:3] == display.get_masks()[:3]
+    # scaled into a display surface (as the attract loop does), red stays red and blue blue
+    target = pygame.Surface((48, 27), 0, display)
+    pygame.transform.scale(picture, (48, 27), target)
+    assert tuple(target.get_at((10, 10)))[:3] == (230, 120, 20)
+
+
+def test_an_unusable_image_is_a_placeholder_with_one_warning(assets, tmp_path, caplog):
+    logonce.forget()
+    (tmp_path / "broken.jpg").write_bytes(b"not a jpeg")
+    with caplog.at_level(logging.WARNING):
+        for _ in range(3):
+            assets.pictures.get(tmp_path / "broken.jpg", SIZE)
+            assets.pictures.wait()
+    picture = assets.pictures.get(tmp_path / "broken.jpg", SIZE)
+    assert tuple(picture.get_at((0, SIZE[1] - 1)))[:3] == PLACEHOLDER_BG
+    assert [r.getMessage() for r in caplog.records if "broken.jpg" in r.getMessage()] == [
+        f"image {tmp_path / 'broken.jpg'} unusable (cannot identify image file "
+        f"'{tmp_path / 'broken.jpg'}'); showing a placeholder"]
+
+
+def test_only_the_pictures_asked_for_lately_are_kept(assets, tmp_path):
+    names = [solid(tmp_path / f"{i}.png", (i * 20, 0, 0)) for i in range(KEEP + 2)]
+    for name in names:
+        assets.pictures.get(name, SIZE)
+        assets.pictures.wait()
+    assert all(assets.pictures.get(name, SIZE) is not None for name in names[-KEEP:])
+    assert assets.pictures.get(names[0], SIZE) is None  # let go, so loading again
