@@ -502,7 +502,7 @@ class Super9(Feature):
             upcoming = self._upcoming()
             return {"title": "Super 9", "status": "idle", "session": None, "called": [],
                     "last": None, "jackpot_cents": self.jackpot_cents, "consolation_cents": None,
-                    "jackpot_spins": limit,
+                    "counted_spins": 0, "jackpot_spins": limit,
                     "message": f"Next game {upcoming[0].label}" if upcoming else ""}
         game = run.game
         last = game.calls[-1] if game.calls else None

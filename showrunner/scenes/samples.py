@@ -98,7 +98,8 @@ POKER_POOLS = {"title": "Heads-Up Poker Showdown", "subtitle": "Prize pools", "p
 SUPER9 = {"title": "Super 9", "session": "Wednesday 17 January 19:00", "status": "playing",
           "called": [17, 4, 32, 0, 21, 9, 28],
           "last": {"number": 28, "colour": "black", "repeat": False},
-          "jackpot_spins": 18, "jackpot_cents": 1_287_500_00, "consolation_cents": 31_250_00,
+          "counted_spins": 7, "jackpot_spins": 18, "jackpot_cents": 1_287_500_00,
+          "consolation_cents": 31_250_00,
           "message": "Shout SUPER 9 when all nine of your numbers are called"}
 
 

@@ -22,8 +22,8 @@ from showrunner.scenes.common import content_top, static_layer
 
 RED = {1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36}
 JACKPOT_SPINS = 18  # rule 14
-FIELDS = ("title", "called", "last", "jackpot_cents", "consolation_cents", "jackpot_spins",
-          "message")
+FIELDS = ("title", "called", "last", "jackpot_cents", "consolation_cents", "counted_spins",
+          "jackpot_spins", "message")
 
 
 def pocket_colour(number: int) -> str:
@@ -45,12 +45,14 @@ class Super9Board(Scene):
         if last is None and spins:
             last = spins[-1]
         limit = vd.integer(doc, "jackpot_spins", JACKPOT_SPINS, where)
+        # the controller counts the spins (a repeated number does not count, rule 19)
+        counted = vd.integer(doc, "counted_spins", len(spins), where)
         self.last = last
         self.last_changed = self.elapsed if not first else -10.0
         s = self.static = static_layer(self.ctx, vd.text(doc, "title", "Super 9", where),
                                        vd.text(doc, "subtitle", vd.text(doc, "session"), where),
-                                       f"Spin {len(spins)}" + (f" of {limit} for the jackpot"
-                                                               if len(spins) <= limit else ""))
+                                       f"Spin {counted}" + (f" of {limit} for the jackpot"
+                                                            if counted <= limit else ""))
         x, _, w, _ = lay.safe()
         top = content_top() + 20
         grid_w = w if lay.portrait else w * 0.66
