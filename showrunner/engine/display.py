@@ -36,6 +36,7 @@ from showrunner.engine.link import (
     ScreenshotRequested,
     ViewChanged,
 )
+from showrunner.engine.logonce import warn_once
 from showrunner.engine.player import Player
 from showrunner.engine.replica import Replica
 from showrunner.engine.scene import SceneContext
@@ -241,13 +242,23 @@ class Display:
 
     def housekeeping(self, screen: pygame.Surface) -> None:
         now = time.monotonic()
+        # a file that cannot be written (disk full, folder gone) is logged, never a crash:
+        # the screen goes on showing the show
         if self.dirty and now - self.last_save >= SAVE_EVERY_S:
-            self.replica.save(self.state_path)
             self.dirty = False
             self.last_save = now
+            try:
+                self.replica.save(self.state_path)
+            except OSError as exc:
+                warn_once(log, "replica-save", "cannot save the views to %s (%s); the screen "
+                          "goes on, but would start without them", self.state_path, exc)
         if self.o.snapshot and now - self.last_snapshot >= self.o.snapshot_every:
-            save_png(screen, self.o.snapshot)
             self.last_snapshot = now
+            try:
+                save_png(screen, self.o.snapshot)
+            except (OSError, pygame.error) as exc:
+                warn_once(log, "snapshot-save", "cannot write the snapshot %s (%s)",
+                          self.o.snapshot, exc)
         if now - self.last_heartbeat >= HEARTBEAT_EVERY_S:
             self.heartbeat()
         if self.want_screenshot or now - self.last_screenshot >= SCREENSHOT_EVERY_S:
@@ -277,6 +288,6 @@ class Display:
 def save_png(surface: pygame.Surface, path: Path) -> None:
     """Write a PNG atomically (a viewer never sees half a file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.stem}.tmp{path.suffix or '.png'}")
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp{path.suffix or '.png'}")
     pygame.image.save(surface, str(tmp))
     os.replace(tmp, path)

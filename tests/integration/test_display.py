@@ -19,13 +19,15 @@ from tests.support.live import live_controller
 VIEW = "leaderboard:slots"
 
 
-def start_display(url: str, key: str, tmp: Path) -> subprocess.Popen[bytes]:
+def start_display(url: str, key: str, tmp: Path, snapshot: Path | None = None,
+                  stderr: int = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     return subprocess.Popen(
         [sys.executable, "-m", "showrunner.cli", "display", "--controller", url,
          "--screen", "test-1", "--key", key, "--state-dir", str(tmp / "screens"),
-         "--size", "640x360", "--snapshot", str(tmp / "frame.png"), "--snapshot-every", "0.3"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+         "--size", "640x360", "--snapshot", str(snapshot or tmp / "frame.png"),
+         "--snapshot-every", "0.3"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr,
     )
 
 
@@ -91,3 +93,24 @@ async def test_command_reaches_the_screen_and_survives_a_controller_restart(tmp_
         finally:
             display.terminate()
             assert display.wait(10) == 0
+
+
+async def test_a_snapshot_that_cannot_be_written_is_logged_once_and_the_screen_goes_on(tmp_path):
+    (tmp_path / "blocker").write_text("a file where the snapshot's folder should be")
+    async with live_controller(tmp_path / "show.db") as ctl:
+        display = start_display(ctl.url, ctl.keys["display"], tmp_path,
+                                snapshot=tmp_path / "blocker" / "frame.png",
+                                stderr=subprocess.PIPE)
+        try:
+            async with ctl.client() as mc:
+                await mc.send("register_member", {"card": "1234567", "display_name": "Thandi M"})
+                await mc.send("slots.enter", {"card": "1234567"})
+                await asyncio.sleep(2)  # several snapshot intervals fail meanwhile
+                scored = await mc.send("slots.record_score", {"entry": "S1", "score": 900})
+            await until(lambda: (v := saved_view(tmp_path)) and v[0] == scored["seq"])
+            assert display.poll() is None  # still showing the show
+        finally:
+            display.terminate()
+            _, err = display.communicate(timeout=10)
+        assert display.returncode == 0
+        assert err.decode().count("cannot write the snapshot") == 1
