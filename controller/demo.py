@@ -1,7 +1,9 @@
 """The Quick-start demo: a controller on SQLite, one display, the tablet, live score changes.
 
-Everything it starts is a child process; Ctrl-C stops them all. Without a screen (no DISPLAY or
-WAYLAND_DISPLAY) the display runs headless and writes its frame to a PNG every few seconds.
+The display is enrolled and authorised as a screen, as a technician would, and plays
+`playlists/demo.yaml`. Everything the demo starts is a child process; Ctrl-C stops them all.
+Without a screen (no DISPLAY or WAYLAND_DISPLAY) the display runs headless and writes its frame
+to a PNG every few seconds.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from pathlib import Path
 
 import socketio
 
-from controller.auth import issue_key
+from controller.auth import issue_key, key_hash, new_key
 from controller.process import ROOT, ControllerProcess
+from controller.remote import assign_payload
 from controller.service import wall_clock_ms
 from controller.store.sqlite import EventLog
 
@@ -31,6 +34,8 @@ PLAYERS = [
     ("Pieter Steyn", 10200), ("Zanele Mthembu", 9800), ("Rajesh Naidoo", 9150),
 ]
 SNAPSHOT_EVERY_S = 3
+SCREEN, GROUP = "demo-1", "demo"
+PLAYLIST = ROOT / "playlists" / "demo.yaml"
 
 
 def run_demo(directory: Path, port: int) -> int:
@@ -41,7 +46,7 @@ def run_demo(directory: Path, port: int) -> int:
     db = directory / "show.db"
     log = EventLog.open(db)
     keys = {role: issue_key(log, role, f"demo {role}", wall_clock_ms())
-            for role in ("operator", "display", "announcer")}
+            for role in ("operator", "technician", "announcer")}
     log.close()
 
     controller = ControllerProcess(db, port=port)
@@ -59,22 +64,27 @@ async def run_show(url: str, keys: dict[str, str], directory: Path) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    mc = Operator()
+    mc, technician = Operator(), Operator()
     await mc.connect(url, keys["operator"])
+    await technician.connect(url, keys["technician"])
     display: subprocess.Popen[bytes] | None = None
     try:
         scores = await seed(mc)
-        display, where = start_display(url, keys["display"], directory)
+        screen_key = await set_up_screen(technician)
+        display, where = start_display(url, screen_key, directory)
         print(f"\nShowrunner demo is running (files in {directory})")
         print(f"  controller  {url}/healthz")
         print(f"  tablet (MC) {url}/tablet?key={keys['operator']}")
         print(f"  cues        {url}/cue?key={keys['announcer']}")
-        print(f"  display     {where}")
+        print(f"  display     screen {SCREEN} plays {PLAYLIST.relative_to(ROOT)}; {where}")
+        print(f"  screens     SHOWRUNNER_URL={url} SHOWRUNNER_KEY={keys['technician']} "
+              f"showrunner-controller screens")
         print("Feeding live scores every 2 s. Ctrl-C stops everything.\n", flush=True)
         await feed_scores(mc, scores, stop)
         print("\nstopping…", flush=True)
     finally:
         await mc.sio.disconnect()
+        await technician.sio.disconnect()
         if display and display.poll() is None:
             display.terminate()
             display.wait(10)
@@ -82,7 +92,7 @@ async def run_show(url: str, keys: dict[str, str], directory: Path) -> None:
 
 def start_display(url: str, key: str, directory: Path) -> tuple[subprocess.Popen[bytes], str]:
     command = [sys.executable, "-m", "showrunner.cli", "display", "--controller", url,
-               "--screen", "demo-1", "--key", key, "--state-dir", str(directory / "screens"),
+               "--screen", SCREEN, "--key", key, "--state-dir", str(directory / "screens"),
                "--size", "1280x720"]
     env = dict(os.environ)
     if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
@@ -97,10 +107,11 @@ def start_display(url: str, key: str, directory: Path) -> tuple[subprocess.Popen
 
 
 class Operator:
-    """The demo's MC: a real /control client sending commands."""
+    """A real /control client sending commands: the demo's MC, or its technician."""
 
     def __init__(self) -> None:
-        self.sio = socketio.AsyncClient()
+        # the demo handles Ctrl-C itself; the client's own handler would cancel every task
+        self.sio = socketio.AsyncClient(handle_sigint=False)
 
     async def connect(self, url: str, key: str) -> None:
         await self.sio.connect(url, namespaces=["/control"], auth={"key": key},
@@ -125,6 +136,17 @@ async def seed(mc: Operator) -> dict[str, int]:
         await mc.send("slots.record_score", {"entry": entry, "score": score})
         scores[entry] = score
     return scores
+
+
+async def set_up_screen(technician: Operator) -> str:
+    """Enrol, authorise and program the demo's screen, as a technician would; its key."""
+    screen_key = new_key()
+    await technician.send("screens.enrol", {"screen": SCREEN, "group": GROUP,
+                                            "name": "Demo screen",
+                                            "key_hash": key_hash(screen_key)})
+    await technician.send("screens.authorise", {"screen": SCREEN})
+    await technician.send("playlists.assign", assign_payload(PLAYLIST, [], [GROUP]))
+    return screen_key
 
 
 async def feed_scores(mc: Operator, scores: dict[str, int], stop: asyncio.Event) -> None:
