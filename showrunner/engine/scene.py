@@ -49,6 +49,8 @@ class Scene:
     default_view: ClassVar[str | None] = None
     #: parameter name -> default; a given value is converted to the default's type
     params: ClassVar[dict[str, Any]] = {}
+    #: the full-screen layer a scene builds when its view changes and blits first each frame
+    static: pygame.Surface | None = None
 
     def __init__(self, ctx: SceneContext) -> None:
         self.ctx = ctx

@@ -49,7 +49,7 @@ class ClaimCountdown(Scene):
             self.outcome = ("IN THE DECLINE-TO-ATTEND REGISTER", "highlight")
         lay, theme = self.ctx.layout, self.ctx.theme
         self.static = static_layer(self.ctx, vd.text(doc, "title", "Wild Card Draw", where),
-                                   vd.text(doc, "subtitle", "", where))
+                                   vd.text(doc, "subtitle", "", where), into=self.static)
         self.name_img = self.ctx.text.fit(shown, "bold", 96, theme.colour("text"),
                                           lay.width - 200, min_size=48)
 

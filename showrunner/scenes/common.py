@@ -26,14 +26,19 @@ def backdrop(ctx: SceneContext) -> pygame.Surface:
     return found
 
 
-def static_layer(ctx: SceneContext, title: str, subtitle: str = "",
-                 right: str = "") -> pygame.Surface:
-    """A new full-screen surface: backdrop, title, subtitle, optional right-hand caption, logo.
+def static_layer(ctx: SceneContext, title: str, subtitle: str = "", right: str = "",
+                 into: pygame.Surface | None = None) -> pygame.Surface:
+    """A full-screen surface: backdrop, title, subtitle, optional right-hand caption, logo.
 
-    Scenes build it when their view changes and blit it first every frame.
+    Scenes build it when their view changes and blit it first every frame. Drawn `into` the
+    scene's previous layer when there is one: a new 4K surface costs about 9 ms, a blit 2.
     """
     lay, theme, text = ctx.layout, ctx.theme, ctx.text
-    layer = backdrop(ctx).copy()
+    if into is not None and into.get_size() == lay.real:
+        layer = into
+        layer.blit(backdrop(ctx), (0, 0))
+    else:
+        layer = backdrop(ctx).copy()
     x, y, w, _ = lay.safe()
     logo_w = 0
     if theme.logo is not None:

@@ -60,7 +60,7 @@ class JackpotTicker(Scene):
                                          Tween(start, amount // 100, self.p["roll_seconds"],
                                                "out_cubic", delay=0.3)))
         self.static = static_layer(self.ctx, vd.text(doc, "title", "Jackpots", where),
-                                   vd.text(doc, "subtitle", "", where))
+                                   vd.text(doc, "subtitle", "", where), into=self.static)
         self.strips: dict[float, tuple[pygame.Surface, int]] = {}
         self._panels()
 

@@ -35,7 +35,8 @@ class NextEvent(Scene):
               vd.text(e, "where", "", where)) for e in vd.items(doc, "events", where)
              if e.get("starts_at") is not None),
             key=lambda e: e[0])
-        self.static = static_layer(self.ctx, vd.text(doc, "title", self.p["title"], where))
+        self.static = static_layer(self.ctx, vd.text(doc, "title", self.p["title"], where),
+                                   into=self.static)
         self._later_for: int | None = None
         self.later: pygame.Surface | None = None
 

@@ -39,7 +39,8 @@ class PrizeTable(Scene):
         pool = vd.integer(doc, "pool", 0, where)
         self.static = static_layer(self.ctx, vd.text(doc, "title", "Prizes", where),
                                    vd.text(doc, "subtitle", "", where),
-                                   f"Prize pool {format_zar(pool)}" if pool else "")
+                                   f"Prize pool {format_zar(pool)}" if pool else "",
+                                   into=self.static)
         prizes = vd.items(doc, "places", where, limit=MAX_PRIZES)
         _x, _, w, _ = lay.safe()
         top = content_top() + 10

@@ -49,7 +49,7 @@ class RouletteCountdown(Scene):
         spin, spins = vd.integer(doc, "spin", 0, where), vd.integer(doc, "spins", 0, where)
         right = f"Spin {spin} of {spins}" if spin and spins else ""
         self.static = static_layer(self.ctx, vd.text(doc, "title", "Roulette", where),
-                                   vd.text(doc, "subtitle", "", where), right)
+                                   vd.text(doc, "subtitle", "", where), right, into=self.static)
         if vd.flag(doc, "no_spin"):
             tag = text.render(f"NO SPIN  +{NO_SPIN_EXTRA:.0f} S TO CHANGE BETS", "display", 56,
                               theme.colour("background_top"))

@@ -22,6 +22,9 @@ class Case:
     params: dict[str, Any] = field(default_factory=dict)
     busy: bool = False
     portrait: bool = False
+    #: the views after a typical update, for bench/frames.py's view-change frames (by default
+    #: the same documents arrive again, which every scene but the leaderboard redraws in full)
+    updated: dict[str, dict[str, Any]] | None = None
 
 
 NAMES = ["Thandi M.", "Sipho K.", "Johan van der Merwe", "Lerato N.", "Pieter B.", "Naledi Z.",
@@ -147,7 +150,8 @@ SCHEDULE = {"title": "Coming up", "events": [
 
 CASES: list[Case] = [
     Case("leaderboard", "page1", {"leaderboard:slots": leaderboard(45, False)}, 2.0),
-    Case("leaderboard", "moving", {"leaderboard:slots": leaderboard(45, True)}, 1.0, busy=True),
+    Case("leaderboard", "moving", {"leaderboard:slots": leaderboard(45, True)}, 1.0, busy=True,
+         updated={"leaderboard:slots": leaderboard(45, False)}),
     Case("leaderboard", "settled", {"leaderboard:slots": leaderboard(45, True)}, 3.0),
     Case("leaderboard", "empty", {"leaderboard:slots": leaderboard(0, False)}, 1.0),
     Case("leaderboard", "portrait", {"leaderboard:slots": leaderboard(45, True)}, 3.0,

@@ -34,7 +34,7 @@ class SeatingChart(Scene):
         stage = stages[-1] if stages else {}
         vd.expect(stage, ("stage", "title", "heats"), where + ".stages")
         s = self.static = static_layer(self.ctx, vd.text(doc, "title", "Seating", where),
-                                       vd.text(stage, "title", "", where))
+                                       vd.text(stage, "title", "", where), into=self.static)
         groups = vd.items(stage, "heats", where, limit=MAX_GROUPS)
         self.empty = not groups
         x, _, w, _ = lay.safe()

@@ -52,7 +52,8 @@ class Super9Board(Scene):
         s = self.static = static_layer(self.ctx, vd.text(doc, "title", "Super 9", where),
                                        vd.text(doc, "subtitle", vd.text(doc, "session"), where),
                                        f"Spin {counted}" + (f" of {limit} for the jackpot"
-                                                            if counted <= limit else ""))
+                                                            if counted <= limit else ""),
+                                       into=self.static)
         x, _, w, _ = lay.safe()
         top = content_top() + 20
         grid_w = w if lay.portrait else w * 0.66

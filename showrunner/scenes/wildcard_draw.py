@@ -65,26 +65,35 @@ class WildcardDraw(Scene):
         reel = vd.items(doc, "reel", where, limit=MAX_REEL)
         for entry in reel:
             vd.expect(entry, ("name", "ticket"), where + ".reel")
-        self.sealed_card = self._card({"name": "WILD CARD", "ticket": "?"}, where, True)
-        self.cards = [self._card(e, where, False) for e in reel] or [self.sealed_card]
+        # the reel's cards rarely change between views: keep the ones already drawn
+        drawn_before = {} if first else self.drawn
+        self.drawn: dict[tuple[str, str, bool], pygame.Surface] = {}
+        self.sealed_card = self._card("WILD CARD", "?", True, drawn_before)
+        self.cards = [self._card(vd.text(e, "name", "…", where), vd.text(e, "ticket", "", where),
+                                 False, drawn_before) for e in reel] or [self.sealed_card]
         title = vd.text(doc, "title", "Wild Card Draw", where)
         subtitle = vd.text(doc, "subtitle", "", where)
         right = f"Draw {self.round}" if self.round > 1 else ""
-        self.static = static_layer(self.ctx, title, subtitle, right)
+        self.static = static_layer(self.ctx, title, subtitle, right, into=self.static)
         self._pool_panel()
         self.winner_panel = self._winner_panel(where)
 
     # cached pieces ---------------------------------------------------------------------------
-    def _card(self, entry: dict[str, Any], where: str, chosen: bool) -> pygame.Surface:
+    def _card(self, name_text: str, ticket_text: str, chosen: bool,
+              drawn_before: dict[tuple[str, str, bool], pygame.Surface]) -> pygame.Surface:
+        key = (name_text, ticket_text, chosen)
+        surface = drawn_before.get(key) or self._draw_card(*key)
+        self.drawn[key] = surface
+        return surface
+
+    def _draw_card(self, name_text: str, ticket_text: str, chosen: bool) -> pygame.Surface:
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
         w = self.reel_w
         surf = pygame.Surface((lay.px(w), lay.px(CARD_H - 12)), pygame.SRCALPHA)
         panel(surf, surf.get_rect(), theme.colour("panel_alt" if not chosen else "panel"),
               lay.px(16))
-        name = text.fit(vd.text(entry, "name", "…", where), "bold", 54, theme.colour("text"),
-                        w - 360, min_size=36)
-        ticket = text.fit(vd.text(entry, "ticket", "", where), "display", 50,
-                          theme.colour("accent"), 300)
+        name = text.fit(name_text, "bold", 54, theme.colour("text"), w - 360, min_size=36)
+        ticket = text.fit(ticket_text, "display", 50, theme.colour("accent"), 300)
         mid = surf.get_height() // 2
         surf.blit(name, (lay.px(36), mid - name.get_height() // 2))
         surf.blit(ticket, (surf.get_width() - ticket.get_width() - lay.px(36),
