@@ -77,6 +77,8 @@ class SceneHost:
             self.current.draw(surface)
             return
         old, new = self._frames(surface.get_size())
+        if self.transition.kind == "crossfade":
+            old = surface  # the outgoing frame straight onto the screen: one 4K copy less
         self.outgoing.draw(old)
         self.current.draw(new)
         self.transition.compose(surface, old, new)
