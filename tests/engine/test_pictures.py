@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import logging
+import threading
+from pathlib import Path
 
 import pygame
 import pytest
+from PIL import Image
 
 from showrunner.engine import logonce
-from showrunner.engine.assets import PLACEHOLDER_BG, AssetManager
-from showrunner.engine.pictures import KEEP
+from showrunner.engine.assets import PLACEHOLDER_BG, AssetManager, placeholder_image
+from showrunner.engine.pictures import KEEP, Pictures
 from showrunner.engine.render import init_headless
 
 SIZE = (96, 54)
@@ -28,9 +31,24 @@ def solid(path, colour: tuple[int, int, int]) -> str:
     return str(path)
 
 
-def test_a_picture_is_loaded_in_the_background_with_its_colours_intact(assets, tmp_path):
+def test_asking_for_a_picture_never_waits_for_it_to_load(tmp_path):
+    init_headless((160, 90))
+    loading = threading.Event()
+
+    def slow_placeholder(size: tuple[int, int]) -> Image.Image:
+        loading.wait(10)
+        return placeholder_image(size)
+
+    pictures = Pictures(Path, slow_placeholder)
+    assert pictures.get(tmp_path / "missing.png", SIZE) is None  # the worker is still at it
+    loading.set()
+    pictures.wait()
+    assert pictures.get(tmp_path / "missing.png", SIZE).get_size() == SIZE
+
+
+def test_a_picture_is_loaded_with_its_colours_intact(assets, tmp_path):
     name = solid(tmp_path / "orange.png", (230, 120, 20))
-    assert assets.pictures.get(name, SIZE) is None  # asked for: loading, not waited for
+    assets.pictures.get(name, SIZE)
     assets.pictures.wait()
     picture = assets.pictures.get(name, SIZE)
     assert picture is not None and picture.get_size() == SIZE
@@ -56,10 +74,21 @@ def test_an_unusable_image_is_a_placeholder_with_one_warning(assets, tmp_path, c
         f"'{tmp_path / 'broken.jpg'}'); showing a placeholder"]
 
 
-def test_only_the_pictures_asked_for_lately_are_kept(assets, tmp_path):
+def test_only_the_pictures_asked_for_lately_are_kept(tmp_path):
+    init_headless((160, 90))
     names = [solid(tmp_path / f"{i}.png", (i * 20, 0, 0)) for i in range(KEEP + 2)]
+    gate = threading.Event()
+
+    def gated_placeholder(size: tuple[int, int]) -> Image.Image:
+        gate.wait(10)
+        return placeholder_image(size)
+
+    pictures = Pictures(Path, gated_placeholder)
     for name in names:
-        assets.pictures.get(name, SIZE)
-        assets.pictures.wait()
-    assert all(assets.pictures.get(name, SIZE) is not None for name in names[-KEEP:])
-    assert assets.pictures.get(names[0], SIZE) is None  # let go, so loading again
+        pictures.get(name, SIZE)
+        pictures.wait()
+    assert all(pictures.get(name, SIZE) is not None for name in names[-KEEP:])
+    pictures.get(tmp_path / "missing.png", SIZE)  # keeps the worker busy at the gate
+    assert pictures.get(names[0], SIZE) is None  # let go long ago: queued to load again
+    gate.set()
+    pictures.wait()
