@@ -69,6 +69,7 @@ class Attract(Scene):
         for scale in (self.shown, self.coming):
             scale.forget()
         _spare_scales[:] = [*_spare_scales, self.shown, self.coming][-2:]
+        super().exit()
 
     def tick(self, dt: float) -> None:
         if dt > 0:

@@ -6,7 +6,7 @@ import pygame
 
 from showrunner.engine.draw import vertical_gradient
 from showrunner.engine.layout import SAFE_MARGIN
-from showrunner.engine.scene import SceneContext
+from showrunner.engine.scene import SceneContext, spare_layer
 
 HEADER_H = 150  # logical px below the top safe margin
 _gradients: dict[tuple[object, ...], pygame.Surface] = {}
@@ -31,9 +31,11 @@ def static_layer(ctx: SceneContext, title: str, subtitle: str = "", right: str =
     """A full-screen surface: backdrop, title, subtitle, optional right-hand caption, logo.
 
     Scenes build it when their view changes and blit it first every frame. Drawn `into` the
-    scene's previous layer when there is one: a new 4K surface costs about 9 ms, a blit 2.
+    scene's previous layer, or one a scene that left gave up: a new 4K surface costs about
+    9 ms, a blit 2.
     """
     lay, theme, text = ctx.layout, ctx.theme, ctx.text
+    into = into or spare_layer(lay.real)
     if into is not None and into.get_size() == lay.real:
         layer = into
         layer.blit(backdrop(ctx), (0, 0))

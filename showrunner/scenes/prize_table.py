@@ -19,6 +19,8 @@ from showrunner.engine.scene import Scene
 from showrunner.scenes.common import centred_message, content_top, static_layer
 
 MAX_PRIZES = 10
+STAGGER = 0.08  # s between rows sliding in
+SLIDE = 0.6  # s one row takes to slide in
 FIELDS = ("place", "percent", "amount", "name")
 
 
@@ -47,6 +49,7 @@ class PrizeTable(Scene):
         self.row_h = min(150.0, (lay.height - 64 - top) / max(len(prizes), 1))
         self.top = top
         self.rows = []
+        self.settled = False
         for i, p in enumerate(prizes):
             h = self.row_h - 14
             surf = pygame.Surface((lay.px(w), lay.px(h)), pygame.SRCALPHA)
@@ -72,11 +75,16 @@ class PrizeTable(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         lay = self.ctx.layout
+        x = lay.safe()[0]
+        if self.rows and self.elapsed >= (len(self.rows) - 1) * STAGGER + SLIDE:
+            # the rows are in place: they join the static layer, and a frame is one blit
+            for i, row in enumerate(self.rows):
+                self.static.blit(row, lay.point(x, self.top + i * self.row_h))
+            self.rows, self.settled = [], True
         surface.blit(self.static, (0, 0))
-        if not self.rows:
+        if not self.rows and not self.settled:
             centred_message(self.ctx, surface, "Prizes to be announced", lay.height / 2 + 60)
             return
-        x = lay.safe()[0]
         for i, row in enumerate(self.rows):
-            slide = (1 - out_cubic(clamp01((self.elapsed - i * 0.08) / 0.6))) * lay.width
+            slide = (1 - out_cubic(clamp01((self.elapsed - i * STAGGER) / SLIDE))) * lay.width
             surface.blit(row, lay.point(x + slide, self.top + i * self.row_h))
