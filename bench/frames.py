@@ -36,6 +36,7 @@ from showrunner.scenes.samples import BASE_MS, CASES, Case
 SIZES = ((1920, 1080), (3840, 2160))
 WARMUP = 30
 CHANGES = 20
+TRANSITION_S = 0.6
 
 
 def measure(case: Case, size: tuple[int, int], frames: int) -> list[float]:
@@ -87,6 +88,35 @@ def measure_changes(case: Case, size: tuple[int, int], changes: int) -> list[flo
     return times
 
 
+def measure_transitions(kind: str, size: tuple[int, int], frames: int) -> list[float]:
+    """Milliseconds per frame of `kind` transitions back and forth between two busy scenes,
+    the switch frame (the incoming scene's entry) included."""
+    busy = {c.scene: c for c in CASES if c.busy}
+    scenes = [busy["leaderboard"], busy["jackpot_ticker"]]
+    screen = init_headless(size)
+    clock = SteppedClock(BASE_MS)
+    views = {name: doc for case in scenes for name, doc in copy.deepcopy(case.views).items()}
+    ctx = SceneContext.create(size, Theme.load(), views, clock.now_ms)
+    host = SceneHost(ctx, REGISTRY)
+    host.switch(scenes[0].scene, scenes[0].params)
+    host.update(0)
+    advance(host, clock, 1.0)
+    times: list[float] = []
+    step = 0
+    while len(times) < frames:
+        step += 1
+        case = scenes[step % 2]
+        host.switch(case.scene, case.params, transition=kind, duration=TRANSITION_S)
+        for frame in range(round(TRANSITION_S * 60) + 6):
+            start = time.perf_counter()
+            clock.seconds += 1 / 60
+            host.update(1 / 60)
+            host.draw(screen)
+            if step > 2 and frame < round(TRANSITION_S * 60):  # after two warm-up switches
+                times.append((time.perf_counter() - start) * 1000)
+    return times[:frames]
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -117,6 +147,15 @@ def main() -> int:
                               "p99_ms": round(percentile(times, 0.99), 3),
                               "change_p50_ms": round(statistics.median(changes), 3),
                               "change_max_ms": round(max(changes), 3)}), flush=True)
+    if not args.scene:
+        for kind in ("crossfade", "slide"):
+            for size in SIZES:
+                times = measure_transitions(kind, size, args.frames)
+                print(json.dumps({"scene": f"transition:{kind}", "size": f"{size[0]}x{size[1]}",
+                                  "frames": len(times),
+                                  "p50_ms": round(statistics.median(times), 3),
+                                  "p99_ms": round(percentile(times, 0.99), 3),
+                                  "max_ms": round(max(times), 3)}), flush=True)
     pygame.quit()
     return 0
 
