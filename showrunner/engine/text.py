@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 
 ELLIPSIS = "…"
 MAX_TEXT = 300  # characters; longer strings are cut before they reach the font engine
+SCREENS_OF_TEXT = 8  # the text cache's default budget, in full screens' worth of pixels
 
 
 class Fonts:
@@ -53,12 +54,24 @@ class Fonts:
         return pygame.font.Font(None, px)
 
 
-class TextCache:
-    """Rendered text surfaces, least recently used dropped beyond `capacity`."""
+def _size(surface: pygame.Surface) -> int:
+    return surface.get_pitch() * surface.get_height()
 
-    def __init__(self, fonts: Fonts, capacity: int = 1024) -> None:
+
+class TextCache:
+    """Rendered text surfaces, the least recently used dropped beyond a memory budget.
+
+    The budget is in bytes, not entries: a countdown renders a new string every second, and
+    at 4K each is several megabytes (a thousand of them took 6 GB). By default it is
+    SCREENS_OF_TEXT full screens' worth of pixels; every sample scene's text once takes
+    about 3.4.
+    """
+
+    def __init__(self, fonts: Fonts, budget_bytes: int | None = None) -> None:
         self.fonts = fonts
-        self.capacity = capacity
+        width, height = fonts.layout.real
+        self.budget_bytes = budget_bytes or SCREENS_OF_TEXT * width * height * 4
+        self.bytes = 0
         self._cache: OrderedDict[tuple[object, ...], pygame.Surface] = OrderedDict()
         self.hits = 0
         self.misses = 0
@@ -87,8 +100,10 @@ class TextCache:
         self.misses += 1
         surface = make()
         self._cache[key] = surface
-        if len(self._cache) > self.capacity:
-            self._cache.popitem(last=False)
+        self.bytes += _size(surface)
+        while self.bytes > self.budget_bytes and len(self._cache) > 1:
+            _, dropped = self._cache.popitem(last=False)
+            self.bytes -= _size(dropped)
         return surface
 
     def _draw(self, text: str, role: str, size: float, colour: Colour) -> pygame.Surface:

@@ -20,7 +20,7 @@ from showrunner.engine.easing import clamp01, in_quad, out_cubic
 from showrunner.engine.layout import SAFE_MARGIN
 from showrunner.engine.money import format_int
 from showrunner.engine.scene import Scene
-from showrunner.scenes.common import centred_message, content_top, static_layer
+from showrunner.scenes.common import backdrop, centred_message, content_top, static_layer
 
 MOVE_DELAY = 0.4  # s before rank changes start, so eyes find the board first
 MOVE_TIME = 1.4
@@ -63,7 +63,8 @@ class Leaderboard(Scene):
         # drawing all 45 at once took 40 ms (200 ms with no text cached), dropped frames.
         drawn_before = {} if first else self.drawn
         self.drawn: dict[tuple[Any, ...], pygame.Surface] = {}
-        self.rows = [self._row(r, where, drawn_before) for r in raw]
+        self.rows = [self._row(r, i % self.per_page, where, drawn_before)
+                     for i, r in enumerate(raw)]
         entries = vd.integer(doc, "entries", len(self.rows), where)
         right = f"{format_int(entries)} entries" if entries else ""
         self.static = static_layer(self.ctx, vd.text(doc, "title", "Leaderboard", where),
@@ -71,11 +72,11 @@ class Leaderboard(Scene):
         self.changed_at = self.elapsed
         self.page_origin = self.elapsed if first else self.page_origin
 
-    def _row(self, r: dict[str, Any], where: str,
+    def _row(self, r: dict[str, Any], slot: int, where: str,
              drawn_before: dict[tuple[Any, ...], pygame.Surface]) -> Row:
         content = (vd.integer(r, "position", 0, where), vd.integer(r, "movement", 0, where),
                    vd.flag(r, "new"), vd.text(r, "name", "—", where),
-                   vd.integer(r, "score", 0, where), self.row_h)
+                   vd.integer(r, "score", 0, where), self.row_h, slot)
         surface = drawn_before.get(content)
         if surface is not None:
             self.drawn[content] = surface
@@ -92,7 +93,7 @@ class Leaderboard(Scene):
             self._surface(row)
 
     def _draw_row(self, position: int, movement: int, new: bool, name_text: str, score: int,
-                  row_h: float) -> pygame.Surface:
+                  row_h: float, slot: int) -> pygame.Surface:
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
         _x, _, w, _ = lay.safe()
         h = row_h - 8
@@ -130,7 +131,14 @@ class Leaderboard(Scene):
         surf.blit(name, (lay.px(name_x), mid - name.get_height() // 2))
         surf.blit(score_img, (surf.get_width() - score_img.get_width() - lay.px(24),
                               mid - score_img.get_height() // 2))
-        return surf
+        # Laid on the backdrop behind its place, the row is opaque: an opaque blit costs a
+        # third of a blended one. The backdrop is a vertical gradient, so sliding sideways
+        # shows the same pixels behind the rounded corners.
+        opaque = pygame.Surface(surf.get_size(), 0, backdrop(self.ctx))
+        opaque.blit(backdrop(self.ctx), (0, 0),
+                    pygame.Rect(0, lay.y(self.top + slot * row_h), *surf.get_size()))
+        opaque.blit(surf, (0, 0))
+        return opaque
 
     def _page(self) -> tuple[int, float]:
         """Current page index and seconds since it came up."""

@@ -86,14 +86,36 @@ def test_fit_shrinks_then_truncates_with_an_ellipsis(ctx):
                                                  (255, 255, 255)).get_height()
 
 
-def test_text_cache_is_bounded_and_reuses(ctx):
+def test_text_cache_reuses_and_keeps_within_its_memory_budget(ctx):
     from showrunner.engine.text import TextCache
-    cache = TextCache(ctx.text.fonts, capacity=3)
+    one = ctx.text.render("one", "body", 20, (1, 2, 3))
+    cache = TextCache(ctx.text.fonts, budget_bytes=one.get_pitch() * one.get_height() * 3)
     first = cache.render("one", "body", 20, (1, 2, 3))
     assert cache.render("one", "body", 20, (1, 2, 3)) is first
-    for word in ("two", "three", "four", "five"):
+    for word in ("two", "three", "four", "five", "six"):
         cache.render(word, "body", 20, (1, 2, 3))
-    assert len(cache) == 3
+    assert 1 <= len(cache) < 6 and cache.bytes <= cache.budget_bytes
+    assert cache.render("six", "body", 20, (1, 2, 3)) is cache.render("six", "body", 20,
+                                                                      (1, 2, 3))
+
+
+def test_a_countdown_left_running_keeps_its_text_within_budget():
+    """A new clock string every second must not grow memory (1024 of them at 4K took 6 GB)."""
+    from showrunner.scenes.samples import CASES
+    case = next(c for c in CASES if c.scene == "next_event")
+    clock = SteppedClock(0)
+    init_headless((640, 360))
+    c = SceneContext.create((640, 360), Theme.load(), case.views, clock.now_ms)
+    host = SceneHost(c, REGISTRY)
+    host.switch(case.scene, case.params)
+    host.update(0)
+    frame = pygame.Surface((640, 360))
+    for _ in range(2000):  # over half an hour, one frame a second
+        clock.seconds += 1
+        host.update(1)
+        host.draw(frame)
+    assert c.text.misses > 1000  # a new string every second...
+    assert c.text.bytes <= c.text.budget_bytes  # ...in bounded memory
 
 
 def test_truncate_keeps_the_longest_prefix():
