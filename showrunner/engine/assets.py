@@ -10,10 +10,10 @@ import logging
 from pathlib import Path
 
 import pygame
-from PIL import Image, ImageDraw, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageDraw, ImageOps
 
 from showrunner.engine.logonce import warn_once
-from showrunner.engine.pictures import Pictures
+from showrunner.engine.pictures import IMAGE_ERRORS, Pictures
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ class AssetManager:
                     img = ImageOps.contain(img, size, Image.Resampling.LANCZOS)
                 else:
                     img = ImageOps.fit(img, size, Image.Resampling.LANCZOS)
-        except (OSError, UnidentifiedImageError, ValueError, Image.DecompressionBombError) as exc:
+        except IMAGE_ERRORS as exc:
             warn_once(log, f"image:{path}", "image %s unusable (%s); showing a placeholder",
                       path, exc)
             img = placeholder_image(size)

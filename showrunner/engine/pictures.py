@@ -17,18 +17,22 @@ from __future__ import annotations
 
 import logging
 import mmap
+import struct
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 
 import pygame
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageOps
 
 from showrunner.engine.logonce import warn_once
 
 log = logging.getLogger(__name__)
 
+# what Pillow raises for a missing, unreadable or malformed file: a placeholder, never a crash
+IMAGE_ERRORS = (OSError, SyntaxError, ValueError, EOFError, struct.error,
+                Image.DecompressionBombError)
 KEEP = 6  # pictures kept: the one on screen, the next, and a few to come back to
 # a display pixel's byte order, by its red, green and blue masks (little-endian machines)
 BYTE_ORDER = {(0xFF0000, 0xFF00, 0xFF): "BGRA", (0xFF, 0xFF00, 0xFF0000): "RGBA"}
@@ -73,7 +77,7 @@ class Pictures:
         try:
             with Image.open(path) as img:
                 img = ImageOps.fit(img.convert("RGBA"), size, Image.Resampling.LANCZOS)
-        except (OSError, UnidentifiedImageError, ValueError, Image.DecompressionBombError) as exc:
+        except IMAGE_ERRORS as exc:
             warn_once(log, f"picture:{path}", "image %s unusable (%s); showing a placeholder",
                       path, exc)
             img = self._placeholder(size)

@@ -92,3 +92,28 @@ def test_only_the_pictures_asked_for_lately_are_kept(tmp_path):
     assert pictures.get(names[0], SIZE) is None  # let go long ago: queued to load again
     gate.set()
     pictures.wait()
+
+
+def malformed_files(tmp_path) -> list[Path]:
+    image = Image.effect_mandelbrot((120, 90), (-2, -1, 1, 1), 50).convert("RGB")
+    image.save(tmp_path / "good.jpg")
+    image.save(tmp_path / "good.png")
+    jpeg, png = (tmp_path / "good.jpg").read_bytes(), (tmp_path / "good.png").read_bytes()
+    broken = {"truncated.jpg": jpeg[: len(jpeg) // 2],
+              "truncated.png": png[: len(png) // 2],
+              "short-header.png": png[:16] + b"\x00\x00\x00\x05IHDR\x00\x00\x00\x00\x00",
+              "empty.png": b""}
+    for name, data in broken.items():
+        (tmp_path / name).write_bytes(data)
+    return [tmp_path / name for name in broken]
+
+
+def test_a_malformed_image_is_a_placeholder_in_both_loaders(assets, tmp_path):
+    for path in malformed_files(tmp_path):
+        assets.pictures.get(path, SIZE)
+        assets.pictures.wait()
+        picture = assets.pictures.get(path, SIZE)
+        image = assets.image(path, SIZE)
+        for surface in (picture, image):
+            assert surface.get_size() == SIZE
+            assert tuple(surface.get_at((0, SIZE[1] - 1)))[:3] == PLACEHOLDER_BG, path.name
