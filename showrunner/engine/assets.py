@@ -7,6 +7,7 @@ not put a stack trace on a casino floor.
 from __future__ import annotations
 
 import logging
+from functools import partial
 from pathlib import Path
 
 import pygame
@@ -25,24 +26,19 @@ class AssetManager:
     def __init__(self, base_dir: Path | None = None) -> None:
         self.base_dir = base_dir
         self._images: dict[tuple[str, tuple[int, int], str], pygame.Surface] = {}
-        #: full-screen pictures, loaded in the background (see pictures.py)
-        self.pictures = Pictures(self._resolve, placeholder_image)
+        #: full-screen pictures, loaded in the background (see pictures.py); given a plain
+        #: function, not a bound method, so the two never form a reference cycle
+        self.pictures = Pictures(partial(resolve, base_dir), placeholder_image)
 
     def image(self, name: str | Path, size: tuple[int, int], fit: str = "cover") -> pygame.Surface:
         """The image at real pixel `size`; `fit` is "cover" (crop to fill) or "contain"."""
-        path = self._resolve(name)
+        path = resolve(self.base_dir, name)
         key = (str(path), size, fit)
         found = self._images.get(key)
         if found is None:
             found = self._load(path, size, fit)
             self._images[key] = found
         return found
-
-    def _resolve(self, name: str | Path) -> Path:
-        path = Path(name)
-        if not path.is_absolute() and self.base_dir is not None:
-            path = self.base_dir / path
-        return path
 
     def _load(self, path: Path, size: tuple[int, int], fit: str) -> pygame.Surface:
         try:
@@ -58,6 +54,14 @@ class AssetManager:
             img = placeholder_image(size)
         surface = pygame.image.frombytes(img.tobytes(), img.size, "RGBA")
         return surface.convert_alpha() if pygame.display.get_surface() else surface
+
+
+def resolve(base_dir: Path | None, name: str | Path) -> Path:
+    """`name` as a path: relative ones are under `base_dir` when there is one."""
+    path = Path(name)
+    if not path.is_absolute() and base_dir is not None:
+        path = base_dir / path
+    return path
 
 
 def placeholder_image(size: tuple[int, int]) -> Image.Image:

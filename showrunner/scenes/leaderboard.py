@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import pygame
 
 from showrunner.engine import viewdata as vd
 from showrunner.engine.draw import arrow, panel
+from showrunner.engine.drawings import Drawings
 from showrunner.engine.easing import clamp01, in_quad, out_cubic
 from showrunner.engine.layout import SAFE_MARGIN
 from showrunner.engine.money import format_int
@@ -31,12 +31,16 @@ STAGGER = 0.045
 ROWS_AHEAD = 2  # rows drawn ahead of time each frame, so the next page is ready
 
 
-@dataclass
-class Row:
+class Row(NamedTuple):
+    """Everything a row's picture shows: the key it is drawn and kept by."""
+
     position: int
     movement: int
-    content: tuple[Any, ...]  # everything the row's picture shows: the key it is kept by
-    surface: pygame.Surface | None = None  # drawn when first on screen, or ahead of time
+    new: bool
+    name: str
+    score: int
+    height: float
+    slot: int  # its place on its page, for the backdrop behind it
 
 
 class Leaderboard(Scene):
@@ -58,13 +62,15 @@ class Leaderboard(Scene):
         room = lay.height - SAFE_MARGIN - top
         self.row_h = min(room / self.per_page, room / most * ROW_GROWTH_MAX)
         self.top = top
-        # A score update changes a few rows: the others keep the pictures they have. A row is
-        # drawn when it first comes on screen, or a couple a frame ahead of time: at 4K,
-        # drawing all 45 at once took 40 ms (200 ms with no text cached), dropped frames.
-        drawn_before = {} if first else self.drawn
-        self.drawn: dict[tuple[Any, ...], pygame.Surface] = {}
-        self.rows = [self._row(r, i % self.per_page, where, drawn_before)
+        # A row is drawn when it first comes on screen, or a couple a frame ahead of time: at
+        # 4K, drawing all 45 on entry took 40 ms (200 ms with no text cached).
+        if first:
+            self.drawings: Drawings[Row] = Drawings()
+        self.rows = [Row(vd.integer(r, "position", 0, where), vd.integer(r, "movement", 0, where),
+                         vd.flag(r, "new"), vd.text(r, "name", "—", where),
+                         vd.integer(r, "score", 0, where), self.row_h, i % self.per_page)
                      for i, r in enumerate(raw)]
+        self.drawings.keep_only(self.rows)
         entries = vd.integer(doc, "entries", len(self.rows), where)
         right = f"{format_int(entries)} entries" if entries else ""
         self.static = static_layer(self.ctx, vd.text(doc, "title", "Leaderboard", where),
@@ -72,29 +78,14 @@ class Leaderboard(Scene):
         self.changed_at = self.elapsed
         self.page_origin = self.elapsed if first else self.page_origin
 
-    def _row(self, r: dict[str, Any], slot: int, where: str,
-             drawn_before: dict[tuple[Any, ...], pygame.Surface]) -> Row:
-        content = (vd.integer(r, "position", 0, where), vd.integer(r, "movement", 0, where),
-                   vd.flag(r, "new"), vd.text(r, "name", "—", where),
-                   vd.integer(r, "score", 0, where), self.row_h, slot)
-        surface = drawn_before.get(content)
-        if surface is not None:
-            self.drawn[content] = surface
-        return Row(content[0], content[1], content, surface)
-
-    def _surface(self, row: Row) -> pygame.Surface:
-        if row.surface is None:
-            row.surface = self.drawn[row.content] = self._draw_row(*row.content)
-        return row.surface
-
     def tick(self, dt: float) -> None:
-        waiting = (row for row in self.rows if row.surface is None)
+        waiting = (row for row in self.rows if row not in self.drawings)
         for row in itertools.islice(waiting, ROWS_AHEAD):
-            self._surface(row)
+            self.drawings.get(row, self._draw_row)  # kept for when it comes on screen
 
-    def _draw_row(self, position: int, movement: int, new: bool, name_text: str, score: int,
-                  row_h: float, slot: int) -> pygame.Surface:
+    def _draw_row(self, row: Row) -> pygame.Surface:
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+        position, movement, new, name_text, score, row_h, slot = row
         _x, _, w, _ = lay.safe()
         h = row_h - 8
         surf = pygame.Surface((lay.px(w), lay.px(h)), pygame.SRCALPHA)
@@ -176,7 +167,7 @@ class Leaderboard(Scene):
         width = lay.safe()[2]
         for _, row_x, y, row in still + moving:
             if row_x < lay.width and row_x + width > 0:  # on screen
-                surface.blit(self._surface(row), (lay.x(row_x), lay.y(y)))
+                surface.blit(self.drawings.get(row, self._draw_row), (lay.x(row_x), lay.y(y)))
         if self.pages > 1:
             self._dots(surface, page)
 

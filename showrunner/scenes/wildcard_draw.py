@@ -15,12 +15,13 @@ View "draw:wildcard" (docs/scenes.md; built by controller/promotions/wildcard.py
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import pygame
 
 from showrunner.engine import viewdata as vd
 from showrunner.engine.draw import panel
+from showrunner.engine.drawings import Drawings
 from showrunner.engine.easing import clamp01, out_back, out_quart
 from showrunner.engine.money import format_int
 from showrunner.engine.scene import Scene
@@ -35,6 +36,14 @@ CARD_H = 120.0
 PHASES = ("entries", "frozen", "drawing", "claim", "finalist")
 FIELDS = ("title", "phase", "round", "pool", "reel", "winner", "finalist", "spin_started_at",
           "reveal_at", "claim_deadline")
+
+
+class Card(NamedTuple):
+    """What one reel card shows: the key it is drawn and kept by."""
+
+    name: str
+    ticket: str
+    chosen: bool
 
 
 class WildcardDraw(Scene):
@@ -66,11 +75,15 @@ class WildcardDraw(Scene):
         for entry in reel:
             vd.expect(entry, ("name", "ticket"), where + ".reel")
         # the reel's cards rarely change between views: keep the ones already drawn
-        drawn_before = {} if first else self.drawn
-        self.drawn: dict[tuple[str, str, bool], pygame.Surface] = {}
-        self.sealed_card = self._card("WILD CARD", "?", True, drawn_before)
-        self.cards = [self._card(vd.text(e, "name", "…", where), vd.text(e, "ticket", "", where),
-                                 False, drawn_before) for e in reel] or [self.sealed_card]
+        if first:
+            self.drawings: Drawings[Card] = Drawings()
+        sealed = Card("WILD CARD", "?", True)
+        cards = [Card(vd.text(e, "name", "…", where), vd.text(e, "ticket", "", where), False)
+                 for e in reel]
+        self.drawings.keep_only([sealed, *cards])
+        self.sealed_card = self.drawings.get(sealed, self._draw_card)
+        self.cards = ([self.drawings.get(card, self._draw_card) for card in cards]
+                      or [self.sealed_card])
         title = vd.text(doc, "title", "Wild Card Draw", where)
         subtitle = vd.text(doc, "subtitle", "", where)
         right = f"Draw {self.round}" if self.round > 1 else ""
@@ -79,15 +92,9 @@ class WildcardDraw(Scene):
         self.winner_panel = self._winner_panel(where)
 
     # cached pieces ---------------------------------------------------------------------------
-    def _card(self, name_text: str, ticket_text: str, chosen: bool,
-              drawn_before: dict[tuple[str, str, bool], pygame.Surface]) -> pygame.Surface:
-        key = (name_text, ticket_text, chosen)
-        surface = drawn_before.get(key) or self._draw_card(*key)
-        self.drawn[key] = surface
-        return surface
-
-    def _draw_card(self, name_text: str, ticket_text: str, chosen: bool) -> pygame.Surface:
+    def _draw_card(self, card: Card) -> pygame.Surface:
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+        name_text, ticket_text, chosen = card
         w = self.reel_w
         surf = pygame.Surface((lay.px(w), lay.px(CARD_H - 12)), pygame.SRCALPHA)
         panel(surf, surf.get_rect(), theme.colour("panel_alt" if not chosen else "panel"),

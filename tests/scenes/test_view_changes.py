@@ -3,22 +3,27 @@
 from __future__ import annotations
 
 import copy
+import gc
+import weakref
+
+import pygame
+import pytest
 
 from showrunner.engine.host import SceneHost
 from showrunner.engine.render import SteppedClock, advance, init_headless
 from showrunner.engine.scene import SceneContext
 from showrunner.engine.theme import Theme
 from showrunner.scenes import REGISTRY
-from showrunner.scenes.samples import leaderboard, wildcard
+from showrunner.scenes.samples import CASES, leaderboard, wildcard
 
 SIZE = (640, 360)
 
 
-def entered(scene: str, views: dict) -> SceneHost:
+def entered(scene: str, views: dict, params: dict | None = None) -> SceneHost:
     init_headless(SIZE)
     clock = SteppedClock(0)
     host = SceneHost(SceneContext.create(SIZE, Theme.load(), views, clock.now_ms), REGISTRY)
-    host.switch(scene)
+    host.switch(scene, params)
     host.update(0)
     advance(host, clock, 1.0)
     return host
@@ -27,12 +32,13 @@ def entered(scene: str, views: dict) -> SceneHost:
 def test_a_score_update_redraws_only_the_rows_that_changed():
     views = {"leaderboard:slots": leaderboard(45, False)}
     host = entered("leaderboard", views)
-    before = [row.surface for row in host.current.rows]
+    board_scene = host.current
+    before = [board_scene.drawings.get(row, board_scene._draw_row) for row in board_scene.rows]
     board = copy.deepcopy(views["leaderboard:slots"])
     board["rows"][4]["score"] += 100  # 5th place scores, keeps the place
     views["leaderboard:slots"] = board
     host.update(1 / 60)
-    after = [row.surface for row in host.current.rows]
+    after = [board_scene.drawings.get(row, board_scene._draw_row) for row in board_scene.rows]
     assert [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a is not b] == [4]
 
 
@@ -43,3 +49,19 @@ def test_a_new_draw_view_keeps_the_reel_cards_it_already_drew():
     views["draw:wildcard"] = {**wildcard("drawing"), "round": 2}
     host.update(1 / 60)
     assert all(a is b for a, b in zip(before, host.current.cards, strict=True))
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.busy], ids=lambda c: c.scene)
+def test_a_scene_that_has_left_is_freed_at_once(case):
+    """No reference cycles: a departed scene's surfaces (160 MB of leaderboard rows at 4K)
+    must not wait for the garbage collector."""
+    host = entered(case.scene, copy.deepcopy(case.views), case.params)
+    host.draw(pygame.Surface(SIZE))
+    gone = weakref.ref(host.current)
+    gc.disable()
+    try:
+        host.switch("announcement", {"title": "Next"})
+        host.update(1 / 60)
+        assert gone() is None
+    finally:
+        gc.enable()
