@@ -30,9 +30,9 @@ class BandedScale:
         """Begin scaling `source` (a subsurface is fine) to `size`; `key` names the result."""
         width, height = size
         if self._buffer is None or not self._buffer.get_rect().contains((0, 0, width, height)):
-            # a little headroom, so later pictures' slightly different sizes fit this buffer;
-            # only a little: blits from a much wider buffer measured 50% slower at 4K
-            # made in the display's format directly: at 4K, a convert() would double the cost
+            # A little headroom, so later pictures' slightly different sizes fit (only a
+            # little: blits from a much wider buffer measured 50% slower at 4K). Made in the
+            # display's format directly: a convert() afterwards would double the cost.
             self._buffer = pygame.Surface((width + HEADROOM, height + HEADROOM), 0,
                                           pygame.display.get_surface())
         self.key, self._source, self.size, self._band = key, source, size, 0

@@ -111,11 +111,14 @@ class Attract(Scene):
         return min(self.steps, int(progress * self.steps))
 
     # the camera -------------------------------------------------------------------------------
+    def _zoom(self, step: int) -> float:
+        return 1.0 + ZOOM * step / self.steps
+
     def _window(self, index: int, step: int, progress: float) -> tuple[float, float, int, int]:
         """The image's window (x, y, w, h) at zoom `step` and pan `progress`."""
         image_w, image_h = self.picture_size
         w, h = self.ctx.layout.real
-        zoom = 1.0 + ZOOM * step / self.steps
+        zoom = self._zoom(step)
         win_w, win_h = min(round(w / zoom), image_w), min(round(h / zoom), image_h)
         slack_x, slack_y = image_w - win_w, image_h - win_h
         direction = 1 if index % 2 == 0 else -1
@@ -141,7 +144,7 @@ class Attract(Scene):
             return False
         region = self._region(key)
         w, h = self.ctx.layout.real
-        zoom = 1.0 + ZOOM * key[1] / self.steps
+        zoom = self._zoom(key[1])
         size = (max(w, round(region.width * zoom)), max(h, round(region.height * zoom)))
         scale.start(key, image.subsurface(region), size)
         return True
@@ -179,10 +182,13 @@ class Attract(Scene):
 
     # drawing ----------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
-        index, motion, light = self._shot(self.elapsed) if self.names else (0, 0.0, 1.0)
+        if not self.names:
+            surface.blit(backdrop(self.ctx), (0, 0))
+            return
+        index, motion, light = self._shot(self.elapsed)
         progress = self._progress(motion)
         key = (index, self._step(progress))
-        picture = self._picture(key) if self.names else None
+        picture = self._picture(key)
         if picture is None:
             self._draw_stand_in(surface)
             return
