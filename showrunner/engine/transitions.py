@@ -44,7 +44,8 @@ class Transition:
     def compose(self, target: pygame.Surface, old: pygame.Surface, new: pygame.Surface) -> None:
         """Draw the blend of `old` and `new` frames (same size as `target`) onto `target`.
 
-        A crossfade's `old` may be `target` itself, already holding the outgoing frame.
+        A crossfade's `old` may be `target` itself, already holding the outgoing frame, and
+        it uses `new` as scratch (a scene draws it afresh every frame).
         """
         p = self.progress
         if self.kind == "crossfade":
@@ -56,7 +57,7 @@ class Transition:
                 target.blit(old, (0, 0))
             if alpha > 0:
                 # old * (1 - a) + new * a, as two multiplies and an add: at 4K about 5 ms,
-                # where SDL's surface-alpha blend takes 6 to 9 (`new` is scratch, scaled here)
+                # where SDL's surface-alpha blend takes 6 to 9
                 target.fill((255 - alpha,) * 3, special_flags=pygame.BLEND_RGB_MULT)
                 new.fill((alpha,) * 3, special_flags=pygame.BLEND_RGB_MULT)
                 target.blit(new, (0, 0), special_flags=pygame.BLEND_RGB_ADD)
