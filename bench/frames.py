@@ -39,52 +39,49 @@ CHANGES = 20
 TRANSITION_S = 0.6
 
 
-def measure(case: Case, size: tuple[int, int], frames: int) -> list[float]:
-    """Milliseconds per frame (update + draw), starting `at` the case's busy moment."""
+def entered(scene: str, params: dict, views: dict, size: tuple[int, int],
+            at: float) -> tuple[pygame.Surface, SteppedClock, SceneHost]:
+    """A host showing `scene`, `at` seconds after it entered, its pictures loaded and its
+    first frame drawn (a display's first frame sets up what later frames reuse)."""
     screen = init_headless(size)
     clock = SteppedClock(BASE_MS)
-    ctx = SceneContext.create(size, Theme.load(), case.views, clock.now_ms)
+    ctx = SceneContext.create(size, Theme.load(), views, clock.now_ms)
     host = SceneHost(ctx, REGISTRY)
-    host.switch(case.scene, case.params)
+    host.switch(scene, params)
     host.update(0)
-    # start a little before the busy moment so the measured frames span it
-    advance(host, clock, max(0.0, case.at - frames / 60 / 2))
+    advance(host, clock, at)
     ctx.assets.pictures.wait()
-    times = []
-    for i in range(WARMUP + frames):
-        start = time.perf_counter()
-        clock.seconds += 1 / 60
-        host.update(1 / 60)
-        host.draw(screen)
-        if i >= WARMUP:
-            times.append((time.perf_counter() - start) * 1000)
-    return times
+    host.draw(screen)
+    return screen, clock, host
+
+
+def frame(screen: pygame.Surface, clock: SteppedClock, host: SceneHost) -> float:
+    """One 60 Hz frame (update + draw); its milliseconds."""
+    start = time.perf_counter()
+    clock.seconds += 1 / 60
+    host.update(1 / 60)
+    host.draw(screen)
+    return (time.perf_counter() - start) * 1000
+
+
+def measure(case: Case, size: tuple[int, int], frames: int) -> list[float]:
+    """Milliseconds per frame, starting a little before the case's busy moment so the
+    measured frames span it."""
+    shown = entered(case.scene, case.params, case.views, size,
+                    max(0.0, case.at - frames / 60 / 2))
+    return [frame(*shown) for _ in range(WARMUP + frames)][WARMUP:]
 
 
 def measure_changes(case: Case, size: tuple[int, int], changes: int) -> list[float]:
     """Milliseconds of each frame in which the views change (alternately `updated`, original)."""
-    screen = init_headless(size)
-    clock = SteppedClock(BASE_MS)
     views = copy.deepcopy(case.views)
-    ctx = SceneContext.create(size, Theme.load(), views, clock.now_ms)
-    host = SceneHost(ctx, REGISTRY)
-    host.switch(case.scene, case.params)
-    host.update(0)
-    advance(host, clock, case.at)
-    ctx.assets.pictures.wait()
-    host.draw(screen)
+    shown = entered(case.scene, case.params, views, size, case.at)
     times = []
     for i in range(changes):
         views.update(copy.deepcopy(case.updated if case.updated and i % 2 == 0 else case.views))
-        start = time.perf_counter()
-        clock.seconds += 1 / 60
-        host.update(1 / 60)
-        host.draw(screen)
-        times.append((time.perf_counter() - start) * 1000)
+        times.append(frame(*shown))
         for _ in range(3):  # a few ordinary frames between changes
-            clock.seconds += 1 / 60
-            host.update(1 / 60)
-            host.draw(screen)
+            frame(*shown)
     return times
 
 
@@ -93,27 +90,21 @@ def measure_transitions(kind: str, size: tuple[int, int], frames: int) -> list[f
     the switch frame (the incoming scene's entry) included."""
     busy = {c.scene: c for c in CASES if c.busy}
     scenes = [busy["leaderboard"], busy["jackpot_ticker"]]
-    screen = init_headless(size)
-    clock = SteppedClock(BASE_MS)
     views = {name: doc for case in scenes for name, doc in copy.deepcopy(case.views).items()}
-    ctx = SceneContext.create(size, Theme.load(), views, clock.now_ms)
-    host = SceneHost(ctx, REGISTRY)
-    host.switch(scenes[0].scene, scenes[0].params)
-    host.update(0)
-    advance(host, clock, 1.0)
+    shown = entered(scenes[0].scene, scenes[0].params, views, size, 1.0)
+    host = shown[2]
+    per_transition = round(TRANSITION_S * 60)
     times: list[float] = []
     step = 0
     while len(times) < frames:
         step += 1
         case = scenes[step % 2]
         host.switch(case.scene, case.params, transition=kind, duration=TRANSITION_S)
-        for frame in range(round(TRANSITION_S * 60) + 6):
-            start = time.perf_counter()
-            clock.seconds += 1 / 60
-            host.update(1 / 60)
-            host.draw(screen)
-            if step > 2 and frame < round(TRANSITION_S * 60):  # after two warm-up switches
-                times.append((time.perf_counter() - start) * 1000)
+        during = [frame(*shown) for _ in range(per_transition)]
+        for _ in range(6):  # the incoming scene alone for a moment
+            frame(*shown)
+        if step > 2:  # after two warm-up switches
+            times += during
     return times[:frames]
 
 
