@@ -27,10 +27,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 
 from showrunner.engine.host import SceneHost
-from showrunner.engine.render import SteppedClock, advance, init_headless
-from showrunner.engine.scene import SceneContext
-from showrunner.engine.theme import Theme
-from showrunner.scenes import REGISTRY
+from showrunner.engine.render import SteppedClock, entered, init_headless
 from showrunner.scenes.samples import BASE_MS, CASES, Case
 
 SIZES = ((1920, 1080), (3840, 2160))
@@ -39,18 +36,12 @@ CHANGES = 20
 TRANSITION_S = 0.6
 
 
-def entered(scene: str, params: dict, views: dict, size: tuple[int, int],
-            at: float) -> tuple[pygame.Surface, SteppedClock, SceneHost]:
-    """A host showing `scene`, `at` seconds after it entered, its pictures loaded and its
-    first frame drawn (a display's first frame sets up what later frames reuse)."""
+def shown(case: Case, views: dict, size: tuple[int, int],
+          at: float) -> tuple[pygame.Surface, SteppedClock, SceneHost]:
+    """The case's scene `at` seconds in, its first frame drawn (a display's first frame sets up
+    what later frames reuse): (screen, clock, host)."""
+    host, clock = entered(case.scene, views, size, case.params, at, BASE_MS)
     screen = init_headless(size)
-    clock = SteppedClock(BASE_MS)
-    ctx = SceneContext.create(size, Theme.load(), views, clock.now_ms)
-    host = SceneHost(ctx, REGISTRY)
-    host.switch(scene, params)
-    host.update(0)
-    advance(host, clock, at)
-    ctx.assets.pictures.wait()
     host.draw(screen)
     return screen, clock, host
 
@@ -67,21 +58,20 @@ def frame(screen: pygame.Surface, clock: SteppedClock, host: SceneHost) -> float
 def measure(case: Case, size: tuple[int, int], frames: int) -> list[float]:
     """Milliseconds per frame, starting a little before the case's busy moment so the
     measured frames span it."""
-    shown = entered(case.scene, case.params, case.views, size,
-                    max(0.0, case.at - frames / 60 / 2))
-    return [frame(*shown) for _ in range(WARMUP + frames)][WARMUP:]
+    scene = shown(case, case.views, size, max(0.0, case.at - frames / 60 / 2))
+    return [frame(*scene) for _ in range(WARMUP + frames)][WARMUP:]
 
 
 def measure_changes(case: Case, size: tuple[int, int], changes: int) -> list[float]:
     """Milliseconds of each frame in which the views change (alternately `updated`, original)."""
     views = copy.deepcopy(case.views)
-    shown = entered(case.scene, case.params, views, size, case.at)
+    scene = shown(case, views, size, case.at)
     times = []
     for i in range(changes):
         views.update(copy.deepcopy(case.updated if case.updated and i % 2 == 0 else case.views))
-        times.append(frame(*shown))
+        times.append(frame(*scene))
         for _ in range(3):  # a few ordinary frames between changes
-            frame(*shown)
+            frame(*scene)
     return times
 
 
@@ -91,8 +81,8 @@ def measure_transitions(kind: str, size: tuple[int, int], frames: int) -> list[f
     busy = {c.scene: c for c in CASES if c.busy}
     scenes = [busy["leaderboard"], busy["jackpot_ticker"]]
     views = {name: doc for case in scenes for name, doc in copy.deepcopy(case.views).items()}
-    shown = entered(scenes[0].scene, scenes[0].params, views, size, 1.0)
-    host = shown[2]
+    scene = shown(scenes[0], views, size, 1.0)
+    host = scene[2]
     per_transition = round(TRANSITION_S * 60)
     times: list[float] = []
     step = 0
@@ -100,9 +90,9 @@ def measure_transitions(kind: str, size: tuple[int, int], frames: int) -> list[f
         step += 1
         case = scenes[step % 2]
         host.switch(case.scene, case.params, transition=kind, duration=TRANSITION_S)
-        during = [frame(*shown) for _ in range(per_transition)]
+        during = [frame(*scene) for _ in range(per_transition)]
         for _ in range(6):  # the incoming scene alone for a moment
-            frame(*shown)
+            frame(*scene)
         if step > 2:  # after two warm-up switches
             times += during
     return times[:frames]

@@ -47,6 +47,17 @@ def render_scene(name: str, views: Mapping[str, dict[str, Any]], at: float,
                  size: tuple[int, int], params: Mapping[str, Any] | None = None,
                  start_ms: int = 0, theme: Theme | None = None) -> pygame.Surface:
     """The frame scene `name` shows `at` seconds after entering, as a new Surface."""
+    host, _ = entered(name, views, size, params, at, start_ms, theme)
+    frame = pygame.Surface(size).convert()
+    host.draw(frame)
+    return frame
+
+
+def entered(name: str, views: Mapping[str, dict[str, Any]], size: tuple[int, int],
+            params: Mapping[str, Any] | None = None, at: float = 0.0, start_ms: int = 0,
+            theme: Theme | None = None) -> tuple[SceneHost, SteppedClock]:
+    """A headless host showing scene `name` `at` seconds after it entered, with the stepped
+    clock it runs on: renders, tests and benchmarks start here."""
     from showrunner.scenes import REGISTRY  # scenes import the engine, not the reverse
 
     init_headless(size)
@@ -58,9 +69,7 @@ def render_scene(name: str, views: Mapping[str, dict[str, Any]], at: float,
     host.update(0.0)
     advance(host, clock, at)
     ctx.assets.pictures.wait()  # a render shows the pictures, not the moment they were loading
-    frame = pygame.Surface(size).convert()
-    host.draw(frame)
-    return frame
+    return host, clock
 
 
 def advance(host: SceneHost, clock: SteppedClock, seconds: float) -> None:

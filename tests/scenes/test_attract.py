@@ -8,12 +8,8 @@ import pygame
 import pytest
 
 from showrunner.engine.bandscale import BANDS, BandedScale
-from showrunner.engine.host import SceneHost
 from showrunner.engine.pictures import Pictures
-from showrunner.engine.render import SteppedClock, init_headless, render_scene
-from showrunner.engine.scene import SceneContext
-from showrunner.engine.theme import Theme
-from showrunner.scenes import REGISTRY
+from showrunner.engine.render import entered, init_headless, render_scene
 from showrunner.scenes.attract import DIP_FLOOR, FADE
 
 SIZE = (320, 180)
@@ -52,17 +48,12 @@ def detailed_images(tmp_path) -> dict[str, str]:
 
 def live_frames(params: dict[str, str], seconds: float) -> Iterator[tuple[float, pygame.Surface]]:
     """What a running display draws, frame by frame at 60 fps: (time, frame)."""
+    host, clock = entered("attract", {}, SIZE, params)
     screen = pygame.Surface(SIZE)
-    init_headless(SIZE)
-    clock = SteppedClock(0)
-    ctx = SceneContext.create(SIZE, Theme.load(), {}, clock.now_ms)
-    host = SceneHost(ctx, REGISTRY)
-    host.switch("attract", params)
-    host.update(0)
     for frame in range(1, round(seconds * 60) + 1):
         clock.seconds += 1 / 60
         host.update(1 / 60)
-        ctx.assets.pictures.wait()  # a display whose pictures are loaded in time
+        host.ctx.assets.pictures.wait()  # a display whose pictures are loaded in time
         host.draw(screen)
         yield frame / 60, screen
 

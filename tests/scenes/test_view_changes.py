@@ -9,24 +9,15 @@ import weakref
 import pygame
 import pytest
 
+from showrunner.engine import render
 from showrunner.engine.host import SceneHost
-from showrunner.engine.render import SteppedClock, advance, init_headless
-from showrunner.engine.scene import SceneContext
-from showrunner.engine.theme import Theme
-from showrunner.scenes import REGISTRY
 from showrunner.scenes.samples import CASES, leaderboard, wildcard
 
 SIZE = (640, 360)
 
 
 def entered(scene: str, views: dict, params: dict | None = None) -> SceneHost:
-    init_headless(SIZE)
-    clock = SteppedClock(0)
-    host = SceneHost(SceneContext.create(SIZE, Theme.load(), views, clock.now_ms), REGISTRY)
-    host.switch(scene, params)
-    host.update(0)
-    advance(host, clock, 1.0)
-    return host
+    return render.entered(scene, views, SIZE, params, at=1.0)[0]
 
 
 def test_a_score_update_redraws_only_the_rows_that_changed():
