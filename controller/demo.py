@@ -21,9 +21,9 @@ from pathlib import Path
 
 import socketio
 
-from controller.auth import issue_key, key_hash, new_key
+from controller.auth import issue_key
 from controller.process import ROOT, ControllerProcess
-from controller.remote import assign_payload
+from controller.remote import assign_payload, enrol_payload
 from controller.service import wall_clock_ms
 from controller.store.sqlite import EventLog
 
@@ -140,10 +140,8 @@ async def seed(mc: Operator) -> dict[str, int]:
 
 async def set_up_screen(technician: Operator) -> str:
     """Enrol, authorise and program the demo's screen, as a technician would; its key."""
-    screen_key = new_key()
-    await technician.send("screens.enrol", {"screen": SCREEN, "group": GROUP,
-                                            "name": "Demo screen",
-                                            "key_hash": key_hash(screen_key)})
+    screen_key, enrolment = enrol_payload(SCREEN, GROUP, "Demo screen")
+    await technician.send("screens.enrol", enrolment)
     await technician.send("screens.authorise", {"screen": SCREEN})
     await technician.send("playlists.assign", assign_payload(PLAYLIST, [], [GROUP]))
     return screen_key

@@ -37,10 +37,15 @@ def send(url: str, key: str, type_: str, payload: dict[str, Any]) -> dict[str, A
 
 def enrol(url: str, key: str, screen: str, group: str, name: str = "") -> tuple[str, dict]:
     """Make a new screen key here, enrol its hash; (the key, to show once; the ack)."""
+    screen_key, payload = enrol_payload(screen, group, name)
+    return screen_key, send(url, key, "screens.enrol", payload)
+
+
+def enrol_payload(screen: str, group: str, name: str = "") -> tuple[str, dict[str, Any]]:
+    """A new key for `screen` and the `screens.enrol` payload carrying only its hash."""
     screen_key = new_key()
-    ack = send(url, key, "screens.enrol", {"screen": screen, "group": group, "name": name,
-                                           "key_hash": key_hash(screen_key)})
-    return screen_key, ack
+    return screen_key, {"screen": screen, "group": group, "name": name,
+                        "key_hash": key_hash(screen_key)}
 
 
 def assign_payload(path: Path, screens: list[str], groups: list[str]) -> dict[str, Any]:
