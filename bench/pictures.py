@@ -1,7 +1,7 @@
 """Attract loop in real time while its photos load: does the frame loop ever wait for a load?
 
 Writes `--images` photo-sized JPEGs (4000x2250) to a temporary folder, enters the attract loop
-at 4K with short slots so pictures keep loading in the background, and runs the frame loop
+at 4K with 2 s slots so a new picture loads in the background every 2 s, and runs the frame loop
 against the wall clock at 60 fps for `--seconds`. Prints one JSON object: per-frame work
 (update + draw) p50/p99/max, frames that overran their 16.7 ms slot, frames that showed a
 stand-in because a picture was not loaded yet, and how long one picture takes to load.
@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+from frames import percentile  # the frame benchmark, beside this script
 from PIL import Image
 
 from showrunner.engine.host import SceneHost
@@ -31,9 +32,11 @@ from showrunner.engine.render import SteppedClock, init_headless
 from showrunner.engine.scene import SceneContext
 from showrunner.engine.theme import Theme
 from showrunner.scenes import REGISTRY
+from showrunner.scenes.attract import OVERSCAN
 
 SIZE = (3840, 2160)
 FRAME = 1 / 60
+SLOT_S = 2.0  # seconds per picture: short, so pictures keep loading while the loop runs
 
 
 def photos(folder: Path, count: int) -> list[str]:
@@ -50,11 +53,6 @@ def photos(folder: Path, count: int) -> list[str]:
     return names
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", action="store_true", help="JSON (the default output)")
@@ -67,11 +65,11 @@ def main() -> int:
         clock = SteppedClock(0)
         ctx = SceneContext.create(SIZE, Theme.load(), {}, clock.now_ms)
         started = time.perf_counter()
-        ctx.assets.pictures.get(names[0], (round(SIZE[0] * 1.12), round(SIZE[1] * 1.12)))
+        ctx.assets.pictures.get(names[0], (round(SIZE[0] * OVERSCAN), round(SIZE[1] * OVERSCAN)))
         ctx.assets.pictures.wait()
         load_ms = (time.perf_counter() - started) * 1000
         host = SceneHost(ctx, REGISTRY)
-        host.switch("attract", {"images": ",".join(names), "seconds": 8.0})
+        host.switch("attract", {"images": ",".join(names), "seconds": SLOT_S})
         work, overruns, stand_ins = [], 0, 0
         next_frame = time.perf_counter()
         for _ in range(round(args.seconds / FRAME)):
