@@ -35,7 +35,8 @@ def static_layer(ctx: SceneContext, title: str, subtitle: str = "", right: str =
     9 ms, a blit 2.
     """
     lay, theme, text = ctx.layout, ctx.theme, ctx.text
-    into = into or spare_layer(lay.real)
+    if into is None:
+        into = spare_layer(lay.real)
     if into is not None and into.get_size() == lay.real:
         layer = into
         layer.blit(backdrop(ctx), (0, 0))
