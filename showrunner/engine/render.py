@@ -14,6 +14,7 @@ import pygame
 
 from showrunner.engine.host import SceneHost
 from showrunner.engine.scene import SceneContext
+from showrunner.engine.text import TextRecorder
 from showrunner.engine.theme import Theme
 
 FPS = 60
@@ -45,9 +46,14 @@ class SteppedClock:
 
 def render_scene(name: str, views: Mapping[str, dict[str, Any]], at: float,
                  size: tuple[int, int], params: Mapping[str, Any] | None = None,
-                 start_ms: int = 0, theme: Theme | None = None) -> pygame.Surface:
-    """The frame scene `name` shows `at` seconds after entering, as a new Surface."""
-    host, _ = entered(name, views, size, params, at, start_ms, theme)
+                 start_ms: int = 0, theme: Theme | None = None,
+                 recorder: TextRecorder | None = None) -> pygame.Surface:
+    """The frame scene `name` shows `at` seconds after entering, as a new Surface.
+
+    With a `recorder`, every string the scene rendered for this frame is noted in it: the
+    layers it built on entering and the text of the final frame (nothing is drawn between).
+    """
+    host, _ = entered(name, views, size, params, at, start_ms, theme, recorder)
     frame = pygame.Surface(size).convert()
     host.draw(frame)
     return frame
@@ -55,7 +61,8 @@ def render_scene(name: str, views: Mapping[str, dict[str, Any]], at: float,
 
 def entered(name: str, views: Mapping[str, dict[str, Any]], size: tuple[int, int],
             params: Mapping[str, Any] | None = None, at: float = 0.0, start_ms: int = 0,
-            theme: Theme | None = None) -> tuple[SceneHost, SteppedClock]:
+            theme: Theme | None = None, recorder: TextRecorder | None = None
+            ) -> tuple[SceneHost, SteppedClock]:
     """A headless host showing scene `name` `at` seconds after it entered, with the stepped
     clock it runs on: renders, tests and benchmarks start here."""
     from showrunner.scenes import REGISTRY  # scenes import the engine, not the reverse
@@ -63,6 +70,7 @@ def entered(name: str, views: Mapping[str, dict[str, Any]], size: tuple[int, int
     init_headless(size)
     clock = SteppedClock(start_ms)
     ctx = SceneContext.create(size, theme or Theme.load(), views, clock.now_ms)
+    ctx.text.recorder = recorder
     host = SceneHost(ctx, REGISTRY)
     if not host.switch(name, params):
         raise ValueError(f"unknown scene {name!r}; known: {', '.join(sorted(REGISTRY))}")

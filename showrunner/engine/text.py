@@ -3,6 +3,9 @@
 Rendering text is the most expensive thing a scene does; every string is rendered once at the
 real pixel size and reused until it falls out of the LRU. Text that does not fit shrinks down
 to a floor, then is cut with an ellipsis, so a 200-character name never spills over.
+
+A `TextRecorder` set on the cache notes every string a scene renders, as shown (after any
+ellipsis), in order: the golden tests' text snapshots. Off (None) it costs one test per call.
 """
 
 from __future__ import annotations
@@ -58,6 +61,20 @@ def _size(surface: pygame.Surface) -> int:
     return surface.get_pitch() * surface.get_height()
 
 
+class TextRecorder:
+    """The strings rendered, in the order asked for (blank ones left out)."""
+
+    def __init__(self) -> None:
+        self._lines: list[str] = []
+
+    def note(self, text: str) -> None:
+        if text.strip():
+            self._lines.append(text)
+
+    def lines(self) -> list[str]:
+        return list(self._lines)
+
+
 class TextCache:
     """Rendered text surfaces, the least recently used dropped beyond a memory budget.
 
@@ -72,9 +89,10 @@ class TextCache:
         width, height = fonts.layout.real
         self.budget_bytes = budget_bytes or SCREENS_OF_TEXT * width * height * 4
         self.bytes = 0
-        self._cache: OrderedDict[tuple[object, ...], pygame.Surface] = OrderedDict()
+        self._cache: OrderedDict[tuple[object, ...], tuple[pygame.Surface, str]] = OrderedDict()
         self.hits = 0
         self.misses = 0
+        self.recorder: TextRecorder | None = None
 
     def __len__(self) -> int:
         return len(self._cache)
@@ -82,7 +100,21 @@ class TextCache:
     def render(self, text: object, role: str, size: float, colour: Colour) -> pygame.Surface:
         """`text` in the role's font at logical `size` and `colour` (cached)."""
         key = ("r", str(text)[:MAX_TEXT], role, size, colour)
-        return self._cached(key, lambda: self._draw(key[1], role, size, colour))
+        return self._cached(key, lambda: (self._draw(key[1], role, size, colour), key[1]))
+
+    def glyph(self, char: str, role: str, size: float, colour: Colour) -> pygame.Surface:
+        """One character of a number composed from glyphs (an odometer): cached like `render`
+        but not recorded; the composer `note`s the number it shows instead."""
+        recorder, self.recorder = self.recorder, None
+        try:
+            return self.render(char, role, size, colour)
+        finally:
+            self.recorder = recorder
+
+    def note(self, text: str) -> None:
+        """Record `text` as drawn (a number composed from glyphs)."""
+        if self.recorder is not None:
+            self.recorder.note(text)
 
     def fit(self, text: object, role: str, size: float, colour: Colour, max_width: float,
             min_size: float | None = None) -> pygame.Surface:
@@ -92,25 +124,28 @@ class TextCache:
                                                    min_size))
 
     def _cached(self, key: tuple[object, ...], make) -> pygame.Surface:
+        """The cached (surface, text as shown) for `key`, made by `make` on a miss."""
         found = self._cache.get(key)
         if found is not None:
             self._cache.move_to_end(key)
             self.hits += 1
-            return found
-        self.misses += 1
-        surface = make()
-        self._cache[key] = surface
-        self.bytes += _size(surface)
-        while self.bytes > self.budget_bytes and len(self._cache) > 1:
-            _, dropped = self._cache.popitem(last=False)
-            self.bytes -= _size(dropped)
-        return surface
+        else:
+            self.misses += 1
+            found = make()
+            self._cache[key] = found
+            self.bytes += _size(found[0])
+            while self.bytes > self.budget_bytes and len(self._cache) > 1:
+                _, (dropped, _) = self._cache.popitem(last=False)
+                self.bytes -= _size(dropped)
+        if self.recorder is not None:
+            self.recorder.note(found[1])
+        return found[0]
 
     def _draw(self, text: str, role: str, size: float, colour: Colour) -> pygame.Surface:
         return self.fonts.get(role, size).render(text, True, colour).convert_alpha()
 
     def _fit(self, text: str, role: str, size: float, colour: Colour, max_width: float,
-             min_size: float | None) -> pygame.Surface:
+             min_size: float | None) -> tuple[pygame.Surface, str]:
         limit = self.fonts.layout.px(max_width)
         floor = size if min_size is None else min(min_size, size)
         current = size
@@ -119,7 +154,7 @@ class TextCache:
         font = self.fonts.get(role, current)
         if font.size(text)[0] > limit:
             text = truncate(font, text, limit)
-        return self._draw(text, role, current, colour)
+        return self._draw(text, role, current, colour), text
 
 
 def truncate(font: pygame.font.Font, text: str, limit: int) -> str:

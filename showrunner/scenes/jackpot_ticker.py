@@ -117,7 +117,7 @@ class JackpotTicker(Scene):
         found = self.strips.get(size)
         if found is None:
             colour = self.ctx.theme.colour("accent")
-            glyphs = [self.ctx.text.render(str(d % 10), "display", size, colour)
+            glyphs = [self.ctx.text.glyph(str(d % 10), "display", size, colour)
                       for d in range(11)]
             ink = [g.get_bounding_rect() for g in glyphs]
             gap = max(2, glyphs[0].get_height() // 20)
@@ -151,8 +151,8 @@ class JackpotTicker(Scene):
         digits = len(str(max(final, int(j.roll.start), 1)))
         strip, cell_h, ink_top = self._strip(size)
         cell_w = strip.get_width()
-        space = text.render("\u00a0", "display", size, theme.colour("accent")).get_width()
-        prefix = text.render("R", "display", size, theme.colour("accent"))
+        space = text.glyph("\u00a0", "display", size, theme.colour("accent")).get_width()
+        prefix = text.glyph("R", "display", size, theme.colour("accent"))
         groups = (digits - 1) // 3
         total_w = prefix.get_width() + digits * cell_w + groups * space
         max_w = lay.px(w - 80)
@@ -160,6 +160,8 @@ class JackpotTicker(Scene):
             img = text.fit(format_zar(j.amount), "display", size, theme.colour("accent"), w - 80)
             surface.blit(img, img.get_rect(center=lay.point(x + w / 2, y + h * 0.52)))
             return
+        wheels = f"{int(value):0{digits + groups},d}".replace(",", "\u00a0")
+        text.note(f"R{wheels}")  # the number the wheels show, for text snapshots
         left = lay.x(x + w / 2) - total_w // 2
         top = lay.y(y + h * 0.52) - cell_h // 2
         surface.blit(prefix, (left, top - ink_top))
