@@ -16,6 +16,8 @@ from pydantic import AfterValidator, Field, StrictBool, StrictInt, StrictStr
 MAX_SCORE = 999_999_999
 #: the largest amount of money any command or view carries: R10 000 000 000.00, in cents
 MAX_CENTS = 1_000_000_000_000
+#: the latest moment any view or command carries: 1 January 3000, in UTC epoch ms
+MAX_EPOCH_MS = 32_503_680_000_000
 #: the longest countdown or duration a scene is asked to show: one day, in seconds
 MAX_SECONDS = 24 * 3600
 
@@ -43,6 +45,9 @@ LongText = text(500)
 """An announcement body, a note."""
 Score = Annotated[StrictInt, Field(ge=0, le=MAX_SCORE)]
 Cents = Annotated[StrictInt, Field(ge=0, le=MAX_CENTS)]
+EpochMs = Annotated[StrictInt, Field(ge=0, le=MAX_EPOCH_MS)]
+"""A moment on the show clock: UTC epoch milliseconds (a deadline, a start)."""
+Percent = Annotated[StrictInt, Field(ge=0, le=100)]
 Count = Annotated[StrictInt, Field(ge=0, le=1_000_000)]
 Seconds = Annotated[StrictInt, Field(ge=1, le=MAX_SECONDS)]
 Flag = StrictBool
