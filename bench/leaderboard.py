@@ -25,6 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from controller.auth import Principal
 from controller.domain.events import DomainEvent
 from controller.domain.members import MemberRegistered
 from controller.domain.tournament_events import TournamentEntered, TournamentScoreRecorded
@@ -34,6 +35,7 @@ from controller.show import Show
 from controller.store.sqlite import EventLog
 
 CHUNK = 5000  # events per bulk append
+BENCH = Principal("operator", "bench", "key:bench")
 MEMBERS = 1000
 SEATS_PER_HEAT = 10  # the shipped slots.yaml
 BUY_IN = 5000
@@ -58,8 +60,8 @@ def write_log(path: Path, events: list[DomainEvent], at_ms: int) -> None:
     try:
         for first in range(0, len(events), CHUNK):
             chunk = events[first:first + CHUNK]
-            log.append(f"bench-{first}", "bench", at_ms,
-                       [(e.type_name, e.to_data()) for e in chunk], {"ok": True})
+            log.append(f"bench-{first}", "bench", at_ms, [e.record() for e in chunk],
+                       {"ok": True}, principal=BENCH.id, digest=f"bench-{first}")
     finally:
         log.close()
 
@@ -81,7 +83,7 @@ def record_scores(service: Service, entries: int, records: int,
         envelope = {"type": "slots.record_score", "command_id": uuid.uuid4().hex,
                     "payload": {"entry": f"S{rng.randrange(entries) + 1}", "score": top}}
         begin = time.perf_counter()
-        ack, views = service.execute(envelope, "bench", "operator")
+        ack, views = service.execute(envelope, BENCH)
         timings.append((time.perf_counter() - begin) * 1000)
         assert ack["ok"], ack
         assert any(v.name == "leaderboard:slots" for v in views), "the board did not change"

@@ -23,6 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from controller.auth import Principal
 from controller.features import build_features
 from controller.promotions.super9 import BOARD
 from controller.promotions.super9_config import load_config
@@ -32,6 +33,7 @@ from controller.show import Show
 from controller.store.sqlite import EventLog
 
 CHUNK = 2000  # tickets per bulk append
+BENCH = Principal("operator", "bench", "key:bench")
 
 
 class Clock:
@@ -46,15 +48,16 @@ def write_tickets(log: EventLog, count: int, session: str, at_ms: int, rng: rand
                   ) -> None:
     price = load_config().ticket_price_cents
     for first in range(0, count, CHUNK):
-        records: list[tuple[str, dict[str, Any]]] = []
+        records: list[tuple[str, int, dict[str, Any]]] = []
         for i in range(first, min(first + CHUNK, count)):
             serial = f"{i:06d}"
-            records.append(("Super9TicketSold", {"ticket": serial, "card": None,
-                                                 "price_cents": price, "at_ms": at_ms}))
-            records.append(("Super9TicketEntered", {
+            records.append(("Super9TicketSold", 1, {"ticket": serial, "card": None,
+                                                    "price_cents": price, "at_ms": at_ms}))
+            records.append(("Super9TicketEntered", 1, {
                 "ticket": serial, "numbers": sorted(rng.sample(range(37), 9)),
                 "session": session, "at_ms": at_ms}))
-        log.append(f"bench-{first}", "bench", at_ms, records, {"ok": True})
+        log.append(f"bench-{first}", "bench", at_ms, records, {"ok": True},
+                   principal=BENCH.id, digest=f"bench-{first}")
 
 
 def run(tickets: int, spins: int, seed: int) -> dict[str, Any]:
@@ -73,7 +76,7 @@ def run(tickets: int, spins: int, seed: int) -> dict[str, Any]:
             clock.now_ms = session.start_ms
             t1 = time.perf_counter()
             ack, _ = service.execute(command("super9.start_session", {"session": session.id}),
-                                     "bench", "operator")
+                                     BENCH)
             assert ack["ok"], ack
             start_ms = (time.perf_counter() - t1) * 1000
             setup_s = t1 - t0
@@ -101,7 +104,7 @@ def drive(service: Service, spins: int, rng: random.Random) -> tuple[list[float]
     while len(spin_ms) < spins:
         t = time.perf_counter()
         ack, views = service.execute(command("super9.spin", {"number": rng.randrange(37)}),
-                                     "bench", "operator")
+                                     BENCH)
         spin_ms.append((time.perf_counter() - t) * 1000)
         assert ack["ok"] and views, ack
         board = service.show.views[BOARD].doc
@@ -109,7 +112,7 @@ def drive(service: Service, spins: int, rng: random.Random) -> tuple[list[float]
             while service.show.views[BOARD].doc["spins"]:
                 t = time.perf_counter()
                 ack, _ = service.execute(command("super9.undo_spin", {"reason": "bench reset"}),
-                                         "bench", "operator")
+                                         BENCH)
                 undo_ms.append((time.perf_counter() - t) * 1000)
                 assert ack["ok"], ack
     return spin_ms, undo_ms

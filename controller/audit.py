@@ -61,7 +61,7 @@ def check_draws(events: Iterable[StoredEvent]) -> Finding | None:
     assert isinstance(wildcard, Wildcard)
     for stored in events:
         try:
-            event = event_from(stored.type, stored.data)
+            event = event_from(stored.type, stored.version, stored.data)
             problem = None
             if isinstance(event, WildcardPoolFrozen):
                 problem = _pool_problem(event, wildcard)
@@ -135,12 +135,12 @@ def _draw_rows(stored: list[StoredEvent]) -> list[dict[str, Any]]:
     pools: dict[int, dict[str, Any]] = {}
     draws: dict[int, dict[str, Any]] = {}
     for e in stored:
-        data = e.data
+        data = event_from(e.type, e.version, e.data).to_data()  # in the current shape
         if e.type == "MemberRegistered":
             names[data["card"]] = data["display_name"]
-        elif e.type == WildcardPoolFrozen.__name__:
+        elif e.type == WildcardPoolFrozen.type_name:
             pools[data["round"]] = data
-        elif e.type == WildcardDrawn.__name__:
+        elif e.type == WildcardDrawn.type_name:
             draws[data["round"]] = {
                 "round": data["round"], "drawn_at_utc": utc(data["drawn_at_ms"]),
                 "operator": data["operator"],
@@ -152,11 +152,11 @@ def _draw_rows(stored: list[StoredEvent]) -> list[dict[str, Any]]:
                 "claim_deadline_utc": utc(data["claim_deadline_ms"]),
                 "outcome": "open", "outcome_at_utc": "", "outcome_by": "", "cause": "",
             }
-        elif e.type == WildcardClaimed.__name__ and data["round"] in draws:
+        elif e.type == WildcardClaimed.type_name and data["round"] in draws:
             draws[data["round"]].update(
                 outcome="claimed in person" if data["present"] else "finalist from the register",
                 outcome_at_utc=utc(data["at_ms"]), outcome_by=data["operator"])
-        elif e.type == WildcardRedrawStarted.__name__ and data["round"] in draws:
+        elif e.type == WildcardRedrawStarted.type_name and data["round"] in draws:
             draws[data["round"]].update(outcome="redrawn", outcome_at_utc=utc(data["at_ms"]),
                                         outcome_by=data["operator"], cause=data["cause"])
     return [draws[r] for r in sorted(draws)]

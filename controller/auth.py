@@ -7,13 +7,18 @@ import secrets
 from dataclasses import dataclass
 
 from controller.domain.commands import ROLES
+from controller.store.principal_ids import key_principal
 from controller.store.sqlite import EventLog
 
 
 @dataclass(frozen=True)
 class Principal:
+    """Who is connected: a role, a display label (`name`, shown as the actor in the log) and
+    a stable `id` that idempotency is keyed by (two keys may share a name, never an id)."""
+
     role: str
     name: str
+    id: str
 
 
 def new_key() -> str:
@@ -39,5 +44,6 @@ def authenticate(log: EventLog, auth: object) -> Principal | None:
     """The principal behind a connection's `auth` ({"key": ...}), or None."""
     if not isinstance(auth, dict) or not isinstance(auth.get("key"), str):
         return None
-    found = log.principal(key_hash(auth["key"]))
-    return Principal(*found) if found else None
+    digest = key_hash(auth["key"])
+    found = log.principal(digest)
+    return Principal(*found, key_principal(digest)) if found else None

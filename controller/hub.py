@@ -52,7 +52,7 @@ class Hub:
         return self.service.show.feature(Screens)  # type: ignore[return-value]
 
     async def execute(self, envelope: Any, principal: Principal) -> dict[str, Any]:
-        ack, views = self.service.execute(envelope, principal.name, principal.role)
+        ack, views = self.service.execute(envelope, principal)
         if views:
             await self.broadcast(views)
         await self.follow_screens(e["data"]["screen"] for e in ack.get("events", [])

@@ -20,7 +20,7 @@ from controller.remote import assign_payload
 
 log = logging.getLogger(__name__)
 POLL_S = 1.0
-WATCHER = Principal("technician", "playlist-watcher")
+WATCHER = Principal("technician", "playlist-watcher", "controller:playlist-watcher")
 
 
 def _digests(directory: Path) -> dict[str, str]:

@@ -39,7 +39,7 @@ PENDING, AUTHORISED, REVOKED = "pending", "authorised", "revoked"
 
 # -- events ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class ScreenEnrolled(DomainEvent):
+class ScreenEnrolled(DomainEvent, type_name="ScreenEnrolled"):
     screen: str
     name: str
     group: str
@@ -47,24 +47,24 @@ class ScreenEnrolled(DomainEvent):
 
 
 @dataclass(frozen=True)
-class ScreenAuthorised(DomainEvent):
+class ScreenAuthorised(DomainEvent, type_name="ScreenAuthorised"):
     screen: str
 
 
 @dataclass(frozen=True)
-class ScreenMovedToGroup(DomainEvent):
+class ScreenMovedToGroup(DomainEvent, type_name="ScreenMovedToGroup"):
     screen: str
     group: str
 
 
 @dataclass(frozen=True)
-class ScreenRevoked(DomainEvent):
+class ScreenRevoked(DomainEvent, type_name="ScreenRevoked"):
     screen: str
     reason: str
 
 
 @dataclass(frozen=True)
-class PlaylistAssigned(DomainEvent):
+class PlaylistAssigned(DomainEvent, type_name="PlaylistAssigned"):
     target: str  # "screen:<id>" or "group:<name>"
     file: str
     sha256: str
@@ -74,14 +74,14 @@ class PlaylistAssigned(DomainEvent):
 
 
 @dataclass(frozen=True)
-class PlaylistUnassigned(DomainEvent):
+class PlaylistUnassigned(DomainEvent, type_name="PlaylistUnassigned"):
     target: str
     name: str
     until_ms: int
 
 
 @dataclass(frozen=True)
-class TakeoverStarted(DomainEvent):
+class TakeoverStarted(DomainEvent, type_name="TakeoverStarted"):
     group: str
     takeover: str
     scene: str
@@ -90,7 +90,7 @@ class TakeoverStarted(DomainEvent):
 
 
 @dataclass(frozen=True)
-class TakeoverEnded(DomainEvent):
+class TakeoverEnded(DomainEvent, type_name="TakeoverEnded"):
     group: str
     takeover: str
     end_ms: int

@@ -2,22 +2,31 @@
 
 The service is the single writer. `execute` does no awaiting between validating a command and
 applying its events, so commands are applied one at a time in the order they arrive.
+
+Idempotency is per principal: a command is known by (who sent it, its command_id) and the
+digest of its envelope, checked only once the sender's role may send it. A retry (same sender,
+id and envelope) gets the stored ack again; the same id with another command is refused; the
+same id from another sender is that sender's own new command.
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable
 from typing import Any
 
+from controller.auth import Principal
 from controller.domain.commands import Context
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent, event_from
 from controller.show import Show, View
+from controller.store.principal_ids import CLOCK
 from controller.store.sqlite import EventLog, canonical_json
 
 MAX_ENVELOPE_BYTES = 16 * 1024
 MAX_COMMAND_ID = 100
+CLOCK_ID_PREFIX = "clock:"  # the controller's own command ids; refused in a client's envelope
 
 
 def wall_clock_ms() -> int:
@@ -43,7 +52,8 @@ class Service:
         touched: dict[str, int] = {}
         count = 0
         for stored in self.log.read():
-            for name in self.show.apply(event_from(stored.type, stored.data)):
+            event = event_from(stored.type, stored.version, stored.data)
+            for name in self.show.apply(event):
                 touched[name] = stored.seq
             count += 1
         for name in self.show.published_view_names():
@@ -61,22 +71,31 @@ class Service:
         events = [e for feature in self.show.features for e in feature.due(now)]
         if not events:
             return []
-        command_id = f"clock:{now}:{self.log.last_seq}"
-        _, views = self._commit(command_id, "controller", now, events, {"ok": True})
+        command_id = f"{CLOCK_ID_PREFIX}{now}:{self.log.last_seq}"
+        _, views = self._commit(command_id, "controller", CLOCK, None, now, events, {"ok": True})
         return views
 
-    def execute(self, envelope: Any, actor: str, role: str) -> tuple[dict[str, Any], list[View]]:
-        """Run one command envelope; the ack and the views it changed. Never raises Rejected."""
+    def execute(self, envelope: Any, principal: Principal) -> tuple[dict[str, Any], list[View]]:
+        """Run one command envelope from `principal`; the ack and the views it changed. Never
+        raises Rejected."""
         try:
             command_type, payload, command_id = parse_envelope(envelope)
         except Rejected as exc:
             return rejection(exc), []
-        previous = self.log.ack_for(command_id)
+        try:
+            self.show.authorise(command_type, principal.role)
+        except Rejected as exc:
+            return rejection(exc, command_id), []
+        digest = envelope_digest(command_type, payload)
+        previous = self.log.ack_for(principal.id, command_id)
         if previous is not None:
-            return previous, []
+            if previous.digest in (None, digest):  # None: stored before digests were kept
+                return previous.ack, []
+            return rejection(reused(command_id), command_id), []
         now = self.clock()
         try:
-            events = self.show.decide(command_type, payload, Context(actor, role, now))
+            events = self.show.decide(command_type, payload,
+                                      Context(principal.name, principal.role, now))
         except Rejected as exc:
             return rejection(exc, command_id), []
         ack: dict[str, Any] = {
@@ -84,17 +103,31 @@ class Service:
             "command_id": command_id,
             "events": [{"type": e.type_name, "data": e.to_data()} for e in events],
         }
-        return self._commit(command_id, actor, now, events, ack)
+        return self._commit(command_id, principal.name, principal.id, digest, now, events, ack)
 
-    def _commit(self, command_id: str, actor: str, now: int, events: list[DomainEvent],
+    def _commit(self, command_id: str, actor: str, principal: str, digest: str | None,
+                now: int, events: list[DomainEvent],
                 ack: dict[str, Any]) -> tuple[dict[str, Any], list[View]]:
         """Make the events durable with their ack, then apply them and publish the views."""
-        records = [(e.type_name, e.to_data()) for e in events]
-        seq = self.log.append(command_id, actor, now, records, ack)[-1]
+        records = [e.record() for e in events]
+        seq = self.log.append(command_id, actor, now, records, ack, principal=principal,
+                              digest=digest)[-1]
         dirty: set[str] = set()
         for event in events:
             dirty |= self.show.apply(event)
         return {**ack, "seq": seq}, self.show.publish(dirty, seq)
+
+
+def envelope_digest(command_type: str, payload: Any) -> str:
+    """SHA-256 of the canonical envelope (type and payload): what a command_id stands for."""
+    return hashlib.sha256(
+        canonical_json({"type": command_type, "payload": payload}).encode()).hexdigest()
+
+
+def reused(command_id: str) -> Rejected:
+    return Rejected("command_id_reused", f"Command id {command_id!r} was already used for a "
+                    "different command, so this one was not applied and nothing changed. "
+                    "Send it again as a new command.")
 
 
 def parse_envelope(envelope: Any) -> tuple[str, Any, str]:
@@ -119,4 +152,7 @@ def parse_envelope(envelope: Any) -> tuple[str, Any, str]:
     if not isinstance(command_id, str) or not 0 < len(command_id) <= MAX_COMMAND_ID:
         raise Rejected("bad_envelope", f"The command needs a command_id of 1 to "
                                        f"{MAX_COMMAND_ID} characters.")
+    if command_id.startswith(CLOCK_ID_PREFIX):
+        raise Rejected("bad_envelope", f"Command ids starting {CLOCK_ID_PREFIX!r} are the "
+                                       "controller's own; choose another.")
     return command_type, envelope.get("payload", {}), command_id

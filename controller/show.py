@@ -54,15 +54,20 @@ class Show:
             for c in sorted(self.commands.values(), key=lambda c: c.type)
         ]
 
-    def decide(self, command_type: str, payload: Any, ctx: Context) -> list[DomainEvent]:
-        """The events a command would produce, or `Rejected`; state is not touched."""
+    def authorise(self, command_type: str, role: str) -> Command[Any]:
+        """The command `role` may send as `command_type`, or `Rejected`."""
         command = self.commands.get(command_type)
         if command is None:
             raise Rejected("unknown_command", f"There is no command called {command_type!r}.")
-        if ctx.role != command.role:
+        if role != command.role:
             raise Rejected(
                 "forbidden", f"Only the {command.role} role may send {command_type!r}."
             )
+        return command
+
+    def decide(self, command_type: str, payload: Any, ctx: Context) -> list[DomainEvent]:
+        """The events a command would produce, or `Rejected`; state is not touched."""
+        command = self.authorise(command_type, ctx.role)
         events = command.handle(parse_payload(command.payload, payload), ctx)
         if not events:
             raise Rejected("no_change", "That command would change nothing.")

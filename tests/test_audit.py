@@ -37,8 +37,8 @@ class Recorder:
         if not events:
             return
         self.count += 1
-        self.log.append(f"c{self.count}", actor, at,
-                        [(e.type_name, e.to_data()) for e in events], {"ok": True})
+        self.log.append(f"c{self.count}", actor, at, [e.record() for e in events],
+                        {"ok": True}, principal=f"key:{actor}", digest=f"c{self.count}")
         for event in events:
             self.show.apply(event)
 
@@ -112,8 +112,9 @@ def test_a_rehashed_forgery_of_the_pool_is_still_caught(tmp_path, capsys):
         doc["digest"] = pool_digest(doc["listing"])
         con.execute("UPDATE events SET data = ? WHERE seq = ?", (canonical_json(doc), seq))
         prev = GENESIS
-        for row in con.execute("SELECT * FROM events ORDER BY seq").fetchall():
-            digest = event_hash(prev, *row[:6])
+        for row in con.execute("SELECT seq, command_id, type, version, data, actor, at_ms "
+                               "FROM events ORDER BY seq").fetchall():
+            digest = event_hash(prev, *row)
             con.execute("UPDATE events SET prev_hash = ?, hash = ? WHERE seq = ?",
                         (prev, digest, row[0]))
             prev = digest

@@ -41,7 +41,7 @@ class CueSource(Protocol):
 
 
 @dataclass(frozen=True)
-class CueAcknowledged(DomainEvent):
+class CueAcknowledged(DomainEvent, type_name="CueAcknowledged"):
     cue_id: str
     by: str
     at_ms: int

@@ -13,6 +13,6 @@ from controller.domain.events import DomainEvent
 
 
 @dataclass(frozen=True)
-class WildcardFinalist(DomainEvent):
+class WildcardFinalist(DomainEvent, type_name="WildcardFinalist"):
     card: str
     present: bool

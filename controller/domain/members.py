@@ -25,7 +25,7 @@ FLAGS = {
 
 
 @dataclass(frozen=True)
-class MemberRegistered(DomainEvent):
+class MemberRegistered(DomainEvent, type_name="MemberRegistered"):
     card: str
     display_name: str
     rewards_member: bool
@@ -33,7 +33,7 @@ class MemberRegistered(DomainEvent):
 
 
 @dataclass(frozen=True)
-class MemberFlagged(DomainEvent):
+class MemberFlagged(DomainEvent, type_name="MemberFlagged"):
     card: str
     flag: str
     on: bool
@@ -41,7 +41,7 @@ class MemberFlagged(DomainEvent):
 
 
 @dataclass(frozen=True)
-class MemberJoinedRewards(DomainEvent):
+class MemberJoinedRewards(DomainEvent, type_name="MemberJoinedRewards"):
     """A non-member guest joined the Rewards Programme (e.g. to claim a prize, slots rule 4)."""
 
     card: str

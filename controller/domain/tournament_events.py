@@ -13,7 +13,7 @@ from controller.domain.events import DomainEvent
 
 
 @dataclass(frozen=True)
-class TournamentEntered(DomainEvent):
+class TournamentEntered(DomainEvent, type_name="TournamentEntered"):
     """A seat in a stage: a buy-in to a qualifying heat, or a place earned in a later stage."""
 
     promotion: str
@@ -29,7 +29,7 @@ class TournamentEntered(DomainEvent):
 
 
 @dataclass(frozen=True)
-class TournamentSeated(DomainEvent):
+class TournamentSeated(DomainEvent, type_name="TournamentSeated"):
     """Seats given out: by random draw, chosen by the player, or a move after a malfunction."""
 
     promotion: str
@@ -40,7 +40,7 @@ class TournamentSeated(DomainEvent):
 
 
 @dataclass(frozen=True)
-class TournamentScoreRecorded(DomainEvent):
+class TournamentScoreRecorded(DomainEvent, type_name="TournamentScoreRecorded"):
     promotion: str
     entry: str
     score: int
@@ -49,7 +49,7 @@ class TournamentScoreRecorded(DomainEvent):
 
 
 @dataclass(frozen=True)
-class TournamentScoreCorrected(DomainEvent):
+class TournamentScoreCorrected(DomainEvent, type_name="TournamentScoreCorrected"):
     promotion: str
     entry: str
     old: int
@@ -58,7 +58,7 @@ class TournamentScoreCorrected(DomainEvent):
 
 
 @dataclass(frozen=True)
-class TournamentScoreVoided(DomainEvent):
+class TournamentScoreVoided(DomainEvent, type_name="TournamentScoreVoided"):
     promotion: str
     entry: str
     old: int
@@ -66,7 +66,7 @@ class TournamentScoreVoided(DomainEvent):
 
 
 @dataclass(frozen=True)
-class TournamentEntryRemoved(DomainEvent):
+class TournamentEntryRemoved(DomainEvent, type_name="TournamentEntryRemoved"):
     """An entry leaves play: disqualified, forfeited (no-show) or refunded."""
 
     promotion: str
@@ -77,7 +77,7 @@ class TournamentEntryRemoved(DomainEvent):
 
 
 @dataclass(frozen=True)
-class TournamentHeatStarted(DomainEvent):
+class TournamentHeatStarted(DomainEvent, type_name="TournamentHeatStarted"):
     promotion: str
     stage: str
     heat: str
@@ -85,7 +85,7 @@ class TournamentHeatStarted(DomainEvent):
 
 
 @dataclass(frozen=True)
-class TournamentTieBroken(DomainEvent):
+class TournamentTieBroken(DomainEvent, type_name="TournamentTieBroken"):
     """Tie-break rounds: per round the tied keys, their values (higher wins) and what was seen."""
 
     promotion: str
@@ -95,14 +95,14 @@ class TournamentTieBroken(DomainEvent):
 
 
 @dataclass(frozen=True)
-class TournamentStageClosed(DomainEvent):
+class TournamentStageClosed(DomainEvent, type_name="TournamentStageClosed"):
     promotion: str
     stage: str
     ranking: list[str]
 
 
 @dataclass(frozen=True)
-class TournamentProxyRegistered(DomainEvent):
+class TournamentProxyRegistered(DomainEvent, type_name="TournamentProxyRegistered"):
     promotion: str
     entry: str
     nominee: str
@@ -110,7 +110,7 @@ class TournamentProxyRegistered(DomainEvent):
 
 
 @dataclass(frozen=True)
-class TournamentSplitSet(DomainEvent):
+class TournamentSplitSet(DomainEvent, type_name="TournamentSplitSet"):
     promotion: str
     percents: list[int]
     reason: str

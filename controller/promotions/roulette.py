@@ -52,7 +52,7 @@ class RouletteConfig:
 
 
 @dataclass(frozen=True)
-class RouletteBettingOpened(DomainEvent):
+class RouletteBettingOpened(DomainEvent, type_name="RouletteBettingOpened"):
     stage: str
     heat: str
     spin: int
@@ -60,7 +60,7 @@ class RouletteBettingOpened(DomainEvent):
 
 
 @dataclass(frozen=True)
-class RouletteNoSpin(DomainEvent):
+class RouletteNoSpin(DomainEvent, type_name="RouletteNoSpin"):
     """Rule 25: a no spin gives every player 30 more seconds to change their bets."""
 
     stage: str
@@ -70,14 +70,14 @@ class RouletteNoSpin(DomainEvent):
 
 
 @dataclass(frozen=True)
-class RouletteSpun(DomainEvent):
+class RouletteSpun(DomainEvent, type_name="RouletteSpun"):
     stage: str
     heat: str
     spin: int
 
 
 @dataclass(frozen=True)
-class RouletteRebought(DomainEvent):
+class RouletteRebought(DomainEvent, type_name="RouletteRebought"):
     entry: str
     paid: int
 

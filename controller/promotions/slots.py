@@ -59,7 +59,7 @@ class SlotsConfig:
 
 
 @dataclass(frozen=True)
-class SlotsHeatRestarted(DomainEvent):
+class SlotsHeatRestarted(DomainEvent, type_name="SlotsHeatRestarted"):
     """Rule 27: a tournament-system fault restarts the whole heat (its scores are voided)."""
 
     stage: str

@@ -9,7 +9,7 @@ from controller.domain.events import DomainEvent
 
 
 @dataclass(frozen=True)
-class Super9TicketSold(DomainEvent):
+class Super9TicketSold(DomainEvent, type_name="Super9TicketSold"):
     ticket: str
     card: str | None
     price_cents: int
@@ -17,7 +17,7 @@ class Super9TicketSold(DomainEvent):
 
 
 @dataclass(frozen=True)
-class Super9TicketEntered(DomainEvent):
+class Super9TicketEntered(DomainEvent, type_name="Super9TicketEntered"):
     """Both copies typed in and agreeing; the ticket plays in `session` (rule 6)."""
 
     ticket: str
@@ -27,7 +27,7 @@ class Super9TicketEntered(DomainEvent):
 
 
 @dataclass(frozen=True)
-class Super9TicketVoided(DomainEvent):
+class Super9TicketVoided(DomainEvent, type_name="Super9TicketVoided"):
     """Rule 9 (or 21, 24): the ticket is out; with a card, its holder is out for `day`."""
 
     ticket: str
@@ -38,7 +38,7 @@ class Super9TicketVoided(DomainEvent):
 
 
 @dataclass(frozen=True)
-class Super9SessionStarted(DomainEvent):
+class Super9SessionStarted(DomainEvent, type_name="Super9SessionStarted"):
     session: str
     jackpot_cents: int
     buy_ins_cents: int
@@ -47,13 +47,13 @@ class Super9SessionStarted(DomainEvent):
 
 
 @dataclass(frozen=True)
-class Super9SpinEntered(DomainEvent):
+class Super9SpinEntered(DomainEvent, type_name="Super9SpinEntered"):
     session: str
     number: int
 
 
 @dataclass(frozen=True)
-class Super9NoSpin(DomainEvent):
+class Super9NoSpin(DomainEvent, type_name="Super9NoSpin"):
     """Rule 18.2: the spin in progress is void; no number is recorded."""
 
     session: str
@@ -61,7 +61,7 @@ class Super9NoSpin(DomainEvent):
 
 
 @dataclass(frozen=True)
-class Super9SpinUndone(DomainEvent):
+class Super9SpinUndone(DomainEvent, type_name="Super9SpinUndone"):
     """The last entered number was wrong and is taken off the board (audited)."""
 
     session: str
@@ -71,7 +71,7 @@ class Super9SpinUndone(DomainEvent):
 
 
 @dataclass(frozen=True)
-class Super9Won(DomainEvent):
+class Super9Won(DomainEvent, type_name="Super9Won"):
     """The operator confirmed the "SUPER 9" call (rules 14, 22); prizes and the next jackpot."""
 
     session: str

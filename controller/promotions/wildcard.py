@@ -39,13 +39,13 @@ class Roster(Protocol):
 
 # -- events -------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class WildcardActivated(DomainEvent):
+class WildcardActivated(DomainEvent, type_name="WildcardActivated"):
     card: str
     at_ms: int
 
 
 @dataclass(frozen=True)
-class WildcardDeclineRegistered(DomainEvent):
+class WildcardDeclineRegistered(DomainEvent, type_name="WildcardDeclineRegistered"):
     card: str
     id_document: str
     contact: str
@@ -53,7 +53,7 @@ class WildcardDeclineRegistered(DomainEvent):
 
 
 @dataclass(frozen=True)
-class WildcardPoolFrozen(DomainEvent):
+class WildcardPoolFrozen(DomainEvent, type_name="WildcardPoolFrozen"):
     round: int
     listing: list[list[Any]]  # [[card, tickets], ...] sorted by card: the canonical listing
     members: int
@@ -65,7 +65,7 @@ class WildcardPoolFrozen(DomainEvent):
 
 
 @dataclass(frozen=True)
-class WildcardDrawn(DomainEvent):
+class WildcardDrawn(DomainEvent, type_name="WildcardDrawn"):
     round: int
     digest: str
     tickets: int
@@ -79,12 +79,12 @@ class WildcardDrawn(DomainEvent):
 
 
 @dataclass(frozen=True)
-class WildcardRevealed(DomainEvent):
+class WildcardRevealed(DomainEvent, type_name="WildcardRevealed"):
     round: int
 
 
 @dataclass(frozen=True)
-class WildcardClaimed(DomainEvent):
+class WildcardClaimed(DomainEvent, type_name="WildcardClaimed"):
     round: int
     card: str
     present: bool  # False: finalist from the decline-to-attend register (rule 41)
@@ -94,7 +94,7 @@ class WildcardClaimed(DomainEvent):
 
 
 @dataclass(frozen=True)
-class WildcardRedrawStarted(DomainEvent):
+class WildcardRedrawStarted(DomainEvent, type_name="WildcardRedrawStarted"):
     round: int  # the round whose winner did not claim
     card: str
     cause: str
@@ -103,7 +103,7 @@ class WildcardRedrawStarted(DomainEvent):
 
 
 @dataclass(frozen=True)
-class WildcardStandInNamed(DomainEvent):
+class WildcardStandInNamed(DomainEvent, type_name="WildcardStandInNamed"):
     card: str
     stand_in: str
     operator: str

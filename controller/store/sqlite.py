@@ -1,8 +1,10 @@
 """The event log: an append-only, hash-chained SQLite file (WAL, synchronous=FULL).
 
 One transaction per command holds its events and its ack, so a command is either wholly
-durable (and its ack can be replayed for a retried `command_id`) or absent. Each row's hash
-covers the previous row's hash, so editing any stored event breaks the chain from there on.
+durable (and its ack can be replayed for a retried `command_id` of the same principal) or
+absent. Each row's hash covers the previous row's hash, so editing any stored event breaks the
+chain from there on. An older log format is upgraded in place when the file is opened
+(`controller/store/migrations.py`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+from controller.store.migrations import upgrade
+
+SCHEMA_VERSION = 2
 GENESIS = "0" * 64
 
 _SCHEMA = """
@@ -27,11 +31,15 @@ CREATE TABLE events (
     actor      TEXT NOT NULL,
     at_ms      INTEGER NOT NULL,
     prev_hash  TEXT NOT NULL,
-    hash       TEXT NOT NULL
+    hash       TEXT NOT NULL,
+    version    INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE acks (
-    command_id TEXT PRIMARY KEY,
-    ack        TEXT NOT NULL
+    principal  TEXT NOT NULL,
+    command_id TEXT NOT NULL,
+    digest     TEXT,
+    ack        TEXT NOT NULL,
+    PRIMARY KEY (principal, command_id)
 );
 CREATE TABLE principals (
     key_hash   TEXT PRIMARY KEY,
@@ -52,11 +60,16 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+EventRecord = tuple[str, int, dict[str, Any]]  # (type name, version, data)
+_COLUMNS = "seq, command_id, type, version, data, actor, at_ms, prev_hash, hash"
+
+
 @dataclass(frozen=True)
 class StoredEvent:
     seq: int
     command_id: str
     type: str
+    version: int
     data: dict[str, Any]
     actor: str
     at_ms: int
@@ -64,9 +77,22 @@ class StoredEvent:
     hash: str
 
 
-def event_hash(prev_hash: str, seq: int, command_id: str, type_: str, data_json: str,
-               actor: str, at_ms: int) -> str:
-    body = canonical_json([seq, command_id, type_, data_json, actor, at_ms])
+@dataclass(frozen=True)
+class StoredAck:
+    """A command's ack as stored; `digest` is None for acks from before digests were kept."""
+
+    digest: str | None
+    ack: dict[str, Any]
+
+
+def event_hash(prev_hash: str, seq: int, command_id: str, type_: str, version: int,
+               data_json: str, actor: str, at_ms: int) -> str:
+    """A version-1 row hashes exactly as the first log format did, so old logs verify; from
+    version 2 the version is part of the hashed body."""
+    fields: list[Any] = [seq, command_id, type_, data_json, actor, at_ms]
+    if version != 1:
+        fields.insert(3, version)
+    body = canonical_json(fields)
     return hashlib.sha256((prev_hash + body).encode()).hexdigest()
 
 
@@ -91,6 +117,7 @@ class EventLog:
             db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             if exists:
                 cls._check_existing(path, db)
+                upgrade(db, SCHEMA_VERSION)
             else:
                 db.executescript(_SCHEMA)
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -108,7 +135,7 @@ class EventLog:
                 f"{path} was written by a newer Showrunner (log format {version}, this one "
                 f"reads up to {SCHEMA_VERSION}). Upgrade Showrunner; the file was not changed."
             )
-        if version != SCHEMA_VERSION:
+        if version < 1:
             raise StoreError(f"{path} is not a Showrunner event log (format {version}).")
         check = db.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
@@ -118,30 +145,36 @@ class EventLog:
         self._db.close()
 
     # -- commands ---------------------------------------------------------------------------
-    def ack_for(self, command_id: str) -> dict[str, Any] | None:
+    def ack_for(self, principal: str, command_id: str) -> StoredAck | None:
+        """The ack of `principal`'s command `command_id`, if it was applied."""
         row = self._db.execute(
-            "SELECT ack FROM acks WHERE command_id = ?", (command_id,)
+            "SELECT digest, ack FROM acks WHERE principal = ? AND command_id = ?",
+            (principal, command_id),
         ).fetchone()
-        return json.loads(row[0]) if row else None
+        return StoredAck(row[0], json.loads(row[1])) if row else None
 
-    def append(self, command_id: str, actor: str, at_ms: int,
-               events: Sequence[tuple[str, dict[str, Any]]], ack: dict[str, Any]) -> list[int]:
-        """Append one command's events and its ack in one durable transaction."""
+    def append(self, command_id: str, actor: str, at_ms: int, events: Sequence[EventRecord],
+               ack: dict[str, Any], *, principal: str, digest: str) -> list[int]:
+        """Append one command's events and its ack (keyed by principal and command id, with the
+        envelope's digest) in one durable transaction."""
         seqs = []
         rows = []
         seq, prev = self.last_seq, self.last_hash
-        for type_, data in events:
+        for type_, version, data in events:
             seq += 1
             data_json = canonical_json(data)
-            digest = event_hash(prev, seq, command_id, type_, data_json, actor, at_ms)
-            rows.append((seq, command_id, type_, data_json, actor, at_ms, prev, digest))
+            link = event_hash(prev, seq, command_id, type_, version, data_json, actor, at_ms)
+            rows.append((seq, command_id, type_, version, data_json, actor, at_ms, prev, link))
             seqs.append(seq)
-            prev = digest
+            prev = link
         ack = {**ack, "seq": seq}
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            self._db.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?)", rows)
-            self._db.execute("INSERT INTO acks VALUES (?, ?)", (command_id, canonical_json(ack)))
+            self._db.executemany(
+                f"INSERT INTO events ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)", rows)
+            self._db.execute(
+                "INSERT INTO acks (principal, command_id, digest, ack) VALUES (?,?,?,?)",
+                (principal, command_id, digest, canonical_json(ack)))
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")
@@ -151,21 +184,23 @@ class EventLog:
 
     # -- reading ----------------------------------------------------------------------------
     def read(self, after: int = 0) -> Iterator[StoredEvent]:
-        cursor = self._db.execute("SELECT * FROM events WHERE seq > ? ORDER BY seq", (after,))
-        for row in cursor:
-            yield StoredEvent(row[0], row[1], row[2], json.loads(row[3]), *row[4:])
+        cursor = self._db.execute(
+            f"SELECT {_COLUMNS} FROM events WHERE seq > ? ORDER BY seq", (after,))
+        for seq, command_id, type_, version, data, *rest in cursor:
+            yield StoredEvent(seq, command_id, type_, version, json.loads(data), *rest)
 
     def first_broken_link(self) -> tuple[int, str] | None:
         """(seq, reason) of the first event whose hash does not follow, or None if intact."""
         prev = GENESIS
-        cursor = self._db.execute("SELECT * FROM events ORDER BY seq")
+        cursor = self._db.execute(f"SELECT {_COLUMNS} FROM events ORDER BY seq")
         expected_seq = 1
-        for seq, command_id, type_, data_json, actor, at_ms, prev_hash, digest in cursor:
+        for seq, command_id, type_, version, data_json, actor, at_ms, prev_hash, digest in cursor:
             if seq != expected_seq:
                 return seq, f"event {expected_seq} is missing"
             if prev_hash != prev:
                 return seq, "its link to the previous event was changed"
-            if event_hash(prev, seq, command_id, type_, data_json, actor, at_ms) != digest:
+            if event_hash(prev, seq, command_id, type_, version, data_json, actor,
+                          at_ms) != digest:
                 return seq, "its content does not match its hash"
             prev = digest
             expected_seq += 1

@@ -291,5 +291,6 @@ def test_state_is_the_fold_of_the_log(floor):
     floor.do("super9.undo_spin", {"reason": "typo"})
     replayed = Floor()
     for event in floor.log:
-        replayed.show.apply(event_from(event.type_name, json.loads(json.dumps(event.to_data()))))
+        replayed.show.apply(event_from(event.type_name, event.version,
+                                       json.loads(json.dumps(event.to_data()))))
     assert replayed.board() == floor.board() and replayed.cues() == floor.cues()

@@ -7,14 +7,15 @@ import sys
 
 import pytest
 
-from controller.store.sqlite import EventLog, StoreError
+from controller.store.sqlite import EventLog, StoredAck, StoreError
 
 
 def make_log(path, commands=3):
     log = EventLog.open(path)
     for i in range(commands):
-        events = [("Thing", {"n": i}), ("Other", {"n": -i})]
-        log.append(f"c{i}", "mc", 1000 + i, events, {"ok": True})
+        events = [("Thing", 1, {"n": i}), ("Other", 2, {"n": -i})]
+        log.append(f"c{i}", "mc", 1000 + i, events, {"ok": True}, principal="key:mc",
+                   digest=f"d{i}")
     return log
 
 
@@ -24,7 +25,9 @@ def test_appends_chain_and_replay_in_order(tmp_path):
     assert [r.seq for r in rows] == [1, 2, 3, 4, 5, 6]
     assert all(b.prev_hash == a.hash for a, b in itertools.pairwise(rows))
     assert log.first_broken_link() is None
-    assert log.ack_for("c1") == {"ok": True, "seq": 4}
+    assert [(r.type, r.version) for r in rows[:2]] == [("Thing", 1), ("Other", 2)]
+    assert log.ack_for("key:mc", "c1") == StoredAck("d1", {"ok": True, "seq": 4})
+    assert log.ack_for("key:other", "c1") is None
     log.close()
     reopened = EventLog.open(tmp_path / "s.db")
     assert (reopened.last_seq, reopened.last_hash) == (6, rows[-1].hash)
@@ -36,6 +39,16 @@ def test_an_edited_event_breaks_the_chain_at_that_event(tmp_path):
         db.execute("""UPDATE events SET data = '{"n":99}' WHERE seq = 3""")
     assert EventLog.open(tmp_path / "s.db").first_broken_link() == (
         3, "its content does not match its hash")
+
+
+def test_an_edited_version_breaks_the_chain_at_that_event(tmp_path):
+    # the version is part of what is hashed: replaying old data as a newer shape is tampering
+    make_log(tmp_path / "s.db").close()
+    with sqlite3.connect(tmp_path / "s.db") as db:
+        db.execute("UPDATE events SET version = 2 WHERE seq = 1")
+        db.execute("UPDATE events SET version = 1 WHERE seq = 4")
+    assert EventLog.open(tmp_path / "s.db").first_broken_link() == (
+        1, "its content does not match its hash")
 
 
 def test_a_log_from_a_newer_version_is_refused_and_untouched(tmp_path):
