@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.auth import key_hash
-from controller.domain.commands import Command, Context
+from controller.domain.commands import Command, Context, payload
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
+from showrunner.contract.fields import Ref, Refs, ShortText
 from showrunner.playlist.schedule import program_slot
 from showrunner.playlist.validate import PlaylistError, check_scene, validate
 
@@ -97,56 +98,56 @@ class TakeoverEnded(DomainEvent, type_name="TakeoverEnded"):
 
 
 # -- payloads --------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@payload
 class Enrol:
-    screen: str
-    group: str
-    key_hash: str
-    name: str = ""
+    screen: Ref
+    group: Ref
+    key_hash: ShortText
+    name: ShortText = ""
 
 
-@dataclass(frozen=True)
+@payload
 class ScreenOnly:
-    screen: str
+    screen: Ref
 
 
-@dataclass(frozen=True)
+@payload
 class Move:
-    screen: str
-    group: str
+    screen: Ref
+    group: Ref
 
 
-@dataclass(frozen=True)
+@payload
 class Revoke:
-    screen: str
-    reason: str = ""
+    screen: Ref
+    reason: ShortText = ""
 
 
-@dataclass(frozen=True)
+@payload
 class Assign:
-    file: str
+    file: ShortText
     lines: list[str]
-    screens: list[str] = field(default_factory=list)
-    groups: list[str] = field(default_factory=list)
+    screens: Refs = field(default_factory=list)
+    groups: Refs = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@payload
 class Unassign:
-    name: str
-    screens: list[str] = field(default_factory=list)
-    groups: list[str] = field(default_factory=list)
+    name: ShortText
+    screens: Refs = field(default_factory=list)
+    groups: Refs = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@payload
 class StartTakeover:
-    group: str
-    scene: str
+    group: Ref
+    scene: Ref
     params: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@payload
 class EndTakeover:
-    group: str
+    group: Ref
 
 
 @dataclass

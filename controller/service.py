@@ -138,7 +138,8 @@ def parse_envelope(envelope: Any) -> tuple[str, Any, str]:
     try:
         size = len(canonical_json(envelope).encode())
     except (TypeError, ValueError) as exc:
-        raise Rejected("bad_envelope", "The command is not valid JSON data.") from exc
+        raise Rejected("bad_envelope", "The command is not valid JSON data (every number must "
+                                       "be finite: no NaN or Infinity).") from exc
     if size > MAX_ENVELOPE_BYTES:
         raise Rejected("too_large", f"The command is too large ({size} bytes; the limit is "
                                     f"{MAX_ENVELOPE_BYTES}).")

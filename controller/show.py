@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from controller.domain.commands import Command, Context, describe_payload, parse_payload
+from controller.domain.commands import Command, Context, parse_payload, payload_schema
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
@@ -47,10 +47,10 @@ class Show:
         return next(f for f in self.features if isinstance(f, kind))
 
     def catalogue(self) -> list[dict[str, Any]]:
-        """Every command with its role, summary and payload fields, for the tablet's forms."""
+        """Every command with its role, summary and payload JSON Schema, for the tablet's forms."""
         return [
             {"type": c.type, "role": c.role, "summary": c.summary,
-             "fields": describe_payload(c.payload)}
+             "payload": payload_schema(c.payload)}
             for c in sorted(self.commands.values(), key=lambda c: c.type)
         ]
 

@@ -1,4 +1,4 @@
-"""Commands: the envelope's payload parsed into a typed dataclass, and the context they run in.
+"""Commands: the envelope's payload checked into a typed dataclass, and the context they run in.
 
 A command handler is a plain function `(payload, ctx) -> list[DomainEvent]` that reads state and
 raises `Rejected` with a sentence when a rule says no. It never mutates state: the service
@@ -7,18 +7,21 @@ appends the returned events to the log first and only then applies them.
 
 from __future__ import annotations
 
-import dataclasses
+import functools
 import secrets
-import types
-import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
+
+from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
 
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 
 P = TypeVar("P")
+
+#: how every payload is checked: its fields are strict types, and a field it lacks is refused
+PAYLOAD_CONFIG = ConfigDict(extra="forbid")
 
 ROLES = ("operator", "technician", "announcer", "display", "auditor")
 
@@ -53,77 +56,75 @@ class Command(Generic[P]):
     summary: str = ""
 
 
-def describe_payload(cls: type) -> list[dict[str, Any]]:
-    """The payload's fields for a form: name, JSON type, whether it is required and, when it
-    is not, the default a form should show (so a toggle starts in the state the server assumes).
+def payload(cls: type[P]) -> type[P]:
+    """Make `cls` a command payload: a frozen dataclass whose unknown fields are refused.
+
+    Its fields are annotated with the contract's strict types (`showrunner.contract.fields`), so
+    the same annotations check a payload and give the tablet its JSON Schema.
     """
-    hints = typing.get_type_hints(cls)
-    out = []
-    for f in dataclasses.fields(cls):
-        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-        entry = {"name": f.name, "type": _json_type(hints[f.name]), "required": required}
-        if f.default is not dataclasses.MISSING:
-            entry["default"] = f.default
-        elif f.default_factory is not dataclasses.MISSING:
-            entry["default"] = f.default_factory()
-        out.append(entry)
-    return out
+    return with_config(PAYLOAD_CONFIG)(dataclass(frozen=True)(cls))
 
 
-def _json_type(hint: Any) -> str:
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        return _json_type(next(a for a in typing.get_args(hint) if a is not type(None)))
-    if origin is list:
-        return "list"
-    if origin is dict:
-        return "object"
-    return {int: "integer", str: "string", bool: "boolean"}.get(hint, "string")
+@functools.cache
+def _adapter(cls: type[P]) -> TypeAdapter[P]:
+    return TypeAdapter(cls)
+
+
+def payload_schema(cls: type) -> dict[str, Any]:
+    """The payload's JSON Schema: field types, required fields, defaults, bounds, enums."""
+    return _adapter(cls).json_schema()
 
 
 def parse_payload(cls: type[P], raw: Any) -> P:
-    """Check a JSON payload against a dataclass and build it; say precisely what is wrong."""
-    if not isinstance(raw, dict):
-        raise Rejected("bad_payload", "The command's payload must be an object of named fields.")
-    hints = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    unknown = sorted(set(raw) - set(fields))
+    """Check a JSON payload against its type and build it; one sentence says what is wrong."""
+    try:
+        return _adapter(cls).validate_python(raw)
+    except ValidationError as exc:
+        raise Rejected("bad_payload", explain(exc.errors())) from None
+
+
+def explain(errors: list[Any]) -> str:
+    """pydantic's errors as the one sentence an MC reads: unknown fields first, else the
+    first field that is wrong, named as the form labels it ("Display name")."""
+    unknown = [str(e["loc"][0]) for e in errors if e["type"] in _UNKNOWN]
     if unknown:
-        raise Rejected("bad_payload", f"Unknown field(s): {', '.join(unknown)}.")
-    values: dict[str, Any] = {}
-    for name, f in fields.items():
-        if name not in raw:
-            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise Rejected("bad_payload", f"The field '{name}' is required.")
-            continue
-        values[name] = _check(name, hints[name], raw[name])
-    return cls(**values)
+        return f"Unknown field(s): {', '.join(unknown)}."
+    error = errors[0]
+    if not error["loc"]:
+        return "The command's payload must be an object of named fields."
+    name, *at = error["loc"]
+    label = str(name).replace("_", " ").capitalize()
+    if at and isinstance(at[0], int):
+        label += f" (item {at[0] + 1})"
+    ctx = error.get("ctx") or {}
+    template = _SENTENCES.get(error["type"], "is not valid ({msg})")
+    return f"{label} {template.format(msg=error['msg'], **_readable(ctx))}."
 
 
-def _check(name: str, hint: Any, value: Any) -> Any:
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        options = typing.get_args(hint)
-        if value is None and type(None) in options:
-            return None
-        inner = [o for o in options if o is not type(None)]
-        return _check(name, inner[0], value)
-    if origin is list:
-        (item,) = typing.get_args(hint)
-        if not isinstance(value, list):
-            raise Rejected("bad_payload", f"The field '{name}' must be a list.")
-        return [_check(f"{name}[{i}]", item, v) for i, v in enumerate(value)]
-    if origin is dict:
-        if not isinstance(value, dict):
-            raise Rejected("bad_payload", f"The field '{name}' must be an object.")
-        return value
-    if hint is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise Rejected("bad_payload", f"The field '{name}' must be a whole number.")
-    if hint is str:
-        if not isinstance(value, str):
-            raise Rejected("bad_payload", f"The field '{name}' must be text.")
-        if len(value) > 500:
-            raise Rejected("bad_payload", f"The field '{name}' is too long (500 characters max).")
-    if hint is bool and not isinstance(value, bool):
-        raise Rejected("bad_payload", f"The field '{name}' must be true or false.")
-    return value
+def _readable(ctx: dict[str, Any]) -> dict[str, Any]:
+    """Bounds written as an MC reads them (999 999 999), the validator's own words as text."""
+    out: dict[str, Any] = {}
+    for key, value in ctx.items():
+        is_int = isinstance(value, int) and not isinstance(value, bool)
+        out[key] = f"{value:,}".replace(",", " ") if is_int else str(value)
+    return out
+
+
+_UNKNOWN = {"unexpected_keyword_argument", "extra_forbidden"}
+_SENTENCES = {
+    "missing": "is required",
+    "missing_argument": "is required",
+    "int_type": "must be a whole number",
+    "string_type": "must be text",
+    "bool_type": "must be true or false",
+    "list_type": "must be a list",
+    "dict_type": "must be an object of named fields",
+    "less_than_equal": "must be at most {le}",
+    "greater_than_equal": "must be at least {ge}",
+    "string_too_long": "must be at most {max_length} characters",
+    "string_too_short": "must be at least {min_length} character(s)",
+    "too_long": "must have at most {max_length} items",
+    "too_short": "must have at least {min_length} items",
+    "literal_error": "must be one of {expected}",
+    "value_error": "{error}",
+}

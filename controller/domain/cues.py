@@ -13,10 +13,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from controller.domain.commands import Command, Context
+from controller.domain.commands import Command, Context, payload
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
+from showrunner.contract.fields import Ref
 
 VIEW = "cues"
 
@@ -47,9 +48,9 @@ class CueAcknowledged(DomainEvent, type_name="CueAcknowledged"):
     at_ms: int
 
 
-@dataclass(frozen=True)
+@payload
 class Acknowledge:
-    cue_id: str
+    cue_id: Ref
 
 
 @dataclass

@@ -11,10 +11,10 @@ Command handlers only read; `apply` folds `tournament_events` (those of this pro
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, ClassVar
 
-from controller.domain.commands import Command, Context
+from controller.domain.commands import Command, Context, payload
 from controller.domain.config import ConfigError
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
@@ -40,57 +40,68 @@ from controller.domain.tournament_events import (
 )
 from controller.domain.tournament_state import Entry, PoolConfig, Stage, StageSpec
 from controller.domain.tournament_views import TournamentViews
+from showrunner.contract.fields import (
+    MAX_SCORE,
+    CardNumber,
+    EntryId,
+    EntryIds,
+    Percent,
+    Ref,
+    Score,
+    ShortText,
+    list_of,
+)
 
 
 # -- payloads shared by every tournament ----------------------------------------------------------
-@dataclass(frozen=True)
+@payload
 class RecordScore:
-    entry: str
-    score: int
+    entry: EntryId
+    score: Score
 
 
-@dataclass(frozen=True)
+@payload
 class CorrectScore:
-    entry: str
-    score: int
-    reason: str
+    entry: EntryId
+    score: Score
+    reason: ShortText
 
 
-@dataclass(frozen=True)
+@payload
 class VoidScore:
-    entry: str
-    reason: str
+    entry: EntryId
+    reason: ShortText
 
 
-@dataclass(frozen=True)
+@payload
 class StageRef:
-    stage: str
+    stage: Ref
 
 
-@dataclass(frozen=True)
+@payload
 class RegisterProxy:
-    entry: str
-    nominee: str
-    form: str
+    entry: EntryId
+    nominee: CardNumber
+    form: ShortText
 
 
-@dataclass(frozen=True)
+@payload
 class Disqualify:
-    entry: str
-    reason: str
+    entry: EntryId
+    reason: ShortText
 
 
-@dataclass(frozen=True)
+@payload
 class StartHeat:
-    stage: str
-    heat: str
-    absent: list[str] = field(default_factory=list)
+    stage: Ref
+    heat: Ref
+    absent: EntryIds = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@payload
 class SetSplit:
-    percents: list[int]
-    reason: str
+    percents: list_of(Percent, 100)
+    reason: ShortText
 
 
 def reason_text(reason: str) -> str:
@@ -250,17 +261,13 @@ class Tournament(TournamentViews, Feature):
                 if e.status == "active" and e.heat}
 
     # -- commands -----------------------------------------------------------------------------
-    @staticmethod
-    def check_score(score: int) -> None:
-        if score < 0:
-            raise Rejected("bad_score", "A score cannot be negative.")
-
     def record_score(self, p: RecordScore, ctx: Context) -> list[DomainEvent]:
         return [self.scored(self.playing(p.entry), p.score, ctx, {})]
 
     def scored(self, e: Entry, score: int, ctx: Context,
                detail: dict[str, Any]) -> TournamentScoreRecorded:
-        self.check_score(score)
+        if score > MAX_SCORE:  # a total with bonuses added (poker rule 46) can pass the maximum
+            raise Rejected("bad_score", f"A score is at most {MAX_SCORE:,}.".replace(",", " "))
         spec = self.stages[e.stage].spec
         if e.score is not None and not self.live_scores:
             raise Rejected("already_scored", f"Entry {e.id} already has a score of {e.score}; "
@@ -272,7 +279,6 @@ class Tournament(TournamentViews, Feature):
 
     def correct_score(self, p: CorrectScore, ctx: Context) -> list[DomainEvent]:
         e = self.playing(p.entry)
-        self.check_score(p.score)
         if e.score is None:
             raise Rejected("no_score", f"Entry {e.id} has no score to correct; record it.")
         return [TournamentScoreCorrected(self.name, e.id, e.score, p.score,

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from controller.domain.calendar import week_number
-from controller.domain.commands import Command, Context
+from controller.domain.commands import Command, Context, payload
 from controller.domain.config import ConfigError, load_config
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
@@ -33,6 +33,7 @@ from controller.domain.tournament_events import (
 )
 from controller.domain.tournament_state import Entry, PoolConfig, Stage, StageSpec
 from controller.promotions.sweet16 import Sweet16Pay
+from showrunner.contract.fields import CardNumber, Count, EntryId, EntryIds, Ref, Score, Seat
 
 HANDS = ("sweet_16", "suited_16", "same_colour_16", "mixed_colour_16")
 
@@ -63,35 +64,35 @@ class PokerConfig:
     sweet16: list[Sweet16Pay]
 
 
-@dataclass(frozen=True)
+@payload
 class Enter:
-    card: str
+    card: CardNumber
 
 
-@dataclass(frozen=True)
+@payload
 class PokerScore:
-    entry: str
-    score: int  # chips left after the hands
-    hands: int
-    markers_unused: int = 0  # final only: unused R500 bonus-bet markers (rule 46)
+    entry: EntryId
+    score: Score  # chips left after the hands
+    hands: Count
+    markers_unused: Count = 0  # final only: unused R500 bonus-bet markers (rule 46)
 
 
-@dataclass(frozen=True)
+@payload
 class ChooseSeat:
-    entry: str
-    heat: str
-    seat: int
+    entry: EntryId
+    heat: Ref
+    seat: Seat
 
 
-@dataclass(frozen=True)
+@payload
 class DrawFinalSeats:
-    stage: str = "final"
+    stage: Ref = "final"
 
 
-@dataclass(frozen=True)
+@payload
 class DirectorTieBreak:
-    stage: str
-    entries: list[str] = field(default_factory=list)  # tied players, in the decided order
+    stage: Ref
+    entries: EntryIds = field(default_factory=list)  # tied players, in the decided order
 
 
 class Poker(Tournament):
@@ -165,7 +166,6 @@ class Poker(Tournament):
         if not 0 <= p.markers_unused <= c.bonus_markers:
             raise Rejected("markers", f"Each finalist has {c.bonus_markers} bonus-bet markers "
                                       "(rule 46).")
-        self.check_score(p.score)
         score = p.score + p.markers_unused * c.marker_value  # rule 46
         detail = {"chips": p.score, "hands": p.hands, "markers_unused": p.markers_unused}
         return [self.scored(e, score, ctx, detail)]

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from controller.domain.commands import Command, Context
+from controller.domain.commands import Command, Context, payload
 from controller.domain.config import load_config
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
@@ -27,6 +27,7 @@ from controller.domain.tournament_events import (
     TournamentTieBroken,
 )
 from controller.domain.tournament_state import Entry, PoolConfig, Stage, StageSpec
+from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Ref, Score, list_of
 
 
 @dataclass(frozen=True)
@@ -93,35 +94,35 @@ class Spins:
     no_spin: bool = False
 
 
-@dataclass(frozen=True)
+@payload
 class Enter:
-    card: str
-    heat: str | None = None
+    card: CardNumber
+    heat: Ref | None = None
 
 
-@dataclass(frozen=True)
+@payload
 class EntryRef:
-    entry: str
+    entry: EntryId
 
 
-@dataclass(frozen=True)
+@payload
 class HeatRef:
-    stage: str
-    heat: str
+    stage: Ref
+    heat: Ref
 
 
-@dataclass(frozen=True)
+@payload
 class Spin:
-    stage: str
-    heat: str
-    missed: list[str] = field(default_factory=list)
+    stage: Ref
+    heat: Ref
+    missed: EntryIds = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@payload
 class SpinOff:
-    stage: str
-    entries: list[str]
-    scores: list[int | None]  # None: the player is absent and takes the lower place
+    stage: Ref
+    entries: EntryIds
+    scores: list_of(Score | None, 100)  # None: the player is absent and takes the lower place
 
 
 class Roulette(Tournament):
@@ -231,7 +232,7 @@ class Roulette(Tournament):
         return [RouletteNoSpin(p.stage, p.heat, spins.open, deadline)]
 
     def spin(self, p: Spin, ctx: Context) -> list[DomainEvent]:
-        stage, spins = self.heat(HeatRef(p.stage, p.heat))
+        stage, spins = self.heat(HeatRef(stage=p.stage, heat=p.heat))
         if spins.open is None:
             raise Rejected("no_open_spin", f"Open the betting for the next spin of {p.heat} "
                                            "first.")
@@ -259,9 +260,6 @@ class Roulette(Tournament):
         if len(p.scores) != len(p.entries):
             raise Rejected("bad_payload", "Give one spin-off score per tied player, in the same "
                                           "order (null for an absent player).")
-        for score in p.scores:
-            if score is not None:
-                self.check_score(score)
         stage, keys = self.tie_round(p.stage, p.entries)
         absent = [k for k, s in zip(keys, p.scores, strict=True) if s is None]
         absent.sort(key=stage.standings.board.position)  # among the absent: who scored first

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from controller.domain.calendar import week_monday
-from controller.domain.commands import Command, Context
+from controller.domain.commands import Command, Context, payload
 from controller.domain.config import load_config
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
@@ -37,6 +37,7 @@ from controller.domain.tournament_events import (
     TournamentTieBroken,
 )
 from controller.domain.tournament_state import PoolConfig, Stage, StageSpec
+from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Flag, Ref, Refs, ShortText
 
 
 @dataclass(frozen=True)
@@ -67,40 +68,41 @@ class SlotsHeatRestarted(DomainEvent, type_name="SlotsHeatRestarted"):
     reason: str
 
 
-@dataclass(frozen=True)
+Payment = Literal["cash", "free", "comp"]
+
+
+@payload
 class Enter:
-    card: str
-    heat: str | None = None
-    payment: str = "cash"  # cash | free | comp
+    card: CardNumber
+    heat: Ref | None = None
+    payment: Payment = "cash"  # cash | free | comp
 
 
-@dataclass(frozen=True)
+@payload
 class TieBreak:
-    stage: str
-    entries: list[str]
-    cards: list[str] = field(default_factory=list)
-    electronic: bool = False
-    public: list[str] = field(default_factory=list)  # entries a member of the public drew for
+    stage: Ref
+    entries: EntryIds
+    cards: Refs = field(default_factory=list)
+    electronic: Flag = False
+    public: EntryIds = field(default_factory=list)  # entries a member of the public drew for
 
 
-@dataclass(frozen=True)
+@payload
 class EntryRef:
-    entry: str
+    entry: EntryId
 
 
-@dataclass(frozen=True)
+@payload
 class DrawSeats:
-    stage: str
+    stage: Ref
 
 
-@dataclass(frozen=True)
+@payload
 class RestartHeat:
-    stage: str
-    heat: str
-    reason: str
+    stage: Ref
+    heat: Ref
+    reason: ShortText
 
-
-PAYMENTS = ("cash", "free", "comp")
 
 
 class Slots(Tournament):
@@ -165,8 +167,6 @@ class Slots(Tournament):
         if qualifying.closed:
             raise Rejected("stage_closed", "Qualifying is closed; no more entries (rule 11).")
         member = self.members.eligible(p.card, self.rules["eligible"])
-        if p.payment not in PAYMENTS:
-            raise Rejected("bad_payment", f"Payment is one of {', '.join(PAYMENTS)}.")
         if p.payment == "free":
             self.check_free_entry(member, ctx)
         heat, seat = self.qualifying_seat(qualifying, member, p.heat)

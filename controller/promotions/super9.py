@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.domain.commands import Command, Context
+from controller.domain.commands import Command, Context, payload
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
@@ -35,6 +35,15 @@ from controller.promotions.super9_events import (
 )
 from controller.promotions.super9_game import Game
 from controller.promotions.super9_schedule import Schedule, Session, session_day
+from showrunner.contract.fields import (
+    MAX_WHEEL_NUMBER,
+    CardNumber,
+    Ref,
+    ShortText,
+    TicketNumber,
+    WheelNumber,
+    list_of,
+)
 
 BOARD = "board:super9"
 JACKPOT = "jackpot:super9"
@@ -45,46 +54,46 @@ UPCOMING = 4
 
 
 # -- payloads ---------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@payload
 class SellTicket:
-    ticket: str
-    card: str | None = None
+    ticket: TicketNumber
+    card: CardNumber | None = None
 
 
-@dataclass(frozen=True)
+@payload
 class EnterTicket:
-    ticket: str
-    original: list[int]
-    duplicate: list[int]
+    ticket: TicketNumber
+    original: list_of(WheelNumber, MAX_WHEEL_NUMBER + 1)
+    duplicate: list_of(WheelNumber, MAX_WHEEL_NUMBER + 1)
 
 
-@dataclass(frozen=True)
+@payload
 class VoidTicket:
-    ticket: str
-    reason: str
+    ticket: TicketNumber
+    reason: ShortText
 
 
-@dataclass(frozen=True)
+@payload
 class StartSession:
-    session: str
+    session: Ref
 
 
-@dataclass(frozen=True)
+@payload
 class Spin:
-    number: int
+    number: WheelNumber
 
 
-@dataclass(frozen=True)
+@payload
 class NoSpin:
-    reason: str = ""
+    reason: ShortText = ""
 
 
-@dataclass(frozen=True)
+@payload
 class UndoSpin:
-    reason: str
+    reason: ShortText
 
 
-@dataclass(frozen=True)
+@payload
 class ConfirmWin:
     pass
 
@@ -155,13 +164,13 @@ class Super9(Feature):
 
     # -- ticket commands ----------------------------------------------------------------------
     def sell(self, p: SellTicket, ctx: Context) -> list[DomainEvent]:
-        ticket = self._serial(p.ticket)
+        ticket = p.ticket
         if ticket in self.tickets:
             raise Rejected("duplicate", f"Ticket {ticket} has already been sold.")
         refusal = self.schedule.sales_refusal(ctx.now_ms)
         if refusal:
             raise Rejected("sales_closed", refusal)
-        card = p.card.strip() if p.card else None
+        card = p.card
         if card:
             self.members.eligible(card, ELIGIBILITY)
             self._check_not_disqualified(card, self.schedule.day_of(ctx.now_ms))
@@ -266,17 +275,10 @@ class Super9(Feature):
                           jackpot_next, ctx.now_ms)]
 
     # -- checks -------------------------------------------------------------------------------
-    @staticmethod
-    def _serial(raw: str) -> str:
-        ticket = raw.strip()
-        if not ticket.isdigit() or len(ticket) > 12:
-            raise Rejected("bad_ticket", "A ticket number is the 1 to 12 digits printed on it.")
-        return ticket
-
-    def _sold(self, raw: str) -> Ticket:
-        ticket = self.tickets.get(self._serial(raw))
+    def _sold(self, number: str) -> Ticket:
+        ticket = self.tickets.get(number)
         if ticket is None:
-            raise Rejected("unknown_ticket", f"Ticket {raw.strip()} has not been sold.")
+            raise Rejected("unknown_ticket", f"Ticket {number} has not been sold.")
         if ticket.void:
             raise Rejected("ticket_void", f"Ticket {ticket.ticket} is void: {ticket.void}.")
         return ticket

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from controller.domain.commands import Command, Context
+from controller.domain.commands import Command, Context, payload
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
@@ -23,6 +23,7 @@ from controller.domain.handoffs import WildcardFinalist
 from controller.domain.members import Member, Members, public_name
 from controller.promotions.wildcard_config import WildcardConfig
 from controller.promotions.wildcard_pool import draw_ticket, pool_digest, total_tickets
+from showrunner.contract.fields import CardNumber, DisplayName, Flag, ShortText
 
 VIEW = "draw:wildcard"
 SUBTITLE = "Slots PAYOFF \u2013 one seat in the Final"
@@ -111,40 +112,40 @@ class WildcardStandInNamed(DomainEvent, type_name="WildcardStandInNamed"):
 
 
 # -- payloads -----------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@payload
 class Activate:
-    card: str
+    card: CardNumber
 
 
-@dataclass(frozen=True)
+@payload
 class RegisterDecline:
-    card: str
-    in_person: bool  # the member themself, not someone on their behalf (rule 38)
-    id_checked: bool  # positive identification seen (rule 38)
-    id_document: str  # what was shown, e.g. "SA ID" (not its number)
-    contact: str = ""  # how to reach the member if they win (rule 43)
+    card: CardNumber
+    in_person: Flag  # the member themself, not someone on their behalf (rule 38)
+    id_checked: Flag  # positive identification seen (rule 38)
+    id_document: ShortText  # what was shown, e.g. "SA ID" (not its number)
+    contact: ShortText = ""  # how to reach the member if they win (rule 43)
 
 
-@dataclass(frozen=True)
+@payload
 class NoFields:
     """A command that needs nothing but the operator's intent."""
 
 
-@dataclass(frozen=True)
+@payload
 class Claim:
-    card_checked: bool  # the winner's rewards card, or evidence of the ticket (rule 39)
-    id_checked: bool  # positive and acceptable identification (rule 39)
+    card_checked: Flag  # the winner's rewards card, or evidence of the ticket (rule 39)
+    id_checked: Flag  # positive and acceptable identification (rule 39)
 
 
-@dataclass(frozen=True)
+@payload
 class Redraw:
-    note: str = ""
+    note: ShortText = ""
 
 
-@dataclass(frozen=True)
+@payload
 class NameStandIn:
-    name: str
-    acknowledged_not_entitled: bool  # rule 42
+    name: DisplayName
+    acknowledged_not_entitled: Flag  # rule 42
 
 
 # -- the feature --------------------------------------------------------------------------------

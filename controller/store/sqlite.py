@@ -56,8 +56,10 @@ class StoreError(Exception):
 
 
 def canonical_json(value: Any) -> str:
-    """The one serialisation used for hashing: sorted keys, no spaces, UTF-8 kept."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The one serialisation used for hashing: sorted keys, no spaces, UTF-8 kept, and strict
+    JSON (NaN and Infinity raise ValueError: no browser could read them back)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False)
 
 
 EventRecord = tuple[str, int, dict[str, Any]]  # (type name, version, data)

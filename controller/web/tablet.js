@@ -125,11 +125,26 @@
     $("pick-hint").hidden = command !== null;
     if (command === null) return;
     $("summary").textContent = command.summary;
-    const controls = command.fields.map(fieldControl);
+    const controls = fieldsOf(command.payload).map(fieldControl);
     state.readers = controls.map((c) => [c.name, c.read]);
     $("fields").replaceChildren(...controls.map((c) => c.node));
     $("fields").scrollTop = 0;
     updateSendButton();
+  }
+
+  /** The payload's fields from its JSON Schema: name, property (nullable unwrapped), required. */
+  function fieldsOf(schema) {
+    const required = new Set(schema.required ?? []);
+    return Object.entries(schema.properties ?? {}).map(([name, property]) => (
+      {name, required: required.has(name), ...nonNull(property)}));
+  }
+
+  /** `{anyOf: [X, {type: "null"}], default}` -> X with the default: an optional value. */
+  function nonNull(property) {
+    const options = (property.anyOf ?? []).filter((option) => option.type !== "null");
+    if (options.length !== 1) return property;
+    const {anyOf, ...rest} = property;
+    return {...options[0], ...rest, nullable: true};
   }
 
   /** One labelled input per payload field; `read()` gives its JSON value or undefined. */
@@ -140,36 +155,65 @@
     label.htmlFor = id;
     if (!field.required) label.append(el("span", "optional", "optional"));
     wrap.append(label);
-    let input;
-    let read;
-    if (field.type === "boolean") {
-      wrap.classList.add("inline");
-      input = el("input", "switch");
-      input.type = "checkbox";
-      input.setAttribute("role", "switch");
-      input.checked = field.default === true;
-      read = () => input.checked;
-    } else {
-      input = el("input", "text");
-      input.type = "text";
-      if (field.type === "integer") {
-        input.inputMode = "numeric";
-        read = () => readInteger(input.value);
-      } else if (field.type === "list") {
-        input.placeholder = "comma-separated";
-        read = () => readList(input.value);
-      } else {
-        read = () => input.value.trim() || undefined;
-      }
-      if (field.default !== undefined && field.default !== null) {
-        input.value = Array.isArray(field.default) ? field.default.join(", ") : field.default;
-      }
-    }
+    const {input, read} = field.type === "boolean" ? switchInput(field, wrap)
+      : field.enum ? selectInput(field)
+        : textInput(field);
     input.id = id;
     input.name = field.name;
     if (field.required) input.setAttribute("aria-required", "true");
     wrap.append(input);
     return {name: field.name, node: wrap, read};
+  }
+
+  function switchInput(field, wrap) {
+    wrap.classList.add("inline");
+    const input = el("input", "switch");
+    input.type = "checkbox";
+    input.setAttribute("role", "switch");
+    input.checked = field.default === true;
+    return {input, read: () => input.checked};
+  }
+
+  /** An enum is a choice: its values, plus "not given" when the field is optional. */
+  function selectInput(field) {
+    const input = el("select", "text");
+    const blank = field.required || field.default !== undefined ? [] : [""];
+    input.replaceChildren(...[...blank, ...field.enum].map((value) => {
+      const option = el("option", "", value === "" ? "—" : humanize(String(value)));
+      option.value = value;
+      return option;
+    }));
+    if (field.default !== undefined) input.value = field.default;
+    return {input, read: () => input.value || undefined};
+  }
+
+  /** Text, whole numbers (with the schema's bounds) and comma-separated lists. */
+  function textInput(field) {
+    const input = el("input", "text");
+    input.type = "text";
+    let read = () => input.value.trim() || undefined;
+    if (field.type === "integer") {
+      input.type = "number";
+      input.step = "1";
+      input.inputMode = "numeric";
+      if (field.minimum !== undefined) input.min = String(field.minimum);
+      if (field.maximum !== undefined) input.max = String(field.maximum);
+      read = () => readInteger(input.value);
+    } else if (field.type === "array") {
+      input.placeholder = "comma-separated";
+      const item = nonNull(field.items ?? {});
+      read = () => readList(input.value, item.type === "integer", item.nullable === true);
+    } else if (field.type === "object") {
+      input.placeholder = "JSON object, e.g. {\"seconds\": 30}";
+      read = () => readObject(input.value);
+    } else {
+      if (field.maxLength !== undefined) input.maxLength = field.maxLength;
+      if (field.pattern !== undefined) input.pattern = field.pattern.replace(/^\^|\$$/g, "");
+    }
+    if (field.default !== undefined && field.default !== null) {
+      input.value = Array.isArray(field.default) ? field.default.join(", ") : field.default;
+    }
+    return {input, read};
   }
 
   /** A whole number when it is one; otherwise the text itself, so the server says what is wrong. */
@@ -179,11 +223,24 @@
     return /^-?\d+$/.test(value) ? Number(value) : value;
   }
 
-  /** "3, 7, 12" -> [3, 7, 12]; "vip, staff" -> ["vip", "staff"]. */
-  function readList(text) {
+  /** "3, 7, 12" -> [3, 7, 12] for a list of numbers ("absent" -> null where allowed);
+   * "S1, S2" -> ["S1", "S2"]. */
+  function readList(text, numbers, nullable) {
     const items = text.split(",").map((s) => s.trim()).filter((s) => s !== "");
     if (items.length === 0) return undefined;
-    return items.every((s) => /^-?\d+$/.test(s)) ? items.map(Number) : items;
+    if (!numbers) return items;
+    return items.map((s) => (nullable && /^(absent|null)$/i.test(s) ? null : readInteger(s)));
+  }
+
+  /** A JSON object as typed; text that is not JSON is sent as typed for the server to name. */
+  function readObject(text) {
+    const value = text.trim();
+    if (value === "") return undefined;
+    try {
+      return JSON.parse(value);
+    } catch {
+      return value;
+    }
   }
 
   function payload() {

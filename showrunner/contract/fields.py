@@ -7,6 +7,7 @@ dataclass checked through `pydantic.TypeAdapter` gets the rule and its JSON Sche
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Annotated
 
@@ -18,6 +19,8 @@ MAX_SCORE = 999_999_999
 MAX_CENTS = 1_000_000_000_000
 #: the latest moment any view or command carries: 1 January 3000, in UTC epoch ms
 MAX_EPOCH_MS = 32_503_680_000_000
+#: the highest number on a single-zero roulette wheel (Super 9 tickets, rule 8)
+MAX_WHEEL_NUMBER = 36
 #: the longest countdown or duration a scene is asked to show: one day, in seconds
 MAX_SECONDS = 24 * 3600
 
@@ -51,3 +54,33 @@ Percent = Annotated[StrictInt, Field(ge=0, le=100)]
 Count = Annotated[StrictInt, Field(ge=0, le=1_000_000)]
 Seconds = Annotated[StrictInt, Field(ge=1, le=MAX_SECONDS)]
 Flag = StrictBool
+
+
+def pattern(regex: str, says: str, max_length: int) -> object:
+    """Text that matches `regex` in full; `says` finishes the sentence "Card ..." when not."""
+    compiled = re.compile(regex)
+
+    def check(value: str) -> str:
+        if not compiled.fullmatch(value):
+            raise ValueError(says)
+        return value
+
+    schema = {"pattern": f"^{regex}$"}
+    return Annotated[StrictStr, Field(max_length=max_length, json_schema_extra=schema),
+                     AfterValidator(check)]
+
+
+def list_of(item: object, max_items: int) -> object:
+    """A list of at most `max_items` values of one field type."""
+    return Annotated[list[item], Field(max_length=max_items)]  # type: ignore[valid-type]
+
+
+Ref = text(64, 1)
+"""What the MC names a thing by: a stage, heat, session, screen or group."""
+CardNumber = pattern(r"[0-9]{6,20}", "must be a rewards card number: 6 to 20 digits", 20)
+EntryId = pattern(r"[A-Z][0-9]{1,6}", "must be an entry id: a letter and its number, e.g. S12", 7)
+TicketNumber = pattern(r"[0-9]{1,12}", "must be the 1 to 12 digits printed on the ticket", 12)
+WheelNumber = Annotated[StrictInt, Field(ge=0, le=MAX_WHEEL_NUMBER)]
+Seat = Annotated[StrictInt, Field(ge=1, le=1000)]
+EntryIds = list_of(EntryId, 100)
+Refs = list_of(Ref, 100)

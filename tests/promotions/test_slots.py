@@ -399,8 +399,9 @@ def test_scores_are_corrected_or_voided_with_a_reason_and_the_old_value_kept():
 
 @pytest.mark.parametrize(("payload", "code", "message"), [
     ({"entry": "S99", "score": 5}, "unknown_entry", "There is no entry 'S99'."),
-    ({"entry": "S1", "score": -1}, "bad_score", "A score cannot be negative."),
-    ({"entry": "S1", "score": 1.5}, "bad_payload", "The field 'score' must be a whole number."),
+    ({"entry": "S1", "score": -1}, "bad_payload", "Score must be at least 0."),
+    ({"entry": "S1", "score": 1.5}, "bad_payload", "Score must be a whole number."),
+    ({"entry": "S1", "score": 10**9}, "bad_payload", "Score must be at most 999 999 999."),
 ])
 def test_bad_scores_are_refused_with_a_sentence(payload, code, message):
     d = Driver()

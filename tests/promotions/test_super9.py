@@ -41,8 +41,8 @@ def won(f: Floor) -> Super9Won:
     (A[:8], "bad_numbers", "has 8 numbers"),             # rule 8: exactly nine numbers
     ([*A, 10], "bad_numbers", "has 10 numbers"),         # rule 9: more than 9 numbers
     ([*A[:8], 1], "repeated_number", "1 more than once"),  # rule 9: a duplicated number
-    ([*A[:8], 37], "bad_number", "37, which is not on the wheel"),  # rule 8: 0 to 36
-    ([*A[:8], -1], "bad_number", "-1, which is not on the wheel"),  # rule 8: 0 to 36
+    ([*A[:8], 37], "bad_payload", "Original (item 9) must be at most 36."),  # rule 8: 0 to 36
+    ([*A[:8], -1], "bad_payload", "Original (item 9) must be at least 0."),  # rule 8: 0 to 36
 ])
 def test_a_ticket_must_hold_nine_different_numbers_from_0_to_36(numbers, code, words):
     f = Floor()
@@ -132,7 +132,7 @@ def test_a_session_starts_only_when_hand_in_has_closed(floor):
 def test_spin_refusals_change_nothing(floor):
     assert floor.refused("super9.spin", {"number": 5}).code == "no_session"
     floor.start()
-    assert floor.refused("super9.spin", {"number": 37}).code == "bad_number"  # rule 8
+    assert floor.refused("super9.spin", {"number": 37}).code == "bad_payload"  # rule 8
     assert floor.refused("super9.undo_spin", {"reason": "typo"}).code == "nothing_to_undo"
     floor.spins(*A)
     # rule 13: the game is won; nothing more is spun until the call is confirmed or undone

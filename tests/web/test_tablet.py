@@ -132,14 +132,20 @@ async def test_mc_runs_a_slots_heat_from_the_tablet(ctl: LiveController, browser
     logged = event_count(ctl.db_path)
     await send(page, "Slots", "Record score", {"Entry": "S9", "Score": "1200"})
     await refused(page, "There is no entry 'S9'.")
-    await send(page, "Slots", "Record score", {"Entry": "S1", "Score": "abc"})
-    await refused(page, "The field 'score' must be a whole number.")
+    await send(page, "Slots", "Record score", {"Entry": "S1", "Score": "12.5"})
+    await refused(page, "Score must be a whole number.")
+    score = page.get_by_label("Score", exact=True)
+    await expect(score).to_have_attribute("max", "999999999")  # the bound from the JSON Schema
+    await expect(score).to_have_attribute("min", "0")
+    await send(page, "Slots", "Record score", {"Entry": "S1", "Score": "1000000000"})
+    await refused(page, "Score must be at most 999 999 999.")
     assert event_count(ctl.db_path) == logged  # a rejected command changes nothing
 
     log = page.locator("#log .log-item")
-    await expect(log).to_have_count(5)
-    await expect(log.first).to_contain_text("must be a whole number")
-    await expect(log.nth(2)).to_contain_text("Done · TournamentScoreRecorded")
+    await expect(log).to_have_count(6)
+    await expect(log.first).to_contain_text("must be at most 999 999 999")
+    await expect(log.nth(1)).to_contain_text("must be a whole number")
+    await expect(log.nth(3)).to_contain_text("Done · TournamentScoreRecorded")
 
     await page.screenshot(path=tmp_path / "tablet.png")
 
