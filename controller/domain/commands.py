@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+import pydantic
+
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 
@@ -85,7 +87,7 @@ def parse_payload(cls: type[P], raw: Any) -> P:
     """Check a JSON payload against a dataclass and build it; say precisely what is wrong."""
     if not isinstance(raw, dict):
         raise Rejected("bad_payload", "The command's payload must be an object of named fields.")
-    hints = typing.get_type_hints(cls)
+    hints = typing.get_type_hints(cls, include_extras=True)
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     unknown = sorted(set(raw) - set(fields))
     if unknown:
@@ -102,6 +104,8 @@ def parse_payload(cls: type[P], raw: Any) -> P:
 
 def _check(name: str, hint: Any, value: Any) -> Any:
     origin = typing.get_origin(hint)
+    if origin is typing.Annotated:  # a contract field type (showrunner.contract.fields)
+        return _check_constrained(name, hint, value)
     if origin in (typing.Union, types.UnionType):
         options = typing.get_args(hint)
         if value is None and type(None) in options:
@@ -127,3 +131,15 @@ def _check(name: str, hint: Any, value: Any) -> Any:
     if hint is bool and not isinstance(value, bool):
         raise Rejected("bad_payload", f"The field '{name}' must be true or false.")
     return value
+
+
+def _check_constrained(name: str, hint: Any, value: Any) -> Any:
+    try:
+        return pydantic.TypeAdapter(hint).validate_python(value)
+    except pydantic.ValidationError as exc:
+        error = exc.errors()[0]
+        reason = {"string_type": "must be text",
+                  "string_too_long": "is too long ({max_length} characters max)",
+                  }.get(error["type"], str(error["msg"]).removeprefix("Value error, "))
+        raise Rejected("bad_payload", f"The field '{name}' "
+                       f"{reason.format(**error.get('ctx', {}))}.") from exc

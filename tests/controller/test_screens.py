@@ -8,11 +8,15 @@ from controller.domain.errors import Rejected
 from controller.features import build_features
 from controller.screens import SWITCH_LEAD_MS, Screens
 from controller.show import Show
-from showrunner.playlist.schedule import screen_slot
+from showrunner.contract.playlist.schedule import screen_slot
 
 TECH = "technician"
-LOOP = ["name: loop", "scenes:", "  - {scene: leaderboard, duration: 10}",
-        "  - {scene: jackpot_ticker, duration: 5}"]
+LOOP = """\
+name: loop
+scenes:
+  - {scene: leaderboard, duration: 10}
+  - {scene: jackpot_ticker, duration: 5}
+"""
 
 
 class Floor:
@@ -80,10 +84,10 @@ def test_enrolment_refusals_change_nothing():
 def test_a_bad_playlist_is_refused_with_every_problem_and_screens_keep_theirs():
     floor = Floor()
     floor.enrol("stage-1")
-    floor.send("playlists.assign", {"file": "loop.yaml", "lines": LOOP, "groups": ["stage"]})
+    floor.send("playlists.assign", {"file": "loop.yaml", "yaml": LOOP, "groups": ["stage"]})
     before = floor.view("stage-1")
-    broken = [*LOOP[:2], "  - {scene: nope, duration: 0}"]
-    refused = floor.refusal("playlists.assign", {"file": "loop.yaml", "lines": broken,
+    broken = "name: loop\nscenes:\n  - {scene: nope, duration: 0}\n"
+    refused = floor.refusal("playlists.assign", {"file": "loop.yaml", "yaml": broken,
                                                  "groups": ["stage"]})
     assert refused.code == "bad_playlist"
     assert "loop.yaml:3:13: unknown scene 'nope'" in refused.message
@@ -96,9 +100,9 @@ def test_assignment_reaches_the_group_and_starts_at_the_next_boundary():
     floor.enrol("stage-1")
     floor.enrol("stage-2")
     floor.enrol("bar-1", group="bar")
-    assert floor.refusal("playlists.assign", {"file": "l.yaml", "lines": LOOP,
+    assert floor.refusal("playlists.assign", {"file": "l.yaml", "yaml": LOOP,
                                               "groups": ["stgae"]}).code == "unknown_group"
-    [first, second] = [floor.send("playlists.assign", {"file": "l.yaml", "lines": LOOP,
+    [first, second] = [floor.send("playlists.assign", {"file": "l.yaml", "yaml": LOOP,
                                                        "groups": ["stage"]}, at=t)[0]
                        for t in (1_000, 4_000)]
     assert first.anchor_ms == 1_000 + SWITCH_LEAD_MS  # nothing played: starts at once
@@ -112,9 +116,9 @@ def test_assignment_reaches_the_group_and_starts_at_the_next_boundary():
 def test_a_screens_own_playlist_outranks_its_groups_at_equal_priority():
     floor = Floor()
     floor.enrol("stage-1")
-    floor.send("playlists.assign", {"file": "l.yaml", "lines": LOOP, "groups": ["stage"]})
-    own = [LOOP[0].replace("loop", "own"), *LOOP[1:]]
-    floor.send("playlists.assign", {"file": "o.yaml", "lines": own, "screens": ["stage-1"]})
+    floor.send("playlists.assign", {"file": "l.yaml", "yaml": LOOP, "groups": ["stage"]})
+    own = LOOP.replace("name: loop", "name: own")
+    floor.send("playlists.assign", {"file": "o.yaml", "yaml": own, "screens": ["stage-1"]})
     assert [p["name"] for p in floor.view("stage-1")["playlists"]] == ["own", "loop"]
     floor.send("playlists.unassign", {"name": "own", "screens": ["stage-1"]}, at=100_000)
     assert floor.screens.view("ops:screens")["screens"][0]["playlists"] == ["loop"]
@@ -142,7 +146,7 @@ def test_pending_screens_get_no_program():
     floor = Floor()
     floor.enrol("stage-1")
     floor.enrol("stage-2", authorise=False)
-    floor.send("playlists.assign", {"file": "l.yaml", "lines": LOOP, "groups": ["stage"]})
+    floor.send("playlists.assign", {"file": "l.yaml", "yaml": LOOP, "groups": ["stage"]})
     assert floor.view("stage-1")["playlists"] and floor.view("stage-2")["playlists"] == []
 
 
