@@ -158,3 +158,68 @@ def test_ending_a_takeover_publishes_a_changed_view():
     events = floor.send("takeover.end", {"group": "stage"}, at=9_000, role="operator")
     [changed] = floor.show.publish({"screen:stage-1"}, 2)
     assert changed.doc["takeover"]["end_ms"] == events[0].end_ms
+
+
+@pytest.mark.parametrize("scene,params,words", [
+    ("attract", {"seconds": float("nan")}, "'seconds' of scene 'attract' must be a number from "
+                                           "1 to 86400, not NaN"),
+    ("attract", {"seconds": float("inf")}, "not Infinity"),
+    ("attract", {"seconds": 1e308}, "not 1e+308"),
+    ("leaderboard", {"rows_per_page": 0}, "'rows_per_page' of scene 'leaderboard' must be a "
+                                          "whole number from 1 to 50, or null, not 0"),
+    ("leaderboard", {"rows": 3}, "scene 'leaderboard' has no parameter 'rows' (did you mean "
+                                 "'max_rows'?)"),
+    ("announcement", {"title": "Final\x00"}, "'title' of scene 'announcement' contains an "
+                                             "unprintable character (U+0000)"),
+    ("announcement", {"body": "x" * 2001}, "must be text of at most 2000 characters"),
+])
+def test_a_takeover_a_screen_could_not_draw_is_refused_and_changes_nothing(scene, params, words):
+    floor = Floor()
+    floor.enrol("stage-1")
+    before = floor.view("stage-1")
+    refused = floor.refusal("takeover.start", {"group": "stage", "scene": scene,
+                                               "params": params}, role="operator")
+    assert refused.code == "bad_scene"
+    assert refused.message.startswith("The takeover cannot be shown: ") and words in \
+        refused.message
+    assert floor.view("stage-1") == before and floor.screens.takeovers == {}
+
+
+@pytest.mark.parametrize("line,words", [
+    ("rows_per_page: .nan", "l.yaml:6:22: parameter 'rows_per_page' of scene 'leaderboard' "
+                            "must be a whole number from 1 to 50, or null, not NaN"),
+    ("page_seconds: .inf", "l.yaml:6:21: parameter 'page_seconds' of scene 'leaderboard' "
+                           "must be a number from 1 to 3600, not Infinity"),
+    ("rows_per_page: 0", "not 0"),
+    ('score_label: "Chips\\x1b"', "contains an unprintable character (U+001B)"),
+])
+def test_a_playlist_a_screen_could_not_draw_is_refused_and_changes_nothing(line, words):
+    floor = Floor()
+    floor.enrol("stage-1")
+    before = floor.view("stage-1")
+    text = ("name: l\nscenes:\n  - scene: leaderboard\n    duration: 10\n    params:\n"
+            f"      {line}\n")
+    refused = floor.refusal("playlists.assign", {"file": "l.yaml", "yaml": text,
+                                                 "groups": ["stage"]})
+    assert refused.code == "bad_playlist" and words in refused.message
+    assert floor.view("stage-1") == before
+
+
+def test_the_playlist_is_one_bounded_printable_text():
+    floor = Floor()
+    floor.enrol("stage-1")
+    too_big = LOOP + "#" * (64 * 1024)
+    refused = floor.refusal("playlists.assign", {"file": "l.yaml", "yaml": too_big,
+                                                 "groups": ["stage"]})
+    assert refused.code == "bad_payload" and "65536 characters max" in refused.message
+    refused = floor.refusal("playlists.assign", {"file": "l.yaml", "yaml": LOOP + "\x00",
+                                                 "groups": ["stage"]})
+    assert "unprintable character (U+0000)" in refused.message
+    refused = floor.refusal("playlists.assign", {"file": "l.yaml", "lines": LOOP.split("\n"),
+                                                 "groups": ["stage"]})
+    assert refused.code == "bad_payload"  # the old list-of-lines form is gone
+    assert floor.view("stage-1")["playlists"] == []
+    windows = LOOP.replace("\n", "\r\n")  # saved on Windows: line breaks are fine
+    [assigned] = floor.send("playlists.assign", {"file": "l.yaml", "yaml": windows,
+                                                 "groups": ["stage"]})
+    assert assigned.playlist["name"] == "loop"

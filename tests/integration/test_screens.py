@@ -9,10 +9,12 @@ import sys
 import time
 
 import aiohttp
+import pytest
 
 from controller.auth import key_hash
 from controller.process import ROOT
 from showrunner.engine.link import Link, LinkRefused, LinkStatus, ViewChanged
+from tests.integration.test_commands import log_rows
 from tests.integration.test_link import Inbox
 from tests.support.live import live_controller
 
@@ -150,3 +152,24 @@ async def test_a_real_display_plays_its_playlist_and_a_takeover_then_hands_back(
             display.terminate()
             display.wait(10)
 
+
+
+@pytest.mark.parametrize("params", [
+    {"seconds": float("nan")}, {"seconds": float("inf")}, {"seconds": 1e308},
+    {"view": "attract\u0000"}, {"sconds": 5}])
+async def test_a_takeover_with_values_a_screen_cannot_draw_is_refused_over_the_wire(tmp_path,
+                                                                                   params):
+    db = tmp_path / "show.db"
+    async with live_controller(db) as ctl, ctl.client("technician") as tech:
+        await enrol(tech)
+        assert (await tech.send("screens.authorise", {"screen": "stage-1"}))["ok"]
+        before = log_rows(db)
+        async with ctl.client("operator") as mc:
+            ack = await mc.send("takeover.start", {"group": "stage", "scene": "attract",
+                                                   "params": params})
+            assert ack["error"]["code"] == "bad_scene", ack
+            assert ack["error"]["message"].startswith("The takeover cannot be shown: ")
+            assert log_rows(db) == before
+            ack = await mc.send("takeover.start", {"group": "stage", "scene": "attract",
+                                                   "params": {"seconds": 5}})
+            assert ack["ok"], ack  # the same takeover with a value a screen can draw
