@@ -32,9 +32,13 @@ from controller.remote import send
 from controller.store.sqlite import EventLog
 
 GROUP = "bench"
-PLAYLIST = ["name: sync-bench", "transition: cut", "scenes:",
-            "  - {scene: announcement, duration: 1s, params: {view: null, title: One}}",
-            "  - {scene: announcement, duration: 1s, params: {view: null, title: Two}}"]
+PLAYLIST = """\
+name: sync-bench
+transition: cut
+scenes:
+  - {scene: announcement, duration: 1s, params: {view: null, title: One}}
+  - {scene: announcement, duration: 1s, params: {view: null, title: Two}}
+"""
 SIZE = "192x108"
 
 
@@ -86,7 +90,7 @@ def run(displays: int, seconds: float) -> dict:
             procs = start_displays(url, keys, Path(tmp) / "screens")
             wait_online(url, tech, displays)
             time.sleep(3)  # clock samples taken at connect
-            payload = {"file": "sync.yaml", "lines": PLAYLIST, "groups": [GROUP],
+            payload = {"file": "sync.yaml", "yaml": PLAYLIST, "groups": [GROUP],
                        "screens": []}
             assert send(url, tech, "playlists.assign", payload)["ok"]
             time.sleep(2)  # the playlist starts at the next boundary

@@ -49,7 +49,7 @@ def enrol_payload(screen: str, group: str, name: str = "") -> tuple[str, dict[st
 
 
 def assign_payload(path: Path, screens: list[str], groups: list[str]) -> dict[str, Any]:
-    return {"file": path.name, "lines": path.read_text(encoding="utf-8").split("\n"),
+    return {"file": path.name, "yaml": path.read_text(encoding="utf-8"),
             "screens": screens, "groups": groups}
 
 

@@ -3,13 +3,15 @@
 Technicians enrol a screen with the SHA-256 of a key they generated (the key itself never
 reaches the controller or the log), authorise it once it shows up, move it between groups and
 revoke it. Playlists arrive as YAML text, are validated here before any screen sees them, and
-are assigned to screens or groups. Operators take a group over with a live scene.
+are assigned to screens or groups. Operators take a group over with a live scene. Playlists
+and takeover parameters are checked against the scene catalogue (showrunner.contract.scenes):
+a value a screen could not draw is refused with a sentence, and nothing changes.
 
 Each screen gets its own view `screen:<id>`: its status, group, playlists in precedence order
 and its group's takeover. Screens compute what to show from that view and the show clock
-(showrunner.playlist.schedule), so a group changes scenes together. A new playlist starts at
-the next scene boundary of what the target plays now: that moment is computed here, stored in
-the event, and never depends on when a screen hears of it.
+(showrunner.contract.playlist.schedule), so a group changes scenes together. A new playlist
+starts at the next scene boundary of what the target plays now: that moment is computed here,
+stored in the event, and never depends on when a screen hears of it.
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ from controller.domain.commands import Command, Context, payload
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
-from showrunner.contract.fields import Ref, Refs, ShortText
-from showrunner.playlist.schedule import program_slot
-from showrunner.playlist.validate import PlaylistError, check_scene, validate
+from showrunner.contract.fields import PlaylistText, Ref, Refs, ShortText
+from showrunner.contract.playlist.schedule import program_slot
+from showrunner.contract.playlist.validate import PlaylistError, check_scene, validate
 
 SWITCH_LEAD_MS = 300  # time for a change to reach every screen before it shows
 VIEW_PREFIX = "screen:"
@@ -126,7 +128,7 @@ class Revoke:
 @payload
 class Assign:
     file: ShortText
-    lines: list[str]
+    yaml: PlaylistText  # the file's text as written
     screens: Refs = field(default_factory=list)
     groups: Refs = field(default_factory=list)
 
@@ -204,7 +206,7 @@ class Screens(Feature):
             Command("screens.revoke", "technician", Revoke, self.revoke,
                     "Revoke a screen's key; it is refused from now on."),
             Command("playlists.assign", "technician", Assign, self.assign,
-                    "Validate a playlist (YAML lines) and play it on screens or groups."),
+                    "Validate a playlist (its YAML text) and play it on screens or groups."),
             Command("playlists.unassign", "technician", Unassign, self.unassign,
                     "Stop a playlist on screens or groups at their next scene boundary."),
             Command("takeover.start", "operator", StartTakeover, self.start_takeover,
@@ -243,14 +245,13 @@ class Screens(Feature):
         return [] if record.status == REVOKED else [ScreenRevoked(p.screen, p.reason)]
 
     def assign(self, p: Assign, ctx: Context) -> list[DomainEvent]:
-        text = "\n".join(p.lines)
         try:
-            playlist = validate(text, p.file)
+            playlist = validate(p.yaml, p.file)
         except PlaylistError as exc:
             raise Rejected("bad_playlist", "The playlist has errors; no screen was changed:\n"
                            + str(exc)) from exc
         targets = self._targets(p.screens, p.groups)
-        digest = hashlib.sha256(text.encode()).hexdigest()
+        digest = hashlib.sha256(p.yaml.encode()).hexdigest()
         return [PlaylistAssigned(t, p.file, digest, playlist, ctx.now_ms,
                                  self._boundary(t, ctx.now_ms)) for t in targets]
 

@@ -13,17 +13,23 @@ from typing import Any
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # before anything imports pygame
 
+import yaml
+
 from showrunner.engine.layout import parse_size
 
 
 def parse_params(items: Sequence[str]) -> dict[str, Any]:
-    """['rows_per_page=12', 'view=leaderboard:roulette'] -> {'rows_per_page': '12', ...}."""
+    """['rows_per_page=12', 'images=[a.png, b.png]'] -> {'rows_per_page': 12, ...}: each value
+    read as a YAML value, as it would be written in a playlist."""
     out: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise argparse.ArgumentTypeError(f"--param wants key=value, not {item!r}")
-        out[key.strip()] = value
+        try:
+            out[key.strip()] = yaml.safe_load(value) if value.strip() else value
+        except yaml.YAMLError:
+            out[key.strip()] = value
     return out
 
 
@@ -124,7 +130,7 @@ def render(args: argparse.Namespace, params: dict[str, Any]) -> int:
 
 
 def validate(paths: Sequence[Path]) -> int:
-    from showrunner.playlist.validate import check_file
+    from showrunner.contract.playlist.validate import check_file
 
     failed = 0
     for path in paths:
@@ -140,8 +146,8 @@ def validate(paths: Sequence[Path]) -> int:
 
 
 def preview(args: argparse.Namespace) -> int:
+    from showrunner.contract.playlist.validate import check_file
     from showrunner.engine.preview import contact_sheet
-    from showrunner.playlist.validate import check_file
 
     doc, problems = check_file(args.path)
     for problem in problems:

@@ -1,4 +1,4 @@
-"""Money is integer cents (ZAR). Splits and formatting live here and nowhere else."""
+"""Money is integer cents (ZAR). Splits live here; formatting is showrunner.contract.money."""
 
 from __future__ import annotations
 
@@ -10,14 +10,6 @@ CURRENCY = "ZAR"
 def rands(amount: int) -> int:
     """Whole rands to cents: `rands(50)` is R50.00."""
     return amount * 100
-
-
-def format_zar(cents: int) -> str:
-    """Display form used on every screen: R150 000 (whole rands) or R12 345.67."""
-    sign = "-" if cents < 0 else ""
-    whole, part = divmod(abs(cents), 100)
-    grouped = f"{whole:,}".replace(",", "\u00a0")
-    return f"{sign}R{grouped}" if part == 0 else f"{sign}R{grouped}.{part:02d}"
 
 
 def percent_of(cents: int, percent: int) -> int:

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from controller.domain.errors import Rejected
-from controller.domain.money import format_zar, split
+from controller.domain.money import split
+from showrunner.contract.money import format_zar
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ from typing import Any
 
 from controller.domain.heats import heat_number
 from controller.domain.members import Member, Members
-from controller.domain.money import format_zar
 from controller.domain.prizes import prize_table
 from controller.domain.tournament_state import Entry, PoolConfig, Stage
+from showrunner.contract.money import format_zar
 
 
 class TournamentViews:

@@ -22,7 +22,6 @@ from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.heats import draw_seats, heat_number, heats_needed, positions, take_seat
 from controller.domain.members import Members
-from controller.domain.money import format_zar
 from controller.domain.prizes import check_split
 from controller.domain.standings import Standings
 from controller.domain.tournament import Tournament
@@ -34,6 +33,7 @@ from controller.domain.tournament_events import (
 from controller.domain.tournament_state import Entry, PoolConfig, Stage, StageSpec
 from controller.promotions.sweet16 import Sweet16Pay
 from showrunner.contract.fields import CardNumber, Count, EntryId, EntryIds, Ref, Score, Seat
+from showrunner.contract.money import format_zar
 
 HANDS = ("sweet_16", "suited_16", "same_colour_16", "mixed_colour_16")
 

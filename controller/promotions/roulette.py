@@ -18,7 +18,6 @@ from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.heats import heat_name, take_seat
 from controller.domain.members import Members
-from controller.domain.money import format_zar
 from controller.domain.tournament import RecordScore, Tournament
 from controller.domain.tournament_events import (
     TournamentEntered,
@@ -28,6 +27,7 @@ from controller.domain.tournament_events import (
 )
 from controller.domain.tournament_state import Entry, PoolConfig, Stage, StageSpec
 from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Ref, Score, list_of
+from showrunner.contract.money import format_zar
 
 
 @dataclass(frozen=True)

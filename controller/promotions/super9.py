@@ -18,7 +18,7 @@ from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
 from controller.domain.members import Members
-from controller.domain.money import format_zar, percent_of, share_equally
+from controller.domain.money import percent_of, share_equally
 from controller.domain.roulette import colour
 from controller.promotions import super9_cues as cues
 from controller.promotions.super9_config import Super9Config, load_config
@@ -44,6 +44,7 @@ from showrunner.contract.fields import (
     WheelNumber,
     list_of,
 )
+from showrunner.contract.money import format_zar
 
 BOARD = "board:super9"
 JACKPOT = "jackpot:super9"

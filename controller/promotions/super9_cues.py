@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from controller.domain.money import format_zar
 from controller.domain.roulette import colour
+from showrunner.contract.money import format_zar
 
 WORDS = {1: "one more number", 2: "two more numbers", 3: "three more numbers"}
 

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from typing import Annotated
 
-from pydantic import AfterValidator, Field, StrictBool, StrictInt, StrictStr
+from pydantic import AfterValidator, Field, Strict, StrictBool, StrictInt, StrictStr
 
 #: the highest score (credits, chips) a tournament records: nine digits fit every leaderboard row
 MAX_SCORE = 999_999_999
@@ -24,20 +24,52 @@ MAX_WHEEL_NUMBER = 36
 #: the longest countdown or duration a scene is asked to show: one day, in seconds
 MAX_SECONDS = 24 * 3600
 
+#: the largest playlist a technician sends: 64 KiB of YAML
+MAX_PLAYLIST_CHARS = 64 * 1024
+
 _UNPRINTABLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+_LINE_BREAKS = frozenset("\n\r\t")
+
+
+def printable_char(char: str, breaks: bool = False) -> bool:
+    """Whether `char` may be drawn (line breaks and tabs only where text has lines)."""
+    return (breaks and char in _LINE_BREAKS) or unicodedata.category(char) not in _UNPRINTABLE
+
+
+def _check_chars(value: str, breaks: bool) -> str:
+    for char in value:
+        if not printable_char(char, breaks):
+            raise ValueError(f"contains an unprintable character (U+{ord(char):04X})")
+    return value
 
 
 def _printable(value: str) -> str:
-    for char in value:
-        if unicodedata.category(char) in _UNPRINTABLE:
-            raise ValueError(f"contains an unprintable character (U+{ord(char):04X})")
-    return value
+    return _check_chars(value, breaks=False)
+
+
+def _printable_lines(value: str) -> str:
+    return _check_chars(value, breaks=True)
 
 
 def text(max_length: int, min_length: int = 0) -> object:
     """Printable text (letters, digits, punctuation, spaces; no control characters)."""
     return Annotated[StrictStr, Field(min_length=min_length, max_length=max_length),
                      AfterValidator(_printable)]
+
+
+def lines(max_length: int) -> object:
+    """Printable text that may also hold line breaks and tabs (a YAML file, a body)."""
+    return Annotated[StrictStr, Field(max_length=max_length), AfterValidator(_printable_lines)]
+
+
+def whole(low: int, high: int) -> object:
+    """A whole number from `low` to `high` (not a float, not true/false)."""
+    return Annotated[StrictInt, Field(ge=low, le=high)]
+
+
+def number(low: float, high: float) -> object:
+    """A finite number from `low` to `high` (whole numbers too; never NaN or infinity)."""
+    return Annotated[float, Strict(), Field(ge=low, le=high, allow_inf_nan=False)]
 
 
 DisplayName = text(40, 1)
@@ -53,6 +85,10 @@ EpochMs = Annotated[StrictInt, Field(ge=0, le=MAX_EPOCH_MS)]
 Percent = Annotated[StrictInt, Field(ge=0, le=100)]
 Count = Annotated[StrictInt, Field(ge=0, le=1_000_000)]
 Seconds = Annotated[StrictInt, Field(ge=1, le=MAX_SECONDS)]
+SecondsSpan = number(1, MAX_SECONDS)
+"""A duration a scene counts or pages by, in seconds (fractions allowed)."""
+PlaylistText = lines(MAX_PLAYLIST_CHARS)
+"""A playlist's YAML, as a technician wrote it."""
 Flag = StrictBool
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import pygame
 
+from showrunner.contract.playlist.schedule import Slot
 from showrunner.engine.clock import ShowClock
 from showrunner.engine.draw import panel
 from showrunner.engine.host import SceneHost
@@ -41,7 +42,6 @@ from showrunner.engine.player import Player
 from showrunner.engine.replica import Replica
 from showrunner.engine.scene import SceneContext
 from showrunner.engine.theme import Theme
-from showrunner.playlist.schedule import Slot
 
 log = logging.getLogger(__name__)
 

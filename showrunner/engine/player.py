@@ -1,7 +1,7 @@
 """Chooses what the screen shows: its program on the show clock, its status, crashed scenes.
 
-The choice itself is showrunner.playlist.schedule (pure, shared with the controller); this adds
-what only the screen knows: that it is waiting for authorisation or was refused, and which
+The choice itself is showrunner.contract.playlist.schedule (pure, shared with the controller);
+this adds what only the screen knows: that it is waiting for authorisation or was refused, and which
 scenes crashed here. A crashed scene is skipped: its time goes to the next scene of the same
 playlist that works, then to the fallback, then to the default scene.
 """
@@ -13,8 +13,8 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from showrunner.playlist.schedule import Slot, screen_slot
-from showrunner.playlist.schema import DEFAULT_SCENE
+from showrunner.contract.playlist.schedule import Slot, screen_slot
+from showrunner.contract.scenes import DEFAULT_SCENE
 
 log = logging.getLogger(__name__)
 

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import pygame
 
+from showrunner.contract.params import drawable
 from showrunner.engine.assets import AssetManager
 from showrunner.engine.layout import Layout
 from showrunner.engine.logonce import warn_once
@@ -57,12 +58,10 @@ class SceneContext:
 
 
 class Scene:
-    """Base class. Subclasses set `name`, `default_view`, `params` and override the hooks."""
+    """Base class. Subclasses set `name` (a scene of the catalogue, showrunner.contract.scenes,
+    which holds its parameters) and override the hooks."""
 
     name: ClassVar[str] = ""
-    default_view: ClassVar[str | None] = None
-    #: parameter name -> default; a given value is converted to the default's type
-    params: ClassVar[dict[str, Any]] = {}
     #: the full-screen layer a scene builds when its view changes and blits first each frame
     static: pygame.Surface | None = None
 
@@ -75,8 +74,7 @@ class Scene:
 
     # lifecycle -------------------------------------------------------------------------------
     def enter(self, params: Mapping[str, Any] | None = None) -> None:
-        self.p = parse_params(self.name, {"view": self.default_view, **self.params},
-                              params or {})
+        self.p = drawable_params(self.name, params or {})
         self.elapsed = 0.0
         self._doc_obj = self._current_doc_obj()
         self.doc = self._doc_obj if isinstance(self._doc_obj, dict) else {}
@@ -122,44 +120,11 @@ class Scene:
         return self.ctx.now_ms()
 
 
-def parse_params(scene: str, spec: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
-    """Defaults from `spec`, overridden by `given` converted to each default's type.
-
-    Unknown names and unconvertible values are logged once and ignored.
-    """
-    out = dict(spec)
-    for key, raw in given.items():
-        if key not in spec:
-            warn_once(log, f"param:{scene}:{key}", "scene %s has no parameter %r (known: %s)",
-                      scene, key, ", ".join(sorted(spec)))
-            continue
-        default = spec[key]
-        try:
-            out[key] = convert(raw, default)
-        except (TypeError, ValueError):
-            warn_once(log, f"paramval:{scene}:{key}", "scene %s: parameter %s=%r is not a %s; "
-                      "using %r", scene, key, raw, type(default).__name__, default)
-    return out
-
-
-def convert(raw: Any, default: Any) -> Any:
-    if default is None or isinstance(default, str):
-        return None if raw is None else str(raw)
-    if isinstance(default, bool):
-        if isinstance(raw, bool):
-            return raw
-        text = str(raw).strip().lower()
-        if text in ("1", "true", "yes", "on"):
-            return True
-        if text in ("0", "false", "no", "off"):
-            return False
-        raise ValueError(raw)
-    if isinstance(default, int):
-        return int(raw)
-    if isinstance(default, float):
-        return float(raw)
-    if isinstance(default, (list, tuple)):
-        if isinstance(raw, (list, tuple)):
-            return [str(x) for x in raw]
-        return [part.strip() for part in str(raw).split(",") if part.strip()]
-    raise TypeError(type(default))
+def drawable_params(scene: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    """Every parameter of `scene`, each safe to draw: what was given, clamped or repaired where
+    it is out of bounds (an old log, a replica), the catalogue's default where it is unusable.
+    Each problem is logged once."""
+    params, notes = drawable(scene, given)
+    for note in notes:
+        warn_once(log, f"param:{note}", "%s", note)
+    return params

@@ -9,9 +9,8 @@ from dataclasses import dataclass
 
 import pygame
 
+from showrunner.contract.scenes import TRANSITIONS
 from showrunner.engine.easing import clamp01, easing
-
-KINDS = ("cut", "crossfade", "slide")
 
 
 @dataclass
@@ -22,8 +21,8 @@ class Transition:
     elapsed: float = 0.0
 
     def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"unknown transition {self.kind!r}; known: {', '.join(KINDS)}")
+        if self.kind not in TRANSITIONS:
+            raise ValueError(f"unknown transition {self.kind!r}; known: {', '.join(TRANSITIONS)}")
         easing(self.ease)  # fail early on a bad name
         if self.kind == "cut":
             self.duration = 0.0

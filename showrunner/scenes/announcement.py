@@ -6,7 +6,7 @@ it); with a `view` parameter, that view's {"title", "body"} wins.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import pygame
 
@@ -22,8 +22,6 @@ RISE_SECONDS = 0.7
 
 class Announcement(Scene):
     name = "announcement"
-    default_view = None
-    params: ClassVar[dict[str, Any]] = {"title": "", "body": ""}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"

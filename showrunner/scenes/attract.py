@@ -1,6 +1,6 @@
 """Attract loop: full-screen images with a slow pan and zoom, dipping from one to the next.
 
-Images come from the `images` parameter (comma-separated paths) or the "attract" view's
+Images come from the `images` parameter (a list of paths) or the "attract" view's
 {"images": [...]}. Each image is scaled once (by the asset manager) to 112% of the screen.
 
 The zoom moves in steps of about one screen pixel at the picture's edge, and each step's
@@ -12,7 +12,7 @@ lets the loop keep 60 fps at 4K; the pan itself moves every frame.
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar
+from typing import Any
 
 import pygame
 
@@ -41,8 +41,6 @@ def _take_scale() -> BandedScale:
 
 class Attract(Scene):
     name = "attract"
-    default_view = "attract"
-    params: ClassVar[dict[str, Any]] = {"images": [], "seconds": 8.0}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         listed = doc.get("images")

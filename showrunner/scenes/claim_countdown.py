@@ -7,7 +7,7 @@ held back until `reveal_at`, like on the draw screen.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import pygame
 
@@ -15,16 +15,13 @@ from showrunner.engine import viewdata as vd
 from showrunner.engine.scene import Scene
 from showrunner.scenes.common import centred_message, static_layer
 from showrunner.scenes.countdown import draw_ring
-from showrunner.scenes.wildcard_draw import CLAIM_SECONDS, PHASES
+from showrunner.scenes.wildcard_draw import PHASES
 
 FIELDS = ("title", "phase", "winner", "finalist", "redraws", "reveal_at", "claim_deadline")
 
 
 class ClaimCountdown(Scene):
     name = "claim_countdown"
-    default_view = "draw:wildcard"
-    params: ClassVar[dict[str, Any]] = {"claim_seconds": CLAIM_SECONDS,
-                                        "caption": "to claim at the stage"}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"

@@ -10,18 +10,17 @@ lands exactly on `amount`. Whole rands are shown.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import pygame
 
+from showrunner.contract.money import format_zar
 from showrunner.engine import viewdata as vd
 from showrunner.engine.draw import panel
-from showrunner.engine.money import format_zar
 from showrunner.engine.scene import Scene
 from showrunner.engine.tween import Tween
 from showrunner.scenes.common import centred_message, content_top, static_layer
 
-ROLL_SECONDS = 3.0
 MAX_JACKPOTS = 4
 FIELDS = ("name", "title", "amount", "previous", "target")
 
@@ -38,8 +37,6 @@ class Jackpot:
 
 class JackpotTicker(Scene):
     name = "jackpot_ticker"
-    default_view = "jackpot:super9"
-    params: ClassVar[dict[str, Any]] = {"roll_seconds": ROLL_SECONDS}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
 import pygame
 
+from showrunner.contract.money import format_int
 from showrunner.engine import viewdata as vd
 from showrunner.engine.draw import arrow, panel
 from showrunner.engine.drawings import Drawings
 from showrunner.engine.easing import clamp01, in_quad, out_cubic
 from showrunner.engine.layout import SAFE_MARGIN
-from showrunner.engine.money import format_int
 from showrunner.engine.scene import Scene
 from showrunner.scenes.common import backdrop, centred_message, content_top, static_layer
 
@@ -45,10 +45,6 @@ class Row(NamedTuple):
 
 class Leaderboard(Scene):
     name = "leaderboard"
-    default_view = "leaderboard:slots"
-    params: ClassVar[dict[str, Any]] = {
-        "rows_per_page": 0, "page_seconds": 10.0, "max_rows": 45, "score_label": "",
-        "empty_text": "Scores appear here as heats finish"}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"

@@ -7,7 +7,7 @@ View "schedule:super9" (docs/scenes.md; controller/promotions/super9.py): {"titl
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import pygame
 
@@ -21,9 +21,6 @@ STARTING_WINDOW_MS = 5 * 60 * 1000  # "starting now" for five minutes after the 
 
 class NextEvent(Scene):
     name = "next_event"
-    default_view = "schedule:super9"
-    # utc_offset_minutes: the venue's wall clock (SAST) for "Later: Super 9 21h00"
-    params: ClassVar[dict[str, Any]] = {"title": "Coming up", "utc_offset_minutes": 120}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"

@@ -7,14 +7,14 @@ until the place is decided).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import pygame
 
+from showrunner.contract.money import format_zar
 from showrunner.engine import viewdata as vd
 from showrunner.engine.draw import panel
 from showrunner.engine.easing import clamp01, out_cubic
-from showrunner.engine.money import format_zar
 from showrunner.engine.scene import Scene
 from showrunner.scenes.common import centred_message, content_top, static_layer
 
@@ -31,8 +31,6 @@ def ordinal(n: int) -> str:
 
 class PrizeTable(Scene):
     name = "prize_table"
-    default_view = "prizes:slots"
-    params: ClassVar[dict[str, Any]] = {}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"

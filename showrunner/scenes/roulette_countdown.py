@@ -9,7 +9,7 @@ its `heat` parameter, or the first listed (the controller lists heats taking bet
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import pygame
 
@@ -19,7 +19,6 @@ from showrunner.engine.scene import Scene
 from showrunner.scenes.common import centred_message, content_top, static_layer
 from showrunner.scenes.countdown import draw_ring
 
-BETTING_SECONDS = 120.0  # rule 7
 NO_SPIN_EXTRA = 30.0  # rule 25
 FIELDS = ("stage", "heat", "title", "spin", "spins", "betting_opened_at", "betting_closes_at",
           "no_spin")
@@ -27,8 +26,6 @@ FIELDS = ("stage", "heat", "title", "spin", "spins", "betting_opened_at", "betti
 
 class RouletteCountdown(Scene):
     name = "roulette_countdown"
-    default_view = "spins:roulette"
-    params: ClassVar[dict[str, Any]] = {"betting_seconds": BETTING_SECONDS, "heat": ""}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"

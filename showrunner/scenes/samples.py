@@ -175,7 +175,7 @@ CASES: list[Case] = [
     Case("seating_chart", "final", {"seating:slots": SEATING}, 1.0, busy=True),
     Case("announcement", "body", {}, 2.0, ANNOUNCEMENT, busy=True),
     Case("announcement", "portrait", {}, 2.0, ANNOUNCEMENT, portrait=True),
-    Case("attract", "placeholder", {}, 3.0, {"images": "missing.png,also-missing.jpg"},
+    Case("attract", "placeholder", {}, 3.0, {"images": ["missing.png", "also-missing.jpg"]},
          busy=True),
     Case("next_event", "super9", {"schedule:super9": SCHEDULE}, 0.0, busy=True),
 ]

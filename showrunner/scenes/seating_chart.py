@@ -8,7 +8,7 @@ heats side by side (landscape) or stacked (portrait).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from showrunner.engine import viewdata as vd
 from showrunner.engine.draw import panel
@@ -21,8 +21,6 @@ MAX_SEATS = 12
 
 class SeatingChart(Scene):
     name = "seating_chart"
-    default_view = "seating:slots"
-    params: ClassVar[dict[str, Any]] = {"stage": ""}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"

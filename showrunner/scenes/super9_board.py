@@ -9,14 +9,14 @@ View "board:super9" (docs/scenes.md; controller/promotions/super9.py): reads "ti
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import pygame
 
+from showrunner.contract.money import format_zar
 from showrunner.engine import viewdata as vd
 from showrunner.engine.draw import panel
 from showrunner.engine.easing import clamp01, out_back
-from showrunner.engine.money import format_zar
 from showrunner.engine.scene import Scene
 from showrunner.scenes.common import content_top, static_layer
 
@@ -32,8 +32,6 @@ def pocket_colour(number: int) -> str:
 
 class Super9Board(Scene):
     name = "super9_board"
-    default_view = "board:super9"
-    params: ClassVar[dict[str, Any]] = {"recent": 8}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"

@@ -15,20 +15,19 @@ View "draw:wildcard" (docs/scenes.md; built by controller/promotions/wildcard.py
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
 import pygame
 
+from showrunner.contract.money import format_int
 from showrunner.engine import viewdata as vd
 from showrunner.engine.draw import panel
 from showrunner.engine.drawings import Drawings
 from showrunner.engine.easing import clamp01, out_back, out_quart
-from showrunner.engine.money import format_int
 from showrunner.engine.scene import Scene
 from showrunner.scenes.common import content_top, static_layer
 from showrunner.scenes.countdown import draw_ring
 
-CLAIM_SECONDS = 90.0  # rule 39
 VISIBLE = 5  # reel cards in view; the middle one is the pick
 SPEED = 14.0  # reel cards per second at full speed
 MAX_REEL = 64
@@ -48,8 +47,6 @@ class Card(NamedTuple):
 
 class WildcardDraw(Scene):
     name = "wildcard_draw"
-    default_view = "draw:wildcard"
-    params: ClassVar[dict[str, Any]] = {"claim_seconds": CLAIM_SECONDS}
 
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         where = f"{self.name}:{self.p['view']}"

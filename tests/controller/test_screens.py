@@ -8,11 +8,15 @@ from controller.domain.errors import Rejected
 from controller.features import build_features
 from controller.screens import SWITCH_LEAD_MS, Screens
 from controller.show import Show
-from showrunner.playlist.schedule import screen_slot
+from showrunner.contract.playlist.schedule import screen_slot
 
 TECH = "technician"
-LOOP = ["name: loop", "scenes:", "  - {scene: leaderboard, duration: 10}",
-        "  - {scene: jackpot_ticker, duration: 5}"]
+LOOP = """\
+name: loop
+scenes:
+  - {scene: leaderboard, duration: 10}
+  - {scene: jackpot_ticker, duration: 5}
+"""
 
 
 class Floor:
@@ -80,10 +84,10 @@ def test_enrolment_refusals_change_nothing():
 def test_a_bad_playlist_is_refused_with_every_problem_and_screens_keep_theirs():
     floor = Floor()
     floor.enrol("stage-1")
-    floor.send("playlists.assign", {"file": "loop.yaml", "lines": LOOP, "groups": ["stage"]})
+    floor.send("playlists.assign", {"file": "loop.yaml", "yaml": LOOP, "groups": ["stage"]})
     before = floor.view("stage-1")
-    broken = [*LOOP[:2], "  - {scene: nope, duration: 0}"]
-    refused = floor.refusal("playlists.assign", {"file": "loop.yaml", "lines": broken,
+    broken = "name: loop\nscenes:\n  - {scene: nope, duration: 0}\n"
+    refused = floor.refusal("playlists.assign", {"file": "loop.yaml", "yaml": broken,
                                                  "groups": ["stage"]})
     assert refused.code == "bad_playlist"
     assert "loop.yaml:3:13: unknown scene 'nope'" in refused.message
@@ -96,9 +100,9 @@ def test_assignment_reaches_the_group_and_starts_at_the_next_boundary():
     floor.enrol("stage-1")
     floor.enrol("stage-2")
     floor.enrol("bar-1", group="bar")
-    assert floor.refusal("playlists.assign", {"file": "l.yaml", "lines": LOOP,
+    assert floor.refusal("playlists.assign", {"file": "l.yaml", "yaml": LOOP,
                                               "groups": ["stgae"]}).code == "unknown_group"
-    [first, second] = [floor.send("playlists.assign", {"file": "l.yaml", "lines": LOOP,
+    [first, second] = [floor.send("playlists.assign", {"file": "l.yaml", "yaml": LOOP,
                                                        "groups": ["stage"]}, at=t)[0]
                        for t in (1_000, 4_000)]
     assert first.anchor_ms == 1_000 + SWITCH_LEAD_MS  # nothing played: starts at once
@@ -112,9 +116,9 @@ def test_assignment_reaches_the_group_and_starts_at_the_next_boundary():
 def test_a_screens_own_playlist_outranks_its_groups_at_equal_priority():
     floor = Floor()
     floor.enrol("stage-1")
-    floor.send("playlists.assign", {"file": "l.yaml", "lines": LOOP, "groups": ["stage"]})
-    own = [LOOP[0].replace("loop", "own"), *LOOP[1:]]
-    floor.send("playlists.assign", {"file": "o.yaml", "lines": own, "screens": ["stage-1"]})
+    floor.send("playlists.assign", {"file": "l.yaml", "yaml": LOOP, "groups": ["stage"]})
+    own = LOOP.replace("name: loop", "name: own")
+    floor.send("playlists.assign", {"file": "o.yaml", "yaml": own, "screens": ["stage-1"]})
     assert [p["name"] for p in floor.view("stage-1")["playlists"]] == ["own", "loop"]
     floor.send("playlists.unassign", {"name": "own", "screens": ["stage-1"]}, at=100_000)
     assert floor.screens.view("ops:screens")["screens"][0]["playlists"] == ["loop"]
@@ -142,7 +146,7 @@ def test_pending_screens_get_no_program():
     floor = Floor()
     floor.enrol("stage-1")
     floor.enrol("stage-2", authorise=False)
-    floor.send("playlists.assign", {"file": "l.yaml", "lines": LOOP, "groups": ["stage"]})
+    floor.send("playlists.assign", {"file": "l.yaml", "yaml": LOOP, "groups": ["stage"]})
     assert floor.view("stage-1")["playlists"] and floor.view("stage-2")["playlists"] == []
 
 
@@ -154,3 +158,68 @@ def test_ending_a_takeover_publishes_a_changed_view():
     events = floor.send("takeover.end", {"group": "stage"}, at=9_000, role="operator")
     [changed] = floor.show.publish({"screen:stage-1"}, 2)
     assert changed.doc["takeover"]["end_ms"] == events[0].end_ms
+
+
+@pytest.mark.parametrize("scene,params,words", [
+    ("attract", {"seconds": float("nan")}, "'seconds' of scene 'attract' must be a number from "
+                                           "1 to 86400, not NaN"),
+    ("attract", {"seconds": float("inf")}, "not Infinity"),
+    ("attract", {"seconds": 1e308}, "not 1e+308"),
+    ("leaderboard", {"rows_per_page": 0}, "'rows_per_page' of scene 'leaderboard' must be a "
+                                          "whole number from 1 to 50, or null, not 0"),
+    ("leaderboard", {"rows": 3}, "scene 'leaderboard' has no parameter 'rows' (did you mean "
+                                 "'max_rows'?)"),
+    ("announcement", {"title": "Final\x00"}, "'title' of scene 'announcement' contains an "
+                                             "unprintable character (U+0000)"),
+    ("announcement", {"body": "x" * 2001}, "must be text of at most 2000 characters"),
+])
+def test_a_takeover_a_screen_could_not_draw_is_refused_and_changes_nothing(scene, params, words):
+    floor = Floor()
+    floor.enrol("stage-1")
+    before = floor.view("stage-1")
+    refused = floor.refusal("takeover.start", {"group": "stage", "scene": scene,
+                                               "params": params}, role="operator")
+    assert refused.code == "bad_scene"
+    assert refused.message.startswith("The takeover cannot be shown: ") and words in \
+        refused.message
+    assert floor.view("stage-1") == before and floor.screens.takeovers == {}
+
+
+@pytest.mark.parametrize("line,words", [
+    ("rows_per_page: .nan", "l.yaml:6:22: parameter 'rows_per_page' of scene 'leaderboard' "
+                            "must be a whole number from 1 to 50, or null, not NaN"),
+    ("page_seconds: .inf", "l.yaml:6:21: parameter 'page_seconds' of scene 'leaderboard' "
+                           "must be a number from 1 to 3600, not Infinity"),
+    ("rows_per_page: 0", "not 0"),
+    ('score_label: "Chips\\x1b"', "contains an unprintable character (U+001B)"),
+])
+def test_a_playlist_a_screen_could_not_draw_is_refused_and_changes_nothing(line, words):
+    floor = Floor()
+    floor.enrol("stage-1")
+    before = floor.view("stage-1")
+    text = ("name: l\nscenes:\n  - scene: leaderboard\n    duration: 10\n    params:\n"
+            f"      {line}\n")
+    refused = floor.refusal("playlists.assign", {"file": "l.yaml", "yaml": text,
+                                                 "groups": ["stage"]})
+    assert refused.code == "bad_playlist" and words in refused.message
+    assert floor.view("stage-1") == before
+
+
+def test_the_playlist_is_one_bounded_printable_text():
+    floor = Floor()
+    floor.enrol("stage-1")
+    too_big = LOOP + "#" * (64 * 1024)
+    refused = floor.refusal("playlists.assign", {"file": "l.yaml", "yaml": too_big,
+                                                 "groups": ["stage"]})
+    assert refused.code == "bad_payload" and "65536 characters max" in refused.message
+    refused = floor.refusal("playlists.assign", {"file": "l.yaml", "yaml": LOOP + "\x00",
+                                                 "groups": ["stage"]})
+    assert "unprintable character (U+0000)" in refused.message
+    refused = floor.refusal("playlists.assign", {"file": "l.yaml", "lines": LOOP.split("\n"),
+                                                 "groups": ["stage"]})
+    assert refused.code == "bad_payload"  # the old list-of-lines form is gone
+    assert floor.view("stage-1")["playlists"] == []
+    windows = LOOP.replace("\n", "\r\n")  # saved on Windows: line breaks are fine
+    [assigned] = floor.send("playlists.assign", {"file": "l.yaml", "yaml": windows,
+                                                 "groups": ["stage"]})
+    assert assigned.playlist["name"] == "loop"

@@ -7,9 +7,10 @@ from hypothesis import strategies as st
 
 from controller.domain.commands import Context
 from controller.domain.errors import Rejected
-from controller.domain.money import format_zar, split
+from controller.domain.money import split
 from controller.features import build_features
 from controller.show import Show
+from showrunner.contract.money import format_zar
 
 MC = Context("mc", "operator", 0)
 

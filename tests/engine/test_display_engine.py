@@ -1,4 +1,4 @@
-"""Engine building blocks: money format, easing, tweens, layout, text fitting, params, assets."""
+"""Engine building blocks: easing, tweens, layout, text fitting, params, assets."""
 
 from __future__ import annotations
 
@@ -6,19 +6,15 @@ import logging
 
 import pygame
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from controller.domain import money as controller_money
 from showrunner.engine import logonce
 from showrunner.engine.assets import AssetManager
 from showrunner.engine.draw import clock_text
 from showrunner.engine.easing import EASINGS
 from showrunner.engine.host import SceneHost
 from showrunner.engine.layout import Layout, parse_size
-from showrunner.engine.money import format_zar
 from showrunner.engine.render import SteppedClock, advance, init_headless
-from showrunner.engine.scene import SceneContext, parse_params
+from showrunner.engine.scene import SceneContext, drawable_params
 from showrunner.engine.text import ELLIPSIS
 from showrunner.engine.theme import Theme
 from showrunner.engine.transitions import Transition
@@ -30,17 +26,6 @@ from showrunner.scenes import REGISTRY
 def ctx() -> SceneContext:
     init_headless((1920, 1080))
     return SceneContext.create((1920, 1080), Theme.load(), {}, lambda: 0)
-
-
-@pytest.mark.parametrize("cents", [0, 100, 15_000_000, 1_234_567, -5_050, 99])
-def test_money_matches_the_controller_format(cents):
-    assert format_zar(cents) == controller_money.format_zar(cents)
-
-
-@given(st.integers(min_value=-10**15, max_value=10**15))
-@settings(max_examples=50)
-def test_money_matches_the_controller_format_for_any_amount(cents):
-    assert format_zar(cents) == controller_money.format_zar(cents)
 
 
 @pytest.mark.parametrize("name", sorted(EASINGS))
@@ -128,11 +113,10 @@ def test_truncate_keeps_the_longest_prefix():
 
 def test_unknown_and_bad_params_are_logged_once_and_ignored(caplog):
     logonce.forget()
-    spec = {"view": "x", "rows": 10}
     with caplog.at_level(logging.WARNING):
-        p = parse_params("s", spec, {"rows": "abc", "colour": "red"})
-        parse_params("s", spec, {"rows": "abc", "colour": "red"})
-    assert p == {"view": "x", "rows": 10}
+        p = drawable_params("super9_board", {"recent": "abc", "colour": "red"})
+        drawable_params("super9_board", {"recent": "abc", "colour": "red"})
+    assert p == {"view": "board:super9", "recent": 8}
     assert len(caplog.records) == 2
 
 

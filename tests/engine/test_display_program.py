@@ -16,7 +16,7 @@ NOBODY = "http://127.0.0.1:9"  # no controller listens here
 
 
 class Boom(Scene):
-    name = "boom"
+    name = "announcement"  # a scene of the catalogue (its parameters) whose drawing fails
 
     def draw(self, surface) -> None:
         raise RuntimeError("bad file")

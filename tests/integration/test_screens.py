@@ -9,15 +9,21 @@ import sys
 import time
 
 import aiohttp
+import pytest
 
 from controller.auth import key_hash
 from controller.process import ROOT
 from showrunner.engine.link import Link, LinkRefused, LinkStatus, ViewChanged
+from tests.integration.test_commands import log_rows
 from tests.integration.test_link import Inbox
 from tests.support.live import live_controller
 
-PLAYLIST = ["name: stage-loop", "scenes:",
-            "  - {scene: leaderboard, duration: 1h}", "  - {scene: prize_table, duration: 1h}"]
+PLAYLIST = """\
+name: stage-loop
+scenes:
+  - {scene: leaderboard, duration: 1h}
+  - {scene: prize_table, duration: 1h}
+"""
 SCREEN_VIEW = "screen:stage-1"
 
 
@@ -66,7 +72,7 @@ async def test_assignment_reaches_only_that_screen_and_survives_a_restart(tmp_pa
         for screen in ("stage-1", "bar-1"):
             assert (await tech.send("screens.authorise", {"screen": screen}))["ok"]
         bad = await tech.send("playlists.assign", {"file": "x.yaml", "groups": ["stage"],
-                                                   "lines": [*PLAYLIST[:2], "  - {scene: x}"]})
+                                                   "yaml": "name: s\nscenes:\n  - {scene: x}\n"})
         assert bad["error"]["code"] == "bad_playlist"
         assert "x.yaml:3:13: unknown scene" in bad["error"]["message"]
         link, other = Link(ctl.url, "stage-1", key), Link(ctl.url, "bar-1", other_key)
@@ -75,7 +81,7 @@ async def test_assignment_reaches_only_that_screen_and_survives_a_restart(tmp_pa
         other.start()
         try:
             await inbox.first(ViewChanged, lambda m: m.name == SCREEN_VIEW)
-            ack = await tech.send("playlists.assign", {"file": "stage.yaml", "lines": PLAYLIST,
+            ack = await tech.send("playlists.assign", {"file": "stage.yaml", "yaml": PLAYLIST,
                                                        "groups": ["stage"]})
             assert ack["ok"], ack
             assigned = await inbox.first(ViewChanged, lambda m: m.name == SCREEN_VIEW
@@ -130,7 +136,7 @@ async def test_a_real_display_plays_its_playlist_and_a_takeover_then_hands_back(
         try:
             await wait_scene(ctl, "stage-1", "announcement")  # waiting for authorisation
             assert (await tech.send("screens.authorise", {"screen": "stage-1"}))["ok"]
-            assert (await tech.send("playlists.assign", {"file": "stage.yaml", "lines": PLAYLIST,
+            assert (await tech.send("playlists.assign", {"file": "stage.yaml", "yaml": PLAYLIST,
                                                          "groups": ["stage"]}))["ok"]
             row = await wait_scene(ctl, "stage-1", "leaderboard")
             assert row["online"] and row["version"] and row["playlists"] == ["stage-loop"]
@@ -146,3 +152,24 @@ async def test_a_real_display_plays_its_playlist_and_a_takeover_then_hands_back(
             display.terminate()
             display.wait(10)
 
+
+
+@pytest.mark.parametrize("params", [
+    {"seconds": float("nan")}, {"seconds": float("inf")}, {"seconds": 1e308},
+    {"view": "attract\u0000"}, {"sconds": 5}])
+async def test_a_takeover_with_values_a_screen_cannot_draw_is_refused_over_the_wire(tmp_path,
+                                                                                   params):
+    db = tmp_path / "show.db"
+    async with live_controller(db) as ctl, ctl.client("technician") as tech:
+        await enrol(tech)
+        assert (await tech.send("screens.authorise", {"screen": "stage-1"}))["ok"]
+        before = log_rows(db)
+        async with ctl.client("operator") as mc:
+            ack = await mc.send("takeover.start", {"group": "stage", "scene": "attract",
+                                                   "params": params})
+            assert ack["error"]["code"] == "bad_scene", ack
+            assert ack["error"]["message"].startswith("The takeover cannot be shown: ")
+            assert log_rows(db) == before
+            ack = await mc.send("takeover.start", {"group": "stage", "scene": "attract",
+                                                   "params": {"seconds": 5}})
+            assert ack["ok"], ack  # the same takeover with a value a screen can draw

@@ -20,15 +20,15 @@ def brightness(frame: pygame.Surface) -> float:
     return (r + g + b) / 3
 
 
-def flat_images(tmp_path) -> dict[str, str]:
+def flat_images(tmp_path) -> dict[str, object]:
     for i, colour in enumerate([(220, 180, 60), (60, 160, 220)]):
         image = pygame.Surface((64, 36))
         image.fill(colour)
         pygame.image.save(image, tmp_path / f"{i}.png")
-    return {"images": f"{tmp_path / '0.png'},{tmp_path / '1.png'}", "seconds": 4.0}
+    return {"images": [str(tmp_path / "0.png"), str(tmp_path / "1.png")], "seconds": 4.0}
 
 
-def detailed_images(tmp_path) -> dict[str, str]:
+def detailed_images(tmp_path) -> dict[str, object]:
     """Two pictures with a grid and a ring, so any misplaced pixel changes the frame."""
     init_headless(SIZE)
     names = []
@@ -43,10 +43,10 @@ def detailed_images(tmp_path) -> dict[str, str]:
         pygame.draw.circle(image, ring, (200, 112), 60, 8)
         pygame.image.save(image, tmp_path / f"{i}.png")
         names.append(str(tmp_path / f"{i}.png"))
-    return {"images": ",".join(names), "seconds": 3.0}
+    return {"images": names, "seconds": 3.0}
 
 
-def live_frames(params: dict[str, str], seconds: float) -> Iterator[tuple[float, pygame.Surface]]:
+def live_frames(params: dict, seconds: float) -> Iterator[tuple[float, pygame.Surface]]:
     """What a running display draws, frame by frame at 60 fps: (time, frame)."""
     host, clock = entered("attract", {}, SIZE, params)
     screen = pygame.Surface(SIZE)

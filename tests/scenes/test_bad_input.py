@@ -6,6 +6,7 @@ import logging
 
 import pytest
 
+from showrunner.contract.scenes import default_view
 from showrunner.engine import logonce
 from showrunner.engine.render import render_scene
 from showrunner.scenes import REGISTRY
@@ -39,7 +40,7 @@ BAD_DOCS = {
 @pytest.mark.parametrize("case", sorted(BAD_DOCS))
 def test_scene_draws_bad_views_without_raising(scene, case, caplog):
     logonce.forget()
-    view = REGISTRY[scene].default_view
+    view = default_view(scene)
     views = {view: BAD_DOCS[case]} if view else {}
     with caplog.at_level(logging.WARNING):
         frame = render_scene(scene, views, 2.0, (960, 540), {"bogus": "1"}, BASE_MS)

@@ -1,7 +1,6 @@
-"""Money display for screens: integer cents to "R150 000".
+"""Money and counts as every screen, page and cue shows them: integer cents to "R150 000".
 
-Kept here (not imported from controller.domain.money) so a display PC depends on nothing in the
-controller; tests pin it to the controller's format_zar on the same examples.
+The one place amounts are formatted, shared by the controller (views, cues) and the displays.
 """
 
 from __future__ import annotations

@@ -2,12 +2,12 @@
 
 Pure (no I/O but `check_file`): the controller runs the same check before anything reaches a
 screen, and `showrunner validate` runs it on a technician's files. The format is described in
-docs/playlists.md. Marks come from `yaml.compose`, so each problem points at the offending node.
+docs/playlists.md. Marks come from `yaml.compose`, so each problem points at the offending node;
+scene parameters are checked against the scene catalogue (showrunner.contract.scenes).
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 import zoneinfo
 from collections.abc import Mapping
@@ -19,7 +19,9 @@ import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from showrunner.playlist.schema import scene_params, transitions
+from showrunner.contract.params import check_params
+from showrunner.contract.scenes import CATALOGUE, TRANSITIONS
+from showrunner.contract.words import suggest
 
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 DAY_SETS = {"daily": DAYS, "weekdays": DAYS[:5], "weekend": DAYS[5:]}
@@ -60,10 +62,9 @@ class PlaylistError(ValueError):
         self.problems = problems
 
 
-def validate(text: str, file: str,
-             scenes: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+def validate(text: str, file: str) -> dict[str, Any]:
     """The playlist document, or PlaylistError with every problem."""
-    doc, problems = check(text, file, scenes)
+    doc, problems = check(text, file)
     if problems or doc is None:
         raise PlaylistError(problems)
     return doc
@@ -77,10 +78,10 @@ def check_file(path: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
     return check(text, str(path), stem=path.stem)
 
 
-def check(text: str, file: str, scenes: Mapping[str, Mapping[str, Any]] | None = None,
+def check(text: str, file: str,
           stem: str | None = None) -> tuple[dict[str, Any] | None, list[Problem]]:
     """(document or None, problems). The document is None only if the YAML is unreadable."""
-    checker = _Checker(file, scenes if scenes is not None else scene_params())
+    checker = _Checker(file)
     tabs = checker.tabs(text)
     if tabs:
         return None, tabs
@@ -98,22 +99,27 @@ def check(text: str, file: str, scenes: Mapping[str, Mapping[str, Any]] | None =
     return doc, sorted(checker.problems, key=lambda p: (p.line, p.column))
 
 
-def check_scene(scene: Any, params: Any, what: str = "scene",
-                scenes: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+def check_scene(scene: Any, params: Any, what: str = "scene") -> dict[str, Any]:
     """A scene and parameters given as data (a takeover): {"scene", "params"}, or
-    PlaylistError whose problems' file is `what`."""
-    text = yaml.safe_dump({"scene": scene, "params": params})
-    checker = _Checker(what, scenes if scenes is not None else scene_params())
-    checked = checker.fallback(yaml.compose(text, Loader=yaml.SafeLoader))
-    if checker.problems or checked is None:
-        raise PlaylistError(checker.problems)
-    return checked
+    PlaylistError whose problems' file is `what` (they have no line)."""
+    def refused(message: str) -> PlaylistError:
+        return PlaylistError([Problem(what, 1, 1, message)])
+
+    if not isinstance(scene, str) or scene not in CATALOGUE:
+        known = sorted(CATALOGUE)
+        raise refused(f"unknown scene {scene!r}{suggest(scene, known)}; "
+                      f"known scenes: {', '.join(known)}")
+    if not isinstance(params, Mapping):
+        raise refused(f"the params of scene {scene!r} must be a mapping")
+    checked, problems = check_params(scene, params)
+    if problems:
+        raise PlaylistError([Problem(what, 1, 1, message) for _, message in problems])
+    return {"scene": scene, "params": checked}
 
 
 class _Checker:
-    def __init__(self, file: str, scenes: Mapping[str, Mapping[str, Any]]) -> None:
+    def __init__(self, file: str) -> None:
         self.file = file
-        self.scenes = scenes
         self.problems: list[Problem] = []
 
     def error(self, node: Node, message: str) -> None:
@@ -139,7 +145,7 @@ class _Checker:
         for key, value in node.value:
             name = key.value if isinstance(key, ScalarNode) else None
             if name not in allowed:
-                self.error(key, f"unknown field {name!r} in {what}{_suggest(name, allowed)}; "
+                self.error(key, f"unknown field {name!r} in {what}{suggest(name, allowed)}; "
                                 f"expected one of: {', '.join(allowed)}")
             elif name in out:
                 self.error(key, f"field {name!r} is given twice in {what}")
@@ -205,65 +211,37 @@ class _Checker:
             return None
         name_node = fields["scene"]
         name = name_node.value if isinstance(name_node, ScalarNode) else None
-        spec = self.scenes.get(name) if isinstance(name, str) else None
-        if spec is None:
-            known = sorted(self.scenes)
-            self.error(name_node, f"unknown scene {name!r}{_suggest(name, known)}; "
+        if name not in CATALOGUE:
+            known = sorted(CATALOGUE)
+            self.error(name_node, f"unknown scene {name!r}{suggest(name, known)}; "
                                   f"known scenes: {', '.join(known)}")
             return None
-        params = self.params(fields["params"], name, spec) if "params" in fields else {}
+        params = self.params(fields["params"], name) if "params" in fields else {}
         return name, params
 
     # -- values ---------------------------------------------------------------------------
-    def params(self, node: Node, scene: str, spec: Mapping[str, Any]) -> dict[str, Any]:
+    def params(self, node: Node, scene: str) -> dict[str, Any]:
+        """The scene's parameters, checked against its model in the catalogue."""
         if not isinstance(node, MappingNode):
             self.error(node, f"the params of scene {scene!r} must be a mapping")
             return {}
-        out: dict[str, Any] = {}
+        given: dict[str, Any] = {}
+        nodes: dict[str, tuple[Node, Node]] = {}
         for key, value in node.value:
             name = key.value if isinstance(key, ScalarNode) else None
-            if name not in spec:
-                self.error(key, f"scene {scene!r} has no parameter {name!r}"
-                                f"{_suggest(name, list(spec))}; its parameters: "
-                                f"{', '.join(sorted(spec))}")
-                continue
-            if name in out:
+            if not isinstance(name, str):
+                self.error(key, f"a parameter of scene {scene!r} must be named by text")
+            elif name in given:
                 self.error(key, f"parameter {name!r} is given twice")
-                continue
-            what = f"parameter {name!r} of scene {scene!r}"
-            if name == "view" and isinstance(value, ScalarNode) and value.tag == _NULL:
-                out[name] = None  # the scene reads no view, only its parameters
-                continue
-            checked = self.param(value, what, spec[name])
-            if checked is not _BAD:
-                out[name] = checked
-        return out
-
-    def param(self, node: Node, what: str, default: Any) -> Any:
-        value = _plain(node)
-        if default is None or isinstance(default, str):
-            if isinstance(value, str) or (default is None and value is None):
-                return value
-            return self.bad(node, what, "text")
-        if isinstance(default, bool):
-            return value if isinstance(value, bool) else self.bad(node, what, "true or false")
-        if isinstance(default, int):
-            if isinstance(value, int) and not isinstance(value, bool):
-                return value
-            return self.bad(node, what, "a whole number")
-        if isinstance(default, float):
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                return float(value)
-            return self.bad(node, what, "a number")
-        if isinstance(default, list):
-            if isinstance(value, list) and all(isinstance(v, str) for v in value):
-                return value
-            return self.bad(node, what, "a list of text")
-        return value
-
-    def bad(self, node: Node, what: str, expected: str) -> object:
-        self.error(node, f"{what} must be {expected}, not {_shown(node)}")
-        return _BAD
+            else:
+                plain = _plain(value)
+                given[name] = value.value if plain is _BAD else plain
+                nodes[name] = (key, value)
+        checked, problems = check_params(scene, given)
+        for name, message in problems:
+            key, value = nodes[name]
+            self.error(value if name in CATALOGUE[scene].model_fields else key, message)
+        return checked
 
     def text(self, node: Node, what: str) -> str:
         value = _plain(node)
@@ -298,10 +276,10 @@ class _Checker:
         return name
 
     def transition(self, node: Node) -> str | None:
-        kinds = transitions()
         value = _plain(node)
-        if value not in kinds:
-            self.error(node, f"unknown transition {_shown(node)}; use one of: {', '.join(kinds)}")
+        if value not in TRANSITIONS:
+            self.error(node, f"unknown transition {_shown(node)}; use one of: "
+                             f"{', '.join(TRANSITIONS)}")
             return None
         return str(value)
 
@@ -396,10 +374,3 @@ def _shown(node: Node) -> str:
 
 def _hhmm(minutes: int) -> str:
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
-
-
-def _suggest(name: object, known: list[str] | tuple[str, ...]) -> str:
-    if not isinstance(name, str):
-        return ""
-    close = difflib.get_close_matches(name, list(known), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -6,8 +6,8 @@ import zoneinfo
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from showrunner.playlist.schedule import program_slot, screen_slot
-from showrunner.playlist.validate import validate
+from showrunner.contract.playlist.schedule import program_slot, screen_slot
+from showrunner.contract.playlist.validate import validate
 
 TZ = zoneinfo.ZoneInfo("Africa/Johannesburg")
 LOOP = """\

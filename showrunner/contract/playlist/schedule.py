@@ -6,8 +6,9 @@ instant without any message per change; a screen that restarts or reconnects lan
 others are. The controller uses the same functions to find the boundary at which a newly
 assigned playlist starts.
 
-A program entry is a playlist document (showrunner.playlist.validate) plus `anchor_ms` (when it
-starts) and `until_ms` (when it stops, or None). Entries are listed in precedence order.
+A program entry is a playlist document (showrunner.contract.playlist.validate) plus
+`anchor_ms` (when it starts) and `until_ms` (when it stops, or None). Entries are listed in
+precedence order.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from showrunner.playlist.schema import DEFAULT_SCENE
+from showrunner.contract.scenes import DEFAULT_SCENE
 
 IDLE_RECHECK_MS = 60_000
 FAR_FUTURE_MS = 2**62

@@ -4,7 +4,13 @@ from pathlib import Path
 
 import pytest
 
-from showrunner.playlist.validate import PlaylistError, check, check_file, check_scene, validate
+from showrunner.contract.playlist.validate import (
+    PlaylistError,
+    check,
+    check_file,
+    check_scene,
+    validate,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,11 +52,30 @@ def test_unknown_parameter_and_mistyped_parameter():
     text = GOOD.replace("rows_per_page: 10", "rows_per_page: ten\n      rows: 3")
     assert problems(text) == [
         "p.yaml:6:22: parameter 'rows_per_page' of scene 'leaderboard' must be a whole "
-        "number, not 'ten'",
+        "number from 1 to 50, or null, not 'ten'",
         "p.yaml:7:7: scene 'leaderboard' has no parameter 'rows' (did you mean "
         "'max_rows'?); its parameters: empty_text, max_rows, page_seconds, rows_per_page, "
         "score_label, view",
     ]
+
+
+@pytest.mark.parametrize("value,shown", [
+    (".nan", "NaN"), (".inf", "Infinity"), ("-.inf", "-Infinity"), ("1.0e+308", "1e+308"),
+    ("0", "0"), ("-3", "-3"), ("51", "51"), ("2.5", "2.5"), ("true", "true"), ("[1]", "a list")])
+def test_parameters_out_of_their_bounds_are_named(value, shown):
+    [line] = problems(GOOD.replace("rows_per_page: 10", f"rows_per_page: {value}"))
+    assert line == ("p.yaml:6:22: parameter 'rows_per_page' of scene 'leaderboard' must be a "
+                    f"whole number from 1 to 50, or null, not {shown}")
+
+
+def test_text_parameters_must_be_printable_and_short():
+    text = ('name: x\nscenes:\n  - scene: announcement\n    duration: 5\n    params:\n'
+            '      title: "Draw\\x07"\n      body: "' + "b" * 2001 + '"\n')
+    assert problems(text) == [
+        "p.yaml:6:14: parameter 'title' of scene 'announcement' contains an unprintable "
+        "character (U+0007)",
+        "p.yaml:7:13: parameter 'body' of scene 'announcement' must be text of at most 2000 "
+        f"characters, not '{'b' * 40}…'"]
 
 
 @pytest.mark.parametrize("duration", ["0", '"ten"', "0s", "-5", "25h", "true"])
@@ -137,3 +162,19 @@ def test_a_scene_given_as_data_is_checked_the_same_way():
     with pytest.raises(PlaylistError) as caught:
         check_scene("super9_board", {"recent": "lots"})
     assert "parameter 'recent' of scene 'super9_board' must be a whole number" in str(caught.value)
+
+
+@pytest.mark.parametrize("params,words", [
+    ({"seconds": float("nan")}, "'seconds' of scene 'attract' must be a number from 1 to 86400, "
+                                "not NaN"),
+    ({"seconds": float("inf")}, "not Infinity"),
+    ({"seconds": 1e308}, "not 1e+308"),
+    ({"seconds": 0}, "not 0"),
+    ({"images": ["a.png"] * 51}, "must be a list of at most 50 texts"),
+    ({"view": "x\u0000"}, "contains an unprintable character (U+0000)"),
+    ({"colour": "red"}, "scene 'attract' has no parameter 'colour'"),
+])
+def test_a_takeover_scene_with_values_a_screen_cannot_draw_is_refused(params, words):
+    with pytest.raises(PlaylistError) as caught:
+        check_scene("attract", params, "takeover")
+    assert words in str(caught.value)

@@ -1,0 +1,140 @@
+"""The scene catalogue: every scene a playlist or a takeover may name, with its parameters.
+
+One definition for both sides: the controller and `showrunner validate` refuse parameters the
+models refuse, and a screen's scenes take their defaults from the same models (and clamp what
+an old log or a replica still carries, see `drawable`). Every parameter has bounds a screen can
+draw: finite numbers, ranged whole numbers, printable text of a limited length, short lists.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from showrunner.contract.fields import (
+    MAX_SECONDS,
+    ShortText,
+    lines,
+    number,
+    text,
+    whole,
+)
+
+#: what a screen shows when it has no playlist at all
+DEFAULT_SCENE = "attract"
+#: how one scene hands over to the next
+TRANSITIONS = ("cut", "crossfade", "slide")
+
+CLAIM_SECONDS = 90.0  # rule 39: 90 s to present yourself at the stage
+BETTING_SECONDS = 120.0  # rule 7: the betting window before each spin
+ROLL_SECONDS = 3.0
+
+ViewName = text(80)
+"""The name of the view a scene reads ("leaderboard:slots"); empty or null reads none."""
+Label = text(40)
+"""A short word drawn beside a number or used to pick a heat or stage."""
+ImagePath = text(300, 1)
+Seconds = number(1, MAX_SECONDS)
+Body = lines(2000)
+RollSeconds = number(0, 60)
+PageSeconds = number(1, 3600)
+RowsPerPage = whole(1, 50)
+MaxRows = whole(1, 500)
+UtcOffsetMinutes = whole(-14 * 60, 14 * 60)
+RecentSpins = whole(1, 18)
+
+
+class SceneParams(BaseModel):
+    """What every scene takes: `view`, the view it reads. Subclasses add their own."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    scene: ClassVar[str] = ""
+    view: ViewName | None = None
+
+
+class AnnouncementParams(SceneParams):
+    scene = "announcement"
+    title: ShortText = ""
+    body: Body = ""
+
+
+class AttractParams(SceneParams):
+    scene = "attract"
+    view: ViewName | None = "attract"
+    images: list[ImagePath] = Field(default_factory=list, max_length=50)
+    seconds: Seconds = 8.0
+
+
+class ClaimCountdownParams(SceneParams):
+    scene = "claim_countdown"
+    view: ViewName | None = "draw:wildcard"
+    claim_seconds: Seconds = CLAIM_SECONDS
+    caption: ShortText = "to claim at the stage"
+
+
+class JackpotTickerParams(SceneParams):
+    scene = "jackpot_ticker"
+    view: ViewName | None = "jackpot:super9"
+    roll_seconds: RollSeconds = ROLL_SECONDS
+
+
+class LeaderboardParams(SceneParams):
+    scene = "leaderboard"
+    view: ViewName | None = "leaderboard:slots"
+    #: rows on a page; null: 10 on a landscape screen, 16 on a portrait one
+    rows_per_page: RowsPerPage | None = None
+    page_seconds: PageSeconds = 10.0
+    max_rows: MaxRows = 45
+    score_label: Label = ""
+    empty_text: ShortText = "Scores appear here as heats finish"
+
+
+class NextEventParams(SceneParams):
+    scene = "next_event"
+    view: ViewName | None = "schedule:super9"
+    title: ShortText = "Coming up"
+    #: the venue's wall clock (SAST) for "Later: Super 9 21h00"
+    utc_offset_minutes: UtcOffsetMinutes = 120
+
+
+class PrizeTableParams(SceneParams):
+    scene = "prize_table"
+    view: ViewName | None = "prizes:slots"
+
+
+class RouletteCountdownParams(SceneParams):
+    scene = "roulette_countdown"
+    view: ViewName | None = "spins:roulette"
+    betting_seconds: Seconds = BETTING_SECONDS
+    heat: Label = ""
+
+
+class SeatingChartParams(SceneParams):
+    scene = "seating_chart"
+    view: ViewName | None = "seating:slots"
+    stage: Label = ""
+
+
+class Super9BoardParams(SceneParams):
+    scene = "super9_board"
+    view: ViewName | None = "board:super9"
+    recent: RecentSpins = 8
+
+
+class WildcardDrawParams(SceneParams):
+    scene = "wildcard_draw"
+    view: ViewName | None = "draw:wildcard"
+    claim_seconds: Seconds = CLAIM_SECONDS
+
+
+CATALOGUE: dict[str, type[SceneParams]] = {model.scene: model for model in (
+    AnnouncementParams, AttractParams, ClaimCountdownParams, JackpotTickerParams,
+    LeaderboardParams, NextEventParams, PrizeTableParams, RouletteCountdownParams,
+    SeatingChartParams, Super9BoardParams, WildcardDrawParams)}
+"""Scene name -> the model of its parameters."""
+
+
+def default_view(scene: str) -> str | None:
+    """The view a scene reads unless its `view` parameter names another."""
+    return CATALOGUE[scene].model_fields["view"].default
