@@ -93,7 +93,7 @@ def explain(errors: list[Any]) -> str:
     if not error["loc"]:
         return "The command's payload must be an object of named fields."
     name, *at = error["loc"]
-    label = str(name).replace("_", " ").capitalize()
+    label = _LABELS.get(str(name), str(name).replace("_", " ").capitalize())
     if at and isinstance(at[0], int):
         label += f" (item {at[0] + 1})"
     ctx = error.get("ctx") or {}
@@ -111,6 +111,8 @@ def _readable(ctx: dict[str, Any]) -> dict[str, Any]:
 
 
 _UNKNOWN = {"unexpected_keyword_argument", "extra_forbidden"}
+#: field names that read badly as labels
+_LABELS = {"yaml": "The playlist's text"}
 _SENTENCES = {
     "missing": "is required",
     "missing_argument": "is required",

@@ -211,7 +211,7 @@ def test_the_playlist_is_one_bounded_printable_text():
     too_big = LOOP + "#" * (64 * 1024)
     refused = floor.refusal("playlists.assign", {"file": "l.yaml", "yaml": too_big,
                                                  "groups": ["stage"]})
-    assert refused.code == "bad_payload" and "65536 characters max" in refused.message
+    assert refused.code == "bad_payload" and "65 536 characters" in refused.message
     refused = floor.refusal("playlists.assign", {"file": "l.yaml", "yaml": LOOP + "\x00",
                                                  "groups": ["stage"]})
     assert "unprintable character (U+0000)" in refused.message

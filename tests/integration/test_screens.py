@@ -154,11 +154,14 @@ async def test_a_real_display_plays_its_playlist_and_a_takeover_then_hands_back(
 
 
 
-@pytest.mark.parametrize("params", [
-    {"seconds": float("nan")}, {"seconds": float("inf")}, {"seconds": 1e308},
-    {"view": "attract\u0000"}, {"sconds": 5}])
-async def test_a_takeover_with_values_a_screen_cannot_draw_is_refused_over_the_wire(tmp_path,
-                                                                                   params):
+@pytest.mark.parametrize(("params", "code", "opening"), [
+    ({"seconds": float("nan")}, "bad_envelope", "The command is not valid JSON data"),
+    ({"seconds": float("inf")}, "bad_envelope", "The command is not valid JSON data"),
+    ({"seconds": 1e308}, "bad_scene", "The takeover cannot be shown: "),
+    ({"view": "attract\u0000"}, "bad_scene", "The takeover cannot be shown: "),
+    ({"sconds": 5}, "bad_scene", "The takeover cannot be shown: ")])
+async def test_a_takeover_with_values_a_screen_cannot_draw_is_refused_over_the_wire(
+        tmp_path, params, code, opening):
     db = tmp_path / "show.db"
     async with live_controller(db) as ctl, ctl.client("technician") as tech:
         await enrol(tech)
@@ -167,8 +170,8 @@ async def test_a_takeover_with_values_a_screen_cannot_draw_is_refused_over_the_w
         async with ctl.client("operator") as mc:
             ack = await mc.send("takeover.start", {"group": "stage", "scene": "attract",
                                                    "params": params})
-            assert ack["error"]["code"] == "bad_scene", ack
-            assert ack["error"]["message"].startswith("The takeover cannot be shown: ")
+            assert ack["error"]["code"] == code, ack
+            assert ack["error"]["message"].startswith(opening)
             assert log_rows(db) == before
             ack = await mc.send("takeover.start", {"group": "stage", "scene": "attract",
                                                    "params": {"seconds": 5}})

@@ -9,6 +9,7 @@ import pickle
 from pathlib import Path
 from typing import Any
 
+from controller.auth import Principal
 from controller.features import build_features
 from controller.service import Service
 from controller.show import Show
@@ -62,7 +63,7 @@ class Busy:
         return self.execute(envelope, role or role_for(command_type))
 
     def execute(self, envelope: Any, role: str) -> tuple[dict[str, Any], list[Any]]:
-        return self.service.execute(envelope, f"{role}-1", role)
+        return self.service.execute(envelope, Principal(role, f"{role}-1", f"key:{role}-1"))
 
     def fingerprint(self) -> tuple[Any, ...]:
         """The log's length and last hash, every view as published and every feature's state."""

@@ -172,7 +172,7 @@ def test_screens_with_a_playlist_and_a_takeover():
     watch = Watch(floor.show)
     floor.enrol("stage-1")
     floor.enrol("bar-1", group="bar", authorise=False)
-    floor.send("playlists.assign", {"file": "loop.yaml", "lines": LOOP, "groups": ["stage"]})
+    floor.send("playlists.assign", {"file": "loop.yaml", "yaml": LOOP, "groups": ["stage"]})
     floor.send("takeover.start", {"group": "stage", "scene": "announcement",
                                   "params": {"title": "Final tonight", "body": "Doors 19h00"}},
                role="operator")
