@@ -14,7 +14,8 @@ from controller.domain.heats import heat_number
 from controller.domain.members import Member, Members
 from controller.domain.money import format_zar
 from controller.domain.prizes import prize_table
-from controller.domain.tournament_state import Entry, PoolConfig, Stage
+from controller.domain.tournament_config import PoolConfig
+from controller.domain.tournament_state import Entry, Stage
 
 
 class TournamentViews:
