@@ -24,9 +24,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from controller.auth import Principal
+from controller.domain.config import shipped
 from controller.features import build_features
 from controller.promotions.super9 import BOARD
-from controller.promotions.super9_config import load_config
+from controller.promotions.super9_config import Super9Config
 from controller.promotions.super9_schedule import Schedule
 from controller.service import Service
 from controller.show import Show
@@ -46,7 +47,7 @@ class Clock:
 
 def write_tickets(log: EventLog, count: int, session: str, at_ms: int, rng: random.Random
                   ) -> None:
-    price = load_config().ticket_price_cents
+    price = shipped("super9", Super9Config).ticket_price_cents
     for first in range(0, count, CHUNK):
         records: list[tuple[str, int, dict[str, Any]]] = []
         for i in range(first, min(first + CHUNK, count)):
@@ -62,7 +63,7 @@ def write_tickets(log: EventLog, count: int, session: str, at_ms: int, rng: rand
 
 def run(tickets: int, spins: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
-    schedule = Schedule(load_config())
+    schedule = Schedule(shipped("super9", Super9Config))
     session = schedule.next_sessions(time.time_ns() // 1_000_000, 1)[0]
     clock = Clock(session.start_ms - 3_600_000)
     with tempfile.TemporaryDirectory() as tmp:

@@ -1,7 +1,8 @@
 """create_app(): the controller's aiohttp application. Nothing runs at import.
 
 The store is opened and replayed in a cleanup context, so a log that cannot be used stops the
-app at start-up with the store's own message, before any client connects.
+app at start-up with the store's own message, before any client connects; so does a promotion
+config that is wrong or contradicts the log (`ConfigError`, see controller/configs.py).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import socketio
 from aiohttp import web
 
 from controller.auth import authenticate
+from controller.configs import record_configs
 from controller.features import build_features
 from controller.hub import Hub
 from controller.namespaces.control import ControlNamespace
@@ -59,7 +61,12 @@ def _open_store(sio: socketio.AsyncServer, playlists: Path | None):
     async def context(app: web.Application) -> AsyncIterator[None]:
         log = EventLog.open(app[db_path_key])
         service = Service(log, Show(build_features()), wall_clock_ms)
-        service.replay()
+        try:
+            service.replay()
+            record_configs(service)
+        except BaseException:
+            log.close()
+            raise
         hub = Hub(service, sio)
         app[hub_key] = hub
         for namespace in (ControlNamespace(hub), DisplayNamespace(hub), CueNamespace(hub)):

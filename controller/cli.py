@@ -14,6 +14,7 @@ from aiohttp import web
 from controller.app import create_app
 from controller.auth import issue_key
 from controller.domain.commands import ROLES
+from controller.domain.config import ConfigError
 from controller.remote import assign_payload, enrol, format_screens, screens, send
 from controller.service import wall_clock_ms
 from controller.store.sqlite import EventLog, StoreError
@@ -60,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except StoreError as exc:
+    except (StoreError, ConfigError) as exc:
         print(f"showrunner-controller: {exc}", file=sys.stderr)
         return 2
 

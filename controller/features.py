@@ -6,7 +6,6 @@ from controller.domain.cues import Cues
 from controller.domain.feature import Feature
 from controller.domain.members import Members
 from controller.domain.tournament_cues import SeatDrawCues
-from controller.promotions import wildcard_config
 from controller.promotions.poker import Poker
 from controller.promotions.roulette import Roulette
 from controller.promotions.slots import Slots
@@ -17,10 +16,12 @@ from controller.screens import Screens
 
 
 def build_features() -> list[Feature]:
+    """Every feature, on the shipped configs: the log's `PromotionConfigured` events set the
+    ones a venue runs under (controller/configs.py records them at start-up)."""
     members = Members()
     slots = Slots(members)
     poker = Poker(members)
-    wildcard = Wildcard(members, slots, wildcard_config.load())
+    wildcard = Wildcard(members, slots)
     cue_sources = [WildcardCues(wildcard), SeatDrawCues(slots), SeatDrawCues(poker)]
     return [members, slots, Roulette(members), poker, Super9(members), wildcard,
             Cues(cue_sources), Screens()]

@@ -71,8 +71,13 @@ class Service:
         events = [e for feature in self.show.features for e in feature.due(now)]
         if not events:
             return []
-        command_id = f"{CLOCK_ID_PREFIX}{now}:{self.log.last_seq}"
-        _, views = self._commit(command_id, "controller", CLOCK, None, now, events, {"ok": True})
+        return self.record(f"{CLOCK_ID_PREFIX}{now}:{self.log.last_seq}", events, now)
+
+    def record(self, command_id: str, events: list[DomainEvent],
+               now: int | None = None) -> list[View]:
+        """Append and apply events the controller itself decided (the clock, start-up)."""
+        at = self.clock() if now is None else now
+        _, views = self._commit(command_id, "controller", CLOCK, None, at, events, {"ok": True})
         return views
 
     def execute(self, envelope: Any, principal: Principal) -> tuple[dict[str, Any], list[View]]:

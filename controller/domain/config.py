@@ -1,28 +1,102 @@
-"""Promotion parameters (dates, prices, limits, splits) from one YAML file per promotion.
+"""Promotion parameters: one typed, frozen model per promotion, read from one YAML file each.
 
-The shipped files in controller/config/ carry the rule texts' values. A venue edits the YAML,
-never the code; a wrong file is refused at start with its name and the field at fault.
+The shipped files in controller/config/ carry the rule texts' values. A venue edits its own copy
+(in $SHOWRUNNER_CONFIG_DIR), never the code; a wrong file is refused at start with a sentence
+naming the file, the key and its line. The config a promotion runs under is recorded in the log
+(`PromotionConfigured`), so replay never reads these files: see docs/config.md.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
-import types
-import typing
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
 
-T = TypeVar("T")
+from controller.domain.events import DomainEvent
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / "config"
 CONFIG_DIR_ENV = "SHOWRUNNER_CONFIG_DIR"  # a venue's own files; missing ones fall back
 
 
 class ConfigError(ValueError):
-    """A promotion file that does not describe a valid promotion."""
+    """A promotion file that does not describe a valid promotion, or contradicts the log."""
+
+
+class PromotionConfig(BaseModel):
+    """Base of every promotion's config: frozen, no unknown keys, checked on every field."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def to_data(self) -> dict[str, Any]:
+        """Plain JSON values, as the log records them."""
+        return self.model_dump(mode="json")
+
+
+C = TypeVar("C", bound=PromotionConfig)
+
+
+@dataclass(frozen=True)
+class PromotionConfigured(DomainEvent, type_name="PromotionConfigured"):
+    """The config `promotion` runs under from here on (plain JSON: the model's fields)."""
+
+    promotion: str
+    config: dict[str, Any]
+
+
+HistoryItem = tuple[int, DomainEvent]
+"""An event of the log with its sequence number: what a config change is checked against."""
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A config change the log's history forbids: `key` cannot change because of event `seq`."""
+
+    key: str
+    seq: int
+    event: DomainEvent
+    reason: str
+
+    def sentence(self, path: Path | str) -> str:
+        return (f"{path}: key '{self.key}' cannot change: {self.reason} (event {self.seq}, "
+                f"{self.event.type_name}). Put the recorded value back, or run the promotion "
+                "in a new event log.")
+
+
+def changed_keys(old: PromotionConfig, new: PromotionConfig) -> set[str]:
+    """The top-level keys whose values differ."""
+    before, after = old.to_data(), new.to_data()
+    return {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
+
+
+class Configurable(Generic[C]):
+    """A feature whose config comes from the log: each `PromotionConfigured` for its name
+    replaces it. It starts with the shipped default, what a log without config events ran
+    under (never the venue's files: replay must not depend on them)."""
+
+    name: str
+    config_model: type[C]
+    config: C
+    config_logged = False  # the log holds a PromotionConfigured for this promotion
+
+    def configured(self, event: PromotionConfigured) -> set[str]:
+        if event.promotion != self.name:
+            return set()
+        self.config_logged = True
+        return self.configure(logged(self.config_model, event.config))
+
+    def configure(self, config: C) -> set[str]:
+        """Run under `config` from now on; the views that may show it."""
+        raise NotImplementedError
+
+    def conflict(self, new: C, history: Iterable[HistoryItem]) -> Conflict | None:
+        """Why the log's history forbids changing the current config to `new`, if it does."""
+        return None
 
 
 def config_path(promotion: str) -> Path:
@@ -33,58 +107,91 @@ def config_path(promotion: str) -> Path:
     return CONFIG_DIR / f"{promotion}.yaml"
 
 
-def load_config(promotion: str, cls: type[T], directory: Path | None = None) -> T:
-    """Read `<directory>/<promotion>.yaml` into the dataclass `cls`, checking every field.
-
-    Without a directory: $SHOWRUNNER_CONFIG_DIR if it holds the file, else the shipped one.
-    """
-    path = config_path(promotion) if directory is None else directory / f"{promotion}.yaml"
-    with path.open(encoding="utf-8") as fh:
-        raw = yaml.safe_load(fh)
+def load(promotion: str, model: type[C], path: Path | None = None) -> C:
+    """The venue's file (see `config_path`), or `path`, as a checked `model`; `ConfigError`
+    with a sentence naming the file, key and line when it is wrong."""
+    path = path or config_path(promotion)
     try:
-        return build(cls, raw, "")
-    except ConfigError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
-
-
-def build(cls: type[T], raw: Any, where: str) -> T:
-    """A dataclass from plain YAML values; nested dataclasses and lists are followed."""
+        text = path.read_text(encoding="utf-8")
+        raw = yaml.safe_load(text)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror}).") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark else ""
+        raise ConfigError(f"{path}{where}: is not valid YAML.") from None
     if not isinstance(raw, dict):
-        raise ConfigError(f"{where or 'the file'} must be a mapping of named fields")
-    hints = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    unknown = sorted(set(raw) - set(fields))
-    if unknown:
-        raise ConfigError(f"unknown field(s) {', '.join(where + u for u in unknown)}")
-    values = {}
-    for name, f in fields.items():
-        if name not in raw:
-            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise ConfigError(f"the field '{where}{name}' is required")
-            continue
-        values[name] = _value(hints[name], raw[name], f"{where}{name}")
-    return cls(**values)
+        raise ConfigError(f"{path}: must be a mapping of named settings.")
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(f"{path}: {describe(exc, text)}") from None
 
 
-def _value(hint: Any, value: Any, where: str) -> Any:
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        if value is None:
-            return None
-        (inner,) = [a for a in typing.get_args(hint) if a is not type(None)]
-        return _value(inner, value, where)
-    if origin in (list, tuple):
-        item = typing.get_args(hint)[0]
-        if not isinstance(value, list):
-            raise ConfigError(f"the field '{where}' must be a list")
-        items = [_value(item, v, f"{where}[{i}]") for i, v in enumerate(value)]
-        return tuple(items) if origin is tuple else items
-    if dataclasses.is_dataclass(hint):
-        return build(hint, value, f"{where}.")  # type: ignore[arg-type]
-    if hint is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ConfigError(f"the field '{where}' must be a whole number")
-    if hint is str and not isinstance(value, str):
-        raise ConfigError(f"the field '{where}' must be text (quote dates: \"2024-01-18\")")
-    if hint is bool and not isinstance(value, bool):
-        raise ConfigError(f"the field '{where}' must be true or false")
-    return value
+@cache
+def shipped(promotion: str, model: type[C]) -> C:
+    """The package's default for `promotion`: what a log without config events ran under."""
+    return load(promotion, model, CONFIG_DIR / f"{promotion}.yaml")
+
+
+def logged(model: type[C], data: dict[str, Any]) -> C:
+    """A config as a `PromotionConfigured` event recorded it."""
+    return model.model_validate(data)
+
+
+_WORDS = {
+    "extra_forbidden": "is not a known setting",
+    "missing": "is required",
+    "int_type": "must be a whole number",
+    "string_type": "must be text",
+    "bool_type": "must be true or false",
+    "list_type": "must be a list",
+    "tuple_type": "must be a list",
+    "dict_type": "must be a mapping",
+    "model_type": "must be a mapping",
+}
+
+
+def describe(exc: ValidationError, text: str = "") -> str:
+    """The first error as a sentence: "key 'sessions.sunday[1]' (line 5): must be ..."."""
+    error = exc.errors(include_url=False)[0]
+    loc = tuple(error["loc"])
+    message = _WORDS.get(error["type"]) or error["msg"].removeprefix("Value error, ")
+    if loc and loc[-1] == "[key]":  # a mapping's key, not its value, is wrong
+        loc, message = loc[:-1], f"is not a known name ({message.lower()})"
+    if error["type"].startswith(("greater_than", "less_than")):
+        message = f"{message}, not {error['input']!r}"
+    if not loc:
+        return f"{message}."
+    line = _line_of(text, loc)
+    where = f" (line {line})" if line else ""
+    return f"key '{dotted(loc)}'{where}: {message}."
+
+
+def dotted(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else f".{part}" if out else str(part)
+    return out
+
+
+def _line_of(text: str, loc: tuple[Any, ...]) -> int | None:
+    """The line of the deepest node of `loc` found in the YAML text (cheap: one compose)."""
+    try:
+        node = yaml.compose(text)
+    except yaml.YAMLError:
+        return None
+    line = None
+    for part in loc:
+        if isinstance(node, yaml.MappingNode):
+            match = next(((k, v) for k, v in node.value if k.value == str(part)), None)
+            if match is None:
+                break
+            line, node = match[0].start_mark.line + 1, match[1]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) \
+                and part < len(node.value):
+            node = node.value[part]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line

@@ -15,7 +15,12 @@ from dataclasses import field
 from typing import Any, ClassVar
 
 from controller.domain.commands import Command, Context, payload
-from controller.domain.config import ConfigError
+from controller.domain.config import (
+    Configurable,
+    Conflict,
+    HistoryItem,
+    PromotionConfigured,
+)
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
@@ -25,6 +30,7 @@ from controller.domain.money import split
 from controller.domain.prizes import check_split
 from controller.domain.proxies import check_nominee
 from controller.domain.standings import Standings
+from controller.domain.tournament_config import TournamentConfig
 from controller.domain.tournament_events import (
     TournamentEntered,
     TournamentEntryRemoved,
@@ -38,7 +44,7 @@ from controller.domain.tournament_events import (
     TournamentStageClosed,
     TournamentTieBroken,
 )
-from controller.domain.tournament_state import Entry, PoolConfig, Stage, StageSpec
+from controller.domain.tournament_state import Entry, Stage, StageSpec
 from controller.domain.tournament_views import TournamentViews
 from showrunner.contract.fields import (
     MAX_SCORE,
@@ -111,7 +117,7 @@ def reason_text(reason: str) -> str:
     return text
 
 
-class Tournament(TournamentViews, Feature):
+class Tournament(TournamentViews, Configurable[Any], Feature):
     """Shared tournament mechanics; subclasses fill the class attributes and `advance`."""
 
     title = "Tournament"
@@ -125,21 +131,8 @@ class Tournament(TournamentViews, Feature):
     live_scores = False  # True: record_score may repeat while the stage runs (a live meter)
     prize_pool = "prize_pool"
 
-    def __init__(self, members: Members, stages: Sequence[StageSpec],
-                 pools: Sequence[PoolConfig], prize_split: Sequence[int]) -> None:
-        for what, percents in (("buy-in allocation", [p.percent for p in pools]),
-                               ("prize split", list(prize_split))):
-            try:
-                check_split(percents, what)
-            except Rejected as exc:
-                raise ConfigError(f"{self.name}: {exc.message}") from None
+    def __init__(self, members: Members, config: TournamentConfig) -> None:
         self.members = members
-        self.order = [s.name for s in stages]
-        self.stages = {s.name: Stage(s, Standings(s.best_per_guest)) for s in stages}
-        self.pool_configs = list(pools)
-        self.pools = {p.name: 0 for p in pools}
-        self.previous_pools = dict(self.pools)  # before the latest change: the ticker rolls
-        self.split = list(prize_split)
         self.entries: dict[str, Entry] = {}
         self.forms: set[str] = set()
         self._seq = 0
@@ -153,9 +146,39 @@ class Tournament(TournamentViews, Feature):
             TournamentStageClosed: self._on_stage_closed,
             TournamentProxyRegistered: self._on_proxy_registered,
             TournamentSplitSet: self._on_split_set,
+            PromotionConfigured: self.configured,
         }
+        self._shape(config)
+
+    def stage_specs(self, config: Any) -> list[StageSpec]:
+        """The stages a config gives (subclasses)."""
+        raise NotImplementedError
+
+    def _shape(self, config: Any) -> None:
+        """Stages, pools and split from `config`: only while the tournament has no entry."""
+        stages = self.stage_specs(config)
+        self.config = config
+        self.title = config.title
+        self.order = [s.name for s in stages]
+        self.stages = {s.name: Stage(s, Standings(s.best_per_guest)) for s in stages}
+        self.pool_configs = list(config.pools)
+        self.pools = {p.name: 0 for p in config.pools}
+        self.previous_pools = dict(self.pools)  # before the latest change: the ticker rolls
+        self.split = list(config.prize_split)
         self._ops_sources = {self.seating_view, *(self.board_view(s) for s in self.stages.values()
                                                   if self.later(s.spec.name))}
+
+    def configure(self, config: Any) -> set[str]:
+        """Before the first entry the whole shape follows; after it only the free keys can
+        have changed (start-up refuses the rest), and they are read when used."""
+        if self.entries:
+            self.config, self.title = config, config.title
+        else:
+            self._shape(config)
+        return set(self.view_names())
+
+    def conflict(self, new: Any, history: Iterable[HistoryItem]) -> Conflict | None:
+        return self.config.conflict(self.name, self.config, new, history)
 
     # -- command table ----------------------------------------------------------------------
     def commands(self) -> Iterable[Command[Any]]:

@@ -1,4 +1,4 @@
-"""State of the tournament building block: pools, stage specs, entries and stages.
+"""State of the tournament building block: stage specs, entries and stages.
 
 Plain data, changed only by `Tournament.apply`; the indices on `Stage` (seats, cards, last heat)
 keep entering and seating independent of the number of entries.
@@ -9,16 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from controller.domain.standings import Standings
-
-
-@dataclass(frozen=True)
-class PoolConfig:
-    """Where a share of every buy-in goes, and the advertised target shown as progress."""
-
-    name: str
-    title: str
-    percent: int
-    target: int | None = None  # cents
 
 
 @dataclass(frozen=True)

@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, ClassVar
 
 from controller.domain.calendar import week_number
 from controller.domain.commands import Command, Context, payload
-from controller.domain.config import ConfigError, load_config
+from controller.domain.config import shipped
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.heats import draw_seats, heat_number, heats_needed, positions, take_seat
 from controller.domain.members import Members
-from controller.domain.prizes import check_split
 from controller.domain.standings import Standings
 from controller.domain.tournament import Tournament
 from controller.domain.tournament_events import (
@@ -30,38 +29,10 @@ from controller.domain.tournament_events import (
     TournamentSeated,
     TournamentTieBroken,
 )
-from controller.domain.tournament_state import Entry, PoolConfig, Stage, StageSpec
-from controller.promotions.sweet16 import Sweet16Pay
+from controller.domain.tournament_state import Entry, Stage, StageSpec
+from controller.promotions.poker_config import PokerConfig
 from showrunner.contract.fields import CardNumber, Count, EntryId, EntryIds, Ref, Score, Seat
 from showrunner.contract.money import format_zar
-
-HANDS = ("sweet_16", "suited_16", "same_colour_16", "mixed_colour_16")
-
-
-@dataclass(frozen=True)
-class PokerConfig:
-    title: str
-    first_day: str
-    last_qualifying_day: str
-    semi_final_day: str
-    utc_offset_minutes: int
-    buy_in: int
-    chips: int
-    qualifying_hands: int
-    stage_hands: int
-    leaderboard_rows: int
-    semi_places: int
-    semi_heats: int
-    heat_size: int
-    final_places: int
-    bonus_markers: int
-    marker_value: int
-    pools: list[PoolConfig]
-    top_score_split: list[int]
-    weekly_prize: int
-    weekly_prize_weeks: int
-    prize_split: list[int]
-    sweet16: list[Sweet16Pay]
 
 
 @payload
@@ -105,28 +76,26 @@ class Poker(Tournament):
         "split": "rule 52",
     }
 
+    config: PokerConfig
+    config_model = PokerConfig
+
     def __init__(self, members: Members, config: PokerConfig | None = None) -> None:
-        self.config = config or load_config("poker", PokerConfig)
-        c = self.config
-        self.title = c.title
-        missing = sorted(set(HANDS) - {row.hand for row in c.sweet16})
-        if missing:
-            raise ConfigError(f"poker: the Sweet 16 pay table lacks {', '.join(missing)}")
-        try:
-            check_split(c.top_score_split, "top-score split")
-        except Rejected as exc:
-            raise ConfigError(f"poker: {exc.message}") from None
+        super().__init__(members, config or shipped("poker", PokerConfig))
+
+    def stage_specs(self, c: PokerConfig) -> list[StageSpec]:
         top = len(c.top_score_split)
-        super().__init__(members, [
+        return [
             StageSpec("qualifying", "Qualifying", c.leaderboard_rows, seated=False,
                       cutoffs=(*range(1, top + 1), c.semi_places)),
             StageSpec("semi", "Semi-final", c.semi_places, cutoffs=(c.final_places,),
                       heat_title="Semi", heat_size=c.heat_size),
             StageSpec("final", "Final", c.final_places, heat_title="Final",
                       heat_size=c.final_places),
-        ], c.pools, c.prize_split)
-        self.first_day = dt.date.fromisoformat(c.first_day)
-        self.weeks = {w: Standings() for w in range(1, c.weekly_prize_weeks + 1)}
+        ]
+
+    def _shape(self, config: PokerConfig) -> None:
+        super()._shape(config)
+        self.weeks = {w: Standings() for w in range(1, config.weekly_prize_weeks + 1)}
 
     def own_commands(self) -> Iterable[Command[Any]]:
         return (
@@ -232,8 +201,8 @@ class Poker(Tournament):
         dirty = super()._score(e, score)
         if e.stage != "qualifying":
             return dirty
-        week = self.weeks.get(week_number(e.scored_at_ms, self.first_day,
-                                          self.config.utc_offset_minutes))
+        week = self.weeks.get(week_number(e.scored_at_ms, self.config.first_day,
+                                          self.config.timezone))
         if week is not None:
             if score is None:
                 week.drop(e.id, e.card)
@@ -266,7 +235,7 @@ class Poker(Tournament):
                                                       self.stages["qualifying"])}
         weekly = []
         for number, board in self.weeks.items():
-            start = self.first_day + dt.timedelta(days=7 * (number - 1))
+            start = self.config.first_day + dt.timedelta(days=7 * (number - 1))
             leader = board.ranking(1)
             weekly.append({
                 "week": number, "from": start.isoformat(),

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from controller.domain.commands import Command, Context, payload
-from controller.domain.config import load_config
+from controller.domain.config import shipped
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.heats import heat_name, take_seat
@@ -25,31 +25,10 @@ from controller.domain.tournament_events import (
     TournamentHeatStarted,
     TournamentTieBroken,
 )
-from controller.domain.tournament_state import Entry, PoolConfig, Stage, StageSpec
+from controller.domain.tournament_state import Entry, Stage, StageSpec
+from controller.promotions.roulette_config import RouletteConfig
 from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Ref, Score, list_of
 from showrunner.contract.money import format_zar
-
-
-@dataclass(frozen=True)
-class RouletteConfig:
-    title: str
-    first_day: str
-    last_qualifying_day: str
-    final_day: str
-    buy_in: int
-    stacks: int
-    chip_value: int
-    rebuy: int
-    rebuys_per_heat: int
-    spins_per_heat: int
-    betting_window_ms: int
-    no_spin_extra_ms: int
-    seats_per_heat: int
-    leaderboard_rows: int
-    finalists: int
-    final_groups: int
-    pools: list[PoolConfig]
-    prize_split: list[int]
 
 
 @dataclass(frozen=True)
@@ -135,18 +114,21 @@ class Roulette(Tournament):
     }
     proxy_for_extra_seats_only = False
 
+    config: RouletteConfig
+    config_model = RouletteConfig
+
     def __init__(self, members: Members, config: RouletteConfig | None = None) -> None:
-        self.config = config or load_config("roulette", RouletteConfig)
-        c = self.config
-        self.title = c.title
+        super().__init__(members, config or shipped("roulette", RouletteConfig))
+        self.spins: dict[tuple[str, str], Spins] = {}
+        self.rebuys: dict[str, int] = {}
+
+    def stage_specs(self, c: RouletteConfig) -> list[StageSpec]:
         group_size = -(-c.finalists // c.final_groups)
-        super().__init__(members, [
+        return [
             StageSpec("qualifying", "Qualifying", c.leaderboard_rows, cutoffs=(c.finalists,),
                       best_per_guest=True, heat_size=c.seats_per_heat),
             StageSpec("final", "Final", c.finalists, heat_title="Group", heat_size=group_size),
-        ], c.pools, c.prize_split)
-        self.spins: dict[tuple[str, str], Spins] = {}
-        self.rebuys: dict[str, int] = {}
+        ]
 
     def own_commands(self) -> Iterable[Command[Any]]:
         return (

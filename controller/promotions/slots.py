@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Literal
 
 from controller.domain.calendar import week_monday
 from controller.domain.commands import Command, Context, payload
-from controller.domain.config import load_config
+from controller.domain.config import shipped
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.handoffs import WildcardFinalist
@@ -36,27 +36,9 @@ from controller.domain.tournament_events import (
     TournamentSeated,
     TournamentTieBroken,
 )
-from controller.domain.tournament_state import PoolConfig, Stage, StageSpec
+from controller.domain.tournament_state import Stage, StageSpec
+from controller.promotions.slots_config import SlotsConfig
 from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Flag, Ref, Refs, ShortText
-
-
-@dataclass(frozen=True)
-class SlotsConfig:
-    title: str
-    buy_in: int
-    free_entries_per_week: int
-    utc_offset_minutes: int
-    qualifying_seats_per_heat: int
-    leaderboard_rows: int
-    direct_to_final: int
-    semi_last_place: int
-    semi_heat_size: int
-    final_from_semi: int
-    final_heat_size: int
-    semi_date: str
-    final_date: str
-    pools: list[PoolConfig]
-    prize_split: list[int]
 
 
 @dataclass(frozen=True)
@@ -115,11 +97,15 @@ class Slots(Tournament):
         "no_show": "rule 29", "extra_seat": "rule 23", "split": "rule 43",
     }
 
+    config: SlotsConfig
+    config_model = SlotsConfig
+
     def __init__(self, members: Members, config: SlotsConfig | None = None) -> None:
-        self.config = config or load_config("slots", SlotsConfig)
-        c = self.config
-        self.title = c.title
-        super().__init__(members, [
+        super().__init__(members, config or shipped("slots", SlotsConfig))
+        self.wildcard_absent: set[str] = set()
+
+    def stage_specs(self, c: SlotsConfig) -> list[StageSpec]:
+        return [
             StageSpec("qualifying", "Qualifying", c.leaderboard_rows,
                       cutoffs=(c.direct_to_final, c.semi_last_place),
                       heat_size=c.qualifying_seats_per_heat),
@@ -128,8 +114,7 @@ class Slots(Tournament):
                       heat_size=c.semi_heat_size),
             StageSpec("final", "Final", c.final_from_semi + c.direct_to_final + 1,
                       heat_title="Final", heat_size=c.final_heat_size),
-        ], c.pools, c.prize_split)
-        self.wildcard_absent: set[str] = set()
+        ]
 
     def own_commands(self) -> Iterable[Command[Any]]:
         return (
@@ -178,11 +163,11 @@ class Slots(Tournament):
         if not member.rewards_member:
             raise Rejected("not_rewards", f"{member.display_name} is not a Rewards member; the "
                                           "free weekly entry is for Rewards members (rule 8).")
-        offset = self.config.utc_offset_minutes
-        week = week_monday(ctx.now_ms, offset)
+        zone = self.config.timezone
+        week = week_monday(ctx.now_ms, zone)
         mine = (self.entries[i] for i in self.stages["qualifying"].cards.get(member.card, ()))
         used = sum(1 for e in mine if e.payment == "free" and e.status != "refunded"
-                   and week_monday(e.at_ms, offset) == week)
+                   and week_monday(e.at_ms, zone) == week)
         if used >= self.config.free_entries_per_week:
             raise Rejected("free_entry_used", f"{member.display_name} has already used this "
                                               "week's free entry (Monday to Sunday, rule 8).")

@@ -14,14 +14,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.domain.commands import Command, Context, payload
+from controller.domain.config import (
+    Configurable,
+    Conflict,
+    HistoryItem,
+    PromotionConfigured,
+    shipped,
+)
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
 from controller.domain.members import Members
 from controller.domain.money import percent_of, share_equally
 from controller.domain.roulette import colour
+from controller.promotions import super9_config
 from controller.promotions import super9_cues as cues
-from controller.promotions.super9_config import Super9Config, load_config
+from controller.promotions.super9_config import Super9Config
 from controller.promotions.super9_events import (
     EVENTS,
     Super9NoSpin,
@@ -124,21 +132,40 @@ class Running:
     cue: list[str] = field(default_factory=list)
 
 
-class Super9(Feature):
+class Super9(Configurable[Super9Config], Feature):
     name = "super9"
+    config_model = Super9Config
 
     def __init__(self, members: Members, config: Super9Config | None = None) -> None:
         self.members = members
-        self.config = config or load_config()
-        self.schedule = Schedule(self.config)
-        self.jackpot_cents = self.config.jackpot_seed_cents
-        self.previous_jackpot_cents = self.jackpot_cents  # what the ticker rolls from
+        self.current: Running | None = None
+        self.configure(config or shipped("super9", Super9Config))
         self.tickets: dict[str, Ticket] = {}
         self.by_session: dict[str, list[str]] = {}
         self.disqualified: set[tuple[str, str]] = set()  # (card, local day), rule 9
         self.played: set[str] = set()
-        self.current: Running | None = None
         self.last_at_ms = 0
+
+    def configure(self, config: Super9Config) -> set[str]:
+        """The seed applies until the first session starts; the rest to what comes next."""
+        self.config = config
+        self.schedule = Schedule(config)
+        if self.current is None:
+            self.jackpot_cents = config.jackpot_seed_cents
+            self.previous_jackpot_cents = self.jackpot_cents  # what the ticker rolls from
+        return set(self.view_names())
+
+    def conflict(self, new: Super9Config, history: Iterable[HistoryItem]) -> Conflict | None:
+        used: dict[str, HistoryItem] = {}
+        won: set[str] = set()
+        for seq, event in history:
+            if isinstance(event, Super9TicketEntered | Super9SessionStarted):
+                used.setdefault(event.session, (seq, event))
+            elif isinstance(event, Super9Won):
+                won.add(event.session)
+        last = max(used, default=None)  # the session under way: ids sort by their start
+        pending = used[last] if last is not None and last not in won else None
+        return super9_config.conflict(self.config, new, used.items(), pending)
 
     def commands(self) -> Iterable[Command[Any]]:
         return (
@@ -161,7 +188,7 @@ class Super9(Feature):
         )
 
     def events(self) -> Iterable[type[DomainEvent]]:
-        return EVENTS
+        return (*EVENTS, PromotionConfigured)
 
     # -- ticket commands ----------------------------------------------------------------------
     def sell(self, p: SellTicket, ctx: Context) -> list[DomainEvent]:
@@ -364,6 +391,8 @@ class Super9(Feature):
             return self._undone(event)
         if isinstance(event, Super9Won):
             return self._won(event)
+        if isinstance(event, PromotionConfigured):
+            return self.configured(event)
         return ()
 
     def _sold_ticket(self, e: Super9TicketSold) -> Iterable[str]:
@@ -392,8 +421,7 @@ class Super9(Feature):
         return (BOARD,) if run and run.result is None else ()
 
     def _started(self, e: Super9SessionStarted) -> Iterable[str]:
-        session = self.schedule.session(e.session)
-        assert session is not None
+        session = self.schedule.played(e.session)
         tickets = [self.tickets[t] for t in self.by_session.get(e.session, [])]
         game = Game([(t.ticket, t.numbers or []) for t in tickets if t.void is None],
                     self.config.numbers_per_ticket)

@@ -1,81 +1,87 @@
-"""Super 9 parameters, loaded from controller/config/super9.yaml and checked once at start-up."""
+"""Super 9 parameters (controller/config/super9.yaml), checked once and recorded in the log.
+
+Which keys may change after which events (docs/config.md): the schedule may change, but never so
+that a session the log already used moves or disappears; the game's rules (numbers, counted
+spins, jackpot growth, consolation) may not change while a session is pending (tickets entered
+for it, or started, and not yet won). Prices and sales times may change at any time.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from collections.abc import Iterable
+from typing import Literal
 
-import yaml
+from pydantic import Field, model_validator
 
-from controller.domain.config import config_path
+from controller.domain.config import Conflict, HistoryItem, PromotionConfig, changed_keys
+from controller.promotions.super9_schedule import Schedule
+from showrunner.contract.fields import Cents, LocalTime, Percent, TimeZone
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+Minutes = Field(ge=0, le=24 * 60, strict=True)
+#: the game's rules: fixed while a session is pending
+GAME_KEYS = ("numbers_per_ticket", "highest_number", "jackpot_counted_spins",
+             "jackpot_growth_percent", "consolation_percent")
 
 
-@dataclass(frozen=True)
-class Super9Config:
-    timezone: str
-    sessions: dict[int, tuple[dt.time, ...]]  # weekday (Monday 0) -> local start times
-    skip_last_sunday_of_month: bool
-    sales_open: dt.time
-    sales_close_minutes: int
-    hand_in_minutes: int
-    ticket_price_cents: int
-    numbers_per_ticket: int
-    highest_number: int
-    jackpot_seed_cents: int
-    jackpot_growth_percent: int
-    jackpot_counted_spins: int
-    consolation_percent: int
+class Super9Config(PromotionConfig):
+    timezone: TimeZone  # session times are local wall-clock times there
+    sessions: dict[Weekday, tuple[LocalTime, ...]] = Field(min_length=1)  # rule 4
+    skip_last_sunday_of_month: bool = Field(strict=True)  # rule 4
+    sales_open: LocalTime  # rule 6
+    sales_close_minutes: int = Minutes
+    hand_in_minutes: int = Minutes
+    ticket_price_cents: Cents = Field(ge=1)
+    numbers_per_ticket: int = Field(ge=1, le=36, strict=True)  # rule 8
+    highest_number: int = Field(ge=1, le=36, strict=True)
+    jackpot_seed_cents: Cents  # rule 15
+    jackpot_growth_percent: Percent
+    jackpot_counted_spins: int = Field(ge=1, le=37, strict=True)  # rule 14
+    consolation_percent: Percent  # rule 16
+
+    @model_validator(mode="after")
+    def _rules(self) -> Super9Config:
+        for day, times in self.sessions.items():
+            if not times:
+                raise ValueError(f"sessions.{day} must list at least one time")
+            if len(set(times)) != len(times):
+                raise ValueError(f"sessions.{day} lists a time twice")
+        if self.highest_number < self.numbers_per_ticket - 1:
+            raise ValueError("highest_number leaves too few numbers for numbers_per_ticket")
+        if self.jackpot_counted_spins < self.numbers_per_ticket:
+            raise ValueError("jackpot_counted_spins must be at least numbers_per_ticket")
+        return self
+
+    def by_weekday(self) -> dict[int, tuple[dt.time, ...]]:
+        """Weekday (Monday 0) -> its sessions' local start times, in order."""
+        return {WEEKDAYS.index(day): tuple(sorted(times)) for day, times in self.sessions.items()}
 
 
-def _time(text: Any, where: str) -> dt.time:
-    try:
-        return dt.time.fromisoformat(str(text))
-    except ValueError as exc:
-        raise ValueError(f"super9 config: {where} must be a time like 19:00, not {text!r}") from exc
+def conflict(old: Super9Config, new: Super9Config, used: Iterable[tuple[str, HistoryItem]],
+             pending: HistoryItem | None) -> Conflict | None:
+    """`used`: each session id the log holds, with its first event; `pending`: the first event
+    of a session not yet won, if any."""
+    changed = changed_keys(old, new)
+    if changed & {"timezone", "sessions", "skip_last_sunday_of_month"}:
+        before, after = Schedule(old), Schedule(new)
+        for session_id, (seq, event) in used:
+            was, now = before.session(session_id), after.session(session_id)
+            if was is not None and (now is None or now.start_ms != was.start_ms):
+                return Conflict(_schedule_key(old, new, session_id), seq, event,
+                                f"the {was.label} session is already in the log")
+    locked = [k for k in GAME_KEYS if k in changed]
+    if locked and pending is not None:
+        return Conflict(locked[0], pending[0], pending[1],
+                        "a Super 9 session is under way and plays by the rules it started with")
+    return None
 
 
-def _int(raw: dict[str, Any], key: str, low: int, high: int) -> int:
-    value = raw.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"super9 config: {key} must be a whole number from {low} to {high}")
-    return value
-
-
-def parse_config(raw: dict[str, Any]) -> Super9Config:
-    """Build a config from a YAML mapping; a wrong value names its key."""
-    sessions: dict[int, tuple[dt.time, ...]] = {}
-    for day, times in (raw.get("sessions") or {}).items():
-        if day not in WEEKDAYS:
-            raise ValueError(f"super9 config: sessions has an unknown day {day!r}")
-        sessions[WEEKDAYS.index(day)] = tuple(
-            sorted(_time(t, f"sessions.{day}") for t in times)
-        )
-    if not sessions:
-        raise ValueError("super9 config: sessions must list at least one day")
-    numbers = _int(raw, "numbers_per_ticket", 1, 36)
-    return Super9Config(
-        timezone=str(raw.get("timezone", "Africa/Johannesburg")),
-        sessions=sessions,
-        skip_last_sunday_of_month=bool(raw.get("skip_last_sunday_of_month", False)),
-        sales_open=_time(raw.get("sales_open", "08:00"), "sales_open"),
-        sales_close_minutes=_int(raw, "sales_close_minutes", 0, 24 * 60),
-        hand_in_minutes=_int(raw, "hand_in_minutes", 0, 24 * 60),
-        ticket_price_cents=_int(raw, "ticket_price_cents", 1, 10**9),
-        numbers_per_ticket=numbers,
-        highest_number=_int(raw, "highest_number", numbers - 1, 36),
-        jackpot_seed_cents=_int(raw, "jackpot_seed_cents", 0, 10**11),
-        jackpot_growth_percent=_int(raw, "jackpot_growth_percent", 0, 100),
-        jackpot_counted_spins=_int(raw, "jackpot_counted_spins", numbers, 37),
-        consolation_percent=_int(raw, "consolation_percent", 0, 100),
-    )
-
-
-def load_config(path: Path | None = None) -> Super9Config:
-    """The given file, else the venue's or the shipped super9.yaml (see `config_path`)."""
-    path = path or config_path("super9")
-    with path.open(encoding="utf-8") as f:
-        return parse_config(yaml.safe_load(f))
+def _schedule_key(old: Super9Config, new: Super9Config, session_id: str) -> str:
+    if old.timezone != new.timezone:
+        return "timezone"
+    day = WEEKDAYS[dt.date.fromisoformat(session_id[:10]).weekday()]
+    if old.sessions.get(day) != new.sessions.get(day):  # type: ignore[call-overload]
+        return f"sessions.{day}"
+    return "skip_last_sunday_of_month"

@@ -11,9 +11,11 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from controller.promotions.super9_config import Super9Config
+if TYPE_CHECKING:
+    from controller.promotions.super9_config import Super9Config
 
 SUNDAY = 6
 LOOKAHEAD_DAYS = 400
@@ -38,6 +40,7 @@ class Schedule:
     def __init__(self, config: Super9Config) -> None:
         self.config = config
         self.tz = ZoneInfo(config.timezone)
+        self.sessions = config.by_weekday()
 
     def _local(self, ms: int) -> dt.datetime:
         return dt.datetime.fromtimestamp(ms / 1000, dt.UTC).astimezone(self.tz)
@@ -51,7 +54,7 @@ class Schedule:
 
     def is_draw_day(self, day: dt.date) -> bool:
         """Rule 4: a session weekday, and not the month's last Sunday when that is excluded."""
-        if day.weekday() not in self.config.sessions:
+        if day.weekday() not in self.sessions:
             return False
         last_of_month = (day + dt.timedelta(days=7)).month != day.month
         return not (
@@ -61,7 +64,7 @@ class Schedule:
     def sessions_on(self, day: dt.date) -> list[Session]:
         if not self.is_draw_day(day):
             return []
-        return [self._session(day, t) for t in self.config.sessions[day.weekday()]]
+        return [self._session(day, t) for t in self.sessions[day.weekday()]]
 
     def _session(self, day: dt.date, at: dt.time) -> Session:
         start = dt.datetime.combine(day, at)
@@ -84,6 +87,11 @@ class Schedule:
             if len(out) == count:
                 break
         return out
+
+    def played(self, session_id: str) -> Session:
+        """A session the log holds, whether or not today's schedule still has it."""
+        start = dt.datetime.fromisoformat(session_id)
+        return self.session(session_id) or self._session(start.date(), start.time())
 
     def session(self, session_id: str) -> Session | None:
         """The scheduled session with this id, or None if no session is scheduled then."""

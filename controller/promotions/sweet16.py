@@ -9,22 +9,15 @@ Sweet 16) and a court card 10.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from controller.domain.errors import Rejected
+from controller.promotions.poker_config import Sweet16Pay
 
 SUITS = {"H": "H", "D": "D", "C": "C", "S": "S",
          "\u2665": "H", "\u2666": "D", "\u2663": "C", "\u2660": "S"}
 RED = {"H", "D"}
 VALUES = {"A": 11, "K": 10, "Q": 10, "J": 10, "10": 10,
           **{str(n): n for n in range(2, 10)}}
-
-
-@dataclass(frozen=True)
-class Sweet16Pay:
-    hand: str  # sweet_16 | suited_16 | same_colour_16 | mixed_colour_16
-    title: str
-    odds: int  # pays odds to 1
 
 
 def parse_card(card: str) -> tuple[str, str]:

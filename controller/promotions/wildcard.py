@@ -16,11 +16,19 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from controller.domain.commands import Command, Context, payload
+from controller.domain.config import (
+    Configurable,
+    Conflict,
+    HistoryItem,
+    PromotionConfigured,
+    shipped,
+)
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
 from controller.domain.handoffs import WildcardFinalist
 from controller.domain.members import Member, Members, public_name
+from controller.promotions import wildcard_config
 from controller.promotions.wildcard_config import WildcardConfig
 from controller.promotions.wildcard_pool import draw_ticket, pool_digest, total_tickets
 from showrunner.contract.fields import CardNumber, DisplayName, Flag, ShortText
@@ -149,13 +157,15 @@ class NameStandIn:
 
 
 # -- the feature --------------------------------------------------------------------------------
-class Wildcard(Feature):
+class Wildcard(Configurable[WildcardConfig], Feature):
     name = "wildcard"
+    config_model = WildcardConfig
 
-    def __init__(self, members: Members, roster: Roster, config: WildcardConfig) -> None:
+    def __init__(self, members: Members, roster: Roster,
+                 config: WildcardConfig | None = None) -> None:
         self.members = members
         self.roster = roster
-        self.config = config
+        self.config = config or shipped("wildcard", WildcardConfig)
         self.activated: set[str] = set()
         self.register: dict[str, WildcardDeclineRegistered] = {}
         self.excluded: list[str] = []
@@ -190,7 +200,14 @@ class Wildcard(Feature):
     def events(self) -> Iterable[type[DomainEvent]]:
         return (WildcardActivated, WildcardDeclineRegistered, WildcardPoolFrozen, WildcardDrawn,
                 WildcardRevealed, WildcardClaimed, WildcardRedrawStarted, WildcardStandInNamed,
-                WildcardFinalist)
+                WildcardFinalist, PromotionConfigured)
+
+    def configure(self, config: WildcardConfig) -> set[str]:
+        self.config = config
+        return {VIEW}
+
+    def conflict(self, new: WildcardConfig, history: Iterable[HistoryItem]) -> Conflict | None:
+        return wildcard_config.conflict(self.config, new, history, WildcardPoolFrozen)
 
     # -- entries (rules 18, 33-38) --------------------------------------------------------------
     def activate(self, p: Activate, ctx: Context) -> list[DomainEvent]:
@@ -329,6 +346,8 @@ class Wildcard(Feature):
 
     # -- state ------------------------------------------------------------------------------------
     def apply(self, event: DomainEvent) -> Iterable[str]:
+        if isinstance(event, PromotionConfigured):
+            return self.configured(event)
         if isinstance(event, WildcardActivated):
             self.activated.add(event.card)
         elif isinstance(event, WildcardDeclineRegistered):

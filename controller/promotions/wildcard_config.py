@@ -1,45 +1,71 @@
-"""Typed parameters of the Wild Card draw, loaded from controller/config/wildcard.yaml.
+"""Wild Card draw parameters (controller/config/wildcard.yaml), checked once and logged.
 
-The YAML holds the casino's wall-clock times; this module turns them into the absolute UTC epoch
-ms the rules compare against, so no rule ever handles a time zone.
+The YAML holds the casino's wall-clock times in its IANA zone; the properties turn them into the
+absolute UTC epoch ms the rules compare against, so no rule ever handles a time zone. Once the
+pool is frozen, the keys it was frozen on may not change (docs/config.md).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from collections.abc import Iterable
 from zoneinfo import ZoneInfo
 
-import yaml
+from pydantic import Field, model_validator
 
-from controller.domain.config import config_path
+from controller.domain.config import Conflict, HistoryItem, PromotionConfig, changed_keys
+from controller.domain.events import DomainEvent
+from showrunner.contract.fields import LocalDate, LocalTime, TimeZone
 
 DAY_MS = 24 * 60 * 60 * 1000
-EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+#: what the frozen pool was built on: fixed from the first freeze (rules 18, 33, 36)
+POOL_KEYS = ("draw_day", "timezone", "bins_open", "bins_close", "tickets_per_cardholder",
+             "tickets_per_participant")
 
 
-@dataclass(frozen=True)
-class WildcardConfig:
-    bins_open_ms: int
-    bins_close_ms: int
-    tickets_per_cardholder: int = 1
-    tickets_per_participant: int = 5
-    claim_ms: int = 90_000
-    reminder_seconds: tuple[int, ...] = (60, 30, 10)
-    prize_claim_ms: int = 15 * DAY_MS
-    reveal_delay_ms: int = 6000
-    reveal_lead_ms: int = 1500
-    timezone: str = "Africa/Johannesburg"
+class WildcardConfig(PromotionConfig):
+    draw_day: LocalDate  # rules 18, 33
+    timezone: TimeZone
+    bins_open: LocalTime  # rule 36
+    bins_close: LocalTime
+    tickets_per_cardholder: int = Field(ge=1, le=100, strict=True)  # rules 18.1, 33.1
+    tickets_per_participant: int = Field(ge=0, le=100, strict=True)  # rules 18.2, 33.2
+    claim_seconds: int = Field(ge=10, le=3600, strict=True)  # rules 39-40
+    reminder_seconds: tuple[int, ...] = Field(max_length=10)
+    prize_claim_days: int = Field(ge=1, le=365, strict=True)  # rules 43, 45
+    reveal_delay_ms: int = Field(ge=1, le=60_000, strict=True)
+    reveal_lead_ms: int = Field(ge=1, le=60_000, strict=True)
 
-    def __post_init__(self) -> None:
-        if self.bins_close_ms <= self.bins_open_ms:
-            raise ValueError("the entry bins must close after they open")
-        if not 0 < self.reveal_lead_ms <= self.reveal_delay_ms:
-            raise ValueError("reveal_lead_ms must be positive and at most reveal_delay_ms")
-        if any(not 0 < s * 1000 < self.claim_ms for s in self.reminder_seconds):
-            raise ValueError("each reminder must fall inside the claim period")
+    @model_validator(mode="after")
+    def _order(self) -> WildcardConfig:
+        if self.bins_close <= self.bins_open:
+            raise ValueError("bins_close: the entry bins must close after they open")
+        if self.reveal_lead_ms > self.reveal_delay_ms:
+            raise ValueError("reveal_lead_ms must be at most reveal_delay_ms")
+        if any(not 0 < s < self.claim_seconds for s in self.reminder_seconds):
+            raise ValueError("reminder_seconds: each reminder must fall inside the claim "
+                             "period (claim_seconds)")
+        return self
+
+    @property
+    def bins_open_ms(self) -> int:
+        return self._epoch_ms(self.bins_open)
+
+    @property
+    def bins_close_ms(self) -> int:
+        return self._epoch_ms(self.bins_close)
+
+    @property
+    def claim_ms(self) -> int:
+        return self.claim_seconds * 1000
+
+    @property
+    def prize_claim_ms(self) -> int:
+        return self.prize_claim_days * DAY_MS
+
+    def _epoch_ms(self, at: dt.time) -> int:
+        moment = dt.datetime.combine(self.draw_day, at, tzinfo=ZoneInfo(self.timezone))
+        return int(moment.timestamp() * 1000)
 
     def clock(self, ms: int) -> str:
         """Wall-clock time for a sentence: '18:00:00'."""
@@ -47,25 +73,14 @@ class WildcardConfig:
         return moment.strftime("%H:%M:%S")
 
 
-def load(path: Path | None = None) -> WildcardConfig:
-    path = path or config_path("wildcard")
-    raw: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
-    zone = ZoneInfo(str(raw["timezone"]))
-    day = dt.date.fromisoformat(str(raw["draw_day"]))
-    return WildcardConfig(
-        bins_open_ms=_epoch_ms(day, str(raw["bins_open"]), zone),
-        bins_close_ms=_epoch_ms(day, str(raw["bins_close"]), zone),
-        tickets_per_cardholder=int(raw["tickets_per_cardholder"]),
-        tickets_per_participant=int(raw["tickets_per_participant"]),
-        claim_ms=int(raw["claim_seconds"]) * 1000,
-        reminder_seconds=tuple(int(s) for s in raw["reminder_seconds"]),
-        prize_claim_ms=int(raw["prize_claim_days"]) * DAY_MS,
-        reveal_delay_ms=int(raw["reveal_delay_ms"]),
-        reveal_lead_ms=int(raw["reveal_lead_ms"]),
-        timezone=str(raw["timezone"]),
-    )
-
-
-def _epoch_ms(day: dt.date, hhmm: str, zone: ZoneInfo) -> int:
-    moment = dt.datetime.combine(day, dt.time.fromisoformat(hhmm), tzinfo=zone)
-    return (moment - EPOCH) // dt.timedelta(milliseconds=1)
+def conflict(old: WildcardConfig, new: WildcardConfig, history: Iterable[HistoryItem],
+             frozen: type[DomainEvent]) -> Conflict | None:
+    """The pool's keys are fixed from the first `frozen` (WildcardPoolFrozen) event on."""
+    locked = [k for k in POOL_KEYS if k in changed_keys(old, new)]
+    if not locked:
+        return None
+    for seq, event in history:
+        if isinstance(event, frozen):
+            return Conflict(locked[0], seq, event, "the Wild Card pool was frozen on it, and "
+                            "the draw must be recomputable from the log")
+    return None

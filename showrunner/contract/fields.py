@@ -7,11 +7,22 @@ dataclass checked through `pydantic.TypeAdapter` gets the rule and its JSON Sche
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import unicodedata
 from typing import Annotated
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import AfterValidator, Field, Strict, StrictBool, StrictInt, StrictStr
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    PlainSerializer,
+    Strict,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+)
 
 #: the highest score (credits, chips) a tournament records: nine digits fit every leaderboard row
 MAX_SCORE = 999_999_999
@@ -120,3 +131,48 @@ WheelNumber = Annotated[StrictInt, Field(ge=0, le=MAX_WHEEL_NUMBER)]
 Seat = Annotated[StrictInt, Field(ge=1, le=1000)]
 EntryIds = list_of(EntryId, 100)
 Refs = list_of(Ref, 100)
+
+
+def _iana_zone(value: str) -> str:
+    """An IANA zone name ("Africa/Johannesburg"); offsets ("+02:00", "UTC+2") are refused."""
+    if not value or value.startswith(("/", ".")) or any(c in value for c in " :\\"):
+        raise ValueError(f"{value!r} is not an IANA time-zone name like Africa/Johannesburg")
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"{value!r} is not an IANA time-zone name like "
+                         "Africa/Johannesburg") from None
+    return value
+
+
+def _local_time(value: object) -> dt.time:
+    """A wall-clock time written "19:00" or "19:00:30" (quoted in YAML: unquoted 19:00 is a
+    sexagesimal number there)."""
+    if isinstance(value, dt.time):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"\d\d:\d\d(:\d\d)?", value):
+        try:
+            return dt.time.fromisoformat(value)
+        except ValueError:
+            pass
+    raise ValueError(f"must be a time like \"19:00\" (in quotes), not {value!r}")
+
+
+def _local_date(value: object) -> dt.date:
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise ValueError(f"must be a date like \"2024-01-18\", not {value!r}")
+
+
+TimeZone = Annotated[StrictStr, AfterValidator(_iana_zone)]
+"""The venue's clock as an IANA name; every config names its zone this way, never an offset."""
+LocalTime = Annotated[dt.time, BeforeValidator(_local_time), PlainSerializer(
+    lambda t: t.isoformat("minutes" if t.second == 0 else "seconds"), return_type=str)]
+"""A wall-clock time in the config's zone."""
+LocalDate = Annotated[dt.date, BeforeValidator(_local_date)]
+"""A calendar date in the config's zone."""

@@ -8,15 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.domain.config import ConfigError, load_config
+from controller.domain.config import ConfigError, load, shipped
 from controller.domain.errors import Rejected
 from controller.domain.heats import first_free_seat, take_seat
 from controller.domain.prizes import check_split, prize_table
 from controller.domain.standings import Standings
 from controller.domain.ties import card_value, electronic_rounds
-from controller.promotions.poker import PokerConfig
-from controller.promotions.roulette import RouletteConfig
-from controller.promotions.slots import SlotsConfig
+from controller.promotions.poker_config import PokerConfig
+from controller.promotions.roulette_config import RouletteConfig
+from controller.promotions.slots_config import SlotsConfig
 from tests.promotions.helpers import SeededRandomness
 
 # (entry, guest, score) operations; a score of None removes the entry's score
@@ -112,22 +112,20 @@ def test_seats_are_given_in_order_and_named_heats_are_checked():
 @pytest.mark.parametrize(("name", "cls"), [("slots", SlotsConfig), ("roulette", RouletteConfig),
                                            ("poker", PokerConfig)])
 def test_shipped_promotion_files_load(name, cls):
-    assert load_config(name, cls).title
+    assert shipped(name, cls).title
 
 
 def test_a_bad_promotion_file_is_refused_with_its_field(tmp_path: Path):
     text = (Path("controller/config/slots.yaml")).read_text().replace("buy_in: 5000",
                                                                       "buy_in: fifty")
     (tmp_path / "slots.yaml").write_text(text)
-    with pytest.raises(ConfigError, match="'buy_in' must be a whole number"):
-        load_config("slots", SlotsConfig, tmp_path)
+    with pytest.raises(ConfigError, match=r"key 'buy_in' \(line \d+\): must be a whole number"):
+        load("slots", SlotsConfig, tmp_path / "slots.yaml")
 
 
 def test_a_prize_split_in_a_file_must_add_up_to_100(tmp_path: Path):
-    from controller.domain.members import Members
-    from controller.promotions.slots import Slots
-
-    config = load_config("slots", SlotsConfig)
-    bad = SlotsConfig(**{**config.__dict__, "prize_split": [50, 40]})
+    text = Path("controller/config/slots.yaml").read_text()
+    (tmp_path / "slots.yaml").write_text(
+        text.replace("prize_split: [35, 20, 15, 12, 10, 8]", "prize_split: [50, 40]"))
     with pytest.raises(ConfigError, match="adds up to 90%"):
-        Slots(Members(), bad)
+        load("slots", SlotsConfig, tmp_path / "slots.yaml")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -10,11 +9,12 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from controller.domain.commands import Context
+from controller.domain.config import shipped
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.members import Members
 from controller.promotions.super9 import BOARD, CUES, JACKPOT, Super9
-from controller.promotions.super9_config import load_config
+from controller.promotions.super9_config import Super9Config
 from controller.show import Show
 
 TZ = ZoneInfo("Africa/Johannesburg")
@@ -30,7 +30,8 @@ def ms(local: str) -> int:
 class Floor:
     def __init__(self, **config: Any) -> None:
         self.members = Members()
-        self.super9 = Super9(self.members, dataclasses.replace(load_config(), **config))
+        self.super9 = Super9(self.members, Super9Config.model_validate(
+            {**shipped("super9", Super9Config).to_data(), **config}))
         self.show = Show([self.members, self.super9])
         self.now = ms(f"{WEDNESDAY} 10:00")
         self.log: list[DomainEvent] = []

@@ -14,7 +14,7 @@ FIRST_DAY = dt.date(2026, 7, 3)
 
 
 def at(day_offset: int) -> int:
-    return day_ms(FIRST_DAY + dt.timedelta(days=day_offset), 120)
+    return day_ms(FIRST_DAY + dt.timedelta(days=day_offset), "Africa/Johannesburg")
 
 
 def qualifying(d: Driver, scores: list[int]) -> list[str]:

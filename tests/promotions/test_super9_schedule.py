@@ -5,16 +5,18 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from pydantic import ValidationError
 
-from controller.promotions.super9_config import load_config, parse_config
+from controller.domain.config import describe, shipped
+from controller.promotions.super9_config import Super9Config
 from controller.promotions.super9_schedule import Schedule
 from tests.promotions.super9_floor import ms
 
-SCHEDULE = Schedule(load_config())
+SCHEDULE = Schedule(shipped("super9", Super9Config))
 
 
 def test_shipped_defaults_are_the_rule_values():
-    c = load_config()
+    c = shipped("super9", Super9Config)
     assert c.jackpot_seed_cents == 500_000  # rule 15: R5,000
     assert c.jackpot_growth_percent == 75  # rule 15
     assert c.consolation_percent == 25  # rule 16
@@ -47,10 +49,12 @@ def test_a_bad_config_value_names_its_key():
            "hand_in_minutes": 15, "ticket_price_cents": 5000, "numbers_per_ticket": 9,
            "highest_number": 36, "jackpot_seed_cents": 500000, "jackpot_growth_percent": 75,
            "jackpot_counted_spins": 18, "consolation_percent": 25}
-    assert parse_config(raw).sessions == {2: (dt.time(19),)}
-    with pytest.raises(ValueError, match="consolation_percent"):
-        parse_config({**raw, "consolation_percent": 125})
-    with pytest.raises(ValueError, match="unknown day 'funday'"):
-        parse_config({**raw, "sessions": {"funday": ["19:00"]}})
-    with pytest.raises(ValueError, match=r"sessions\.wednesday"):
-        parse_config({**raw, "sessions": {"wednesday": ["7pm"]}})
+    raw = {**raw, "timezone": "Africa/Johannesburg", "skip_last_sunday_of_month": False,
+           "sales_open": "08:00"}
+    assert Super9Config.model_validate(raw).by_weekday() == {2: (dt.time(19),)}
+    for bad, key in (({"consolation_percent": 125}, "consolation_percent"),
+                     ({"sessions": {"funday": ["19:00"]}}, "sessions.funday"),
+                     ({"sessions": {"wednesday": ["7pm"]}}, "sessions.wednesday[0]")):
+        with pytest.raises(ValidationError) as caught:
+            Super9Config.model_validate({**raw, **bad})
+        assert f"key '{key}'" in describe(caught.value)

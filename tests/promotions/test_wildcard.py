@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from controller.domain.commands import Randomness
 from controller.domain.errors import Rejected
 from controller.domain.handoffs import WildcardFinalist
-from controller.promotions import wildcard_config
 from controller.promotions.wildcard import (
     WildcardClaimed,
     WildcardDrawn,
@@ -342,7 +341,7 @@ def test_replay_rebuilds_the_same_countdown():
 
 def test_shipped_config_holds_the_rule_values():
     # rules 18, 33, 36, 39, 43, 45
-    config = wildcard_config.load()
+    config = CONFIG
     assert config.bins_open_ms == OPEN and config.bins_close_ms == CLOSE
     assert (config.tickets_per_cardholder, config.tickets_per_participant) == (1, 5)
     assert config.claim_ms == 90_000 and config.prize_claim_ms == 15 * 24 * 3600 * 1000

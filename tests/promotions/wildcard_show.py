@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.domain.commands import Context, Randomness
+from controller.domain.config import shipped
 from controller.domain.cues import Cues
 from controller.domain.events import DomainEvent
 from controller.domain.members import Members
@@ -20,7 +21,7 @@ from controller.show import Show
 
 OPEN = 1_705_586_400_000  # 16:00 in Johannesburg on 18 January 2024
 CLOSE = OPEN + 2 * 60 * 60 * 1000  # 18:00
-CONFIG = WildcardConfig(bins_open_ms=OPEN, bins_close_ms=CLOSE)
+CONFIG = shipped("wildcard", WildcardConfig)  # bins 16:00-18:00 on 18 January 2024
 DECLINE_PAYLOAD = {"card": "1000003", "in_person": True, "id_checked": True,
                    "id_document": "SA ID", "contact": "082 555 0101"}
 

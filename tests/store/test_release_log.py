@@ -65,7 +65,11 @@ def test_every_event_rebuilds_and_the_show_replays(old_log):
     assert views["screen:stage-1"].doc["playlists"]
 
 
-def test_the_chain_and_every_draw_verify(old_log, capsys):
+def test_the_chain_and_every_draw_verify(old_log, capsys, tmp_path, monkeypatch):
+    """An auditor needs only the log: a venue config directory with nothing in it is enough."""
+    empty = tmp_path / "no-configs"
+    empty.mkdir()
+    monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(empty))
     log = EventLog.open(old_log)
     assert log.first_broken_link() is None
     assert check_draws(log.read()) is None

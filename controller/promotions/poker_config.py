@@ -1,0 +1,56 @@
+"""Heads-Up Poker Showdown parameters (controller/config/poker.yaml), recorded in the log."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import Field, model_validator
+
+from controller.domain.config import PromotionConfig
+from controller.domain.tournament_config import Split, TournamentConfig, checked_split
+from showrunner.contract.fields import MAX_SCORE, Cents, LocalDate, ShortText, TimeZone
+
+HANDS = ("sweet_16", "suited_16", "same_colour_16", "mixed_colour_16")
+Small = Field(ge=1, le=100, strict=True)
+
+
+class Sweet16Pay(PromotionConfig):
+    """One row of the Sweet 16 pay table: the hand pays `odds` to 1 (rules 13, 33, 45)."""
+
+    hand: Literal["sweet_16", "suited_16", "same_colour_16", "mixed_colour_16"]
+    title: ShortText
+    odds: int = Field(ge=1, le=10_000, strict=True)
+
+
+class PokerConfig(TournamentConfig):
+    timezone: TimeZone  # the weeks of rule 17 are the venue's
+    first_day: LocalDate
+    last_qualifying_day: LocalDate
+    semi_final_day: LocalDate
+    chips: int = Field(ge=1, le=MAX_SCORE, strict=True)
+    qualifying_hands: int = Small
+    stage_hands: int = Small
+    semi_places: int = Small
+    semi_heats: int = Small
+    heat_size: int = Small
+    final_places: int = Small
+    bonus_markers: int = Field(ge=0, le=100, strict=True)
+    marker_value: int = Field(ge=0, le=MAX_SCORE, strict=True)
+    top_score_split: Split
+    weekly_prize: Cents
+    weekly_prize_weeks: int = Field(ge=0, le=52, strict=True)
+    sweet16: tuple[Sweet16Pay, ...]
+
+    FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in"})
+
+    @model_validator(mode="after")
+    def _rules(self) -> PokerConfig:
+        missing = sorted(set(HANDS) - {row.hand for row in self.sweet16})
+        if missing:
+            raise ValueError(f"sweet16: the pay table lacks {', '.join(missing)}")
+        checked_split(self.top_score_split, "top_score_split")
+        if not self.first_day <= self.last_qualifying_day <= self.semi_final_day:
+            raise ValueError("first_day, last_qualifying_day and semi_final_day must be in order")
+        if not self.final_places <= self.semi_places <= self.leaderboard_rows:
+            raise ValueError("final_places, semi_places and leaderboard_rows must not shrink")
+        return self

@@ -1,0 +1,41 @@
+"""Roulette Spin-Off parameters (controller/config/roulette.yaml), recorded in the log."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import Field, model_validator
+
+from controller.domain.tournament_config import TournamentConfig
+from showrunner.contract.fields import Cents, LocalDate, TimeZone
+
+Small = Field(ge=1, le=100, strict=True)
+Window = Field(ge=1000, le=3_600_000, strict=True)  # ms: one second to one hour
+
+
+class RouletteConfig(TournamentConfig):
+    timezone: TimeZone
+    first_day: LocalDate  # rule 3
+    last_qualifying_day: LocalDate  # rule 4
+    final_day: LocalDate  # rule 5
+    stacks: int = Small
+    chip_value: Cents
+    rebuy: Cents
+    rebuys_per_heat: int = Field(ge=0, le=100, strict=True)
+    spins_per_heat: int = Small
+    betting_window_ms: int = Window
+    no_spin_extra_ms: int = Window
+    seats_per_heat: int = Small
+    finalists: int = Small
+    final_groups: int = Small
+
+    FREE_KEYS: ClassVar[frozenset[str]] = frozenset(
+        {"title", "buy_in", "rebuy", "betting_window_ms", "no_spin_extra_ms"})
+
+    @model_validator(mode="after")
+    def _order(self) -> RouletteConfig:
+        if not self.first_day <= self.last_qualifying_day <= self.final_day:
+            raise ValueError("first_day, last_qualifying_day and final_day must be in order")
+        if self.final_groups > self.finalists:
+            raise ValueError("final_groups cannot exceed finalists")
+        return self

@@ -1,0 +1,38 @@
+"""Slots PAYOFF parameters (controller/config/slots.yaml), checked once and recorded in the log."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import Field, model_validator
+
+from controller.domain.tournament_config import TournamentConfig
+from showrunner.contract.fields import LocalDate, TimeZone
+
+Places = Field(ge=1, le=200, strict=True)
+
+
+class SlotsConfig(TournamentConfig):
+    free_entries_per_week: int = Field(ge=0, le=7, strict=True)  # rule 8
+    timezone: TimeZone  # the Monday-to-Sunday week is the venue's
+    qualifying_seats_per_heat: int = Places
+    direct_to_final: int = Places
+    semi_last_place: int = Places
+    semi_heat_size: int = Places
+    final_from_semi: int = Places
+    final_heat_size: int = Places
+    semi_date: LocalDate
+    final_date: LocalDate
+
+    FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in", "free_entries_per_week"})
+
+    @model_validator(mode="after")
+    def _places(self) -> SlotsConfig:
+        if not self.direct_to_final < self.semi_last_place <= self.leaderboard_rows:
+            raise ValueError("semi_last_place must be after direct_to_final and within "
+                             "leaderboard_rows")
+        if self.final_from_semi > self.semi_last_place - self.direct_to_final:
+            raise ValueError("final_from_semi cannot exceed the semi-final's places")
+        if self.final_date < self.semi_date:
+            raise ValueError("final_date cannot be before semi_date")
+        return self
