@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from showrunner.contract.fields import (
     MAX_SECONDS,
     ShortText,
+    TimeZone,
     lines,
     number,
     text,
@@ -41,7 +42,6 @@ RollSeconds = number(0, 60)
 PageSeconds = number(1, 3600)
 RowsPerPage = whole(1, 50)
 MaxRows = whole(1, 500)
-UtcOffsetMinutes = whole(-14 * 60, 14 * 60)
 RecentSpins = whole(1, 18)
 
 
@@ -94,8 +94,8 @@ class NextEventParams(SceneParams):
     scene = "next_event"
     view: ViewName | None = "schedule:super9"
     title: ShortText = "Coming up"
-    #: the venue's wall clock (SAST) for "Later: Super 9 21h00"
-    utc_offset_minutes: UtcOffsetMinutes = 120
+    #: the venue's wall clock (an IANA zone) for "Later: Super 9 21h00"
+    timezone: TimeZone = "Africa/Johannesburg"
 
 
 class PrizeTableParams(SceneParams):

@@ -7,7 +7,9 @@ View "schedule:super9" (docs/scenes.md; controller/promotions/super9.py): {"titl
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pygame
 
@@ -68,7 +70,7 @@ class NextEvent(Scene):
         if self._later_for != key:
             lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
             line = "Later:  " + "   ·   ".join(
-                f"{n} {hhmm(s, self.p['utc_offset_minutes'])}" for s, n, _ in later)
+                f"{n} {hhmm(s, self.p['timezone'])}" for s, n, _ in later)
             self.later = text.fit(line, "body", 40, theme.colour("muted"), lay.width - 200)
             self._later_for = key
         if self.later is not None:
@@ -77,7 +79,7 @@ class NextEvent(Scene):
                                                                           lay.height - 130)))
 
 
-def hhmm(epoch_ms: int, offset_minutes: int) -> str:
+def hhmm(epoch_ms: int, timezone: str) -> str:
     """Venue wall-clock time of an event as 19h00 (the venue's style), independent of the PC."""
-    minutes = (epoch_ms // 60000 + offset_minutes) % (24 * 60)
-    return f"{minutes // 60:02d}h{minutes % 60:02d}"
+    moment = dt.datetime.fromtimestamp(epoch_ms // 1000, tz=ZoneInfo(timezone))
+    return f"{moment.hour:02d}h{moment.minute:02d}"
