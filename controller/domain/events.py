@@ -88,27 +88,29 @@ def event_from(type_name: str, version: int, data: Data) -> DomainEvent:
     if version > cls.version:
         raise LookupError(f"{type_name} version {version} is newer than this Showrunner's "
                           f"(version {cls.version})")
-    data = dict(data)
-    for old in range(version, cls.version):
-        step = _UPCASTERS.get((type_name, old))
-        if step is None:
-            raise LookupError(f"no upcaster turns {type_name} version {old} into version "
-                              f"{old + 1}")
-        data = step(data)
-    return _build(cls, data)
+    if version < cls.version:
+        data = dict(data)
+        for old in range(version, cls.version):
+            step = _UPCASTERS.get((type_name, old))
+            if step is None:
+                raise LookupError(f"no upcaster turns {type_name} version {old} into version "
+                                  f"{old + 1}")
+            data = step(data)
+    try:
+        return cls(**data)  # the replay hot path: no per-event field bookkeeping
+    except TypeError:
+        raise _mismatch(cls, data) from None
 
 
-def _build(cls: type[DomainEvent], data: Data) -> DomainEvent:
-    """The event from data in its current shape; defaults fill missing fields."""
+def _mismatch(cls: type[DomainEvent], data: Data) -> EventDataError:
+    """Which fields of stored data do not fit the current event (defaults fill missing ones)."""
     fields = {f.name: f for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - set(fields))
     if unknown:
-        raise EventDataError(f"{cls.type_name} version {cls.version}: unknown field(s) "
-                             f"{', '.join(unknown)}")
+        return EventDataError(f"{cls.type_name} version {cls.version}: unknown field(s) "
+                              f"{', '.join(unknown)}")
     missing = sorted(name for name, f in fields.items() if name not in data
                      and f.default is dataclasses.MISSING
                      and f.default_factory is dataclasses.MISSING)
-    if missing:
-        raise EventDataError(f"{cls.type_name} version {cls.version}: missing field(s) "
-                             f"{', '.join(missing)}")
-    return cls(**data)
+    return EventDataError(f"{cls.type_name} version {cls.version}: missing field(s) "
+                          f"{', '.join(missing)}")
