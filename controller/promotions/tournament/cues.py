@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from controller.domain.cues import Cue, CueChanges
 from controller.domain.events import DomainEvent
 from controller.domain.heats import heat_number
-from controller.domain.tournament import Tournament
-from controller.domain.tournament_events import TournamentSeated
+from controller.promotions.tournament.events import TournamentSeated
+from controller.promotions.tournament.feature import Tournament
 
 
 class SeatDrawCues:

@@ -27,10 +27,10 @@ from controller.domain.feature import Feature
 from controller.domain.members import Members
 from controller.domain.money import percent_of, share_equally
 from controller.domain.roulette import colour
-from controller.promotions import super9_config
-from controller.promotions import super9_cues as cues
-from controller.promotions.super9_config import Super9Config
-from controller.promotions.super9_events import (
+from controller.promotions.super9 import config as super9_config
+from controller.promotions.super9 import cues
+from controller.promotions.super9.config import Super9Config
+from controller.promotions.super9.events import (
     EVENTS,
     Super9NoSpin,
     Super9SessionStarted,
@@ -41,8 +41,8 @@ from controller.promotions.super9_events import (
     Super9TicketVoided,
     Super9Won,
 )
-from controller.promotions.super9_game import Game
-from controller.promotions.super9_schedule import Schedule, Session, session_day
+from controller.promotions.super9.game import Game
+from controller.promotions.super9.schedule import Schedule, Session, session_day
 from showrunner.contract.fields import (
     MAX_WHEEL_NUMBER,
     CardNumber,

@@ -13,8 +13,8 @@ from typing import Any
 from controller.domain.heats import heat_number
 from controller.domain.members import Member, Members
 from controller.domain.prizes import prize_table
-from controller.domain.tournament_config import PoolConfig
-from controller.domain.tournament_state import Entry, Stage
+from controller.promotions.tournament.config import PoolConfig
+from controller.promotions.tournament.state import Entry, Stage
 from showrunner.contract.money import format_zar
 
 

@@ -28,16 +28,16 @@ from controller.domain.heats import (
 )
 from controller.domain.members import Member, Members
 from controller.domain.ties import card_value, electronic_rounds
-from controller.domain.tournament import Tournament, reason_text
-from controller.domain.tournament_events import (
+from controller.promotions.slots.config import SlotsConfig
+from controller.promotions.tournament.events import (
     TournamentEntered,
     TournamentEntryRemoved,
     TournamentScoreVoided,
     TournamentSeated,
     TournamentTieBroken,
 )
-from controller.domain.tournament_state import Stage, StageSpec
-from controller.promotions.slots_config import SlotsConfig
+from controller.promotions.tournament.feature import Tournament, reason_text
+from controller.promotions.tournament.state import Stage, StageSpec
 from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Flag, Ref, Refs, ShortText
 
 

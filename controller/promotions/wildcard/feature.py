@@ -28,9 +28,9 @@ from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
 from controller.domain.handoffs import WildcardFinalist
 from controller.domain.members import Member, Members, public_name
-from controller.promotions import wildcard_config
-from controller.promotions.wildcard_config import WildcardConfig
-from controller.promotions.wildcard_pool import draw_ticket, pool_digest, total_tickets
+from controller.promotions.wildcard import config as wildcard_config
+from controller.promotions.wildcard.config import WildcardConfig
+from controller.promotions.wildcard.pool import draw_ticket, pool_digest, total_tickets
 from showrunner.contract.fields import CardNumber, DisplayName, Flag, ShortText
 
 VIEW = "draw:wildcard"

@@ -18,15 +18,15 @@ from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.heats import heat_name, take_seat
 from controller.domain.members import Members
-from controller.domain.tournament import RecordScore, Tournament
-from controller.domain.tournament_events import (
+from controller.promotions.roulette.config import RouletteConfig
+from controller.promotions.tournament.events import (
     TournamentEntered,
     TournamentEntryRemoved,
     TournamentHeatStarted,
     TournamentTieBroken,
 )
-from controller.domain.tournament_state import Entry, Stage, StageSpec
-from controller.promotions.roulette_config import RouletteConfig
+from controller.promotions.tournament.feature import RecordScore, Tournament
+from controller.promotions.tournament.state import Entry, Stage, StageSpec
 from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Ref, Score, list_of
 from showrunner.contract.money import format_zar
 

@@ -30,8 +30,8 @@ from controller.domain.money import split
 from controller.domain.prizes import check_split
 from controller.domain.proxies import check_nominee
 from controller.domain.standings import Standings
-from controller.domain.tournament_config import TournamentConfig
-from controller.domain.tournament_events import (
+from controller.promotions.tournament.config import TournamentConfig
+from controller.promotions.tournament.events import (
     TournamentEntered,
     TournamentEntryRemoved,
     TournamentHeatStarted,
@@ -44,8 +44,8 @@ from controller.domain.tournament_events import (
     TournamentStageClosed,
     TournamentTieBroken,
 )
-from controller.domain.tournament_state import Entry, Stage, StageSpec
-from controller.domain.tournament_views import TournamentViews
+from controller.promotions.tournament.state import Entry, Stage, StageSpec
+from controller.promotions.tournament.views import TournamentViews
 from showrunner.contract.fields import (
     MAX_SCORE,
     CardNumber,

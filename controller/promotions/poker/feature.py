@@ -23,14 +23,14 @@ from controller.domain.events import DomainEvent
 from controller.domain.heats import draw_seats, heat_number, heats_needed, positions, take_seat
 from controller.domain.members import Members
 from controller.domain.standings import Standings
-from controller.domain.tournament import Tournament
-from controller.domain.tournament_events import (
+from controller.promotions.poker.config import PokerConfig
+from controller.promotions.tournament.events import (
     TournamentEntered,
     TournamentSeated,
     TournamentTieBroken,
 )
-from controller.domain.tournament_state import Entry, Stage, StageSpec
-from controller.promotions.poker_config import PokerConfig
+from controller.promotions.tournament.feature import Tournament
+from controller.promotions.tournament.state import Entry, Stage, StageSpec
 from showrunner.contract.fields import CardNumber, Count, EntryId, EntryIds, Ref, Score, Seat
 from showrunner.contract.money import format_zar
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from controller.domain.cues import Cue, CueChanges
 from controller.domain.events import DomainEvent
-from controller.promotions.wildcard import (
+from controller.promotions.wildcard.feature import (
     Wildcard,
     WildcardClaimed,
     WildcardPoolFrozen,
