@@ -8,7 +8,7 @@ which grows from buy-ins toward the advertised R150 000.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -16,6 +16,7 @@ from controller.domain.commands import Command, Context, payload
 from controller.domain.config import shipped
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
+from controller.domain.feature import Handler
 from controller.domain.heats import heat_name, take_seat
 from controller.domain.members import Members
 from controller.promotions.roulette.config import RouletteConfig
@@ -146,9 +147,10 @@ class Roulette(Tournament):
                     "Record a spin-off between tied players (absent players place lowest)."),
         )
 
-    def events(self) -> Iterable[type[DomainEvent]]:
-        return (*super().events(), RouletteBettingOpened, RouletteNoSpin, RouletteSpun,
-                RouletteRebought)
+    def handlers(self) -> Mapping[type[DomainEvent], Handler]:
+        return {**super().handlers(), RouletteBettingOpened: self._betting_opened,
+                RouletteNoSpin: self._no_spin, RouletteSpun: self._spun,
+                RouletteRebought: self._rebought}
 
     # -- commands -------------------------------------------------------------------------------
     def enter(self, p: Enter, ctx: Context) -> list[DomainEvent]:
@@ -263,24 +265,31 @@ class Roulette(Tournament):
         return self.qualified(stage, self.final, ranking[: self.config.finalists], ctx, seats)
 
     # -- state ----------------------------------------------------------------------------------
-    def apply(self, event: DomainEvent) -> Iterable[str]:
-        if isinstance(event, RouletteBettingOpened | RouletteNoSpin):
-            spins = self.spins.setdefault((event.stage, event.heat), Spins())
-            spins.open, spins.deadline_ms = event.spin, event.deadline_ms
-            spins.no_spin = isinstance(event, RouletteNoSpin)
-            c = self.config
-            spins.opened_ms = event.deadline_ms - (c.no_spin_extra_ms if spins.no_spin
-                                                   else c.betting_window_ms)
-            return {self.spins_view}
-        if isinstance(event, RouletteSpun):
-            spins = self.spins[(event.stage, event.heat)]
-            spins.open, spins.done = None, event.spin
-            return {self.spins_view}
-        if isinstance(event, RouletteRebought):
-            self.rebuys[event.entry] = self.rebuys.get(event.entry, 0) + 1
-            self.add_money(event.paid)
-            return self.money_views(event.paid)
-        return super().apply(event)
+    def _betting_opened(self, event: RouletteBettingOpened) -> set[str]:
+        return self._window(event, no_spin=False)
+
+    def _no_spin(self, event: RouletteNoSpin) -> set[str]:
+        return self._window(event, no_spin=True)
+
+    def _window(self, event: RouletteBettingOpened | RouletteNoSpin, no_spin: bool) -> set[str]:
+        """A betting window opens: the spin's first (120 s), or a no spin's extra (30 s)."""
+        spins = self.spins.setdefault((event.stage, event.heat), Spins())
+        spins.open, spins.deadline_ms = event.spin, event.deadline_ms
+        spins.no_spin = no_spin
+        c = self.config
+        spins.opened_ms = event.deadline_ms - (c.no_spin_extra_ms if spins.no_spin
+                                               else c.betting_window_ms)
+        return {self.spins_view}
+
+    def _spun(self, event: RouletteSpun) -> set[str]:
+        spins = self.spins[(event.stage, event.heat)]
+        spins.open, spins.done = None, event.spin
+        return {self.spins_view}
+
+    def _rebought(self, event: RouletteRebought) -> set[str]:
+        self.rebuys[event.entry] = self.rebuys.get(event.entry, 0) + 1
+        self.add_money(event.paid)
+        return self.money_views(event.paid)
 
     # -- views ----------------------------------------------------------------------------------
     @property

@@ -8,7 +8,7 @@ heats of six. Ties are settled by a playing-card draw, Ace low.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -17,6 +17,7 @@ from controller.domain.commands import Command, Context, payload
 from controller.domain.config import shipped
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
+from controller.domain.feature import Handler
 from controller.domain.handoffs import WildcardFinalist
 from controller.domain.heats import (
     draw_seats,
@@ -132,8 +133,9 @@ class Slots(Tournament):
                     "A tournament-system fault: restart the whole heat, voiding its scores."),
         )
 
-    def events(self) -> Iterable[type[DomainEvent]]:
-        return (*super().events(), WildcardFinalist, SlotsHeatRestarted)
+    def handlers(self) -> Mapping[type[DomainEvent], Handler]:
+        return {**super().handlers(), WildcardFinalist: self._wildcard,
+                SlotsHeatRestarted: self.recorded}
 
     # -- queries the Wild Card draw calls -------------------------------------------------------
     def participant_cards(self) -> set[str]:
@@ -282,13 +284,6 @@ class Slots(Tournament):
         return "Must join the Rewards Programme to claim (rule 4)."
 
     # -- state ----------------------------------------------------------------------------------
-    def apply(self, event: DomainEvent) -> Iterable[str]:
-        if isinstance(event, WildcardFinalist):
-            return self._wildcard(event)
-        if isinstance(event, SlotsHeatRestarted):
-            return ()
-        return super().apply(event)
-
     def _wildcard(self, ev: WildcardFinalist) -> set[str]:
         """Rule 19: the Wild Card winner completes the final."""
         if any(e.payment == "wildcard" for e in self.active(self.final)):

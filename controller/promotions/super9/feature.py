@@ -9,7 +9,7 @@ after every session in which it is not won, including one that paid the consolat
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +23,7 @@ from controller.domain.config import (
 )
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
-from controller.domain.feature import Feature
+from controller.domain.feature import Feature, Handler
 from controller.domain.members import Members
 from controller.domain.money import percent_of, share_equally
 from controller.domain.roulette import colour
@@ -31,7 +31,6 @@ from controller.promotions.super9 import config as super9_config
 from controller.promotions.super9 import cues
 from controller.promotions.super9.config import Super9Config
 from controller.promotions.super9.events import (
-    EVENTS,
     Super9NoSpin,
     Super9SessionStarted,
     Super9SpinEntered,
@@ -187,8 +186,12 @@ class Super9(Configurable[Super9Config], Feature):
                     "Confirm the \"SUPER 9\" call and pay the prize (rules 14, 16, 20, 22)."),
         )
 
-    def events(self) -> Iterable[type[DomainEvent]]:
-        return (*EVENTS, PromotionConfigured)
+    def handlers(self) -> Mapping[type[DomainEvent], Handler]:
+        return {Super9SpinEntered: self._spun, Super9TicketSold: self._sold_ticket,
+                Super9TicketEntered: self._entered, Super9TicketVoided: self._voided,
+                Super9SessionStarted: self._started, Super9NoSpin: self._no_spin,
+                Super9SpinUndone: self._undone, Super9Won: self._won,
+                PromotionConfigured: self.configured}
 
     # -- ticket commands ----------------------------------------------------------------------
     def sell(self, p: SellTicket, ctx: Context) -> list[DomainEvent]:
@@ -374,27 +377,6 @@ class Super9(Configurable[Super9Config], Feature):
         return out
 
     # -- state --------------------------------------------------------------------------------
-    def apply(self, event: DomainEvent) -> Iterable[str]:
-        if isinstance(event, Super9SpinEntered):  # the hot path first
-            return self._spun(event)
-        if isinstance(event, Super9TicketSold):
-            return self._sold_ticket(event)
-        if isinstance(event, Super9TicketEntered):
-            return self._entered(event)
-        if isinstance(event, Super9TicketVoided):
-            return self._voided(event)
-        if isinstance(event, Super9SessionStarted):
-            return self._started(event)
-        if isinstance(event, Super9NoSpin):
-            return self._no_spin(event)
-        if isinstance(event, Super9SpinUndone):
-            return self._undone(event)
-        if isinstance(event, Super9Won):
-            return self._won(event)
-        if isinstance(event, PromotionConfigured):
-            return self.configured(event)
-        return ()
-
     def _sold_ticket(self, e: Super9TicketSold) -> Iterable[str]:
         self.tickets[e.ticket] = Ticket(e.ticket, e.card, e.price_cents)
         self.last_at_ms = e.at_ms

@@ -10,7 +10,7 @@ Command handlers only read; `apply` folds `tournament_events` (those of this pro
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import field
 from typing import Any, ClassVar
 
@@ -23,7 +23,7 @@ from controller.domain.config import (
 )
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
-from controller.domain.feature import Feature
+from controller.domain.feature import Feature, Handler
 from controller.domain.heats import heat_number
 from controller.domain.members import MemberFlagged, MemberJoinedRewards, Members
 from controller.domain.money import split
@@ -136,18 +136,6 @@ class Tournament(TournamentViews, Configurable[Any], Feature):
         self.entries: dict[str, Entry] = {}
         self.forms: set[str] = set()
         self._seq = 0
-        self._handlers: dict[type[DomainEvent], Callable[[Any], set[str]]] = {
-            TournamentEntered: self._on_entered, TournamentSeated: self._on_seated,
-            TournamentScoreRecorded: self._on_score_recorded,
-            TournamentScoreCorrected: self._on_score_corrected,
-            TournamentScoreVoided: self._on_score_voided,
-            TournamentEntryRemoved: self._on_entry_removed,
-            TournamentHeatStarted: self._on_heat_started, TournamentTieBroken: self._on_tie_broken,
-            TournamentStageClosed: self._on_stage_closed,
-            TournamentProxyRegistered: self._on_proxy_registered,
-            TournamentSplitSet: self._on_split_set,
-            PromotionConfigured: self.configured,
-        }
         self._shape(config)
 
     def stage_specs(self, config: Any) -> list[StageSpec]:
@@ -209,8 +197,21 @@ class Tournament(TournamentViews, Configurable[Any], Feature):
         return Command(f"{self.name}.record_score", "operator", RecordScore, self.record_score,
                        "Record the score an entry finished its heat with.")
 
-    def events(self) -> Iterable[type[DomainEvent]]:
-        return (*self._handlers, MemberFlagged, MemberJoinedRewards)
+    def handlers(self) -> Mapping[type[DomainEvent], Handler]:
+        own: dict[type[Any], Callable[[Any], set[str]]] = {
+            TournamentEntered: self._on_entered, TournamentSeated: self._on_seated,
+            TournamentScoreRecorded: self._on_score_recorded,
+            TournamentScoreCorrected: self._on_score_corrected,
+            TournamentScoreVoided: self._on_score_voided,
+            TournamentEntryRemoved: self._on_entry_removed,
+            TournamentHeatStarted: self._on_heat_started, TournamentTieBroken: self._on_tie_broken,
+            TournamentStageClosed: self._on_stage_closed,
+            TournamentProxyRegistered: self._on_proxy_registered,
+            TournamentSplitSet: self._on_split_set,
+            PromotionConfigured: self.configured,
+        }
+        return {**{cls: self._own(fold) for cls, fold in own.items()},
+                MemberFlagged: self._flagged, MemberJoinedRewards: self._joined_rewards}
 
     # -- hooks for promotions ---------------------------------------------------------------
     def advance(self, stage: Stage, ranking: list[str], ctx: Context) -> list[DomainEvent]:
@@ -442,16 +443,11 @@ class Tournament(TournamentViews, Configurable[Any], Feature):
         return stage, mapped
 
     # -- state ----------------------------------------------------------------------------------
-    def apply(self, event: DomainEvent) -> Iterable[str]:
-        if isinstance(event, MemberFlagged):
-            return self.with_ops(self._member_flagged(event))
-        if isinstance(event, MemberJoinedRewards):
-            finalist = any(e.card == event.card for e in self.active(self.final))
-            return {self.prizes_view} if finalist else set()
-        handler = self._handlers.get(type(event))
-        if handler is None or getattr(event, "promotion", None) != self.name:
-            return ()
-        return self.with_ops(handler(event))
+    def _own(self, fold: Callable[[Any], set[str]]) -> Handler:
+        """Tournament events carry their promotion: this tournament folds only its own."""
+        def apply_own(event: Any) -> set[str]:
+            return self.with_ops(fold(event)) if event.promotion == self.name else set()
+        return apply_own
 
     def with_ops(self, dirty: set[str]) -> set[str]:
         """The operator's entry list follows the seating and the later stages' boards."""
@@ -521,6 +517,13 @@ class Tournament(TournamentViews, Configurable[Any], Feature):
     def _on_split_set(self, ev: TournamentSplitSet) -> set[str]:
         self.split = list(ev.percents)
         return {self.prizes_view}
+
+    def _flagged(self, ev: MemberFlagged) -> set[str]:
+        return self.with_ops(self._member_flagged(ev))
+
+    def _joined_rewards(self, ev: MemberJoinedRewards) -> set[str]:
+        finalist = any(e.card == ev.card for e in self.active(self.final))
+        return {self.prizes_view} if finalist else set()
 
     def _member_flagged(self, ev: MemberFlagged) -> set[str]:
         """Rules 1-3: a member excluded during the tournament is disqualified from it."""

@@ -11,7 +11,7 @@ without their tickets (rule 40).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -25,7 +25,7 @@ from controller.domain.config import (
 )
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
-from controller.domain.feature import Feature
+from controller.domain.feature import Feature, Handler
 from controller.domain.handoffs import WildcardFinalist
 from controller.domain.members import Member, Members, public_name
 from controller.promotions.wildcard import config as wildcard_config
@@ -197,10 +197,14 @@ class Wildcard(Configurable[WildcardConfig], Feature):
                     "Name the person who plays the Final for an absent Wild Card finalist."),
         )
 
-    def events(self) -> Iterable[type[DomainEvent]]:
-        return (WildcardActivated, WildcardDeclineRegistered, WildcardPoolFrozen, WildcardDrawn,
-                WildcardRevealed, WildcardClaimed, WildcardRedrawStarted, WildcardStandInNamed,
-                WildcardFinalist, PromotionConfigured)
+    def handlers(self) -> Mapping[type[DomainEvent], Handler]:
+        return {PromotionConfigured: self.configured, WildcardActivated: self._activated,
+                WildcardDeclineRegistered: self._decline_registered,
+                WildcardPoolFrozen: self._pool_frozen, WildcardDrawn: self._drawn,
+                WildcardRevealed: self._revealed, WildcardClaimed: self._claimed,
+                WildcardRedrawStarted: self._redraw_started,
+                WildcardStandInNamed: self._stand_in_named,
+                WildcardFinalist: self.recorded}  # the hand-off to Slots
 
     def configure(self, config: WildcardConfig) -> set[str]:
         self.config = config
@@ -345,30 +349,38 @@ class Wildcard(Configurable[WildcardConfig], Feature):
         return out
 
     # -- state ------------------------------------------------------------------------------------
-    def apply(self, event: DomainEvent) -> Iterable[str]:
-        if isinstance(event, PromotionConfigured):
-            return self.configured(event)
-        if isinstance(event, WildcardActivated):
-            self.activated.add(event.card)
-        elif isinstance(event, WildcardDeclineRegistered):
-            self.register[event.card] = event
-            return ()
-        elif isinstance(event, WildcardPoolFrozen):
-            self.pool, self.draw, self.revealed = event, None, False
-            self.excluded = list(event.excluded)
-        elif isinstance(event, WildcardDrawn):
-            self.draw = event
-        elif isinstance(event, WildcardRevealed):
-            self.revealed = True
-        elif isinstance(event, WildcardClaimed):
-            self.claim = event
-        elif isinstance(event, WildcardRedrawStarted):
-            self.redraws.append(event)
-            self.pool, self.draw, self.revealed = None, None, False
-        elif isinstance(event, WildcardStandInNamed):
-            self.stand_in = event.stand_in
-        else:
-            return ()  # WildcardFinalist: the hand-off to Slots
+    def _activated(self, event: WildcardActivated) -> Iterable[str]:
+        self.activated.add(event.card)
+        return (VIEW,)
+
+    def _decline_registered(self, event: WildcardDeclineRegistered) -> Iterable[str]:
+        self.register[event.card] = event
+        return ()
+
+    def _pool_frozen(self, event: WildcardPoolFrozen) -> Iterable[str]:
+        self.pool, self.draw, self.revealed = event, None, False
+        self.excluded = list(event.excluded)
+        return (VIEW,)
+
+    def _drawn(self, event: WildcardDrawn) -> Iterable[str]:
+        self.draw = event
+        return (VIEW,)
+
+    def _revealed(self, event: WildcardRevealed) -> Iterable[str]:
+        self.revealed = True
+        return (VIEW,)
+
+    def _claimed(self, event: WildcardClaimed) -> Iterable[str]:
+        self.claim = event
+        return (VIEW,)
+
+    def _redraw_started(self, event: WildcardRedrawStarted) -> Iterable[str]:
+        self.redraws.append(event)
+        self.pool, self.draw, self.revealed = None, None, False
+        return (VIEW,)
+
+    def _stand_in_named(self, event: WildcardStandInNamed) -> Iterable[str]:
+        self.stand_in = event.stand_in
         return (VIEW,)
 
     def phase(self) -> str:
