@@ -26,7 +26,8 @@ from controller.promotions.tournament.events import (
     TournamentHeatStarted,
     TournamentTieBroken,
 )
-from controller.promotions.tournament.feature import RecordScore, Tournament
+from controller.promotions.tournament.feature import Tournament
+from controller.promotions.tournament.payloads import RecordScore
 from controller.promotions.tournament.state import Entry, Stage, StageSpec
 from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Ref, Score, list_of
 from showrunner.contract.money import format_zar
