@@ -9,10 +9,9 @@ which grows from buy-ins toward the advertised R150 000.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from controller.domain.commands import Command, Context, payload
+from controller.domain.commands import Command, Context
 from controller.domain.config import shipped
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
@@ -20,6 +19,15 @@ from controller.domain.feature import Handler
 from controller.domain.heats import heat_name, take_seat
 from controller.domain.members import Members
 from controller.promotions.roulette.config import RouletteConfig
+from controller.promotions.roulette.events import (
+    RouletteBettingOpened,
+    RouletteNoSpin,
+    RouletteRebought,
+    RouletteSpun,
+)
+from controller.promotions.roulette.payloads import Enter, EntryRef, HeatRef, Spin, SpinOff
+from controller.promotions.roulette.state import Spins
+from controller.promotions.roulette.views import RouletteViews
 from controller.promotions.tournament.events import (
     TournamentEntered,
     TournamentEntryRemoved,
@@ -29,84 +37,9 @@ from controller.promotions.tournament.events import (
 from controller.promotions.tournament.feature import Tournament
 from controller.promotions.tournament.payloads import RecordScore
 from controller.promotions.tournament.state import Entry, Stage, StageSpec
-from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Ref, Score, list_of
-from showrunner.contract.money import format_zar
 
 
-@dataclass(frozen=True)
-class RouletteBettingOpened(DomainEvent, type_name="RouletteBettingOpened"):
-    stage: str
-    heat: str
-    spin: int
-    deadline_ms: int
-
-
-@dataclass(frozen=True)
-class RouletteNoSpin(DomainEvent, type_name="RouletteNoSpin"):
-    """Rule 25: a no spin gives every player 30 more seconds to change their bets."""
-
-    stage: str
-    heat: str
-    spin: int
-    deadline_ms: int
-
-
-@dataclass(frozen=True)
-class RouletteSpun(DomainEvent, type_name="RouletteSpun"):
-    stage: str
-    heat: str
-    spin: int
-
-
-@dataclass(frozen=True)
-class RouletteRebought(DomainEvent, type_name="RouletteRebought"):
-    entry: str
-    paid: int
-
-
-@dataclass
-class Spins:
-    """Where a heat is in its spins: `open` is the spin taking bets, if any."""
-
-    done: int = 0
-    open: int | None = None
-    deadline_ms: int = 0
-    opened_ms: int = 0  # when the current betting window (or its no-spin extension) began
-    no_spin: bool = False
-
-
-@payload
-class Enter:
-    card: CardNumber
-    heat: Ref | None = None
-
-
-@payload
-class EntryRef:
-    entry: EntryId
-
-
-@payload
-class HeatRef:
-    stage: Ref
-    heat: Ref
-
-
-@payload
-class Spin:
-    stage: Ref
-    heat: Ref
-    missed: EntryIds = field(default_factory=list)
-
-
-@payload
-class SpinOff:
-    stage: Ref
-    entries: EntryIds
-    scores: list_of(Score | None, 100)  # None: the player is absent and takes the lower place
-
-
-class Roulette(Tournament):
+class Roulette(RouletteViews, Tournament):
     name = "roulette"
     title = "Roulette Spin-Off"
     prefix = "R"
@@ -292,32 +225,3 @@ class Roulette(Tournament):
         self.add_money(event.paid)
         return self.money_views(event.paid)
 
-    # -- views ----------------------------------------------------------------------------------
-    @property
-    def spins_view(self) -> str:
-        return "spins:roulette"
-
-    def view_names(self) -> Iterable[str]:
-        return (*super().view_names(), self.spins_view)
-
-    def view(self, name: str) -> dict[str, Any]:
-        if name == self.spins_view:
-            return self.spins_doc()
-        return super().view(name)
-
-    def spins_doc(self) -> dict[str, Any]:
-        """Heats under way for the betting countdown (docs/scenes.md): heats taking bets first,
-        the latest window first; times are UTC ms."""
-        total = self.config.spins_per_heat
-        under_way = sorted(((key, s) for key, s in self.spins.items() if s.done < total),
-                           key=lambda kv: (kv[1].open is None, -kv[1].deadline_ms))
-        heats = [{"stage": stage, "heat": heat, "title": self.title,
-                  "subtitle": f"{self.stages[stage].spec.title} \u00b7 {heat}",
-                  "spin": s.open or s.done, "spins": total, "betting": s.open is not None,
-                  "betting_opened_at": s.opened_ms if s.open is not None else None,
-                  "betting_closes_at": s.deadline_ms if s.open is not None else None,
-                  "no_spin": s.open is not None and s.no_spin}
-                 for (stage, heat), s in under_way]
-        c = self.config
-        return {"title": self.title, "heats": heats, "buy_in_text": format_zar(c.buy_in),
-                "chips": f"{c.stacks} stacks of {format_zar(c.chip_value)} chips"}

@@ -9,11 +9,10 @@ heats of six. Ties are settled by a playing-card draw, Ace low.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from controller.domain.calendar import week_monday
-from controller.domain.commands import Command, Context, payload
+from controller.domain.commands import Command, Context
 from controller.domain.config import shipped
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
@@ -30,6 +29,14 @@ from controller.domain.heats import (
 from controller.domain.members import Member, Members
 from controller.domain.ties import card_value, electronic_rounds
 from controller.promotions.slots.config import SlotsConfig
+from controller.promotions.slots.events import SlotsHeatRestarted
+from controller.promotions.slots.payloads import (
+    DrawSeats,
+    Enter,
+    EntryRef,
+    RestartHeat,
+    TieBreak,
+)
 from controller.promotions.tournament.events import (
     TournamentEntered,
     TournamentEntryRemoved,
@@ -39,53 +46,6 @@ from controller.promotions.tournament.events import (
 )
 from controller.promotions.tournament.feature import Tournament, reason_text
 from controller.promotions.tournament.state import Stage, StageSpec
-from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Flag, Ref, Refs, ShortText
-
-
-@dataclass(frozen=True)
-class SlotsHeatRestarted(DomainEvent, type_name="SlotsHeatRestarted"):
-    """Rule 27: a tournament-system fault restarts the whole heat (its scores are voided)."""
-
-    stage: str
-    heat: str
-    reason: str
-
-
-Payment = Literal["cash", "free", "comp"]
-
-
-@payload
-class Enter:
-    card: CardNumber
-    heat: Ref | None = None
-    payment: Payment = "cash"  # cash | free | comp
-
-
-@payload
-class TieBreak:
-    stage: Ref
-    entries: EntryIds
-    cards: Refs = field(default_factory=list)
-    electronic: Flag = False
-    public: EntryIds = field(default_factory=list)  # entries a member of the public drew for
-
-
-@payload
-class EntryRef:
-    entry: EntryId
-
-
-@payload
-class DrawSeats:
-    stage: Ref
-
-
-@payload
-class RestartHeat:
-    stage: Ref
-    heat: Ref
-    reason: ShortText
-
 
 
 class Slots(Tournament):

@@ -63,8 +63,6 @@ class TournamentFolds:
         return {**{cls: self._own(fold) for cls, fold in own.items()},
                 MemberFlagged: self._flagged, MemberJoinedRewards: self._joined_rewards}
 
-
-    # -- state ----------------------------------------------------------------------------------
     def _own(self, fold: Callable[[Any], set[str]]) -> Handler:
         """Tournament events carry their promotion: this tournament folds only its own."""
         def apply_own(event: Any) -> set[str]:
