@@ -19,8 +19,8 @@ from typing import Any
 
 from controller.domain.events import event_from
 from controller.features import build_features
-from controller.promotions.wildcard.feature import (
-    Wildcard,
+from controller.promotions.wildcard import Wildcard
+from controller.promotions.wildcard.events import (
     WildcardClaimed,
     WildcardDrawn,
     WildcardPoolFrozen,

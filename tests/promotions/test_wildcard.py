@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from controller.domain.commands import Randomness
 from controller.domain.errors import Rejected
 from controller.domain.handoffs import WildcardFinalist
-from controller.promotions.wildcard.feature import (
+from controller.promotions.wildcard.events import (
     WildcardClaimed,
     WildcardDrawn,
     WildcardPoolFrozen,

@@ -14,7 +14,6 @@ from showrunner.contract.fields import (
 )
 
 
-# -- payloads ---------------------------------------------------------------------------------
 @payload
 class SellTicket:
     ticket: TicketNumber

@@ -11,7 +11,6 @@ from controller.promotions.super9.game import Game
 from controller.promotions.super9.schedule import Session
 
 
-# -- state ------------------------------------------------------------------------------------
 @dataclass
 class Ticket:
     ticket: str

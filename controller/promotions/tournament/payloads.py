@@ -17,7 +17,6 @@ from showrunner.contract.fields import (
 )
 
 
-# -- payloads shared by every tournament ----------------------------------------------------------
 @payload
 class RecordScore:
     entry: EntryId

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 
 from controller.domain.cues import Cue, CueChanges, CueHandler
 from controller.domain.events import DomainEvent
-from controller.promotions.wildcard.feature import (
-    Wildcard,
+from controller.promotions.wildcard import Wildcard
+from controller.promotions.wildcard.events import (
     WildcardClaimed,
     WildcardPoolFrozen,
     WildcardRedrawStarted,
