@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from controller.auth import Principal
 from controller.domain.events import DomainEvent
 from controller.domain.members import MemberRegistered
-from controller.domain.tournament_events import TournamentEntered, TournamentScoreRecorded
 from controller.features import build_features
+from controller.promotions.tournament.events import TournamentEntered, TournamentScoreRecorded
 from controller.service import Service, wall_clock_ms
 from controller.show import Show
 from controller.store.sqlite import EventLog

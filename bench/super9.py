@@ -26,9 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from controller.auth import Principal
 from controller.domain.config import shipped
 from controller.features import build_features
-from controller.promotions.super9 import BOARD
-from controller.promotions.super9_config import Super9Config
-from controller.promotions.super9_schedule import Schedule
+from controller.promotions.super9.config import Super9Config
+from controller.promotions.super9.schedule import Schedule
+from controller.promotions.super9.views import BOARD
 from controller.service import Service
 from controller.show import Show
 from controller.store.sqlite import EventLog

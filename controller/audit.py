@@ -19,14 +19,14 @@ from typing import Any
 
 from controller.domain.events import event_from
 from controller.features import build_features
-from controller.promotions.wildcard import (
-    Wildcard,
+from controller.promotions.wildcard import Wildcard
+from controller.promotions.wildcard.events import (
     WildcardClaimed,
     WildcardDrawn,
     WildcardPoolFrozen,
     WildcardRedrawStarted,
 )
-from controller.promotions.wildcard_pool import holder_of, pool_digest, total_tickets
+from controller.promotions.wildcard.pool import holder_of, pool_digest, total_tickets
 from controller.show import Show
 from controller.store.sqlite import StoredEvent
 

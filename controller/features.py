@@ -5,13 +5,13 @@ from __future__ import annotations
 from controller.domain.cues import Cues
 from controller.domain.feature import Feature
 from controller.domain.members import Members
-from controller.domain.tournament_cues import SeatDrawCues
 from controller.promotions.poker import Poker
 from controller.promotions.roulette import Roulette
 from controller.promotions.slots import Slots
 from controller.promotions.super9 import Super9
+from controller.promotions.tournament.cues import SeatDrawCues
 from controller.promotions.wildcard import Wildcard
-from controller.promotions.wildcard_cues import WildcardCues
+from controller.promotions.wildcard.cues import WildcardCues
 from controller.screens import Screens
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +27,7 @@ from controller.auth import key_hash
 from controller.domain.commands import Command, Context, payload
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
-from controller.domain.feature import Feature
+from controller.domain.feature import Feature, Handler
 from showrunner.contract.fields import PlaylistText, Ref, Refs, ShortText
 from showrunner.contract.playlist.schedule import program_slot
 from showrunner.contract.playlist.validate import PlaylistError, check_scene, validate
@@ -317,39 +317,45 @@ class Screens(Feature):
         return slot.end_ms if slot.source.startswith("playlist:") else soon
 
     # -- state ------------------------------------------------------------------------------
-    def events(self) -> Iterable[type[DomainEvent]]:
-        return (ScreenEnrolled, ScreenAuthorised, ScreenMovedToGroup, ScreenRevoked,
-                PlaylistAssigned, PlaylistUnassigned, TakeoverStarted, TakeoverEnded)
+    def handlers(self) -> Mapping[type[DomainEvent], Handler]:
+        return {ScreenEnrolled: self._enrolled, ScreenAuthorised: self._authorised,
+                ScreenRevoked: self._revoked, ScreenMovedToGroup: self._moved,
+                PlaylistAssigned: self._assigned, PlaylistUnassigned: self._unassigned,
+                TakeoverStarted: self._takeover_started, TakeoverEnded: self._takeover_ended}
 
-    def apply(self, event: DomainEvent) -> Iterable[str]:
-        if isinstance(event, ScreenEnrolled):
-            self.screens[event.screen] = Screen(event.screen, event.name, event.group,
-                                                event.key_hash)
-            return (_view(event.screen), OPS_VIEW)
-        if isinstance(event, ScreenAuthorised | ScreenRevoked | ScreenMovedToGroup):
-            record = self.screens[event.screen]
-            if isinstance(event, ScreenMovedToGroup):
-                record.group = event.group
-            else:
-                record.status = AUTHORISED if isinstance(event, ScreenAuthorised) else REVOKED
-            return (_view(event.screen), OPS_VIEW)
-        if isinstance(event, PlaylistAssigned):
-            return self._assigned(event)
-        if isinstance(event, PlaylistUnassigned):
-            for entry in self.assignments.get(event.target, []):
-                if entry["name"] == event.name and entry["until_ms"] is None:
-                    entry["until_ms"] = event.until_ms
-            return self._views_of(event.target)
-        if isinstance(event, TakeoverStarted):
-            self._takeovers_started += 1
-            self.takeovers[event.group] = {
-                "id": event.takeover, "scene": event.scene, "params": event.params,
-                "start_ms": event.start_ms, "end_ms": None}
-            return self._views_of(f"group:{event.group}")
-        if isinstance(event, TakeoverEnded):
-            self.takeovers[event.group]["end_ms"] = event.end_ms
-            return self._views_of(f"group:{event.group}")
-        return ()
+    def _enrolled(self, event: ScreenEnrolled) -> Iterable[str]:
+        self.screens[event.screen] = Screen(event.screen, event.name, event.group,
+                                            event.key_hash)
+        return (_view(event.screen), OPS_VIEW)
+
+    def _authorised(self, event: ScreenAuthorised) -> Iterable[str]:
+        self.screens[event.screen].status = AUTHORISED
+        return (_view(event.screen), OPS_VIEW)
+
+    def _revoked(self, event: ScreenRevoked) -> Iterable[str]:
+        self.screens[event.screen].status = REVOKED
+        return (_view(event.screen), OPS_VIEW)
+
+    def _moved(self, event: ScreenMovedToGroup) -> Iterable[str]:
+        self.screens[event.screen].group = event.group
+        return (_view(event.screen), OPS_VIEW)
+
+    def _unassigned(self, event: PlaylistUnassigned) -> Iterable[str]:
+        for entry in self.assignments.get(event.target, []):
+            if entry["name"] == event.name and entry["until_ms"] is None:
+                entry["until_ms"] = event.until_ms
+        return self._views_of(event.target)
+
+    def _takeover_started(self, event: TakeoverStarted) -> Iterable[str]:
+        self._takeovers_started += 1
+        self.takeovers[event.group] = {
+            "id": event.takeover, "scene": event.scene, "params": event.params,
+            "start_ms": event.start_ms, "end_ms": None}
+        return self._views_of(f"group:{event.group}")
+
+    def _takeover_ended(self, event: TakeoverEnded) -> Iterable[str]:
+        self.takeovers[event.group]["end_ms"] = event.end_ms
+        return self._views_of(f"group:{event.group}")
 
     def _assigned(self, event: PlaylistAssigned) -> Iterable[str]:
         entries = [e for e in self.assignments.get(event.target, [])

@@ -12,7 +12,7 @@ from controller.cli import main
 from controller.domain.commands import Context
 from controller.features import build_features
 from controller.promotions.wildcard import Wildcard
-from controller.promotions.wildcard_pool import pool_digest
+from controller.promotions.wildcard.pool import pool_digest
 from controller.show import Show
 from controller.store.sqlite import GENESIS, EventLog, canonical_json, event_hash
 from tests.promotions.wildcard_show import CLOSE, OPEN, ScriptedRng

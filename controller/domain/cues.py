@@ -9,14 +9,14 @@ Sources must be listed before `Cues` in the show so their state is current when 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from controller.domain.commands import Command, Context, payload
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
-from controller.domain.feature import Feature
+from controller.domain.feature import Feature, Handler
 from showrunner.contract.fields import Ref
 
 VIEW = "cues"
@@ -35,10 +35,13 @@ class CueChanges:
     withdraw: Sequence[str] = ()
 
 
-class CueSource(Protocol):
-    def cue_events(self) -> Iterable[type[DomainEvent]]: ...
+CueHandler = Callable[[Any], CueChanges]
 
-    def cues_for(self, event: DomainEvent) -> CueChanges: ...
+
+class CueSource(Protocol):
+    def cue_handlers(self) -> Mapping[type[DomainEvent], CueHandler]:
+        """Like `Feature.handlers`: each event class with the method giving its cue changes."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -66,10 +69,10 @@ class Cues(Feature):
 
     def __init__(self, sources: Sequence[CueSource]) -> None:
         self.entries: dict[str, _Entry] = {}
-        self._by_event: dict[type[DomainEvent], list[CueSource]] = {}
+        self._by_event: dict[type[DomainEvent], list[CueHandler]] = {}
         for source in sources:
-            for event_type in source.cue_events():
-                self._by_event.setdefault(event_type, []).append(source)
+            for event_type, handler in source.cue_handlers().items():
+                self._by_event.setdefault(event_type, []).append(handler)
 
     def commands(self) -> Iterable[Command[Any]]:
         return (
@@ -77,8 +80,9 @@ class Cues(Feature):
                     "Mark a due cue as read out."),
         )
 
-    def events(self) -> Iterable[type[DomainEvent]]:
-        return (CueAcknowledged, *self._by_event)
+    def handlers(self) -> Mapping[type[DomainEvent], Handler]:
+        return {**dict.fromkeys(self._by_event, self._cue_changes),
+                CueAcknowledged: self._acknowledged}
 
     def acknowledge(self, p: Acknowledge, ctx: Context) -> list[DomainEvent]:
         entry = self.entries.get(p.cue_id)
@@ -91,13 +95,15 @@ class Cues(Feature):
             raise Rejected("not_due", f"That cue is not due yet: read it in {seconds} seconds.")
         return [CueAcknowledged(p.cue_id, ctx.actor, ctx.now_ms)]
 
-    def apply(self, event: DomainEvent) -> Iterable[str]:
-        if isinstance(event, CueAcknowledged):
-            self.entries[event.cue_id].acknowledged = True
-            return (VIEW,)
+    def _acknowledged(self, event: CueAcknowledged) -> Iterable[str]:
+        self.entries[event.cue_id].acknowledged = True
+        return (VIEW,)
+
+    def _cue_changes(self, event: DomainEvent) -> Iterable[str]:
+        """Cues the sources add for `event`, and those they withdraw (unless already read)."""
         changed = False
-        for source in self._by_event.get(type(event), ()):
-            changes = source.cues_for(event)
+        for cues_for in self._by_event[type(event)]:
+            changes = cues_for(event)
             for cue_id in changes.withdraw:
                 entry = self.entries.get(cue_id)
                 if entry is not None and not entry.acknowledged:

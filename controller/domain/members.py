@@ -7,14 +7,14 @@ insiders (employees, agents, their families) may not take part. Promotions call
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from controller.domain.commands import Command, Context, payload
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
-from controller.domain.feature import Feature
+from controller.domain.feature import Feature, Handler
 from showrunner.contract.fields import CardNumber, DisplayName, Flag, ShortText, list_of
 
 FLAGS = {
@@ -109,8 +109,9 @@ class Members(Feature):
                     "Record that a non-member guest joined the Rewards Programme."),
         )
 
-    def events(self) -> Iterable[type[DomainEvent]]:
-        return (MemberRegistered, MemberFlagged, MemberJoinedRewards)
+    def handlers(self) -> Mapping[type[DomainEvent], Handler]:
+        return {MemberRegistered: self._registered, MemberFlagged: self._flagged,
+                MemberJoinedRewards: self._joined_rewards}
 
     # -- commands ---------------------------------------------------------------------------
     def register(self, p: RegisterMember, ctx: Context) -> list[DomainEvent]:
@@ -134,19 +135,22 @@ class Members(Feature):
         return [MemberJoinedRewards(p.card)]
 
     # -- state --------------------------------------------------------------------------------
-    def apply(self, event: DomainEvent) -> Iterable[str]:
-        if isinstance(event, MemberRegistered):
-            self.by_card[event.card] = Member(
-                event.card, event.display_name, event.rewards_member, set(event.flags)
-            )
-        elif isinstance(event, MemberFlagged):
-            flags = self.by_card[event.card].flags
-            if event.on:
-                flags.add(event.flag)
-            else:
-                flags.discard(event.flag)
-        elif isinstance(event, MemberJoinedRewards):
-            self.by_card[event.card].rewards_member = True
+    def _registered(self, event: MemberRegistered) -> Iterable[str]:
+        self.by_card[event.card] = Member(
+            event.card, event.display_name, event.rewards_member, set(event.flags)
+        )
+        return ()
+
+    def _flagged(self, event: MemberFlagged) -> Iterable[str]:
+        flags = self.by_card[event.card].flags
+        if event.on:
+            flags.add(event.flag)
+        else:
+            flags.discard(event.flag)
+        return ()
+
+    def _joined_rewards(self, event: MemberJoinedRewards) -> Iterable[str]:
+        self.by_card[event.card].rewards_member = True
         return ()
 
     # -- queries used by promotions -----------------------------------------------------------

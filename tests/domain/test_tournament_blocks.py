@@ -14,9 +14,9 @@ from controller.domain.heats import first_free_seat, take_seat
 from controller.domain.prizes import check_split, prize_table
 from controller.domain.standings import Standings
 from controller.domain.ties import card_value, electronic_rounds
-from controller.promotions.poker_config import PokerConfig
-from controller.promotions.roulette_config import RouletteConfig
-from controller.promotions.slots_config import SlotsConfig
+from controller.promotions.poker.config import PokerConfig
+from controller.promotions.roulette.config import RouletteConfig
+from controller.promotions.slots.config import SlotsConfig
 from tests.promotions.helpers import SeededRandomness
 
 # (entry, guest, score) operations; a score of None removes the entry's score

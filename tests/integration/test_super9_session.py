@@ -15,7 +15,7 @@ import time
 import yaml
 
 from controller.domain.config import CONFIG_DIR_ENV
-from controller.promotions.super9_config import WEEKDAYS
+from controller.promotions.super9.config import WEEKDAYS
 from tests.support.live import live_controller
 
 A = [1, 2, 3, 4, 5, 6, 7, 8, 9]

@@ -13,8 +13,9 @@ from controller.domain.config import shipped
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.members import Members
-from controller.promotions.super9 import BOARD, CUES, JACKPOT, Super9
-from controller.promotions.super9_config import Super9Config
+from controller.promotions.super9 import Super9
+from controller.promotions.super9.config import Super9Config
+from controller.promotions.super9.views import BOARD, CUES, JACKPOT
 from controller.show import Show
 
 TZ = ZoneInfo("Africa/Johannesburg")

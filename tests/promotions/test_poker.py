@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from controller.domain.calendar import day_ms
-from controller.promotions.sweet16 import classify, payout
+from controller.promotions.poker.sweet16 import classify, payout
 from tests.promotions.helpers import Driver
 
 FIRST_DAY = dt.date(2026, 7, 3)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from controller.domain.tournament_events import TournamentEntered
+from controller.promotions.tournament.events import TournamentEntered
 from tests.promotions.helpers import NOW, Driver
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from controller.domain.handoffs import WildcardFinalist
-from controller.domain.tournament_events import TournamentTieBroken
+from controller.promotions.tournament.events import TournamentTieBroken
 from tests.promotions.helpers import NOW, Driver
 
 DAY = 86_400_000

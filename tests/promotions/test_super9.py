@@ -7,8 +7,8 @@ import json
 import pytest
 
 from controller.domain.events import event_from
-from controller.promotions.super9 import SCHEDULE
-from controller.promotions.super9_events import Super9Won
+from controller.promotions.super9.events import Super9Won
+from controller.promotions.super9.views import SCHEDULE
 from tests.promotions.super9_floor import SESSION, WEDNESDAY, Floor, ms
 
 A = [1, 2, 3, 4, 5, 6, 7, 8, 9]

@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.promotions.super9_game import Game
+from controller.promotions.super9.game import Game
 
 numbers = st.integers(0, 36)
 tickets = st.lists(st.lists(numbers, min_size=9, max_size=9, unique=True), min_size=1,

@@ -8,8 +8,8 @@ import pytest
 from pydantic import ValidationError
 
 from controller.domain.config import describe, shipped
-from controller.promotions.super9_config import Super9Config
-from controller.promotions.super9_schedule import Schedule
+from controller.promotions.super9.config import Super9Config
+from controller.promotions.super9.schedule import Schedule
 from tests.promotions.super9_floor import ms
 
 SCHEDULE = Schedule(shipped("super9", Super9Config))

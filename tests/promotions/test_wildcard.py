@@ -13,14 +13,14 @@ from hypothesis import strategies as st
 from controller.domain.commands import Randomness
 from controller.domain.errors import Rejected
 from controller.domain.handoffs import WildcardFinalist
-from controller.promotions.wildcard import (
+from controller.promotions.wildcard.events import (
     WildcardClaimed,
     WildcardDrawn,
     WildcardPoolFrozen,
     WildcardRedrawStarted,
     WildcardRevealed,
 )
-from controller.promotions.wildcard_pool import holder_of, pool_digest
+from controller.promotions.wildcard.pool import holder_of, pool_digest
 from tests.promotions.wildcard_show import (
     CLOSE,
     CONFIG,

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.domain.commands import Randomness
-from controller.promotions.wildcard_pool import draw_ticket, holder_of, pool_digest
+from controller.promotions.wildcard.pool import draw_ticket, holder_of, pool_digest
 
 # 6 holders with 1 ticket and 6 holders with 6 tickets (rules 18.1-18.2): 42 tickets.
 LISTING = sorted([[f"10000{i:02d}", 1 if i % 2 else 6] for i in range(12)])

@@ -14,9 +14,10 @@ from controller.domain.config import shipped
 from controller.domain.cues import Cues
 from controller.domain.events import DomainEvent
 from controller.domain.members import Members
-from controller.promotions.wildcard import VIEW, Wildcard
-from controller.promotions.wildcard_config import WildcardConfig
-from controller.promotions.wildcard_cues import WildcardCues
+from controller.promotions.wildcard import Wildcard
+from controller.promotions.wildcard.config import WildcardConfig
+from controller.promotions.wildcard.cues import WildcardCues
+from controller.promotions.wildcard.views import VIEW
 from controller.show import Show
 
 OPEN = 1_705_586_400_000  # 16:00 in Johannesburg on 18 January 2024

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 if TYPE_CHECKING:
-    from controller.promotions.super9_config import Super9Config
+    from controller.promotions.super9.config import Super9Config
 
 SUNDAY = 6
 LOOKAHEAD_DAYS = 400

@@ -6,13 +6,13 @@ reads out who sits where, heat by heat, by display name.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Mapping
 
-from controller.domain.cues import Cue, CueChanges
+from controller.domain.cues import Cue, CueChanges, CueHandler
 from controller.domain.events import DomainEvent
 from controller.domain.heats import heat_number
-from controller.domain.tournament import Tournament
-from controller.domain.tournament_events import TournamentSeated
+from controller.promotions.tournament.events import TournamentSeated
+from controller.promotions.tournament.feature import Tournament
 
 
 class SeatDrawCues:
@@ -20,12 +20,11 @@ class SeatDrawCues:
         self.tournament = tournament
         self._draws = 0
 
-    def cue_events(self) -> Iterable[type[DomainEvent]]:
-        return (TournamentSeated,)
+    def cue_handlers(self) -> Mapping[type[DomainEvent], CueHandler]:
+        return {TournamentSeated: self._seated}
 
-    def cues_for(self, event: DomainEvent) -> CueChanges:
-        if not (isinstance(event, TournamentSeated) and event.method == "draw"
-                and event.promotion == self.tournament.name):
+    def _seated(self, event: TournamentSeated) -> CueChanges:
+        if event.method != "draw" or event.promotion != self.tournament.name:
             return CueChanges()
         self._draws += 1
         t = self.tournament

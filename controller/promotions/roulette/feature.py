@@ -8,103 +8,38 @@ which grows from buy-ins toward the advertised R150 000.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
-from controller.domain.commands import Command, Context, payload
+from controller.domain.commands import Command, Context
 from controller.domain.config import shipped
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
+from controller.domain.feature import Handler
 from controller.domain.heats import heat_name, take_seat
 from controller.domain.members import Members
-from controller.domain.tournament import RecordScore, Tournament
-from controller.domain.tournament_events import (
+from controller.promotions.roulette.config import RouletteConfig
+from controller.promotions.roulette.events import (
+    RouletteBettingOpened,
+    RouletteNoSpin,
+    RouletteRebought,
+    RouletteSpun,
+)
+from controller.promotions.roulette.payloads import Enter, EntryRef, HeatRef, Spin, SpinOff
+from controller.promotions.roulette.state import Spins
+from controller.promotions.roulette.views import RouletteViews
+from controller.promotions.tournament.events import (
     TournamentEntered,
     TournamentEntryRemoved,
     TournamentHeatStarted,
     TournamentTieBroken,
 )
-from controller.domain.tournament_state import Entry, Stage, StageSpec
-from controller.promotions.roulette_config import RouletteConfig
-from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Ref, Score, list_of
-from showrunner.contract.money import format_zar
+from controller.promotions.tournament.feature import Tournament
+from controller.promotions.tournament.payloads import RecordScore
+from controller.promotions.tournament.state import Entry, Stage, StageSpec
 
 
-@dataclass(frozen=True)
-class RouletteBettingOpened(DomainEvent, type_name="RouletteBettingOpened"):
-    stage: str
-    heat: str
-    spin: int
-    deadline_ms: int
-
-
-@dataclass(frozen=True)
-class RouletteNoSpin(DomainEvent, type_name="RouletteNoSpin"):
-    """Rule 25: a no spin gives every player 30 more seconds to change their bets."""
-
-    stage: str
-    heat: str
-    spin: int
-    deadline_ms: int
-
-
-@dataclass(frozen=True)
-class RouletteSpun(DomainEvent, type_name="RouletteSpun"):
-    stage: str
-    heat: str
-    spin: int
-
-
-@dataclass(frozen=True)
-class RouletteRebought(DomainEvent, type_name="RouletteRebought"):
-    entry: str
-    paid: int
-
-
-@dataclass
-class Spins:
-    """Where a heat is in its spins: `open` is the spin taking bets, if any."""
-
-    done: int = 0
-    open: int | None = None
-    deadline_ms: int = 0
-    opened_ms: int = 0  # when the current betting window (or its no-spin extension) began
-    no_spin: bool = False
-
-
-@payload
-class Enter:
-    card: CardNumber
-    heat: Ref | None = None
-
-
-@payload
-class EntryRef:
-    entry: EntryId
-
-
-@payload
-class HeatRef:
-    stage: Ref
-    heat: Ref
-
-
-@payload
-class Spin:
-    stage: Ref
-    heat: Ref
-    missed: EntryIds = field(default_factory=list)
-
-
-@payload
-class SpinOff:
-    stage: Ref
-    entries: EntryIds
-    scores: list_of(Score | None, 100)  # None: the player is absent and takes the lower place
-
-
-class Roulette(Tournament):
+class Roulette(RouletteViews, Tournament):
     name = "roulette"
     title = "Roulette Spin-Off"
     prefix = "R"
@@ -146,9 +81,10 @@ class Roulette(Tournament):
                     "Record a spin-off between tied players (absent players place lowest)."),
         )
 
-    def events(self) -> Iterable[type[DomainEvent]]:
-        return (*super().events(), RouletteBettingOpened, RouletteNoSpin, RouletteSpun,
-                RouletteRebought)
+    def handlers(self) -> Mapping[type[DomainEvent], Handler]:
+        return {**super().handlers(), RouletteBettingOpened: self._betting_opened,
+                RouletteNoSpin: self._no_spin, RouletteSpun: self._spun,
+                RouletteRebought: self._rebought}
 
     # -- commands -------------------------------------------------------------------------------
     def enter(self, p: Enter, ctx: Context) -> list[DomainEvent]:
@@ -263,51 +199,29 @@ class Roulette(Tournament):
         return self.qualified(stage, self.final, ranking[: self.config.finalists], ctx, seats)
 
     # -- state ----------------------------------------------------------------------------------
-    def apply(self, event: DomainEvent) -> Iterable[str]:
-        if isinstance(event, RouletteBettingOpened | RouletteNoSpin):
-            spins = self.spins.setdefault((event.stage, event.heat), Spins())
-            spins.open, spins.deadline_ms = event.spin, event.deadline_ms
-            spins.no_spin = isinstance(event, RouletteNoSpin)
-            c = self.config
-            spins.opened_ms = event.deadline_ms - (c.no_spin_extra_ms if spins.no_spin
-                                                   else c.betting_window_ms)
-            return {self.spins_view}
-        if isinstance(event, RouletteSpun):
-            spins = self.spins[(event.stage, event.heat)]
-            spins.open, spins.done = None, event.spin
-            return {self.spins_view}
-        if isinstance(event, RouletteRebought):
-            self.rebuys[event.entry] = self.rebuys.get(event.entry, 0) + 1
-            self.add_money(event.paid)
-            return self.money_views(event.paid)
-        return super().apply(event)
+    def _betting_opened(self, event: RouletteBettingOpened) -> set[str]:
+        return self._window(event, no_spin=False)
 
-    # -- views ----------------------------------------------------------------------------------
-    @property
-    def spins_view(self) -> str:
-        return "spins:roulette"
+    def _no_spin(self, event: RouletteNoSpin) -> set[str]:
+        return self._window(event, no_spin=True)
 
-    def view_names(self) -> Iterable[str]:
-        return (*super().view_names(), self.spins_view)
-
-    def view(self, name: str) -> dict[str, Any]:
-        if name == self.spins_view:
-            return self.spins_doc()
-        return super().view(name)
-
-    def spins_doc(self) -> dict[str, Any]:
-        """Heats under way for the betting countdown (docs/scenes.md): heats taking bets first,
-        the latest window first; times are UTC ms."""
-        total = self.config.spins_per_heat
-        under_way = sorted(((key, s) for key, s in self.spins.items() if s.done < total),
-                           key=lambda kv: (kv[1].open is None, -kv[1].deadline_ms))
-        heats = [{"stage": stage, "heat": heat, "title": self.title,
-                  "subtitle": f"{self.stages[stage].spec.title} \u00b7 {heat}",
-                  "spin": s.open or s.done, "spins": total, "betting": s.open is not None,
-                  "betting_opened_at": s.opened_ms if s.open is not None else None,
-                  "betting_closes_at": s.deadline_ms if s.open is not None else None,
-                  "no_spin": s.open is not None and s.no_spin}
-                 for (stage, heat), s in under_way]
+    def _window(self, event: RouletteBettingOpened | RouletteNoSpin, no_spin: bool) -> set[str]:
+        """A betting window opens: the spin's first (120 s), or a no spin's extra (30 s)."""
+        spins = self.spins.setdefault((event.stage, event.heat), Spins())
+        spins.open, spins.deadline_ms = event.spin, event.deadline_ms
+        spins.no_spin = no_spin
         c = self.config
-        return {"title": self.title, "heats": heats, "buy_in_text": format_zar(c.buy_in),
-                "chips": f"{c.stacks} stacks of {format_zar(c.chip_value)} chips"}
+        spins.opened_ms = event.deadline_ms - (c.no_spin_extra_ms if spins.no_spin
+                                               else c.betting_window_ms)
+        return {self.spins_view}
+
+    def _spun(self, event: RouletteSpun) -> set[str]:
+        spins = self.spins[(event.stage, event.heat)]
+        spins.open, spins.done = None, event.spin
+        return {self.spins_view}
+
+    def _rebought(self, event: RouletteRebought) -> set[str]:
+        self.rebuys[event.entry] = self.rebuys.get(event.entry, 0) + 1
+        self.add_money(event.paid)
+        return self.money_views(event.paid)
+

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from controller.domain.errors import Rejected
-from controller.promotions.poker_config import Sweet16Pay
+from controller.promotions.poker.config import Sweet16Pay
 
 SUITS = {"H": "H", "D": "D", "C": "C", "S": "S",
          "\u2665": "H", "\u2666": "D", "\u2663": "C", "\u2660": "S"}

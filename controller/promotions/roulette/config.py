@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from pydantic import Field, model_validator
 
-from controller.domain.tournament_config import TournamentConfig
+from controller.promotions.tournament.config import TournamentConfig
 from showrunner.contract.fields import Cents, LocalDate, TimeZone
 
 Small = Field(ge=1, le=100, strict=True)

@@ -10,15 +10,13 @@ after every session in which it is not won, including one that paid the consolat
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
-from controller.domain.commands import Command, Context, payload
+from controller.domain.commands import Command, Context
 from controller.domain.config import (
     Configurable,
     Conflict,
     HistoryItem,
-    PromotionConfigured,
     shipped,
 )
 from controller.domain.errors import Rejected
@@ -26,12 +24,10 @@ from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
 from controller.domain.members import Members
 from controller.domain.money import percent_of, share_equally
-from controller.domain.roulette import colour
-from controller.promotions import super9_config
-from controller.promotions import super9_cues as cues
-from controller.promotions.super9_config import Super9Config
-from controller.promotions.super9_events import (
-    EVENTS,
+from controller.promotions.super9 import config as super9_config
+from controller.promotions.super9 import cues
+from controller.promotions.super9.config import Super9Config
+from controller.promotions.super9.events import (
     Super9NoSpin,
     Super9SessionStarted,
     Super9SpinEntered,
@@ -41,98 +37,25 @@ from controller.promotions.super9_events import (
     Super9TicketVoided,
     Super9Won,
 )
-from controller.promotions.super9_game import Game
-from controller.promotions.super9_schedule import Schedule, Session, session_day
-from showrunner.contract.fields import (
-    MAX_WHEEL_NUMBER,
-    CardNumber,
-    Ref,
-    ShortText,
-    TicketNumber,
-    WheelNumber,
-    list_of,
+from controller.promotions.super9.folding import Super9Folds
+from controller.promotions.super9.payloads import (
+    ConfirmWin,
+    EnterTicket,
+    NoSpin,
+    SellTicket,
+    Spin,
+    StartSession,
+    UndoSpin,
+    VoidTicket,
 )
-from showrunner.contract.money import format_zar
+from controller.promotions.super9.schedule import Schedule, session_day
+from controller.promotions.super9.state import Running, Ticket
+from controller.promotions.super9.views import Super9Views
 
-BOARD = "board:super9"
-JACKPOT = "jackpot:super9"
-SCHEDULE = "schedule:super9"
-CUES = "cues:super9"
 ELIGIBILITY = "rules 1-3"
-UPCOMING = 4
 
 
-# -- payloads ---------------------------------------------------------------------------------
-@payload
-class SellTicket:
-    ticket: TicketNumber
-    card: CardNumber | None = None
-
-
-@payload
-class EnterTicket:
-    ticket: TicketNumber
-    original: list_of(WheelNumber, MAX_WHEEL_NUMBER + 1)
-    duplicate: list_of(WheelNumber, MAX_WHEEL_NUMBER + 1)
-
-
-@payload
-class VoidTicket:
-    ticket: TicketNumber
-    reason: ShortText
-
-
-@payload
-class StartSession:
-    session: Ref
-
-
-@payload
-class Spin:
-    number: WheelNumber
-
-
-@payload
-class NoSpin:
-    reason: ShortText = ""
-
-
-@payload
-class UndoSpin:
-    reason: ShortText
-
-
-@payload
-class ConfirmWin:
-    pass
-
-
-# -- state ------------------------------------------------------------------------------------
-@dataclass
-class Ticket:
-    ticket: str
-    card: str | None
-    price_cents: int
-    session: str | None = None
-    numbers: list[int] | None = None
-    void: str | None = None  # the reason, once voided
-
-
-@dataclass
-class Running:
-    """The latest session's game; `result` is set once the win is confirmed."""
-
-    session: Session
-    game: Game
-    jackpot_cents: int
-    buy_ins_cents: int
-    consolation_cents: int
-    no_spins: int = 0
-    result: Super9Won | None = None
-    cue: list[str] = field(default_factory=list)
-
-
-class Super9(Configurable[Super9Config], Feature):
+class Super9(Super9Views, Super9Folds, Configurable[Super9Config], Feature):
     name = "super9"
     config_model = Super9Config
 
@@ -186,9 +109,6 @@ class Super9(Configurable[Super9Config], Feature):
             Command("super9.confirm_win", "operator", ConfirmWin, self.confirm,
                     "Confirm the \"SUPER 9\" call and pay the prize (rules 14, 16, 20, 22)."),
         )
-
-    def events(self) -> Iterable[type[DomainEvent]]:
-        return (*EVENTS, PromotionConfigured)
 
     # -- ticket commands ----------------------------------------------------------------------
     def sell(self, p: SellTicket, ctx: Context) -> list[DomainEvent]:
@@ -373,213 +293,3 @@ class Super9(Configurable[Super9Config], Feature):
             out.append(self.members.by_card[card].display_name if card else f"Ticket {t}")
         return out
 
-    # -- state --------------------------------------------------------------------------------
-    def apply(self, event: DomainEvent) -> Iterable[str]:
-        if isinstance(event, Super9SpinEntered):  # the hot path first
-            return self._spun(event)
-        if isinstance(event, Super9TicketSold):
-            return self._sold_ticket(event)
-        if isinstance(event, Super9TicketEntered):
-            return self._entered(event)
-        if isinstance(event, Super9TicketVoided):
-            return self._voided(event)
-        if isinstance(event, Super9SessionStarted):
-            return self._started(event)
-        if isinstance(event, Super9NoSpin):
-            return self._no_spin(event)
-        if isinstance(event, Super9SpinUndone):
-            return self._undone(event)
-        if isinstance(event, Super9Won):
-            return self._won(event)
-        if isinstance(event, PromotionConfigured):
-            return self.configured(event)
-        return ()
-
-    def _sold_ticket(self, e: Super9TicketSold) -> Iterable[str]:
-        self.tickets[e.ticket] = Ticket(e.ticket, e.card, e.price_cents)
-        self.last_at_ms = e.at_ms
-        return (JACKPOT, SCHEDULE)
-
-    def _entered(self, e: Super9TicketEntered) -> Iterable[str]:
-        ticket = self.tickets[e.ticket]
-        ticket.numbers, ticket.session = list(e.numbers), e.session
-        self.by_session.setdefault(e.session, []).append(e.ticket)
-        self.last_at_ms = e.at_ms
-        return (JACKPOT, SCHEDULE)
-
-    def _voided(self, e: Super9TicketVoided) -> Iterable[str]:
-        out = [self.tickets[e.ticket]]
-        if e.card:  # rule 9: the holder is out of that day's promotion
-            self.disqualified.add((e.card, e.day))
-            out += [t for t in self.tickets.values() if t.card == e.card and t.void is None
-                    and t.session and session_day(t.session) == e.day]
-        run = self.current
-        for ticket in out:
-            ticket.void = e.reason if ticket.ticket == e.ticket else f"disqualified ({e.reason})"
-            if run and run.result is None and ticket.session == run.session.id:
-                run.game.void(ticket.ticket)
-        return (BOARD,) if run and run.result is None else ()
-
-    def _started(self, e: Super9SessionStarted) -> Iterable[str]:
-        session = self.schedule.played(e.session)
-        tickets = [self.tickets[t] for t in self.by_session.get(e.session, [])]
-        game = Game([(t.ticket, t.numbers or []) for t in tickets if t.void is None],
-                    self.config.numbers_per_ticket)
-        self.current = Running(session, game, e.jackpot_cents, e.buy_ins_cents,
-                               e.consolation_cents)
-        self.current.cue = [
-            f"Super 9, {session.label}: {game.in_play()} tickets in play.",
-            f"The jackpot of {format_zar(e.jackpot_cents)} is won with all nine numbers within "
-            f"{self.config.jackpot_counted_spins} counted spins.",
-        ]
-        self.last_at_ms = e.at_ms
-        return (BOARD, CUES, JACKPOT, SCHEDULE)
-
-    def _spun(self, e: Super9SpinEntered) -> Iterable[str]:
-        run = self._current(e.session)
-        call = run.game.call(e.number)
-        run.cue = [cues.spin_line(e.number, call.counted, self.config.jackpot_counted_spins),
-                   *self._progress_cue(run)]
-        return (BOARD, CUES)
-
-    def _no_spin(self, e: Super9NoSpin) -> Iterable[str]:
-        run = self._current(e.session)
-        run.no_spins += 1
-        run.cue = ["No spin: that spin is void and no number is recorded (rule 18.2)."]
-        if run.game.calls:
-            run.cue.append(f"The ball goes back to {run.game.calls[-1].number} (rule 18.3).")
-        return (BOARD, CUES)
-
-    def _undone(self, e: Super9SpinUndone) -> Iterable[str]:
-        run = self._current(e.session)
-        run.game.uncall()
-        run.cue = [f"Correction: number {e.number} is taken off the board.",
-                   *self._progress_cue(run)]
-        return (BOARD, CUES)
-
-    def _won(self, e: Super9Won) -> Iterable[str]:
-        run = self._current(e.session)
-        run.result = e
-        self.played.add(e.session)
-        self.previous_jackpot_cents, self.jackpot_cents = self.jackpot_cents, e.jackpot_next_cents
-        self.last_at_ms = e.at_ms
-        names = self._names([w["ticket"] for w in e.winners])
-        run.cue = [cues.won_line(names, e.prize, [w["share_cents"] for w in e.winners])]
-        return (BOARD, CUES, JACKPOT, SCHEDULE)
-
-    def _current(self, session_id: str) -> Running:
-        run = self.current
-        assert run is not None and run.session.id == session_id
-        return run
-
-    def _progress_cue(self, run: Running) -> list[str]:
-        limit = self.config.jackpot_counted_spins
-        winners = run.game.complete()
-        if winners:
-            prize, amount = self._prize(run)
-            return [cues.super9_line(self._names(winners), prize, amount)]
-        lines = [cues.counted_line(run.game.counted_spins, limit, run.consolation_cents)]
-        need = cues.need_line({k: run.game.need(k) for k in (1, 2, 3)})
-        return [*lines, need] if need else lines
-
-    def _prize(self, run: Running) -> tuple[str, int]:
-        """The prize a completion now would win: jackpot within the counted limit (rule 14)."""
-        if run.game.counted_spins <= self.config.jackpot_counted_spins:
-            return "jackpot", run.jackpot_cents
-        return "consolation", run.consolation_cents
-
-    # -- views --------------------------------------------------------------------------------
-    def view_names(self) -> Iterable[str]:
-        return (BOARD, JACKPOT, SCHEDULE, CUES)
-
-    def view(self, name: str) -> dict[str, Any]:
-        if name == BOARD:
-            return self._board()
-        if name == CUES:
-            run = self.current
-            return {"session": run.session.label if run else None,
-                    "lines": list(run.cue) if run else []}
-        if name == SCHEDULE:
-            return {"title": "Coming up", "events": [
-                {"id": s.id, "name": "Super 9", "label": s.label, "starts_at": s.start_ms}
-                for s in self._upcoming()]}
-        return self._jackpot()
-
-    def _upcoming(self) -> list[Session]:
-        # "Next" as of the latest Super 9 activity in the log: views are a fold of events.
-        return self.schedule.next_sessions(self.last_at_ms, UPCOMING) if self.last_at_ms else []
-
-    def _jackpot(self) -> dict[str, Any]:
-        """The jackpot in the jackpot ticker's shape (docs/scenes.md) plus its text."""
-        price = format_zar(self.config.ticket_price_cents)
-        upcoming = self._upcoming()
-        note = f"Tickets {price}" + (f" \u00b7 next game {upcoming[0].label}" if upcoming else "")
-        return {
-            "title": "Super 9",
-            "subtitle": f"All nine numbers within {self.config.jackpot_counted_spins} spins "
-                        "wins the jackpot",
-            "jackpot": format_zar(self.jackpot_cents),
-            "jackpot_cents": self.jackpot_cents,
-            "ticket_price": price,
-            "pools": [{"name": "jackpot", "title": "Super 9 jackpot",
-                       "amount": self.jackpot_cents, "previous": self.previous_jackpot_cents,
-                       "target": None, "note": note}],
-        }
-
-    def _board(self) -> dict[str, Any]:
-        run = self.current
-        limit = self.config.jackpot_counted_spins
-        if run is None:
-            upcoming = self._upcoming()
-            return {"title": "Super 9", "status": "idle", "session": None, "called": [],
-                    "last": None, "jackpot_cents": self.jackpot_cents, "consolation_cents": None,
-                    "counted_spins": 0, "jackpot_spins": limit,
-                    "message": f"Next game {upcoming[0].label}" if upcoming else ""}
-        game = run.game
-        last = game.calls[-1] if game.calls else None
-        winners = game.complete()
-        if run.result:
-            status = "won"
-        elif winners:
-            status = "super9"
-        else:
-            status = "playing"
-        prize, amount = self._prize(run)
-        if run.result:
-            names = self._names([w["ticket"] for w in run.result.winners])
-            won = [{"name": n, "share": format_zar(w["share_cents"])}
-                   for n, w in zip(names, run.result.winners, strict=True)]
-            prize, amount = run.result.prize, run.result.prize_cents
-        else:
-            won = [{"name": n, "share": None} for n in self._names(winners)]
-        message = {"playing": "Shout SUPER 9 when all nine of your numbers are called",
-                   "super9": "SUPER 9! The winning ticket is being checked",
-                   "won": "Won by " + ", ".join(w["name"] for w in won)}[status]
-        return {
-            "title": "Super 9",
-            "session": run.session.label,
-            "status": status,
-            "numbers": [{"number": n, "colour": colour(n), "order": game.called.get(n)}
-                        for n in range(self.config.highest_number + 1)],
-            "called": list(game.called),
-            "last": None if last is None else {"number": last.number,
-                                               "colour": colour(last.number),
-                                               "repeat": not last.counted},
-            "spins": len(game.calls),
-            "no_spins": run.no_spins,
-            "counted_spins": game.counted_spins,
-            "jackpot_spins": limit,
-            "counted_label": (f"{game.counted_spins} of {limit}" if game.counted_spins <= limit
-                              else f"{game.counted_spins} counted spins"),
-            "jackpot_live": status == "playing" and game.counted_spins < limit,
-            "jackpot": format_zar(run.jackpot_cents),
-            "jackpot_cents": run.jackpot_cents,
-            "consolation": format_zar(run.consolation_cents),
-            "consolation_cents": run.consolation_cents,
-            "playing_for": prize,
-            "prize": format_zar(amount),
-            "tickets": game.in_play(),
-            "need": [{"more": k, "tickets": game.need(k)} for k in (1, 2, 3)],
-            "winners": won,
-            "message": message,
-        }

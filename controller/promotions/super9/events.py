@@ -82,14 +82,3 @@ class Super9Won(DomainEvent, type_name="Super9Won"):
     jackpot_next_cents: int
     at_ms: int
 
-
-EVENTS = (
-    Super9TicketSold,
-    Super9TicketEntered,
-    Super9TicketVoided,
-    Super9SessionStarted,
-    Super9SpinEntered,
-    Super9NoSpin,
-    Super9SpinUndone,
-    Super9Won,
-)

@@ -10,63 +10,36 @@ bonus-bet markers each, unused markers counting toward the score; the final spli
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable
-from dataclasses import field
 from typing import Any, ClassVar
 
 from controller.domain.calendar import week_number
-from controller.domain.commands import Command, Context, payload
+from controller.domain.commands import Command, Context
 from controller.domain.config import shipped
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.heats import draw_seats, heat_number, heats_needed, positions, take_seat
 from controller.domain.members import Members
 from controller.domain.standings import Standings
-from controller.domain.tournament import Tournament
-from controller.domain.tournament_events import (
+from controller.promotions.poker.config import PokerConfig
+from controller.promotions.poker.payloads import (
+    ChooseSeat,
+    DirectorTieBreak,
+    DrawFinalSeats,
+    Enter,
+    PokerScore,
+)
+from controller.promotions.poker.views import PokerViews
+from controller.promotions.tournament.events import (
     TournamentEntered,
     TournamentSeated,
     TournamentTieBroken,
 )
-from controller.domain.tournament_state import Entry, Stage, StageSpec
-from controller.promotions.poker_config import PokerConfig
-from showrunner.contract.fields import CardNumber, Count, EntryId, EntryIds, Ref, Score, Seat
-from showrunner.contract.money import format_zar
+from controller.promotions.tournament.feature import Tournament
+from controller.promotions.tournament.state import Entry, Stage, StageSpec
 
 
-@payload
-class Enter:
-    card: CardNumber
-
-
-@payload
-class PokerScore:
-    entry: EntryId
-    score: Score  # chips left after the hands
-    hands: Count
-    markers_unused: Count = 0  # final only: unused R500 bonus-bet markers (rule 46)
-
-
-@payload
-class ChooseSeat:
-    entry: EntryId
-    heat: Ref
-    seat: Seat
-
-
-@payload
-class DrawFinalSeats:
-    stage: Ref = "final"
-
-
-@payload
-class DirectorTieBreak:
-    stage: Ref
-    entries: EntryIds = field(default_factory=list)  # tied players, in the decided order
-
-
-class Poker(Tournament):
+class Poker(PokerViews, Tournament):
     name = "poker"
     title = "Heads-Up Poker Showdown"
     prefix = "P"
@@ -210,38 +183,3 @@ class Poker(Tournament):
                 week.put(e.id, e.card, score, self._seq)
         return dirty | {self.prizes_view}
 
-    # -- views ----------------------------------------------------------------------------------
-    @property
-    def paytable_view(self) -> str:
-        return "paytable:poker"
-
-    def view_names(self) -> Iterable[str]:
-        return (*super().view_names(), self.paytable_view)
-
-    def view(self, name: str) -> dict[str, Any]:
-        if name == self.paytable_view:
-            return {"title": "Sweet 16", "rows": [
-                {"hand": r.hand, "title": r.title, "pays": f"{r.odds} to 1"}
-                for r in self.config.sweet16]}
-        return super().view(name)
-
-    def prizes_doc(self) -> dict[str, Any]:
-        doc = super().prizes_doc()
-        c = self.config
-        top = self.pools["top_score"]
-        doc["top_score"] = {"pool": top, "pool_text": format_zar(top),
-                            "split": c.top_score_split,
-                            "places": self.prize_rows(top, c.top_score_split,
-                                                      self.stages["qualifying"])}
-        weekly = []
-        for number, board in self.weeks.items():
-            start = self.config.first_day + dt.timedelta(days=7 * (number - 1))
-            leader = board.ranking(1)
-            weekly.append({
-                "week": number, "from": start.isoformat(),
-                "to": (start + dt.timedelta(days=6)).isoformat(),
-                "name": self.name_of(self.entries[leader[0]].card) if leader else None,
-                "score": board.score(leader[0]) if leader else None,
-                "amount": c.weekly_prize, "amount_text": format_zar(c.weekly_prize)})
-        doc["weekly"] = weekly
-        return doc

@@ -5,33 +5,30 @@ and their corrections, ties, proxies, no-shows, pools fed by buy-ins and the fin
 split. A promotion subclasses `Tournament`, names its stages, says who advances when a stage
 closes, and adds its own commands (entering, tie-breaks, heat procedures).
 
-Command handlers only read; `apply` folds `tournament_events` (those of this promotion only).
+Command handlers only read; the folds (folding.py) apply this promotion's own events
+(events.py); the views (views.py) only read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import field
 from typing import Any, ClassVar
 
-from controller.domain.commands import Command, Context, payload
+from controller.domain.commands import Command, Context
 from controller.domain.config import (
     Configurable,
     Conflict,
     HistoryItem,
-    PromotionConfigured,
 )
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
-from controller.domain.heats import heat_number
-from controller.domain.members import MemberFlagged, MemberJoinedRewards, Members
-from controller.domain.money import split
+from controller.domain.members import Members
 from controller.domain.prizes import check_split
 from controller.domain.proxies import check_nominee
 from controller.domain.standings import Standings
-from controller.domain.tournament_config import TournamentConfig
-from controller.domain.tournament_events import (
+from controller.promotions.tournament.config import TournamentConfig
+from controller.promotions.tournament.events import (
     TournamentEntered,
     TournamentEntryRemoved,
     TournamentHeatStarted,
@@ -39,75 +36,25 @@ from controller.domain.tournament_events import (
     TournamentScoreCorrected,
     TournamentScoreRecorded,
     TournamentScoreVoided,
-    TournamentSeated,
     TournamentSplitSet,
     TournamentStageClosed,
-    TournamentTieBroken,
 )
-from controller.domain.tournament_state import Entry, Stage, StageSpec
-from controller.domain.tournament_views import TournamentViews
+from controller.promotions.tournament.folding import TournamentFolds
+from controller.promotions.tournament.payloads import (
+    CorrectScore,
+    Disqualify,
+    RecordScore,
+    RegisterProxy,
+    SetSplit,
+    StageRef,
+    StartHeat,
+    VoidScore,
+)
+from controller.promotions.tournament.state import Entry, Stage, StageSpec
+from controller.promotions.tournament.views import TournamentViews
 from showrunner.contract.fields import (
     MAX_SCORE,
-    CardNumber,
-    EntryId,
-    EntryIds,
-    Percent,
-    Ref,
-    Score,
-    ShortText,
-    list_of,
 )
-
-
-# -- payloads shared by every tournament ----------------------------------------------------------
-@payload
-class RecordScore:
-    entry: EntryId
-    score: Score
-
-
-@payload
-class CorrectScore:
-    entry: EntryId
-    score: Score
-    reason: ShortText
-
-
-@payload
-class VoidScore:
-    entry: EntryId
-    reason: ShortText
-
-
-@payload
-class StageRef:
-    stage: Ref
-
-
-@payload
-class RegisterProxy:
-    entry: EntryId
-    nominee: CardNumber
-    form: ShortText
-
-
-@payload
-class Disqualify:
-    entry: EntryId
-    reason: ShortText
-
-
-@payload
-class StartHeat:
-    stage: Ref
-    heat: Ref
-    absent: EntryIds = field(default_factory=list)
-
-
-@payload
-class SetSplit:
-    percents: list_of(Percent, 100)
-    reason: ShortText
 
 
 def reason_text(reason: str) -> str:
@@ -117,7 +64,7 @@ def reason_text(reason: str) -> str:
     return text
 
 
-class Tournament(TournamentViews, Configurable[Any], Feature):
+class Tournament(TournamentViews, TournamentFolds, Configurable[Any], Feature):
     """Shared tournament mechanics; subclasses fill the class attributes and `advance`."""
 
     title = "Tournament"
@@ -136,18 +83,6 @@ class Tournament(TournamentViews, Configurable[Any], Feature):
         self.entries: dict[str, Entry] = {}
         self.forms: set[str] = set()
         self._seq = 0
-        self._handlers: dict[type[DomainEvent], Callable[[Any], set[str]]] = {
-            TournamentEntered: self._on_entered, TournamentSeated: self._on_seated,
-            TournamentScoreRecorded: self._on_score_recorded,
-            TournamentScoreCorrected: self._on_score_corrected,
-            TournamentScoreVoided: self._on_score_voided,
-            TournamentEntryRemoved: self._on_entry_removed,
-            TournamentHeatStarted: self._on_heat_started, TournamentTieBroken: self._on_tie_broken,
-            TournamentStageClosed: self._on_stage_closed,
-            TournamentProxyRegistered: self._on_proxy_registered,
-            TournamentSplitSet: self._on_split_set,
-            PromotionConfigured: self.configured,
-        }
         self._shape(config)
 
     def stage_specs(self, config: Any) -> list[StageSpec]:
@@ -208,9 +143,6 @@ class Tournament(TournamentViews, Configurable[Any], Feature):
     def record_command(self) -> Command[Any]:
         return Command(f"{self.name}.record_score", "operator", RecordScore, self.record_score,
                        "Record the score an entry finished its heat with.")
-
-    def events(self) -> Iterable[type[DomainEvent]]:
-        return (*self._handlers, MemberFlagged, MemberJoinedRewards)
 
     # -- hooks for promotions ---------------------------------------------------------------
     def advance(self, stage: Stage, ranking: list[str], ctx: Context) -> list[DomainEvent]:
@@ -441,137 +373,3 @@ class Tournament(TournamentViews, Configurable[Any], Feature):
                                        f"{names}.")
         return stage, mapped
 
-    # -- state ----------------------------------------------------------------------------------
-    def apply(self, event: DomainEvent) -> Iterable[str]:
-        if isinstance(event, MemberFlagged):
-            return self.with_ops(self._member_flagged(event))
-        if isinstance(event, MemberJoinedRewards):
-            finalist = any(e.card == event.card for e in self.active(self.final))
-            return {self.prizes_view} if finalist else set()
-        handler = self._handlers.get(type(event))
-        if handler is None or getattr(event, "promotion", None) != self.name:
-            return ()
-        return self.with_ops(handler(event))
-
-    def with_ops(self, dirty: set[str]) -> set[str]:
-        """The operator's entry list follows the seating and the later stages' boards."""
-        return dirty | {self.ops_view} if not self._ops_sources.isdisjoint(dirty) else dirty
-
-    def _on_entered(self, ev: TournamentEntered) -> set[str]:
-        e = Entry(ev.entry, ev.card, ev.stage, ev.payment, ev.paid, ev.at_ms, ev.origin)
-        self.entries[e.id] = e
-        stage = self.stages[e.stage]
-        stage.entries.append(e.id)
-        stage.cards.setdefault(e.card, []).append(e.id)
-        self._seat(stage, e, ev.heat, ev.seat)
-        self.add_money(ev.paid)
-        dirty = self.money_views(ev.paid)
-        if self.later(e.stage):
-            dirty |= {self.seating_view, self.qualifiers_view}
-        return dirty
-
-    def _on_seated(self, ev: TournamentSeated) -> set[str]:
-        for entry, heat, seat in ev.seats:
-            self._seat(self.stages[ev.stage], self.entries[entry], heat, seat)
-        return {self.seating_view} if self.later(ev.stage) else set()
-
-    def _on_score_recorded(self, ev: TournamentScoreRecorded) -> set[str]:
-        e = self.entries[ev.entry]
-        e.scored_at_ms = ev.at_ms
-        return self._score(e, ev.score)
-
-    def _on_score_corrected(self, ev: TournamentScoreCorrected) -> set[str]:
-        return self._score(self.entries[ev.entry], ev.new)
-
-    def _on_score_voided(self, ev: TournamentScoreVoided) -> set[str]:
-        return self._score(self.entries[ev.entry], None)
-
-    def _on_entry_removed(self, ev: TournamentEntryRemoved) -> set[str]:
-        e = self.entries[ev.entry]
-        dirty = self._score(e, None) if e.score is not None else set()
-        e.status = ev.status
-        self.stages[e.stage].seats.pop((e.heat, e.seat), None)
-        self.add_money(-ev.refund)
-        if self.later(e.stage):
-            dirty.add(self.seating_view)
-        return dirty | self.money_views(ev.refund)
-
-    def _on_heat_started(self, ev: TournamentHeatStarted) -> set[str]:
-        self.stages[ev.stage].started.add(ev.heat)
-        return {self.seating_view} if self.later(ev.stage) else set()
-
-    def _on_tie_broken(self, ev: TournamentTieBroken) -> set[str]:
-        stage = self.stages[ev.stage]
-        self._remember_places(stage)
-        for rnd in ev.rounds:
-            stage.standings.break_tie(rnd["keys"], rnd["values"])
-        return self.standing_views(stage)
-
-    def _on_stage_closed(self, ev: TournamentStageClosed) -> set[str]:
-        stage = self.stages[ev.stage]
-        stage.closed = True
-        stage.places = {key: i for i, key in enumerate(ev.ranking, start=1)}
-        return self.standing_views(stage) | {self.prizes_view}
-
-    def _on_proxy_registered(self, ev: TournamentProxyRegistered) -> set[str]:
-        self.entries[ev.entry].proxy = ev.nominee
-        self.forms.add(ev.form)
-        return {self.seating_view} if self.entries[ev.entry].heat else set()
-
-    def _on_split_set(self, ev: TournamentSplitSet) -> set[str]:
-        self.split = list(ev.percents)
-        return {self.prizes_view}
-
-    def _member_flagged(self, ev: MemberFlagged) -> set[str]:
-        """Rules 1-3: a member excluded during the tournament is disqualified from it."""
-        if not ev.on:
-            return set()
-        dirty: set[str] = set()
-        for e in self.entries.values():
-            if e.card == ev.card and e.status == "active" and not self.stages[e.stage].closed:
-                if e.score is not None:
-                    dirty |= self._score(e, None)
-                e.status = "disqualified"
-                self.stages[e.stage].seats.pop((e.heat, e.seat), None)
-                if self.later(e.stage):
-                    dirty.add(self.seating_view)
-        return dirty
-
-    def _score(self, e: Entry, score: int | None) -> set[str]:
-        stage = self.stages[e.stage]
-        self._remember_places(stage)
-        e.score = score
-        if score is None:
-            stage.standings.drop(e.id, e.card)
-        else:
-            self._seq += 1
-            stage.standings.put(e.id, e.card, score, self._seq)
-        return self.standing_views(stage)
-
-    @staticmethod
-    def _seat(stage: Stage, e: Entry, heat: str | None, seat: int | None) -> None:
-        stage.seats.pop((e.heat, e.seat), None)
-        e.heat, e.seat = heat, seat
-        if heat is not None and seat is not None:
-            stage.seats[(heat, seat)] = e.id
-            stage.last_heat = max(stage.last_heat, heat_number(heat))
-
-    def money_views(self, cents: int) -> set[str]:
-        return {self.pools_view, self.prizes_view} if cents else set()
-
-    def standing_views(self, stage: Stage) -> set[str]:
-        """Views a change in `stage`'s standings redraws (the final's also shows prizes)."""
-        return {self.board_view(stage), self.prizes_view} if stage is self.final else {
-            self.board_view(stage)}
-
-    def _remember_places(self, stage: Stage) -> None:
-        """The places on show before a change: the next view's movement is measured from them."""
-        stage.previous = stage.standings.ranking(stage.spec.rows)
-
-    def add_money(self, cents: int) -> None:
-        """A buy-in (or, negative, a refund) shared between the pools by their percentages."""
-        sign = -1 if cents < 0 else 1
-        self.previous_pools = dict(self.pools)
-        parts = split(abs(cents), [p.percent for p in self.pool_configs])
-        for pool, part in zip(self.pool_configs, parts, strict=True):
-            self.pools[pool.name] += sign * part

@@ -11,11 +11,10 @@ without their tickets (rule 40).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from controller.domain.commands import Command, Context, payload
+from controller.domain.commands import Command, Context
 from controller.domain.config import (
     Configurable,
     Conflict,
@@ -25,17 +24,31 @@ from controller.domain.config import (
 )
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
-from controller.domain.feature import Feature
+from controller.domain.feature import Feature, Handler
 from controller.domain.handoffs import WildcardFinalist
 from controller.domain.members import Member, Members, public_name
-from controller.promotions import wildcard_config
-from controller.promotions.wildcard_config import WildcardConfig
-from controller.promotions.wildcard_pool import draw_ticket, pool_digest, total_tickets
-from showrunner.contract.fields import CardNumber, DisplayName, Flag, ShortText
-
-VIEW = "draw:wildcard"
-SUBTITLE = "Slots PAYOFF \u2013 one seat in the Final"
-REEL_SIZE = 24  # names on the draw screen's reel
+from controller.promotions.wildcard import config as wildcard_config
+from controller.promotions.wildcard.config import WildcardConfig
+from controller.promotions.wildcard.events import (
+    WildcardActivated,
+    WildcardClaimed,
+    WildcardDeclineRegistered,
+    WildcardDrawn,
+    WildcardPoolFrozen,
+    WildcardRedrawStarted,
+    WildcardRevealed,
+    WildcardStandInNamed,
+)
+from controller.promotions.wildcard.payloads import (
+    Activate,
+    Claim,
+    NameStandIn,
+    NoFields,
+    Redraw,
+    RegisterDecline,
+)
+from controller.promotions.wildcard.pool import draw_ticket, pool_digest, total_tickets
+from controller.promotions.wildcard.views import VIEW, WildcardViews
 
 
 class Roster(Protocol):
@@ -46,118 +59,7 @@ class Roster(Protocol):
     def qualified_cards(self) -> set[str]: ...
 
 
-# -- events -------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class WildcardActivated(DomainEvent, type_name="WildcardActivated"):
-    card: str
-    at_ms: int
-
-
-@dataclass(frozen=True)
-class WildcardDeclineRegistered(DomainEvent, type_name="WildcardDeclineRegistered"):
-    card: str
-    id_document: str
-    contact: str
-    at_ms: int
-
-
-@dataclass(frozen=True)
-class WildcardPoolFrozen(DomainEvent, type_name="WildcardPoolFrozen"):
-    round: int
-    listing: list[list[Any]]  # [[card, tickets], ...] sorted by card: the canonical listing
-    members: int
-    tickets: int
-    digest: str
-    excluded: list[str]  # absent winners of earlier rounds (rule 40)
-    operator: str
-    at_ms: int
-
-
-@dataclass(frozen=True)
-class WildcardDrawn(DomainEvent, type_name="WildcardDrawn"):
-    round: int
-    digest: str
-    tickets: int
-    pick: int  # 0-based; the ticket number shown is pick + 1
-    card: str
-    in_register: bool
-    operator: str
-    drawn_at_ms: int
-    reveal_at_ms: int
-    claim_deadline_ms: int
-
-
-@dataclass(frozen=True)
-class WildcardRevealed(DomainEvent, type_name="WildcardRevealed"):
-    round: int
-
-
-@dataclass(frozen=True)
-class WildcardClaimed(DomainEvent, type_name="WildcardClaimed"):
-    round: int
-    card: str
-    present: bool  # False: finalist from the decline-to-attend register (rule 41)
-    prize_claim_by_ms: int  # rules 43, 45: 15 days from the draw
-    operator: str
-    at_ms: int
-
-
-@dataclass(frozen=True)
-class WildcardRedrawStarted(DomainEvent, type_name="WildcardRedrawStarted"):
-    round: int  # the round whose winner did not claim
-    card: str
-    cause: str
-    operator: str
-    at_ms: int
-
-
-@dataclass(frozen=True)
-class WildcardStandInNamed(DomainEvent, type_name="WildcardStandInNamed"):
-    card: str
-    stand_in: str
-    operator: str
-    at_ms: int
-
-
-# -- payloads -----------------------------------------------------------------------------------
-@payload
-class Activate:
-    card: CardNumber
-
-
-@payload
-class RegisterDecline:
-    card: CardNumber
-    in_person: Flag  # the member themself, not someone on their behalf (rule 38)
-    id_checked: Flag  # positive identification seen (rule 38)
-    id_document: ShortText  # what was shown, e.g. "SA ID" (not its number)
-    contact: ShortText = ""  # how to reach the member if they win (rule 43)
-
-
-@payload
-class NoFields:
-    """A command that needs nothing but the operator's intent."""
-
-
-@payload
-class Claim:
-    card_checked: Flag  # the winner's rewards card, or evidence of the ticket (rule 39)
-    id_checked: Flag  # positive and acceptable identification (rule 39)
-
-
-@payload
-class Redraw:
-    note: ShortText = ""
-
-
-@payload
-class NameStandIn:
-    name: DisplayName
-    acknowledged_not_entitled: Flag  # rule 42
-
-
-# -- the feature --------------------------------------------------------------------------------
-class Wildcard(Configurable[WildcardConfig], Feature):
+class Wildcard(WildcardViews, Configurable[WildcardConfig], Feature):
     name = "wildcard"
     config_model = WildcardConfig
 
@@ -197,10 +99,14 @@ class Wildcard(Configurable[WildcardConfig], Feature):
                     "Name the person who plays the Final for an absent Wild Card finalist."),
         )
 
-    def events(self) -> Iterable[type[DomainEvent]]:
-        return (WildcardActivated, WildcardDeclineRegistered, WildcardPoolFrozen, WildcardDrawn,
-                WildcardRevealed, WildcardClaimed, WildcardRedrawStarted, WildcardStandInNamed,
-                WildcardFinalist, PromotionConfigured)
+    def handlers(self) -> Mapping[type[DomainEvent], Handler]:
+        return {PromotionConfigured: self.configured, WildcardActivated: self._activated,
+                WildcardDeclineRegistered: self._decline_registered,
+                WildcardPoolFrozen: self._pool_frozen, WildcardDrawn: self._drawn,
+                WildcardRevealed: self._revealed, WildcardClaimed: self._claimed,
+                WildcardRedrawStarted: self._redraw_started,
+                WildcardStandInNamed: self._stand_in_named,
+                WildcardFinalist: self.recorded}  # the hand-off to Slots
 
     def configure(self, config: WildcardConfig) -> set[str]:
         self.config = config
@@ -345,89 +251,39 @@ class Wildcard(Configurable[WildcardConfig], Feature):
         return out
 
     # -- state ------------------------------------------------------------------------------------
-    def apply(self, event: DomainEvent) -> Iterable[str]:
-        if isinstance(event, PromotionConfigured):
-            return self.configured(event)
-        if isinstance(event, WildcardActivated):
-            self.activated.add(event.card)
-        elif isinstance(event, WildcardDeclineRegistered):
-            self.register[event.card] = event
-            return ()
-        elif isinstance(event, WildcardPoolFrozen):
-            self.pool, self.draw, self.revealed = event, None, False
-            self.excluded = list(event.excluded)
-        elif isinstance(event, WildcardDrawn):
-            self.draw = event
-        elif isinstance(event, WildcardRevealed):
-            self.revealed = True
-        elif isinstance(event, WildcardClaimed):
-            self.claim = event
-        elif isinstance(event, WildcardRedrawStarted):
-            self.redraws.append(event)
-            self.pool, self.draw, self.revealed = None, None, False
-        elif isinstance(event, WildcardStandInNamed):
-            self.stand_in = event.stand_in
-        else:
-            return ()  # WildcardFinalist: the hand-off to Slots
+    def _activated(self, event: WildcardActivated) -> Iterable[str]:
+        self.activated.add(event.card)
         return (VIEW,)
 
-    def phase(self) -> str:
-        if self.claim is not None:
-            return "finalist"
-        if self.draw is not None:
-            return "claim" if self.revealed else "drawing"
-        return "frozen" if self.pool is not None else "entries"
+    def _decline_registered(self, event: WildcardDeclineRegistered) -> Iterable[str]:
+        self.register[event.card] = event
+        return ()
 
-    def view_names(self) -> Iterable[str]:
+    def _pool_frozen(self, event: WildcardPoolFrozen) -> Iterable[str]:
+        self.pool, self.draw, self.revealed = event, None, False
+        self.excluded = list(event.excluded)
         return (VIEW,)
 
-    def view(self, name: str) -> dict[str, Any]:
-        """The public draw screen; the winner appears only once `WildcardRevealed` is applied."""
-        pool = self.pool
-        doc: dict[str, Any] = {
-            "title": "Wild Card draw",
-            "subtitle": SUBTITLE,
-            "phase": self.phase(),
-            "round": pool.round if pool else len(self.redraws) + 1,
-            "activated": len(self.activated),
-            "bins_open_at": self.config.bins_open_ms,
-            "bins_close_at": self.config.bins_close_ms,
-            "pool": pool and {"members": pool.members, "tickets": pool.tickets,
-                              "digest": pool.digest},
-            "reel": self._reel(),
-            "spin_started_at": self.draw and self.draw.drawn_at_ms,
-            "reveal_at": self.draw and self.draw.reveal_at_ms,
-            "claim_deadline": None,
-            "winner": None,
-            "finalist": None,
-            "redraws": [{"round": r.round, **self._public(r.card), "cause": r.cause}
-                        for r in self.redraws],
-        }
-        if self.draw is not None and self.revealed:
-            doc["winner"] = {**self._public(self.draw.card), "ticket": self.draw.pick + 1,
-                             "in_register": self.draw.in_register}
-            if not self.draw.in_register:
-                doc["claim_deadline"] = self.draw.claim_deadline_ms
-        if self.claim is not None:
-            doc["finalist"] = {**self._public(self.claim.card), "present": self.claim.present,
-                               "stand_in": self.stand_in,
-                               "prize_claim_by": self.claim.prize_claim_by_ms}
-        return doc
+    def _drawn(self, event: WildcardDrawn) -> Iterable[str]:
+        self.draw = event
+        return (VIEW,)
 
-    def _reel(self) -> list[dict[str, Any]]:
-        """Names for the reel animation, published from the draw on: holders spread evenly over
-        the frozen pool, each with their first ticket number, never the drawn winner (the
-        screen lands on a sealed card that opens into the winner at `reveal_at`)."""
-        if self.pool is None or self.draw is None:
-            return []
-        firsts, number = [], 1
-        for card, tickets in self.pool.listing:
-            if card != self.draw.card:
-                firsts.append((str(card), number))
-            number += int(tickets)
-        step = max(1, len(firsts) // REEL_SIZE)
-        return [{"name": self._name(card), "ticket": first}
-                for card, first in firsts[::step][:REEL_SIZE]]
+    def _revealed(self, event: WildcardRevealed) -> Iterable[str]:
+        self.revealed = True
+        return (VIEW,)
+
+    def _claimed(self, event: WildcardClaimed) -> Iterable[str]:
+        self.claim = event
+        return (VIEW,)
+
+    def _redraw_started(self, event: WildcardRedrawStarted) -> Iterable[str]:
+        self.redraws.append(event)
+        self.pool, self.draw, self.revealed = None, None, False
+        return (VIEW,)
+
+    def _stand_in_named(self, event: WildcardStandInNamed) -> Iterable[str]:
+        self.stand_in = event.stand_in
+        return (VIEW,)
 
     # -- helpers ----------------------------------------------------------------------------------
     def _bins_open(self, now_ms: int, action: str, rule: str) -> None:
@@ -477,9 +333,3 @@ class Wildcard(Configurable[WildcardConfig], Feature):
         return [WildcardClaimed(draw.round, draw.card, present, claim_by, ctx.actor, ctx.now_ms),
                 WildcardFinalist(draw.card, present)]
 
-    def _name(self, card: str) -> str:
-        return self.members.by_card[card].display_name
-
-    def _public(self, card: str) -> dict[str, str]:
-        member = self.members.by_card[card]
-        return {"name": member.display_name, "masked_card": member.masked_card}

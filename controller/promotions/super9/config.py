@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from controller.domain.config import Conflict, HistoryItem, PromotionConfig, changed_keys
-from controller.promotions.super9_schedule import Schedule
+from controller.promotions.super9.schedule import Schedule
 from showrunner.contract.fields import Cents, LocalTime, Percent, TimeZone
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")

@@ -8,15 +8,15 @@ heats of six. Ties are settled by a playing-card draw, Ace low.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
 
 from controller.domain.calendar import week_monday
-from controller.domain.commands import Command, Context, payload
+from controller.domain.commands import Command, Context
 from controller.domain.config import shipped
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
+from controller.domain.feature import Handler
 from controller.domain.handoffs import WildcardFinalist
 from controller.domain.heats import (
     draw_seats,
@@ -28,63 +28,24 @@ from controller.domain.heats import (
 )
 from controller.domain.members import Member, Members
 from controller.domain.ties import card_value, electronic_rounds
-from controller.domain.tournament import Tournament, reason_text
-from controller.domain.tournament_events import (
+from controller.promotions.slots.config import SlotsConfig
+from controller.promotions.slots.events import SlotsHeatRestarted
+from controller.promotions.slots.payloads import (
+    DrawSeats,
+    Enter,
+    EntryRef,
+    RestartHeat,
+    TieBreak,
+)
+from controller.promotions.tournament.events import (
     TournamentEntered,
     TournamentEntryRemoved,
     TournamentScoreVoided,
     TournamentSeated,
     TournamentTieBroken,
 )
-from controller.domain.tournament_state import Stage, StageSpec
-from controller.promotions.slots_config import SlotsConfig
-from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Flag, Ref, Refs, ShortText
-
-
-@dataclass(frozen=True)
-class SlotsHeatRestarted(DomainEvent, type_name="SlotsHeatRestarted"):
-    """Rule 27: a tournament-system fault restarts the whole heat (its scores are voided)."""
-
-    stage: str
-    heat: str
-    reason: str
-
-
-Payment = Literal["cash", "free", "comp"]
-
-
-@payload
-class Enter:
-    card: CardNumber
-    heat: Ref | None = None
-    payment: Payment = "cash"  # cash | free | comp
-
-
-@payload
-class TieBreak:
-    stage: Ref
-    entries: EntryIds
-    cards: Refs = field(default_factory=list)
-    electronic: Flag = False
-    public: EntryIds = field(default_factory=list)  # entries a member of the public drew for
-
-
-@payload
-class EntryRef:
-    entry: EntryId
-
-
-@payload
-class DrawSeats:
-    stage: Ref
-
-
-@payload
-class RestartHeat:
-    stage: Ref
-    heat: Ref
-    reason: ShortText
-
+from controller.promotions.tournament.feature import Tournament, reason_text
+from controller.promotions.tournament.state import Stage, StageSpec
 
 
 class Slots(Tournament):
@@ -132,8 +93,9 @@ class Slots(Tournament):
                     "A tournament-system fault: restart the whole heat, voiding its scores."),
         )
 
-    def events(self) -> Iterable[type[DomainEvent]]:
-        return (*super().events(), WildcardFinalist, SlotsHeatRestarted)
+    def handlers(self) -> Mapping[type[DomainEvent], Handler]:
+        return {**super().handlers(), WildcardFinalist: self._wildcard,
+                SlotsHeatRestarted: self.recorded}
 
     # -- queries the Wild Card draw calls -------------------------------------------------------
     def participant_cards(self) -> set[str]:
@@ -282,13 +244,6 @@ class Slots(Tournament):
         return "Must join the Rewards Programme to claim (rule 4)."
 
     # -- state ----------------------------------------------------------------------------------
-    def apply(self, event: DomainEvent) -> Iterable[str]:
-        if isinstance(event, WildcardFinalist):
-            return self._wildcard(event)
-        if isinstance(event, SlotsHeatRestarted):
-            return ()
-        return super().apply(event)
-
     def _wildcard(self, ev: WildcardFinalist) -> set[str]:
         """Rule 19: the Wild Card winner completes the final."""
         if any(e.payment == "wildcard" for e in self.active(self.final)):

@@ -7,12 +7,12 @@ yet due.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Mapping
 
-from controller.domain.cues import Cue, CueChanges
+from controller.domain.cues import Cue, CueChanges, CueHandler
 from controller.domain.events import DomainEvent
-from controller.promotions.wildcard import (
-    Wildcard,
+from controller.promotions.wildcard import Wildcard
+from controller.promotions.wildcard.events import (
     WildcardClaimed,
     WildcardPoolFrozen,
     WildcardRedrawStarted,
@@ -27,26 +27,26 @@ class WildcardCues:
     def __init__(self, wildcard: Wildcard) -> None:
         self.wildcard = wildcard
 
-    def cue_events(self) -> Iterable[type[DomainEvent]]:
-        return (WildcardPoolFrozen, WildcardRevealed, WildcardClaimed, WildcardRedrawStarted,
-                WildcardStandInNamed)
+    def cue_handlers(self) -> Mapping[type[DomainEvent], CueHandler]:
+        return {WildcardPoolFrozen: self._frozen, WildcardRevealed: self._revealed,
+                WildcardClaimed: self._claimed, WildcardRedrawStarted: self._redraw,
+                WildcardStandInNamed: self._stand_in}
 
-    def cues_for(self, event: DomainEvent) -> CueChanges:
-        if isinstance(event, WildcardPoolFrozen):
-            return CueChanges(add=[self._starting(event)])
-        if isinstance(event, WildcardRevealed):
-            return CueChanges(add=self._winner(event.round))
-        if isinstance(event, WildcardClaimed):
-            return self._claimed(event)
-        if isinstance(event, WildcardRedrawStarted):
-            text = (f"{self._name(event.card)} did not come to the stage within 90 seconds. "
-                    "We will draw again for the Wild Card.")
-            return CueChanges(add=[Cue(f"wildcard-r{event.round}-redraw", text, event.at_ms)])
-        if isinstance(event, WildcardStandInNamed):
-            text = (f"{event.stand_in} will play the Final on behalf of our Wild Card finalist, "
-                    f"{self._name(event.card)}.")
-            return CueChanges(add=[Cue(f"wildcard-stand-in-{event.at_ms}", text, event.at_ms)])
-        return CueChanges()
+    def _frozen(self, event: WildcardPoolFrozen) -> CueChanges:
+        return CueChanges(add=[self._starting(event)])
+
+    def _revealed(self, event: WildcardRevealed) -> CueChanges:
+        return CueChanges(add=self._winner(event.round))
+
+    def _redraw(self, event: WildcardRedrawStarted) -> CueChanges:
+        text = (f"{self._name(event.card)} did not come to the stage within 90 seconds. "
+                "We will draw again for the Wild Card.")
+        return CueChanges(add=[Cue(f"wildcard-r{event.round}-redraw", text, event.at_ms)])
+
+    def _stand_in(self, event: WildcardStandInNamed) -> CueChanges:
+        text = (f"{event.stand_in} will play the Final on behalf of our Wild Card finalist, "
+                f"{self._name(event.card)}.")
+        return CueChanges(add=[Cue(f"wildcard-stand-in-{event.at_ms}", text, event.at_ms)])
 
     def _starting(self, event: WildcardPoolFrozen) -> Cue:
         lead = "The Wild Card draw is about to start" if event.round == 1 else (

@@ -15,7 +15,7 @@ from pydantic import Field, model_validator
 from controller.domain.config import Conflict, HistoryItem, PromotionConfig, changed_keys
 from controller.domain.errors import Rejected
 from controller.domain.prizes import check_split
-from controller.domain.tournament_events import TournamentEntered
+from controller.promotions.tournament.events import TournamentEntered
 from showrunner.contract.fields import Cents, Percent, ShortText, text
 
 Name = text(40, 1)

@@ -7,7 +7,7 @@ from typing import ClassVar, Literal
 from pydantic import Field, model_validator
 
 from controller.domain.config import PromotionConfig
-from controller.domain.tournament_config import Split, TournamentConfig, checked_split
+from controller.promotions.tournament.config import Split, TournamentConfig, checked_split
 from showrunner.contract.fields import MAX_SCORE, Cents, LocalDate, ShortText, TimeZone
 
 HANDS = ("sweet_16", "suited_16", "same_colour_16", "mixed_colour_16")

@@ -1,8 +1,8 @@
 """Display-ready documents of a tournament: leaderboards, pools, seating, qualifiers, prizes.
 
-A mixin of `Tournament` (controller/domain/tournament.py): it only reads the tournament's state,
-shows public display names (masked cards in the operator-only `ops:` view) and takes every
-amount from `prizes.prize_table`, so a prize reads the same on every screen.
+A mixin of `Tournament` (feature.py): it only reads the tournament's state, shows public display
+names (masked cards in the operator-only `ops:` view) and takes every amount from
+`prizes.prize_table`, so a prize reads the same on every screen.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 from controller.domain.heats import heat_number
 from controller.domain.members import Member, Members
 from controller.domain.prizes import prize_table
-from controller.domain.tournament_config import PoolConfig
-from controller.domain.tournament_state import Entry, Stage
+from controller.promotions.tournament.config import PoolConfig
+from controller.promotions.tournament.state import Entry, Stage
 from showrunner.contract.money import format_zar
 
 

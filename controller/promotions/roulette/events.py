@@ -1,0 +1,38 @@
+"""Events of the roulette tournament's heats: betting windows, spins and re-buys."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from controller.domain.events import DomainEvent
+
+
+@dataclass(frozen=True)
+class RouletteBettingOpened(DomainEvent, type_name="RouletteBettingOpened"):
+    stage: str
+    heat: str
+    spin: int
+    deadline_ms: int
+
+
+@dataclass(frozen=True)
+class RouletteNoSpin(DomainEvent, type_name="RouletteNoSpin"):
+    """Rule 25: a no spin gives every player 30 more seconds to change their bets."""
+
+    stage: str
+    heat: str
+    spin: int
+    deadline_ms: int
+
+
+@dataclass(frozen=True)
+class RouletteSpun(DomainEvent, type_name="RouletteSpun"):
+    stage: str
+    heat: str
+    spin: int
+
+
+@dataclass(frozen=True)
+class RouletteRebought(DomainEvent, type_name="RouletteRebought"):
+    entry: str
+    paid: int

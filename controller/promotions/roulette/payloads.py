@@ -1,0 +1,39 @@
+"""Command payloads of the roulette tournament."""
+
+from __future__ import annotations
+
+from dataclasses import field
+
+from controller.domain.commands import payload
+from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Ref, Score, list_of
+
+
+@payload
+class Enter:
+    card: CardNumber
+    heat: Ref | None = None
+
+
+@payload
+class EntryRef:
+    entry: EntryId
+
+
+@payload
+class HeatRef:
+    stage: Ref
+    heat: Ref
+
+
+@payload
+class Spin:
+    stage: Ref
+    heat: Ref
+    missed: EntryIds = field(default_factory=list)
+
+
+@payload
+class SpinOff:
+    stage: Ref
+    entries: EntryIds
+    scores: list_of(Score | None, 100)  # None: the player is absent and takes the lower place

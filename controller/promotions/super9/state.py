@@ -1,0 +1,35 @@
+"""Super 9's state: tickets sold and the latest session's game (changed only by the folds)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from controller.promotions.super9.events import (
+    Super9Won,
+)
+from controller.promotions.super9.game import Game
+from controller.promotions.super9.schedule import Session
+
+
+@dataclass
+class Ticket:
+    ticket: str
+    card: str | None
+    price_cents: int
+    session: str | None = None
+    numbers: list[int] | None = None
+    void: str | None = None  # the reason, once voided
+
+
+@dataclass
+class Running:
+    """The latest session's game; `result` is set once the win is confirmed."""
+
+    session: Session
+    game: Game
+    jackpot_cents: int
+    buy_ins_cents: int
+    consolation_cents: int
+    no_spins: int = 0
+    result: Super9Won | None = None
+    cue: list[str] = field(default_factory=list)

@@ -1,0 +1,124 @@
+"""Super 9's views: the board, the jackpot ticker, the schedule and the dealer's cue lines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from controller.domain.roulette import colour
+from controller.promotions.super9.config import Super9Config
+from controller.promotions.super9.schedule import Schedule, Session
+from controller.promotions.super9.state import Running
+from showrunner.contract.money import format_zar
+
+BOARD = "board:super9"
+JACKPOT = "jackpot:super9"
+SCHEDULE = "schedule:super9"
+CUES = "cues:super9"
+UPCOMING = 4
+
+
+class Super9Views:
+    """A mixin of `Super9`: it only reads the game's state (docs/scenes.md)."""
+
+    config: Super9Config
+    schedule: Schedule
+    current: Running | None
+    jackpot_cents: int
+    previous_jackpot_cents: int
+    last_at_ms: int
+
+    def view_names(self) -> Iterable[str]:
+        return (BOARD, JACKPOT, SCHEDULE, CUES)
+
+    def view(self, name: str) -> dict[str, Any]:
+        if name == BOARD:
+            return self._board()
+        if name == CUES:
+            run = self.current
+            return {"session": run.session.label if run else None,
+                    "lines": list(run.cue) if run else []}
+        if name == SCHEDULE:
+            return {"title": "Coming up", "events": [
+                {"id": s.id, "name": "Super 9", "label": s.label, "starts_at": s.start_ms}
+                for s in self._upcoming()]}
+        return self._jackpot()
+
+    def _upcoming(self) -> list[Session]:
+        # "Next" as of the latest Super 9 activity in the log: views are a fold of events.
+        return self.schedule.next_sessions(self.last_at_ms, UPCOMING) if self.last_at_ms else []
+
+    def _jackpot(self) -> dict[str, Any]:
+        """The jackpot in the jackpot ticker's shape (docs/scenes.md) plus its text."""
+        price = format_zar(self.config.ticket_price_cents)
+        upcoming = self._upcoming()
+        note = f"Tickets {price}" + (f" \u00b7 next game {upcoming[0].label}" if upcoming else "")
+        return {
+            "title": "Super 9",
+            "subtitle": f"All nine numbers within {self.config.jackpot_counted_spins} spins "
+                        "wins the jackpot",
+            "jackpot": format_zar(self.jackpot_cents),
+            "jackpot_cents": self.jackpot_cents,
+            "ticket_price": price,
+            "pools": [{"name": "jackpot", "title": "Super 9 jackpot",
+                       "amount": self.jackpot_cents, "previous": self.previous_jackpot_cents,
+                       "target": None, "note": note}],
+        }
+
+    def _board(self) -> dict[str, Any]:
+        run = self.current
+        limit = self.config.jackpot_counted_spins
+        if run is None:
+            upcoming = self._upcoming()
+            return {"title": "Super 9", "status": "idle", "session": None, "called": [],
+                    "last": None, "jackpot_cents": self.jackpot_cents, "consolation_cents": None,
+                    "counted_spins": 0, "jackpot_spins": limit,
+                    "message": f"Next game {upcoming[0].label}" if upcoming else ""}
+        game = run.game
+        last = game.calls[-1] if game.calls else None
+        winners = game.complete()
+        if run.result:
+            status = "won"
+        elif winners:
+            status = "super9"
+        else:
+            status = "playing"
+        prize, amount = self._prize(run)
+        if run.result:
+            names = self._names([w["ticket"] for w in run.result.winners])
+            won = [{"name": n, "share": format_zar(w["share_cents"])}
+                   for n, w in zip(names, run.result.winners, strict=True)]
+            prize, amount = run.result.prize, run.result.prize_cents
+        else:
+            won = [{"name": n, "share": None} for n in self._names(winners)]
+        message = {"playing": "Shout SUPER 9 when all nine of your numbers are called",
+                   "super9": "SUPER 9! The winning ticket is being checked",
+                   "won": "Won by " + ", ".join(w["name"] for w in won)}[status]
+        return {
+            "title": "Super 9",
+            "session": run.session.label,
+            "status": status,
+            "numbers": [{"number": n, "colour": colour(n), "order": game.called.get(n)}
+                        for n in range(self.config.highest_number + 1)],
+            "called": list(game.called),
+            "last": None if last is None else {"number": last.number,
+                                               "colour": colour(last.number),
+                                               "repeat": not last.counted},
+            "spins": len(game.calls),
+            "no_spins": run.no_spins,
+            "counted_spins": game.counted_spins,
+            "jackpot_spins": limit,
+            "counted_label": (f"{game.counted_spins} of {limit}" if game.counted_spins <= limit
+                              else f"{game.counted_spins} counted spins"),
+            "jackpot_live": status == "playing" and game.counted_spins < limit,
+            "jackpot": format_zar(run.jackpot_cents),
+            "jackpot_cents": run.jackpot_cents,
+            "consolation": format_zar(run.consolation_cents),
+            "consolation_cents": run.consolation_cents,
+            "playing_for": prize,
+            "prize": format_zar(amount),
+            "tickets": game.in_play(),
+            "need": [{"more": k, "tickets": game.need(k)} for k in (1, 2, 3)],
+            "winners": won,
+            "message": message,
+        }

@@ -1,0 +1,67 @@
+"""Command payloads shared by every tournament promotion."""
+
+from __future__ import annotations
+
+from dataclasses import field
+
+from controller.domain.commands import payload
+from showrunner.contract.fields import (
+    CardNumber,
+    EntryId,
+    EntryIds,
+    Percent,
+    Ref,
+    Score,
+    ShortText,
+    list_of,
+)
+
+
+@payload
+class RecordScore:
+    entry: EntryId
+    score: Score
+
+
+@payload
+class CorrectScore:
+    entry: EntryId
+    score: Score
+    reason: ShortText
+
+
+@payload
+class VoidScore:
+    entry: EntryId
+    reason: ShortText
+
+
+@payload
+class StageRef:
+    stage: Ref
+
+
+@payload
+class RegisterProxy:
+    entry: EntryId
+    nominee: CardNumber
+    form: ShortText
+
+
+@payload
+class Disqualify:
+    entry: EntryId
+    reason: ShortText
+
+
+@payload
+class StartHeat:
+    stage: Ref
+    heat: Ref
+    absent: EntryIds = field(default_factory=list)
+
+
+@payload
+class SetSplit:
+    percents: list_of(Percent, 100)
+    reason: ShortText
