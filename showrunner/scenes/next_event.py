@@ -1,6 +1,6 @@
 """Next-event clock: "Super 9 starts in 12:34", then the events after it.
 
-View "schedule:super9" (docs/scenes.md; controller/promotions/super9.py): {"title", "events":
+View "schedule:super9" (docs/scenes.md; controller/promotions/super9/views.py): {"title", "events":
 [{"name", "starts_at", "where"}]} (UTC epoch ms; `where` optional). The countdown is drawn from
 `starts_at - now` each frame; the clock text is cached per second.
 """

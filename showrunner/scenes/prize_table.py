@@ -1,6 +1,6 @@
 """Prize table: places and amounts, e.g. the Spin-Off's 50/20/15/10/5 split (rule 27).
 
-View "prizes:<promotion>" (docs/scenes.md; controller/domain/tournament_views.py): {"title",
+View "prizes:<promotion>" (docs/scenes.md; controller/promotions/tournament/views.py): {"title",
 "subtitle", "pool", "places": [{"place", "percent", "amount", "name"}]} (cents; `name` is null
 until the place is decided).
 """

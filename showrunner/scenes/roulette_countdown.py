@@ -1,7 +1,7 @@
 """Roulette betting countdown: 120 s to place bets (Spin-Off rule 7), +30 s after a "no spin"
 (rule 25). The controller moves the deadline; the screen draws from it every frame.
 
-View "spins:roulette" (docs/scenes.md; controller/promotions/roulette.py): {"title", "heats":
+View "spins:roulette" (docs/scenes.md; controller/promotions/roulette/views.py): {"title", "heats":
 [{"stage", "heat", "title", "subtitle", "spin", "spins", "betting", "betting_opened_at",
 "betting_closes_at", "no_spin"}]} (times are UTC epoch ms). The scene shows the heat named by
 its `heat` parameter, or the first listed (the controller lists heats taking bets first).

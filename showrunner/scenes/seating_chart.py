@@ -1,6 +1,6 @@
 """Seating chart: who sits where in each heat or table (Slots rules 16, 19.1, 41).
 
-View "seating:<promotion>" (docs/scenes.md; controller/domain/tournament_views.py): {"title",
+View "seating:<promotion>" (docs/scenes.md; controller/promotions/tournament/views.py): {"title",
 "stages": [{"stage", "title", "heats": [{"heat", "seats": [{"seat", "name", "note"}]}]}]}. The
 scene shows the stage named by its `stage` parameter, or the last stage with seats: up to six
 heats side by side (landscape) or stacked (portrait).

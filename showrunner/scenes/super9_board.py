@@ -2,7 +2,7 @@
 
 Rules shown: a Super 9 within the first 18 spins wins the jackpot (rule 14); repeated numbers
 do not count again (rule 19); a "no spin" is not a spin (rule 18.2).
-View "board:super9" (docs/scenes.md; controller/promotions/super9.py): reads "title",
+View "board:super9" (docs/scenes.md; controller/promotions/super9/views.py): reads "title",
 "session", "called" (numbers in counted order), "last": {"number"}, "jackpot_cents",
 "consolation_cents", "jackpot_spins" and "message".
 """

@@ -6,7 +6,7 @@ it. The reel position is a pure function of the show clock between `spin_started
 that opens into the winner card. The winner reaches the view up to 1.5 s early and is held back
 until `reveal_at`.
 
-View "draw:wildcard" (docs/scenes.md; built by controller/promotions/wildcard.py): {"title",
+View "draw:wildcard" (docs/scenes.md; built by controller/promotions/wildcard/views.py): {"title",
 "subtitle", "phase": "entries"|"frozen"|"drawing"|"claim"|"finalist", "round", "activated",
 "pool": {"members", "tickets", "digest"} | null, "reel": [{"name", "ticket"}], "winner":
 {"name", "masked_card", "ticket"} | null, "finalist": {"present", ...} | null,
