@@ -16,6 +16,7 @@ import socketio
 from aiohttp import web
 
 from controller.auth import authenticate
+from controller.checkpoints import Anchoring, Checkpointer, load_private
 from controller.configs import record_configs
 from controller.features import build_features
 from controller.hub import Hub
@@ -35,8 +36,10 @@ hub_key = web.AppKey("hub", Hub)
 db_path_key = web.AppKey("db_path", Path)
 
 
-def create_app(db_path: Path, playlists: Path | None = None) -> web.Application:
-    """`playlists`: a directory whose changed files are reloaded onto screens (development)."""
+def create_app(db_path: Path, playlists: Path | None = None,
+               anchor: Anchoring | None = None) -> web.Application:
+    """`playlists`: a directory whose changed files are reloaded onto screens (development);
+    `anchor`: where to sign checkpoints of the log (at start, every N events, at shutdown)."""
     app = web.Application(client_max_size=MAX_MESSAGE_BYTES)
     app[db_path_key] = db_path
     sio = socketio.AsyncServer(
@@ -44,7 +47,7 @@ def create_app(db_path: Path, playlists: Path | None = None) -> web.Application:
         max_http_buffer_size=MAX_MESSAGE_BYTES,
     )
     sio.attach(app)
-    app.cleanup_ctx.append(_open_store(sio, playlists))
+    app.cleanup_ctx.append(_open_store(sio, playlists, anchor))
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/clock", clock)
     app.router.add_get("/screens", screens_report)
@@ -57,13 +60,18 @@ def create_app(db_path: Path, playlists: Path | None = None) -> web.Application:
     return app
 
 
-def _open_store(sio: socketio.AsyncServer, playlists: Path | None):
+def _open_store(sio: socketio.AsyncServer, playlists: Path | None, anchor: Anchoring | None):
     async def context(app: web.Application) -> AsyncIterator[None]:
         log = EventLog.open(app[db_path_key])
         service = Service(log, Show(build_features()), wall_clock_ms)
         try:
             service.replay()
             record_configs(service)
+            checkpointer = None
+            if anchor is not None:
+                checkpointer = Checkpointer(log, load_private(anchor.key), anchor.path,
+                                            anchor.every)
+                checkpointer.now(service.clock())
         except BaseException:
             log.close()
             raise
@@ -71,7 +79,8 @@ def _open_store(sio: socketio.AsyncServer, playlists: Path | None):
         app[hub_key] = hub
         for namespace in (ControlNamespace(hub), DisplayNamespace(hub), CueNamespace(hub)):
             sio.register_namespace(namespace)
-        tasks = [asyncio.create_task(hub.run_clock())]
+        tasks = [asyncio.create_task(hub.run_clock()),
+                 asyncio.create_task(_watch_log(hub, checkpointer))]
         if playlists is not None:
             tasks.append(asyncio.create_task(watch_playlists(hub, playlists)))
         yield
@@ -79,9 +88,27 @@ def _open_store(sio: socketio.AsyncServer, playlists: Path | None):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if checkpointer is not None:
+            checkpointer.now(service.clock())  # clean shutdown: the log's end is anchored
         log.close()
 
     return context
+
+
+WATCH_S = 0.5
+
+
+async def _watch_log(hub: Hub, checkpointer: Checkpointer | None) -> None:
+    """Fold keys issued or revoked by the `key` command while running (a revoked key is
+    refused from its next connect: authentication reads the keys table), and sign a
+    checkpoint every N events."""
+    while True:
+        _, views = hub.service.catch_up()
+        if views:
+            await hub.broadcast(views)
+        if checkpointer is not None:
+            checkpointer.maybe(hub.service.clock())
+        await asyncio.sleep(WATCH_S)
 
 
 async def healthz(request: web.Request) -> web.Response:

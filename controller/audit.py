@@ -35,7 +35,7 @@ KINDS = {
     "WildcardActivated": "entry", "WildcardDeclineRegistered": "entry",
     "WildcardPoolFrozen": "draw", "WildcardDrawn": "draw", "WildcardRevealed": "draw",
     "WildcardClaimed": "claim", "WildcardFinalist": "claim", "WildcardStandInNamed": "claim",
-    "WildcardRedrawStarted": "redraw",
+    "WildcardRedrawStarted": "redraw", "KeyIssued": "key", "KeyRevoked": "key",
 }
 EVENT_COLUMNS = ["seq", "at_utc", "at_ms", "actor", "kind", "type", "data", "hash"]
 DRAW_COLUMNS = ["round", "drawn_at_utc", "operator", "pool_members", "pool_tickets",
@@ -51,6 +51,8 @@ class Finding:
     reason: str
 
     def sentence(self) -> str:
+        if self.seq == 0:  # not at an event: the keys table against the chain
+            return f"{self.type}: {self.reason}"
         return f"event {self.seq} ({self.type}): {self.reason}"
 
 

@@ -1,4 +1,6 @@
-"""Keys and roles. A key is shown once when issued; only its SHA-256 is stored."""
+"""Keys and roles. A key is shown once when issued; only its SHA-256 is stored, and issuing or
+revoking one is an event in the log (`controller/domain/keys.py`), so the chain proves who
+could connect."""
 
 from __future__ import annotations
 
@@ -7,8 +9,12 @@ import secrets
 from dataclasses import dataclass
 
 from controller.domain.commands import ROLES
-from controller.store.principal_ids import key_principal
+from controller.domain.keys import KeyIssued, KeyRevoked
+from controller.store.principal_ids import SHELL, key_principal
 from controller.store.sqlite import EventLog
+
+ACTOR = "shell"  # who the log names for a key issued or revoked at the command line
+HASH_PREFIX = 6  # the fewest hex digits of a key's hash that name it for `key revoke`
 
 
 @dataclass(frozen=True)
@@ -36,8 +42,38 @@ def issue_key(log: EventLog, role: str, name: str, now_ms: int) -> str:
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}; use one of {', '.join(ROLES)}")
     key = new_key()
-    log.add_principal(key_hash(key), role, name, now_ms)
+    digest = key_hash(key)
+    log.append(f"key:{now_ms}:{digest[:12]}", ACTOR, now_ms,
+               [KeyIssued(digest, role, name).record()], {"ok": True}, principal=SHELL,
+               digest=None)
     return key
+
+
+def revoke_key(log: EventLog, now_ms: int, *, name: str | None = None,
+               hash_prefix: str | None = None, reason: str = "") -> KeyRevoked:
+    """Revoke the one live key with that holder name or hash prefix; the event recorded.
+    Raises ValueError, in words for a technician, when no key or several keys match."""
+    live = [p for p in log.principals() if not p.revoked]
+    if hash_prefix is not None:
+        prefix = hash_prefix.lower()
+        if len(prefix) < HASH_PREFIX:
+            raise ValueError(f"give at least {HASH_PREFIX} characters of the key's hash")
+        found = [p for p in live if p.key_hash.startswith(prefix)]
+        what = f"whose hash starts {prefix}"
+    else:
+        found = [p for p in live if p.name == name]
+        what = f"named {name!r}"
+    if not found:
+        raise ValueError(f"no live key {what}; `key list` shows every key")
+    if len(found) > 1:
+        choices = ", ".join(f"{p.key_hash[:12]} ({p.role})" for p in found)
+        raise ValueError(f"{len(found)} live keys are {what}: {choices}. Revoke one with "
+                         "--hash and the start of its hash")
+    key = found[0]
+    event = KeyRevoked(key.key_hash, key.role, key.name, reason)
+    log.append(f"key-revoke:{now_ms}:{key.key_hash[:12]}", ACTOR, now_ms, [event.record()],
+               {"ok": True}, principal=SHELL, digest=None)
+    return event
 
 
 def authenticate(log: EventLog, auth: object) -> Principal | None:

@@ -12,11 +12,25 @@ from pathlib import Path
 from aiohttp import web
 
 from controller.app import create_app
-from controller.auth import issue_key
+from controller.audit import Finding, check_draws, utc
+from controller.auth import issue_key, revoke_key
+from controller.checkpoints import (
+    DEFAULT_EVERY,
+    Anchoring,
+    CheckpointError,
+    ensure_key,
+    keygen,
+    load_private,
+    load_public,
+    public_path,
+    write_checkpoint,
+)
+from controller.checkpoints import verify as verify_checkpoints
 from controller.domain.commands import ROLES
 from controller.domain.config import ConfigError
 from controller.remote import assign_payload, enrol, format_screens, screens, send
 from controller.service import wall_clock_ms
+from controller.store.chain import COVERAGE
 from controller.store.sqlite import EventLog, StoreError
 
 
@@ -33,19 +47,36 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8080, help="0 picks a free port")
     serve.add_argument("--playlists", type=Path, help="development: reload changed playlist "
                        "files in this directory onto the screens that play them")
+    serve.add_argument("--checkpoint-key", type=Path, help="Ed25519 signing key, kept apart "
+                       "from the db (default: DB.checkpoint-key, created with its .pub at first "
+                       "serve)")
+    serve.add_argument("--checkpoints", type=Path, help="append-only file of signed "
+                       "checkpoints for the auditor (default: DB.checkpoints)")
+    serve.add_argument("--checkpoint-every", type=int, default=DEFAULT_EVERY, metavar="N",
+                       help=f"sign a checkpoint every N events (default {DEFAULT_EVERY})")
     serve.set_defaults(run=_serve)
 
-    keys = sub.add_parser("key", help="issue a key for a role (printed once)")
-    keys.add_argument("--db", type=Path, required=True)
-    keys.add_argument("--role", choices=ROLES, required=True)
-    keys.add_argument("--name", required=True, help="who holds it, e.g. 'MC tablet'")
-    keys.set_defaults(run=_issue_key)
+    _key_commands(sub)
 
     audit = sub.add_parser("audit", help="check or export the log for an auditor")
     audit_sub = audit.add_subparsers(dest="audit_command", required=True)
-    verify = audit_sub.add_parser("verify", help="check the hash chain and every draw's pool")
+    verify = audit_sub.add_parser("verify", help="check the hash chain (events, acks, keys), "
+                                  "every draw's pool and, given, the signed checkpoints")
     verify.add_argument("--db", type=Path, required=True)
+    verify.add_argument("--checkpoint", type=Path, help="a checkpoint file (kept by the auditor)")
+    verify.add_argument("--public-key", type=Path, help="the checkpoints' public key "
+                        "(default: the checkpoint file's name + .pub, else the signing key's)")
     verify.set_defaults(run=_audit_verify)
+    keygen = audit_sub.add_parser("keygen", help="create a checkpoint signing key (mode 0600) "
+                                  "and its public key FILE.pub for the auditor")
+    keygen.add_argument("--out", type=Path, required=True)
+    keygen.set_defaults(run=_audit_keygen)
+    checkpoint = audit_sub.add_parser("checkpoint", help="sign a checkpoint of the log's end now")
+    checkpoint.add_argument("--db", type=Path, required=True)
+    checkpoint.add_argument("--key", type=Path, help="signing key (default: DB.checkpoint-key)")
+    checkpoint.add_argument("--out", type=Path, help="checkpoint file to append to (default: "
+                            "DB.checkpoints)")
+    checkpoint.set_defaults(run=_audit_checkpoint)
     export = audit_sub.add_parser("export", help="write draws, claims, redraws and scores")
     export.add_argument("--db", type=Path, required=True)
     export.add_argument("--out", type=Path, required=True, help="directory for CSV and JSON")
@@ -61,23 +92,49 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except (StoreError, ConfigError) as exc:
+    except (StoreError, ConfigError, CheckpointError) as exc:
         print(f"showrunner-controller: {exc}", file=sys.stderr)
         return 2
 
 
 def _serve(args: argparse.Namespace) -> int:
-    EventLog.open(args.db).close()  # refuse a bad log before binding the port
-    asyncio.run(_run_server(args.db, args.host, args.port, args.playlists))
+    log = EventLog.open(args.db)  # refuse a bad log before binding the port
+    try:
+        broken = log.first_broken_link()
+        if broken:
+            raise StoreError(f"{args.db}: {_finding(log, broken).sentence()}. The controller "
+                             "does not start on a log that may have been tampered with; run "
+                             f"`showrunner-controller audit verify --db {args.db}`.")
+    finally:
+        log.close()
+    if args.checkpoint_every < 1:
+        raise CheckpointError("--checkpoint-every must be 1 or more.")
+    anchor = Anchoring(_signing_key(args.db, args.checkpoint_key),
+                       args.checkpoints or _beside(args.db, ".checkpoints"),
+                       args.checkpoint_every)
+    ensure_key(anchor.key)
+    asyncio.run(_run_server(args.db, args.host, args.port, args.playlists, anchor))
     return 0
 
 
-async def _run_server(db: Path, host: str, port: int, playlists: Path | None = None) -> None:
+def _signing_key(db: Path, given: Path | None) -> Path:
+    key = given or _beside(db, ".checkpoint-key")
+    if key.resolve() == db.resolve():
+        raise CheckpointError("the checkpoint signing key must be a file of its own, not the db.")
+    return key
+
+
+def _beside(db: Path, suffix: str) -> Path:
+    return db.with_name(db.name + suffix)
+
+
+async def _run_server(db: Path, host: str, port: int, playlists: Path | None,
+                      anchor: Anchoring) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    runner = web.AppRunner(create_app(db, playlists), handle_signals=False)
+    runner = web.AppRunner(create_app(db, playlists, anchor), handle_signals=False)
     await runner.setup()
     try:
         await web.TCPSite(runner, host, port).start()
@@ -151,7 +208,32 @@ def _enrol(args: argparse.Namespace) -> int:
     return 0
 
 
+def _key_commands(sub: argparse._SubParsersAction) -> None:
+    """`key` issues a key (printed once); `key revoke` and `key list` need no secret."""
+    keys = sub.add_parser("key", help="issue a key for a role (printed once); `key revoke`, "
+                          "`key list`")
+    keys.add_argument("--db", type=Path)
+    keys.add_argument("--role", choices=ROLES)
+    keys.add_argument("--name", help="who holds it, e.g. 'MC tablet'")
+    keys.set_defaults(run=_issue_key, key_parser=keys)
+    key_sub = keys.add_subparsers(dest="key_command")
+    revoke = key_sub.add_parser("revoke", help="revoke a key (an event in the log); it is "
+                                "refused from its next connect")
+    revoke.add_argument("--db", type=Path, required=True)
+    which = revoke.add_mutually_exclusive_group(required=True)
+    which.add_argument("--name", help="the holder's name, as issued")
+    which.add_argument("--hash", dest="hash_prefix", help="the start of the key's hash, as "
+                       "`key list` shows it (when several keys share a name)")
+    revoke.add_argument("--reason", default="")
+    revoke.set_defaults(run=_revoke_key)
+    listing = key_sub.add_parser("list", help="every key: hash start, role, name, state")
+    listing.add_argument("--db", type=Path, required=True)
+    listing.set_defaults(run=_list_keys)
+
+
 def _issue_key(args: argparse.Namespace) -> int:
+    if not (args.db and args.role and args.name):
+        args.key_parser.error("issuing a key needs --db, --role and --name")
     log = EventLog.open(args.db)
     try:
         print(issue_key(log, args.role, args.name, wall_clock_ms()))
@@ -160,31 +242,104 @@ def _issue_key(args: argparse.Namespace) -> int:
     return 0
 
 
-def _audit_verify(args: argparse.Namespace) -> int:
-    from controller.audit import Finding, check_draws
+def _revoke_key(args: argparse.Namespace) -> int:
+    log = EventLog.open(args.db, create=False)
+    try:
+        event = revoke_key(log, wall_clock_ms(), name=args.name, hash_prefix=args.hash_prefix,
+                           reason=args.reason)
+    except ValueError as exc:
+        print(f"showrunner-controller: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        log.close()
+    print(f"revoked the {event.role} key of {event.name!r} (hash {event.key_hash[:12]}); "
+          "it is refused from its next connect.")
+    return 0
 
+
+def _list_keys(args: argparse.Namespace) -> int:
+    log = EventLog.open(args.db, create=False)
+    try:
+        for p in log.principals():
+            state = "revoked" if p.revoked else "live"
+            print(f"{p.key_hash[:12]}  {p.role:<10}  {state:<7}  {p.name}")
+    finally:
+        log.close()
+    return 0
+
+
+def _audit_verify(args: argparse.Namespace) -> int:
     log = EventLog.open(args.db, create=False)
     try:
         broken = log.first_broken_link()
-        findings = [Finding(broken[0], _type_at(log, broken[0]), broken[1])] if broken else []
+        findings = [_finding(log, broken)] if broken else []
         draw = check_draws(log.read())
         findings += [draw] if draw else []
+        anchor, problem = None, None
+        if args.checkpoint is not None:
+            anchor, problem = verify_checkpoints(log, args.checkpoint,
+                                                 load_public(_public_key(args)))
         count = log.last_seq
+        coverage = log.coverage()
     finally:
         log.close()
-    if findings:
-        first = min(findings, key=lambda f: f.seq)
-        print(f"FAILED: {first.sentence()}", file=sys.stderr)
-        for other in findings:
-            if other is not first:
-                print(f"also: {other.sentence()}", file=sys.stderr)
+    if findings or problem:
+        first = min(findings, key=lambda f: f.seq) if findings else None
+        lines = [f.sentence() for f in findings if f is not first] + ([problem] if problem else [])
+        head = first.sentence() if first else lines.pop()
+        print(f"FAILED: {head}", file=sys.stderr)
+        for other in lines:
+            print(f"also: {other}", file=sys.stderr)
         return 1
     print(f"OK: {count} events; the hash chain is intact and every draw's pool recomputes.")
+    for scheme, first_seq, last_seq in coverage:
+        print(f"  events {first_seq}-{last_seq}: hash scheme {scheme}, the chain covers "
+              f"{COVERAGE[scheme]}")
+    if anchor is not None:
+        print(f"  {anchor.count} signed checkpoints match; the latest vouches for events "
+              f"1-{anchor.seq} (signed {utc(anchor.at_ms)})")
+        if anchor.seq < count:
+            print(f"  events {anchor.seq + 1}-{count} come after the last checkpoint: not yet "
+                  "anchored outside the db")
+    else:
+        print("  no checkpoint file given: a rewrite that recomputes every hash, or a removed "
+              "tail, needs --checkpoint to be found")
     return 0
+
+
+def _public_key(args: argparse.Namespace) -> Path:
+    if args.public_key is not None:
+        return args.public_key
+    beside = public_path(args.checkpoint)
+    return beside if beside.exists() else public_path(_beside(args.db, ".checkpoint-key"))
+
+
+def _finding(log: EventLog, broken: tuple[int, str]) -> Finding:
+    seq, reason = broken
+    return Finding(seq, _type_at(log, seq) if seq else "keys", reason)
 
 
 def _type_at(log: EventLog, seq: int) -> str:
     return next((e.type for e in log.read(seq - 1) if e.seq == seq), "missing")
+
+
+def _audit_keygen(args: argparse.Namespace) -> int:
+    public = keygen(args.out)
+    print(f"signing key written to {args.out} (mode 0600; keep it off the db's disk if you "
+          f"can); public key for the auditor: {public}")
+    return 0
+
+
+def _audit_checkpoint(args: argparse.Namespace) -> int:
+    key = load_private(_signing_key(args.db, args.key))
+    out = args.out or _beside(args.db, ".checkpoints")
+    log = EventLog.open(args.db, create=False)
+    try:
+        record = write_checkpoint(log, key, out, wall_clock_ms())
+    finally:
+        log.close()
+    print(f"checkpoint of event {record['seq']} appended to {out}")
+    return 0
 
 
 def _audit_export(args: argparse.Namespace) -> int:

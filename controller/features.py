@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from controller.domain.cues import Cues
 from controller.domain.feature import Feature
+from controller.domain.keys import Keys
 from controller.domain.members import Members
 from controller.promotions.poker import Poker
 from controller.promotions.roulette import Roulette
@@ -24,4 +25,4 @@ def build_features() -> list[Feature]:
     wildcard = Wildcard(members, slots)
     cue_sources = [WildcardCues(wildcard), SeatDrawCues(slots), SeatDrawCues(poker)]
     return [members, slots, Roulette(members), poker, Super9(members), wildcard,
-            Cues(cue_sources), Screens()]
+            Cues(cue_sources), Screens(), Keys()]

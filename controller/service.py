@@ -65,6 +65,18 @@ class Service:
             self.show.publish(names, seq)
         return count
 
+    def catch_up(self) -> tuple[list[DomainEvent], list[View]]:
+        """Fold the events another process appended to the log (keys issued or revoked with
+        `showrunner-controller key` while the controller runs): the events, so the caller can
+        act on a `KeyRevoked` (cut that key's sessions), and the views they changed."""
+        events: list[DomainEvent] = []
+        views: list[View] = []
+        for stored in self.log.foreign_events():
+            event = event_from(stored.type, stored.version, stored.data)
+            events.append(event)
+            views += self.show.publish(self.show.apply(event), stored.seq)
+        return events, views
+
     def tick(self) -> list[View]:
         """Append and apply whatever the clock has made due; the views that changed."""
         now = self.clock()

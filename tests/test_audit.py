@@ -67,6 +67,18 @@ def record_show(db: Path) -> None:
     r.log.close()
 
 
+def rehash(db: Path) -> None:
+    """What a forger with shell access does after editing rows: recompute every hash."""
+    with sqlite3.connect(db) as con:
+        prev = GENESIS
+        for row in con.execute("SELECT seq, command_id, type, version, data, actor, at_ms, "
+                               "scheme, ack_hash FROM events ORDER BY seq").fetchall():
+            digest = event_hash(prev, *row)
+            con.execute("UPDATE events SET prev_hash = ?, hash = ? WHERE seq = ?",
+                        (prev, digest, row[0]))
+            prev = digest
+
+
 def rows(db: Path) -> list[tuple]:
     with sqlite3.connect(db) as con:
         return con.execute("SELECT seq, type, data FROM events ORDER BY seq").fetchall()
@@ -111,13 +123,7 @@ def test_a_rehashed_forgery_of_the_pool_is_still_caught(tmp_path, capsys):
         doc["members"], doc["tickets"] = 3, sum(t for _, t in doc["listing"])
         doc["digest"] = pool_digest(doc["listing"])
         con.execute("UPDATE events SET data = ? WHERE seq = ?", (canonical_json(doc), seq))
-        prev = GENESIS
-        for row in con.execute("SELECT seq, command_id, type, version, data, actor, at_ms "
-                               "FROM events ORDER BY seq").fetchall():
-            digest = event_hash(prev, *row)
-            con.execute("UPDATE events SET prev_hash = ?, hash = ? WHERE seq = ?",
-                        (prev, digest, row[0]))
-            prev = digest
+    rehash(db)
     assert main(["audit", "verify", "--db", str(db)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"FAILED: event {seq} (WildcardPoolFrozen): its listing is not")

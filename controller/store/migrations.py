@@ -6,14 +6,23 @@ and version-1 rows hash as they always did, so the chain still verifies); acks a
 name: an ack is bound to the key of that name when exactly one key has it, to the clock for
 the controller's own `clock:` commands, and otherwise to a legacy principal no sender is. Their
 digest is unknown (NULL).
+
+Format 2 -> 3: every row names its hash scheme (`controller/store/chain.py`; the old rows are
+scheme 1 and keep verifying as they were written), and the keys already issued are brought into
+the chain: one `KeyIssued` event per key (`carried_over`), and a `KeyRevoked` for a revoked one,
+appended under scheme 2 as one command of the upgrade with its ack. From then on the chain
+proves every key the keys table holds.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable
 
-from controller.store.principal_ids import CLOCK, LEGACY, key_principal
+from controller.store.chain import GENESIS
+from controller.store.principal_ids import CLOCK, LEGACY, UPGRADE, key_principal
+from controller.store.writes import KEY_ISSUED, KEY_REVOKED, EventRecord, write_command
 
 _V2 = """
 ALTER TABLE events ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
@@ -53,7 +62,26 @@ def _to_v2(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE acks_v2 RENAME TO acks")
 
 
-STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _to_v2}
+def _to_v3(db: sqlite3.Connection) -> None:
+    db.execute("ALTER TABLE events ADD COLUMN scheme INTEGER NOT NULL DEFAULT 1")
+    db.execute("ALTER TABLE events ADD COLUMN ack_hash TEXT")
+    events: list[EventRecord] = []
+    for key_hash, role, name, revoked in db.execute(
+            "SELECT key_hash, role, name, revoked FROM principals "
+            "ORDER BY created_ms, key_hash").fetchall():
+        who = {"key_hash": key_hash, "role": role, "name": name}
+        events.append((KEY_ISSUED, 1, {**who, "carried_over": True}))
+        if revoked:
+            events.append((KEY_REVOKED, 1, {**who, "reason": "revoked before log format 3"}))
+    if not events:
+        return
+    tail = db.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+    seq, last_hash = tail if tail else (0, GENESIS)
+    write_command(db, (seq, last_hash), f"upgrade:3:{seq}", "controller", time.time_ns() //
+                  1_000_000, events, {"ok": True}, UPGRADE, None)
+
+
+STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _to_v2, 2: _to_v3}
 
 
 def upgrade(db: sqlite3.Connection, target: int) -> None:

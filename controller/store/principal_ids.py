@@ -8,6 +8,8 @@ from __future__ import annotations
 
 KEY = "key:"
 CLOCK = "controller:clock"  # time-driven events (reveals, expiries): Service.tick
+UPGRADE = "controller:upgrade"  # the log upgrade that brought old keys into the chain
+SHELL = "controller:shell"  # key issuance and revocation from the command line
 LEGACY = "legacy:"  # acks from a log older than principals in acks: never handed out again
 
 

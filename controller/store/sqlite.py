@@ -2,14 +2,14 @@
 
 One transaction per command holds its events and its ack, so a command is either wholly
 durable (and its ack can be replayed for a retried `command_id` of the same principal) or
-absent. Each row's hash covers the previous row's hash, so editing any stored event breaks the
+absent. Each row's hash covers the previous row's hash, and from log format 3 its command's ack
+and every key issued or revoked (`controller/store/chain.py`), so editing any of them breaks the
 chain from there on. An older log format is upgraded in place when the file is opened
 (`controller/store/migrations.py`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from collections.abc import Iterator, Sequence
@@ -17,10 +17,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.store.chain import GENESIS, WITH_ACKS, ack_digest, event_hash
+from controller.store.chain import canonical_json as canonical_json  # its users import it here
 from controller.store.migrations import upgrade
+from controller.store.writes import (
+    CHAIN_COLUMNS,
+    KEY_ISSUED,
+    KEY_REVOKED,
+    EventRecord,
+    write_command,
+)
 
-SCHEMA_VERSION = 2
-GENESIS = "0" * 64
+SCHEMA_VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE events (
@@ -32,7 +40,9 @@ CREATE TABLE events (
     at_ms      INTEGER NOT NULL,
     prev_hash  TEXT NOT NULL,
     hash       TEXT NOT NULL,
-    version    INTEGER NOT NULL DEFAULT 1
+    version    INTEGER NOT NULL DEFAULT 1,
+    scheme     INTEGER NOT NULL DEFAULT 1,
+    ack_hash   TEXT
 );
 CREATE TABLE acks (
     principal  TEXT NOT NULL,
@@ -55,14 +65,6 @@ class StoreError(Exception):
     """The log cannot be used as it is; the message says why, in words for a technician."""
 
 
-def canonical_json(value: Any) -> str:
-    """The one serialisation used for hashing: sorted keys, no spaces, UTF-8 kept, and strict
-    JSON (NaN and Infinity raise ValueError: no browser could read them back)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False)
-
-
-EventRecord = tuple[str, int, dict[str, Any]]  # (type name, version, data)
 _COLUMNS = "seq, command_id, type, version, data, actor, at_ms, prev_hash, hash"
 
 
@@ -87,15 +89,15 @@ class StoredAck:
     ack: dict[str, Any]
 
 
-def event_hash(prev_hash: str, seq: int, command_id: str, type_: str, version: int,
-               data_json: str, actor: str, at_ms: int) -> str:
-    """A version-1 row hashes exactly as the first log format did, so old logs verify; from
-    version 2 the version is part of the hashed body."""
-    fields: list[Any] = [seq, command_id, type_, data_json, actor, at_ms]
-    if version != 1:
-        fields.insert(3, version)
-    body = canonical_json(fields)
-    return hashlib.sha256((prev_hash + body).encode()).hexdigest()
+@dataclass(frozen=True)
+class Principal:
+    """A key as the `principals` table holds it (its hash, never the key)."""
+
+    key_hash: str
+    role: str
+    name: str
+    created_ms: int
+    revoked: bool
 
 
 class EventLog:
@@ -104,8 +106,12 @@ class EventLog:
     def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
         self.path = path
         self._db = connection
+        self.last_seq, self.last_hash = self._tail()
+        self._foreign: list[StoredEvent] = []
+
+    def _tail(self) -> tuple[int, str]:
         row = self._db.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-        self.last_seq, self.last_hash = (row[0], row[1]) if row else (0, GENESIS)
+        return (row[0], row[1]) if row else (0, GENESIS)
 
     @classmethod
     def open(cls, path: Path | str, create: bool = True) -> EventLog:
@@ -156,33 +162,40 @@ class EventLog:
         return StoredAck(row[0], json.loads(row[1])) if row else None
 
     def append(self, command_id: str, actor: str, at_ms: int, events: Sequence[EventRecord],
-               ack: dict[str, Any], *, principal: str, digest: str) -> list[int]:
+               ack: dict[str, Any], *, principal: str, digest: str | None) -> list[int]:
         """Append one command's events and its ack (keyed by principal and command id, with the
-        envelope's digest) in one durable transaction."""
-        seqs = []
-        rows = []
-        seq, prev = self.last_seq, self.last_hash
-        for type_, version, data in events:
-            seq += 1
-            data_json = canonical_json(data)
-            link = event_hash(prev, seq, command_id, type_, version, data_json, actor, at_ms)
-            rows.append((seq, command_id, type_, version, data_json, actor, at_ms, prev, link))
-            seqs.append(seq)
-            prev = link
-        ack = {**ack, "seq": seq}
+        envelope's digest, and hashed into the command's last event) in one durable
+        transaction. Key events update the `principals` projection in the same transaction."""
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            self._db.executemany(
-                f"INSERT INTO events ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)", rows)
-            self._db.execute(
-                "INSERT INTO acks (principal, command_id, digest, ack) VALUES (?,?,?,?)",
-                (principal, command_id, digest, canonical_json(ack)))
+            tail = self._follow_tail()
+            seq, last_hash = write_command(self._db, tail, command_id, actor, at_ms, events,
+                                           ack, principal, digest)
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
-        self.last_seq, self.last_hash = seq, prev
-        return seqs
+        self.last_seq, self.last_hash = seq, last_hash
+        return list(range(tail[0] + 1, seq + 1))
+
+    def _follow_tail(self) -> tuple[int, str]:
+        """The real end of the log, inside the write transaction: another process (the `key`
+        command on a running show) may have appended; its events wait for `foreign_events`."""
+        seq, last_hash = self._tail()
+        if seq != self.last_seq:
+            self._foreign.extend(self.read(self.last_seq))
+            self.last_seq, self.last_hash = seq, last_hash
+        return seq, last_hash
+
+    def foreign_events(self) -> list[StoredEvent]:
+        """Events another process appended since this connection last looked (key issuance
+        and revocation from the `key` command while the controller runs), oldest first."""
+        found, self._foreign = self._foreign, []
+        seq, last_hash = self._tail()
+        if seq > self.last_seq:
+            found.extend(self.read(self.last_seq))
+            self.last_seq, self.last_hash = seq, last_hash
+        return found
 
     # -- reading ----------------------------------------------------------------------------
     def read(self, after: int = 0) -> Iterator[StoredEvent]:
@@ -191,32 +204,104 @@ class EventLog:
         for seq, command_id, type_, version, data, *rest in cursor:
             yield StoredEvent(seq, command_id, type_, version, json.loads(data), *rest)
 
+    def hash_at(self, seq: int) -> str | None:
+        row = self._db.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
+        return row[0] if row else None
+
+    def coverage(self) -> list[tuple[int, int, int]]:
+        """(hash scheme, first seq, last seq) for each run of rows written under one scheme."""
+        return self._db.execute(
+            "SELECT scheme, MIN(seq), MAX(seq) FROM events GROUP BY scheme ORDER BY MIN(seq)"
+        ).fetchall()
+
     def first_broken_link(self) -> tuple[int, str] | None:
-        """(seq, reason) of the first event whose hash does not follow, or None if intact."""
-        prev = GENESIS
-        cursor = self._db.execute(f"SELECT {_COLUMNS} FROM events ORDER BY seq")
-        expected_seq = 1
-        for seq, command_id, type_, version, data_json, actor, at_ms, prev_hash, digest in cursor:
+        """(seq, reason) of the first event whose hash, ack or key does not follow, or None if
+        the chain is intact. Seq 0 names the keys table itself (a key no event issued)."""
+        acks = self._acks_by_seq()
+        keys: dict[str, tuple[str, str, bool]] = {}
+        prev, scheme_before, expected_seq = GENESIS, 1, 1
+        cursor = self._db.execute(f"SELECT {CHAIN_COLUMNS} FROM events ORDER BY seq")
+        for (seq, command_id, type_, version, data_json, actor, at_ms, prev_hash, digest,
+             scheme, ack_link) in cursor:
             if seq != expected_seq:
                 return seq, f"event {expected_seq} is missing"
             if prev_hash != prev:
                 return seq, "its link to the previous event was changed"
-            if event_hash(prev, seq, command_id, type_, version, data_json, actor,
-                          at_ms) != digest:
+            if scheme < scheme_before:
+                return seq, ("its hash scheme is older than that of the event before it, so "
+                             "it was rewritten")
+            try:
+                link = event_hash(prev, seq, command_id, type_, version, data_json, actor,
+                                  at_ms, scheme, ack_link)
+            except ValueError:
+                return seq, f"its hash scheme ({scheme}) is unknown"
+            if link != digest:
                 return seq, "its content does not match its hash"
-            prev = digest
+            covered = acks.pop(seq, [])
+            if scheme >= WITH_ACKS:
+                problem = _ack_problem(ack_link, covered)
+                if problem:
+                    return seq, problem
+                _follow_keys(type_, data_json, keys)
+            prev, scheme_before = digest, scheme
             expected_seq += 1
+        if acks:
+            seq = min(acks)
+            return seq, (f"the ack of command {acks[seq][0][1]!r} names event {seq}, which is "
+                         "not in the log: events were removed from its end")
+        return self._keys_problem(keys)
+
+    def _acks_by_seq(self) -> dict[int, list[tuple[str, str, str | None, str]]]:
+        found: dict[int, list[tuple[str, str, str | None, str]]] = {}
+        for principal, command_id, digest, ack_json in self._db.execute(
+                "SELECT principal, command_id, digest, ack FROM acks"):
+            seq = json.loads(ack_json).get("seq")
+            found.setdefault(seq if isinstance(seq, int) else -1, []).append(
+                (principal, command_id, digest, ack_json))
+        return found
+
+    def _keys_problem(self, keys: dict[str, tuple[str, str, bool]]) -> tuple[int, str] | None:
+        table = {p.key_hash: (p.role, p.name, p.revoked) for p in self.principals()}
+        for key_hash in sorted(set(table) | set(keys)):
+            if key_hash not in keys:
+                role, name, _ = table[key_hash]
+                return 0, (f"the keys table holds a {role} key for {name!r} (hash "
+                           f"{key_hash[:12]}) that no KeyIssued event issued")
+            if table.get(key_hash) != keys[key_hash]:
+                role, name, revoked = keys[key_hash]
+                state = "revoked" if revoked else "live"
+                return 0, (f"the keys table does not match the log for the {role} key of "
+                           f"{name!r} (hash {key_hash[:12]}; the log says it is {state})")
         return None
 
-    # -- principals (keys for roles) ---------------------------------------------------------
-    def add_principal(self, key_hash: str, role: str, name: str, created_ms: int) -> None:
-        self._db.execute(
-            "INSERT INTO principals (key_hash, role, name, created_ms) VALUES (?,?,?,?)",
-            (key_hash, role, name, created_ms),
-        )
-
+    # -- principals (keys for roles), the projection of KeyIssued and KeyRevoked ------------
     def principal(self, key_hash: str) -> tuple[str, str] | None:
         row = self._db.execute(
             "SELECT role, name FROM principals WHERE key_hash = ? AND revoked = 0", (key_hash,)
         ).fetchone()
         return (row[0], row[1]) if row else None
+
+    def principals(self) -> list[Principal]:
+        return [Principal(h, role, name, created, bool(revoked))
+                for h, role, name, created, revoked in self._db.execute(
+                    "SELECT key_hash, role, name, created_ms, revoked FROM principals "
+                    "ORDER BY created_ms, key_hash")]
+
+
+def _ack_problem(ack_link: str | None, acks: list[tuple[str, str, str | None, str]]) -> str | None:
+    """A scheme-2 row carries its command's ack digest on its last row, and only there."""
+    if ack_link is None:
+        return "an ack names this event, but its command's ack is hashed elsewhere" if acks \
+            else None
+    if not acks:
+        return "its command's ack is missing"
+    if len(acks) > 1 or ack_digest(*acks[0]) != ack_link:
+        return "its command's ack does not match its hash"
+    return None
+
+
+def _follow_keys(type_: str, data_json: str, keys: dict[str, tuple[str, str, bool]]) -> None:
+    """Follow the keys the chain issues and revokes (compared with the table at the end)."""
+    if type_ in (KEY_ISSUED, KEY_REVOKED):
+        data = json.loads(data_json)
+        keys[data["key_hash"]] = (data["role"], data["name"], type_ == KEY_REVOKED)

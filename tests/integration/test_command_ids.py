@@ -18,10 +18,10 @@ SIPHO = {"card": "7654321", "display_name": "Sipho Ndlovu"}
 
 
 def log_rows(db_path) -> list[tuple]:
-    """The events clients' commands wrote (not the start-up's PromotionConfigured records)."""
+    """The events clients' commands wrote (not the keys issued nor the start-up's configs)."""
     with sqlite3.connect(db_path) as db:
         return db.execute("SELECT seq, command_id, type, actor FROM events "
-                          "WHERE type != 'PromotionConfigured'").fetchall()
+                          "WHERE type NOT IN ('PromotionConfigured', 'KeyIssued')").fetchall()
 
 
 @asynccontextmanager

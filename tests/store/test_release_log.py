@@ -28,6 +28,7 @@ from controller.store.sqlite import SCHEMA_VERSION, EventLog
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "release-0.1.db"
 FIXTURE_SHA256 = "aee46d66d165d5fa36c8610cba762cbc7cd1162bcc61fb7397631e165c855f43"
 EVENTS, TYPES = 454, 45
+KEYS = 4  # the fixture's keys: the upgrade to format 3 brings each into the chain (KeyIssued)
 MC_KEY = "f" * 64  # a key named like the fixture's operator, added before the upgrade
 
 
@@ -51,12 +52,13 @@ def tables(path: Path) -> list[tuple]:
 def test_every_event_rebuilds_and_the_show_replays(old_log):
     log = EventLog.open(old_log)
     stored = list(log.read())
-    assert len(stored) == EVENTS and len({s.type for s in stored}) == TYPES
+    assert len(stored) == EVENTS + KEYS and len({s.type for s in stored}) == TYPES + 1
+    assert [(s.type, s.data["carried_over"]) for s in stored[EVENTS:]] == [("KeyIssued", True)] * 4
     for s in stored:
         event = event_from(s.type, s.version, s.data)
         assert event.type_name == s.type
     service = Service(log, Show(build_features()))
-    assert service.replay() == EVENTS
+    assert service.replay() == EVENTS + KEYS
     views = service.show.views
     for name in ("leaderboard:slots", "prizes:slots", "draw:wildcard", "leaderboard:roulette",
                  "board:super9", "prizes:poker", "screen:stage-1", "cues"):
@@ -75,7 +77,24 @@ def test_the_chain_and_every_draw_verify(old_log, capsys, tmp_path, monkeypatch)
     assert check_draws(log.read()) is None
     log.close()
     assert main(["audit", "verify", "--db", str(old_log)]) == 0
-    assert f"OK: {EVENTS} events" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert f"OK: {EVENTS + KEYS} events" in out
+    # the report says what each part of the log is covered by
+    assert f"events 1-{EVENTS}: hash scheme 1, the chain covers the events only" in out
+    assert f"events {EVENTS + 1}-{EVENTS + KEYS}: hash scheme 2, the chain covers the events, " \
+        "each command's ack" in out
+
+
+def test_old_rows_keep_their_scheme_and_a_key_slipped_into_the_table_is_caught(old_log):
+    log = EventLog.open(old_log)
+    assert log.coverage() == [(1, 1, EVENTS), (2, EVENTS + 1, EVENTS + KEYS)]
+    log.close()
+    with sqlite3.connect(old_log) as db:
+        db.execute("INSERT INTO principals (key_hash, role, name, created_ms) VALUES "
+                   "(?, 'operator', 'backdoor', 0)", (MC_KEY,))
+    log = EventLog.open(old_log)
+    assert log.first_broken_link() == (0, "the keys table holds a operator key for 'backdoor' "
+                                          f"(hash {MC_KEY[:12]}) that no KeyIssued event issued")
 
 
 def test_the_upgrade_binds_old_acks_and_the_log_goes_on(old_log):
@@ -99,7 +118,7 @@ def test_the_upgrade_binds_old_acks_and_the_log_goes_on(old_log):
     assert service.execute(retry, mc) == (first.ack, [])
     ack, _ = service.execute({"type": "register_member", "command_id": "new-1",
                               "payload": {"card": "3000001", "display_name": "Ayanda Zulu"}}, mc)
-    assert ack["ok"] and ack["seq"] == EVENTS + 1
+    assert ack["ok"] and ack["seq"] == EVENTS + KEYS + 2  # the fixture's keys and MC_KEY
     assert log.first_broken_link() is None
 
 

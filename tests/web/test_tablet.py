@@ -21,7 +21,8 @@ PACKET = re.compile(r"^4(?P<kind>[23])/control,(?P<id>\d+)(?P<body>\[.*)$", re.D
 pytestmark = needs_chromium
 
 
-STARTUP = 5  # the start-up records one PromotionConfigured per promotion (docs/config.md)
+STARTUP = 10  # a KeyIssued per role key (tests/support/live.py), then one PromotionConfigured
+# per promotion at start-up (docs/config.md)
 
 
 def event_count(db_path: Path) -> int:

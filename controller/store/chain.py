@@ -1,0 +1,59 @@
+"""What each row of the log's hash chain proves, by hash scheme.
+
+Every events row names the scheme its hash was made under (`scheme` column), so rows keep
+verifying the way they were written:
+
+- scheme 1 (rows written before log format 3): the event alone. Version-1 events hash exactly as
+  release 0.1 wrote them; from event version 2 the version is in the hashed body.
+- scheme 2 (from log format 3): the event and, on the last row of each command, the digest of
+  that command's ack (who sent it, its command id, its envelope digest and the ack itself), so an
+  ack cannot be edited, removed or slipped in without breaking the chain. Key issuance and
+  revocation are events (`KeyIssued`, `KeyRevoked`), covered like any other.
+
+A scheme never goes down along the chain: a scheme-1 row after a scheme-2 row is a rewrite.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+GENESIS = "0" * 64
+EVENTS_ONLY = 1
+WITH_ACKS = 2
+CURRENT_SCHEME = WITH_ACKS
+
+COVERAGE = {
+    EVENTS_ONLY: "the events only (their acks and the keys are not covered)",
+    WITH_ACKS: "the events, each command's ack and every key issued or revoked",
+}
+
+
+def canonical_json(value: Any) -> str:
+    """The one serialisation used for hashing: sorted keys, no spaces, UTF-8 kept, and strict
+    JSON (NaN and Infinity raise ValueError: no browser could read them back)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False)
+
+
+def event_hash(prev_hash: str, seq: int, command_id: str, type_: str, version: int,
+               data_json: str, actor: str, at_ms: int, scheme: int = EVENTS_ONLY,
+               ack_hash: str | None = None) -> str:
+    """The hash of one events row, linked to the previous row's hash."""
+    if scheme == EVENTS_ONLY:
+        fields: list[Any] = [seq, command_id, type_, data_json, actor, at_ms]
+        if version != 1:
+            fields.insert(3, version)
+    elif scheme == WITH_ACKS:
+        fields = [scheme, seq, command_id, type_, version, data_json, actor, at_ms, ack_hash]
+    else:
+        raise ValueError(f"unknown hash scheme {scheme}")
+    body = canonical_json(fields)
+    return hashlib.sha256((prev_hash + body).encode()).hexdigest()
+
+
+def ack_digest(principal: str, command_id: str, digest: str | None, ack_json: str) -> str:
+    """SHA-256 of one acks row, as hashed into its command's last event (scheme 2)."""
+    return hashlib.sha256(
+        canonical_json([principal, command_id, digest, ack_json]).encode()).hexdigest()
