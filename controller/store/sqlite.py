@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,6 +99,14 @@ def event_hash(prev_hash: str, seq: int, command_id: str, type_: str, version: i
     return hashlib.sha256((prev_hash + body).encode()).hexdigest()
 
 
+def log_identity(db: sqlite3.Connection) -> str:
+    """The log's identity: a random id made when the file is first opened (an older file gets
+    one then), so a screen can tell another log (a restored backup, a new file) from this one."""
+    db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('log_id', ?)", (uuid.uuid4().hex,))
+    return db.execute("SELECT value FROM meta WHERE key = 'log_id'").fetchone()[0]
+
+
 class EventLog:
     """Single-writer access to one log file."""
 
@@ -106,6 +115,7 @@ class EventLog:
         self._db = connection
         row = self._db.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
         self.last_seq, self.last_hash = (row[0], row[1]) if row else (0, GENESIS)
+        self.log_id = log_identity(self._db)
 
     @classmethod
     def open(cls, path: Path | str, create: bool = True) -> EventLog:
