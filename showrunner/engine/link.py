@@ -155,7 +155,7 @@ class Link:
     # -- the reconnect loop ----------------------------------------------------------------
     async def _stay_connected(self) -> None:
         """One session after another, for ever; a session that got online resets the backoff."""
-        failures = 0
+        failures, last_reason = 0, ""
         while True:
             online = False
             try:
@@ -164,8 +164,13 @@ class Link:
                 raise
             except Exception as exc:  # whatever breaks a session, the screen tries again
                 reason = _describe(exc)
-                log.warning("link to %s: %s", self.url, reason)
+                # one line per new reason, not one per attempt through a long outage
+                (log.debug if reason == last_reason else log.warning)(
+                    "link to %s: %s", self.url, reason)
+                last_reason = reason
                 self._status(False, reason)
+            if online:
+                last_reason = ""
             failures = 0 if online else failures + 1
             await asyncio.sleep(self.timings.backoff(failures))
 
