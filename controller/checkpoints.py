@@ -89,9 +89,9 @@ def ensure_key(path: Path) -> Ed25519PrivateKey:
 
 # -- writing --------------------------------------------------------------------------------------
 def log_identity(log: EventLog) -> str | None:
-    """The log's identity, once logs have one (issue 12: created at first start); None until
-    then, and checkpoints carry `"log": null`."""
-    return None
+    """The log's identity (made when the file was first opened), so a checkpoint vouches for
+    this log and no copy or replacement of it."""
+    return log.log_id
 
 
 def body(log_id: str | None, seq: int, hash_: str, at_ms: int) -> dict[str, Any]:

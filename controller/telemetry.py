@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 HEARTBEAT_FIELDS = {"version": str, "fps": (int, float), "dropped_frames": int, "scene": str,
-                    "uptime_s": (int, float), "switched_ms": int}
+                    "uptime_s": (int, float), "switched_ms": int,
+                    "log_id": str, "resyncs": int, "resync_reason": str}
 MAX_SCREENSHOT_BYTES = 48 * 1024
 
 

@@ -40,6 +40,14 @@ class DisplayNamespace(AudienceNamespace):
         if screen:
             self.hub.screen_disconnected(sid, screen)
 
+    async def on_sync(self, sid: str, data: Any = None) -> dict[str, Any]:
+        """The views lacking, and the log they come from: a screen holding views of another
+        log, or of revisions past this log's end (a restored backup), drops them and syncs
+        again from nothing."""
+        reply = await super().on_sync(sid, data)
+        log = self.hub.service.log
+        return {**reply, "log": {"id": log.log_id, "last_seq": log.last_seq}}
+
     def may_see(self, session: dict[str, Any], name: str) -> bool:
         screen = session.get("screen")
         if screen is None:
@@ -47,7 +55,8 @@ class DisplayNamespace(AudienceNamespace):
         return visible(name, screen, self.hub.screens.screens[screen].status == AUTHORISED)
 
     async def on_heartbeat(self, sid: str, data: Any = None) -> dict[str, Any]:
-        """{version, fps, dropped_frames, scene, uptime_s}: kept in memory for technicians."""
+        """{version, fps, dropped_frames, scene, uptime_s, log_id, resyncs, resync_reason}:
+        kept in memory for technicians."""
         screen = (await self.get_session(sid)).get("screen")
         ok = bool(screen) and self.hub.telemetry.heartbeat(screen, data,
                                                            self.hub.service.clock())

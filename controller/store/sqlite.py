@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,6 +101,14 @@ class Principal:
     revoked: bool
 
 
+def log_identity(db: sqlite3.Connection) -> str:
+    """The log's identity: a random id made when the file is first opened (an older file gets
+    one then), so a screen can tell another log (a restored backup, a new file) from this one."""
+    db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('log_id', ?)", (uuid.uuid4().hex,))
+    return db.execute("SELECT value FROM meta WHERE key = 'log_id'").fetchone()[0]
+
+
 class EventLog:
     """Single-writer access to one log file."""
 
@@ -107,6 +116,7 @@ class EventLog:
         self.path = path
         self._db = connection
         self.last_seq, self.last_hash = self._tail()
+        self.log_id = log_identity(self._db)
         self._foreign: list[StoredEvent] = []
 
     def _tail(self) -> tuple[int, str]:

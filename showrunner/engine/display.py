@@ -34,6 +34,7 @@ from showrunner.engine.link import (
     Link,
     LinkRefused,
     LinkStatus,
+    LogJoined,
     ScreenshotRequested,
     ViewChanged,
 )
@@ -114,6 +115,8 @@ class Display:
         self.last_heartbeat = 0.0
         self.last_screenshot = 0.0
         self.want_screenshot = False
+        self.resyncs = 0
+        self.resync_reason = ""
         self.link: Link | None = None
         self._next_frame = time.monotonic()
 
@@ -127,7 +130,7 @@ class Display:
         from showrunner.scenes import REGISTRY
         host = SceneHost(ctx, REGISTRY)
         self.link = link = Link(self.o.controller, self.o.screen, self.o.key,
-                                self.replica.revisions)
+                                self.replica.revisions, self.replica.log_id)
         signal.signal(signal.SIGTERM, self.stop)
         if self.o.snapshot:
             print(f"snapshot: {self.o.snapshot} every {self.o.snapshot_every:g} s", flush=True)
@@ -213,12 +216,26 @@ class Display:
                 if message.online:
                     self.player.refusal = None
                     self.last_heartbeat = 0.0
+            elif isinstance(message, LogJoined):
+                self.joined(message)
             elif isinstance(message, LinkRefused):
                 self.player.refusal = message.reason
             elif isinstance(message, ScreenshotRequested):
                 self.want_screenshot = True
             elif isinstance(message, ClockOffset):
                 self.clock.offset_ms = message.offset_ms
+
+    def joined(self, message: LogJoined) -> None:
+        """The controller's log: on another one, every view held is dropped (the link then
+        resyncs from nothing) and the telemetry says so."""
+        if message.reset:
+            log.warning("resync from scratch: %s", message.reset)
+            self.replica.clear()
+            self.resyncs += 1
+            self.resync_reason = message.reset
+        if message.reset or self.replica.log_id != message.log_id:
+            self.replica.log_id = message.log_id
+            self.dirty = True
 
     def draw_offline_mark(self, ctx: SceneContext, screen: pygame.Surface) -> None:
         """A small, calm corner mark; guests should barely notice, technicians should."""
@@ -273,7 +290,9 @@ class Display:
         self.link.emit("heartbeat", {
             "version": VERSION, "fps": round(self.frames / max(uptime, 1e-3), 1),
             "dropped_frames": self.dropped, "scene": self.playing.scene if self.playing else "",
-            "uptime_s": round(uptime, 1), "switched_ms": self.switched_ms or 0})
+            "uptime_s": round(uptime, 1), "switched_ms": self.switched_ms or 0,
+            "log_id": self.replica.log_id or "", "resyncs": self.resyncs,
+            "resync_reason": self.resync_reason})
 
     def send_screenshot(self, screen: pygame.Surface) -> None:
         self.last_screenshot, self.want_screenshot = time.monotonic(), False

@@ -2,6 +2,14 @@
 
 The render loop never waits on the network: everything the link learns is put on `inbox`
 (a thread-safe queue) as small messages, which the loop drains once per frame.
+
+The link owns its reconnect loop rather than using python-socketio's: that one's task dies
+with a `TimeoutError` when an attempt gets no HTTP answer (a frozen controller, a path that
+drops packets), and the screen would then stay offline for good. Here every attempt is a fresh
+client on its own HTTP session, every await has a timeout, any failure is logged and followed
+by a capped, jittered exponential backoff, for ever. A ping (the `clock` call, which also
+keeps the clock offset fresh) every `ping_every_s` must be answered within `call_s`, so a
+silent loss is noticed within `ping_every_s + call_s` (7 s by default).
 """
 
 from __future__ import annotations
@@ -10,11 +18,13 @@ import asyncio
 import contextlib
 import logging
 import queue
+import random
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import socketio
 
 from showrunner.engine.clock import OffsetEstimator, local_ms
@@ -23,7 +33,23 @@ log = logging.getLogger(__name__)
 
 NAMESPACE = "/display"
 CLOCK_SAMPLES_AT_CONNECT = 5
-CLOCK_INTERVAL_S = 10.0
+
+
+@dataclass(frozen=True)
+class LinkTimings:
+    """How long the link waits for anything; tests shorten them."""
+
+    connect_s: float = 5.0  # one attempt: TCP, the WebSocket upgrade and the namespace
+    call_s: float = 4.0  # an answer to sync or to a ping
+    ping_every_s: float = 3.0
+    backoff_first_s: float = 0.5
+    backoff_max_s: float = 5.0
+
+    def backoff(self, failures: int) -> float:
+        """Exponential from `backoff_first_s`, capped, with jitter (50-100 % of the step) so a
+        floor of screens does not knock on a returning controller all at once."""
+        step = min(self.backoff_max_s, self.backoff_first_s * 2 ** min(failures, 16))
+        return step * random.uniform(0.5, 1.0)
 
 
 @dataclass(frozen=True)
@@ -57,34 +83,42 @@ class ScreenshotRequested:
     pass
 
 
-LinkMessage = ViewChanged | LinkStatus | ClockOffset | LinkRefused | ScreenshotRequested
+@dataclass(frozen=True)
+class LogJoined:
+    """The controller's log, told at every (re)connection, before its views. `reset` says why
+    every view held must be dropped (another log, or one that ends before what was held);
+    empty when the views held are still good."""
+
+    log_id: str
+    reset: str = ""
+
+
+LinkMessage = (ViewChanged | LinkStatus | ClockOffset | LinkRefused | ScreenshotRequested
+               | LogJoined)
+
+
+class LinkLost(Exception):
+    """The connection is gone or no longer answers."""
 
 
 class Link:
-    """Connects, resyncs by revision, keeps the clock offset fresh, reconnects with backoff
-    and jitter (python-socketio's own reconnection, also applied to the first attempt)."""
+    """Connects, resyncs by revision (from scratch on another log), pings, and reconnects."""
 
     def __init__(self, url: str, screen: str, key: str,
-                 held_revisions: Mapping[str, int] | None = None) -> None:
+                 held_revisions: Mapping[str, int] | None = None, log_id: str | None = None,
+                 timings: LinkTimings | None = None) -> None:
         self.url = url
         self.screen = screen
         self.key = key
+        self.timings = timings or LinkTimings()
         self.inbox: queue.Queue[LinkMessage] = queue.Queue()
         self._held = dict(held_revisions or {})
+        self._log_id = log_id
         self._estimator = OffsetEstimator()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._stopping: asyncio.Event | None = None
-        self.sio = socketio.AsyncClient(
-            reconnection=True, reconnection_delay=0.5, reconnection_delay_max=5,
-            randomization_factor=0.5,
-        )
-        self.sio.on("connect", self._on_connect, namespace=NAMESPACE)
-        self.sio.on("disconnect", self._on_disconnect, namespace=NAMESPACE)
-        self.sio.on("connect_error", self._on_connect_error, namespace=NAMESPACE)
-        self.sio.on("views", self._on_views, namespace=NAMESPACE)
-        self.sio.on("screenshot_request", self._on_screenshot_request, namespace=NAMESPACE)
-        self.sio.on("refused", self._on_connect_error, namespace=NAMESPACE)
+        self._sio: socketio.AsyncClient | None = None
 
     # -- thread ----------------------------------------------------------------------------
     def start(self) -> None:
@@ -99,12 +133,12 @@ class Link:
 
     def emit(self, event: str, data: dict[str, Any]) -> None:
         """Send telemetry from the render thread without waiting; dropped while offline."""
-        if self._loop is not None and self.sio.connected:
-            asyncio.run_coroutine_threadsafe(self._emit(event, data), self._loop)
+        if self._loop is not None and self._sio is not None and self._sio.connected:
+            asyncio.run_coroutine_threadsafe(self._emit(self._sio, event, data), self._loop)
 
-    async def _emit(self, event: str, data: dict[str, Any]) -> None:
+    async def _emit(self, sio: socketio.AsyncClient, event: str, data: dict[str, Any]) -> None:
         with contextlib.suppress(socketio.exceptions.SocketIOError):
-            await self.sio.emit(event, data, namespace=NAMESPACE)
+            await sio.emit(event, data, namespace=NAMESPACE)
 
     def _run(self) -> None:
         asyncio.run(self._main())
@@ -112,34 +146,133 @@ class Link:
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
-        connector = asyncio.create_task(self._connect())
-        clock = asyncio.create_task(self._clock_loop())
+        runner = asyncio.create_task(self._stay_connected())
         await self._stopping.wait()
-        connector.cancel()
-        clock.cancel()
-        with contextlib.suppress(Exception):
-            await self.sio.disconnect()
+        runner.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await runner
 
-    async def _connect(self) -> None:
+    # -- the reconnect loop ----------------------------------------------------------------
+    async def _stay_connected(self) -> None:
+        """One session after another, for ever; a session that got online resets the backoff."""
+        failures, last_reason = 0, ""
+        while True:
+            online = False
+            try:
+                online = await self._session()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # whatever breaks a session, the screen tries again
+                reason = _describe(exc)
+                # one line per new reason, not one per attempt through a long outage
+                (log.debug if reason == last_reason else log.warning)(
+                    "link to %s: %s", self.url, reason)
+                last_reason = reason
+                self._status(False, reason)
+            if online:
+                last_reason = ""
+            failures = 0 if online else failures + 1
+            await asyncio.sleep(self.timings.backoff(failures))
+
+    async def _session(self) -> bool:
+        """Connect, sync, then ping until the link dies (raises). True once it got online."""
+        t = self.timings
+        lost = asyncio.Event()
+        http = aiohttp.ClientSession()
+        sio = self._client(http, lost)
+        online = False
         try:
-            await self.sio.connect(
-                self.url, namespaces=[NAMESPACE], transports=["websocket"],
-                auth={"key": self.key, "screen": self.screen}, retry=True, wait_timeout=5,
-            )
-        except socketio.exceptions.ConnectionError as exc:
+            try:
+                await asyncio.wait_for(sio.connect(
+                    self.url, namespaces=[NAMESPACE], transports=["websocket"],
+                    auth={"key": self.key, "screen": self.screen}, wait_timeout=t.connect_s,
+                ), t.connect_s + 1)
+            except TimeoutError as exc:
+                raise LinkLost(f"no answer from the controller within {t.connect_s:g} s") from exc
+            self._sio = sio
+            await self._hello(sio)
+            self._status(True)
+            online = True
+            for _ in range(CLOCK_SAMPLES_AT_CONNECT - 1):
+                await self._ping(sio)
+            while True:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(lost.wait(), t.ping_every_s)
+                if lost.is_set():
+                    raise LinkLost("the connection closed")
+                await self._ping(sio)
+        except LinkLost as exc:
+            if online:
+                log.warning("link to %s lost: %s", self.url, exc)
             self._status(False, str(exc))
+            return online
+        finally:
+            self._sio = None
+            await self._discard(sio, http)
+
+    def _client(self, http: aiohttp.ClientSession, lost: asyncio.Event) -> socketio.AsyncClient:
+        sio = socketio.AsyncClient(reconnection=False, http_session=http)
+
+        async def on_disconnect(reason: Any = None) -> None:
+            lost.set()
+
+        sio.on("disconnect", on_disconnect, namespace=NAMESPACE)
+        sio.on("connect_error", self._on_connect_error, namespace=NAMESPACE)
+        sio.on("views", self._on_views, namespace=NAMESPACE)
+        sio.on("screenshot_request", self._on_screenshot_request, namespace=NAMESPACE)
+        sio.on("refused", self._on_connect_error, namespace=NAMESPACE)
+        return sio
+
+    async def _discard(self, sio: socketio.AsyncClient, http: aiohttp.ClientSession) -> None:
+        """Close a client that may be talking to a frozen peer: never wait long for it."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(sio.disconnect(), 1)
+        for task in (sio.eio.read_loop_task, sio.eio.write_loop_task):
+            if task is not None and not task.done():
+                task.cancel()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(http.close(), 1)
+
+    async def _call(self, sio: socketio.AsyncClient, event: str, data: Any) -> Any:
+        try:
+            return await sio.call(event, data, namespace=NAMESPACE, timeout=self.timings.call_s)
+        except socketio.exceptions.TimeoutError as exc:
+            raise LinkLost(f"no answer to {event} within {self.timings.call_s:g} s") from exc
+        except socketio.exceptions.SocketIOError as exc:
+            raise LinkLost(f"{event} failed: {_describe(exc)}") from exc
+
+    # -- sync ------------------------------------------------------------------------------
+    async def _hello(self, sio: socketio.AsyncClient) -> None:
+        """Sync by revision; if the controller is on another log, or its log ends before the
+        revisions held, drop them all and sync from scratch."""
+        reply = await self._call(sio, "sync", {"revisions": self._held})
+        told = reply.get("log") if isinstance(reply.get("log"), dict) else {}
+        log_id, last_seq = str(told.get("id", "")), told.get("last_seq")
+        reset = self._reset_reason(log_id, last_seq if isinstance(last_seq, int) else 0)
+        if reset:
+            log.warning("dropping every view held and resyncing: %s", reset)
+            self._held.clear()
+            self.inbox.put(LogJoined(log_id, reset))
+            reply = await self._call(sio, "sync", {"revisions": {}})
+        else:
+            self.inbox.put(LogJoined(log_id))
+        self._log_id = log_id
+        await self._on_views(reply)
+
+    def _reset_reason(self, log_id: str, last_seq: int) -> str:
+        if not self._held:
+            return ""
+        if log_id != self._log_id:
+            held = f"log {self._log_id[:8]}" if self._log_id else "an unknown log"
+            return (f"the controller is on another log ({log_id[:8] or 'unnamed'}; the views "
+                    f"held came from {held})")
+        top = max(self._held.values())
+        if last_seq < top:
+            return (f"the controller's log ends at {last_seq}, before revision {top} held "
+                    f"here (a restored backup?)")
+        return ""
 
     # -- events ----------------------------------------------------------------------------
-    async def _on_connect(self) -> None:
-        self._status(True)
-        reply = await self.sio.call("sync", {"revisions": self._held}, namespace=NAMESPACE)
-        await self._on_views(reply)
-        for _ in range(CLOCK_SAMPLES_AT_CONNECT):
-            await self._sample_clock()
-
-    async def _on_disconnect(self, reason: Any = None) -> None:
-        self._status(False, str(reason or "disconnected"))
-
     async def _on_connect_error(self, data: Any = None) -> None:
         message = data.get("message") if isinstance(data, dict) else data
         self._status(False, str(message or "cannot reach the controller"))
@@ -156,22 +289,17 @@ class Link:
                 self._held[name] = revision
                 self.inbox.put(ViewChanged(name, revision, view["doc"]))
 
-    # -- clock -----------------------------------------------------------------------------
-    async def _clock_loop(self) -> None:
-        while True:
-            await asyncio.sleep(CLOCK_INTERVAL_S)
-            if self.sio.connected:
-                await self._sample_clock()
-
-    async def _sample_clock(self) -> None:
+    # -- ping and clock --------------------------------------------------------------------
+    async def _ping(self, sio: socketio.AsyncClient) -> None:
+        """A clock sample that is also the heartbeat: no answer in time means a dead link."""
         sent = local_ms()
-        try:
-            reply = await self.sio.call("clock", {"client_ms": sent}, namespace=NAMESPACE,
-                                        timeout=2)
-        except (socketio.exceptions.TimeoutError, socketio.exceptions.BadNamespaceError):
-            return
+        reply = await self._call(sio, "clock", {"client_ms": sent})
         offset = self._estimator.add(sent, float(reply["server_ms"]), local_ms())
         self.inbox.put(ClockOffset(offset))
 
     def _status(self, online: bool, reason: str = "") -> None:
         self.inbox.put(LinkStatus(online, int(local_ms()), reason))
+
+
+def _describe(exc: BaseException) -> str:
+    return str(exc) or type(exc).__name__

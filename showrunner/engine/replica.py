@@ -1,7 +1,8 @@
 """The views a screen holds, and their last-known copy on disk.
 
 A screen that starts while the controller is down shows what it saved; a corrupt file is set
-aside with a warning rather than stopping the screen.
+aside with a warning rather than stopping the screen. The id of the log the views came from is
+kept with them, so a screen meeting another log (a restored backup) knows to drop them.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ class Replica:
         self.views: dict[str, dict[str, Any]] = {}
         self.revisions: dict[str, int] = {}
         self.saved_at_ms: int | None = None
+        self.log_id: str | None = None
 
     def apply(self, name: str, revision: int, doc: dict[str, Any]) -> bool:
         """Take a view if it is newer than the one held; True if it changed."""
@@ -32,9 +34,15 @@ class Replica:
         self.revisions[name] = revision
         return True
 
+    def clear(self) -> None:
+        """Forget every view: they belong to a log the controller no longer serves."""
+        self.views.clear()
+        self.revisions.clear()
+
     def to_json(self) -> dict[str, Any]:
         return {
             "saved_at_ms": time.time_ns() // 1_000_000,
+            "log_id": self.log_id,
             "views": {n: {"revision": self.revisions[n], "doc": d} for n, d in self.views.items()},
         }
 
@@ -56,6 +64,8 @@ class Replica:
             for name, item in views.items():
                 replica.apply(name, int(item["revision"]), dict(item["doc"]))
             replica.saved_at_ms = data.get("saved_at_ms")
+            log_id = data.get("log_id")
+            replica.log_id = log_id if isinstance(log_id, str) else None
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             aside = path.with_name(f"{path.name}.corrupt-{int(time.time())}")
             os.replace(path, aside)

@@ -23,6 +23,24 @@ def test_saved_state_round_trips(tmp_path):
     assert loaded.saved_at_ms is not None
 
 
+def test_the_log_id_is_saved_with_the_views_and_clear_forgets_them(tmp_path):
+    replica = Replica()
+    replica.apply("jackpot", 5, {"amount": 100})
+    replica.log_id = "a" * 32
+    replica.save(tmp_path / "screen.json")
+    loaded = Replica.load(tmp_path / "screen.json")
+    assert loaded.log_id == "a" * 32 and loaded.revisions == {"jackpot": 5}
+    views = loaded.views
+    loaded.clear()
+    assert views == {} and loaded.views is views and loaded.revisions == {}  # scenes hold it
+
+
+def test_a_file_from_before_log_ids_loads_with_no_log(tmp_path):
+    path = tmp_path / "screen.json"
+    path.write_text(json.dumps({"views": {"jackpot": {"revision": 3, "doc": {}}}}))
+    assert Replica.load(path).log_id is None
+
+
 def test_corrupt_saved_state_is_set_aside(tmp_path, caplog):
     path = tmp_path / "screen.json"
     path.write_text('{"views": {"x": ')

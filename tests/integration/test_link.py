@@ -5,7 +5,14 @@ from __future__ import annotations
 import asyncio
 import time
 
-from showrunner.engine.link import ClockOffset, Link, LinkMessage, LinkStatus, ViewChanged
+from showrunner.engine.link import (
+    ClockOffset,
+    Link,
+    LinkMessage,
+    LinkStatus,
+    LogJoined,
+    ViewChanged,
+)
 from tests.support.live import live_controller
 
 VIEW = "leaderboard:slots"
@@ -46,11 +53,13 @@ async def test_link_receives_views_and_resyncs_from_held_revisions(tmp_path):
             assert live.revision == ack["seq"] and live.doc["rows"][0]["name"] == "Sipho D."
             offset = await inbox.first(ClockOffset)
             assert abs(offset.offset_ms) < 1000  # same machine: the clocks agree
+            joined = await inbox.first(LogJoined)
+            assert len(joined.log_id) == 32 and not joined.reset
         finally:
             link.stop()
 
         held_revisions = {VIEW: ack["seq"]}
-        held = Link(ctl.url, "screen-1", ctl.keys["display"], held_revisions)
+        held = Link(ctl.url, "screen-1", ctl.keys["display"], held_revisions, joined.log_id)
         inbox = Inbox(held)
         held.start()
         try:

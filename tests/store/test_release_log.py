@@ -122,6 +122,14 @@ def test_the_upgrade_binds_old_acks_and_the_log_goes_on(old_log):
     assert log.first_broken_link() is None
 
 
+def test_an_old_log_gets_an_identity_on_first_open_and_keeps_it(old_log):
+    first = EventLog.open(old_log)
+    first.close()
+    again = EventLog.open(old_log)
+    again.close()
+    assert len(first.log_id) == 32 and again.log_id == first.log_id
+
+
 def test_a_failed_upgrade_leaves_the_file_as_it_was(old_log, monkeypatch):
     before = tables(old_log)
 

@@ -90,3 +90,12 @@ def test_issued_keys_are_safe_on_a_command_line(tmp_path):
     keys = [issue_key(log, "display", "screen", 0) for _ in range(200)] + [
         new_key() for _ in range(200)]
     assert all(k[0] != "-" and k.isalnum() and len(k) >= 32 for k in keys)
+
+
+def test_every_new_log_has_its_own_identity(tmp_path):
+    one, two = EventLog.open(tmp_path / "one.db"), EventLog.open(tmp_path / "two.db")
+    try:
+        assert one.log_id != two.log_id and len(one.log_id) == 32
+    finally:
+        one.close()
+        two.close()
