@@ -4,9 +4,11 @@ passing without ticks; a restart is a fresh Service replaying the same file."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
+from controller.audit import check_draws, export, utc
 from controller.auth import Principal
 from controller.features import build_features
 from controller.service import Service
@@ -84,6 +86,11 @@ def test_outage_from_the_draw_past_the_deadline_re_reveals_with_a_fresh_window(t
     now[0] = shown + 90_000
     assert c.tick() == ["WildcardClaimExpired"]
     assert c.send("wildcard.redraw")["ok"]
+    # the auditor's export shows the window that actually ran, and the draw still verifies
+    assert check_draws(c.log.read()) is None
+    export(c.log.read(), tmp_path / "audit")
+    (row,) = json.loads((tmp_path / "audit" / "draws.json").read_text())
+    assert row["reveal_at_utc"] == utc(shown) and row["claim_deadline_utc"] == utc(shown + 90_000)
 
 
 def test_outage_during_the_claim_window_calls_the_winner_again(tmp_path):
