@@ -154,6 +154,10 @@ def _draw_rows(stored: list[StoredEvent]) -> list[dict[str, Any]]:
                 "claim_deadline_utc": utc(data["claim_deadline_ms"]),
                 "outcome": "open", "outcome_at_utc": "", "outcome_by": "", "cause": "",
             }
+        elif e.type == "WildcardRevealed" and data["round"] in draws and data["at_ms"]:
+            draws[data["round"]].update(  # shown late or called again after an outage
+                reveal_at_utc=utc(data["at_ms"]),
+                claim_deadline_utc=utc(data["claim_deadline_ms"]))
         elif e.type == WildcardClaimed.type_name and data["round"] in draws:
             draws[data["round"]].update(
                 outcome="claimed in person" if data["present"] else "finalist from the register",

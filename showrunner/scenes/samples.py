@@ -60,7 +60,7 @@ def wildcard(phase: str) -> dict[str, Any]:
             "bins_open_at": BASE_MS - 7_200_000, "bins_close_at": BASE_MS - 60_000,
             "pool": {"members": 9_120, "tickets": 48_211, "digest": DIGEST},
             "reel": ([{"name": n, "ticket": 1 + i * 3_211} for i, n in enumerate(NAMES)]
-                     if drawn else []),
+                     if phase != "entries" else []),  # fixed at the freeze
             "spin_started_at": BASE_MS if drawn else None,
             "reveal_at": BASE_MS + 6_000 if drawn else None,
             "claim_deadline": BASE_MS + 96_000 if phase != "drawing" and drawn else None,

@@ -79,7 +79,10 @@ class WildcardDraw(Scene):
                  for e in reel]
         self.drawings.keep_only([sealed, *cards])
         self.sealed_card = self.drawings.get(sealed, self._draw_card)
-        self.cards = ([self.drawings.get(card, self._draw_card) for card in cards]
+        # the reel is known from the freeze (fixed by the pool, never by the pick); its names
+        # spin only from the draw, so nobody reads a still frame as a pick
+        spinning = self.spin_at is not None
+        self.cards = ([self.drawings.get(card, self._draw_card) for card in cards if spinning]
                       or [self.sealed_card])
         title = vd.text(doc, "title", "Wild Card Draw", where)
         subtitle = vd.text(doc, "subtitle", "", where)

@@ -29,16 +29,25 @@ DECLINE_PAYLOAD = {"card": "1000003", "in_person": True, "id_checked": True,
 
 @dataclass
 class FixedRoster:
-    """A real, tiny Roster: who took part in the tournament and who already qualified."""
+    """A real, tiny Roster: who took part in the tournament, who already qualified, who was
+    disqualified (rule 47) and whether the final has started."""
 
     participants: set[str] = field(default_factory=set)
     qualified: set[str] = field(default_factory=set)
+    disqualified: set[str] = field(default_factory=set)
+    final_playing: bool = False
 
     def participant_cards(self) -> set[str]:
         return set(self.participants)
 
     def qualified_cards(self) -> set[str]:
         return set(self.qualified)
+
+    def disqualified_cards(self) -> set[str]:
+        return set(self.disqualified)
+
+    def final_started(self) -> bool:
+        return self.final_playing
 
 
 class ScriptedRng(Randomness):

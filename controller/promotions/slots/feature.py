@@ -108,6 +108,14 @@ class Slots(Tournament):
         """Cards already holding a seat in the final (kept out of the Wild Card pool)."""
         return {e.card for e in self.active(self.final)}
 
+    def disqualified_cards(self) -> set[str]:
+        """Members disqualified from the tournament (rules 2-3, 47): no Wild Card seat."""
+        return {e.card for e in self.entries.values() if e.status == "disqualified"}
+
+    def final_started(self) -> bool:
+        """From the first final heat on, a Wild Card finalist is no longer replaced by a draw."""
+        return bool(self.final.started or self.final.closed)
+
     # -- commands -------------------------------------------------------------------------------
     def enter(self, p: Enter, ctx: Context) -> list[DomainEvent]:
         qualifying = self.stages["qualifying"]
@@ -253,5 +261,5 @@ class Slots(Tournament):
                                      0, 0))
         if not ev.present:
             self.wildcard_absent.add(entry)
-        return {self.seating_view, self.qualifiers_view}
+        return self.with_ops({self.seating_view, self.qualifiers_view})  # the tablet's entry id
 

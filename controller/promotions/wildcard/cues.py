@@ -1,8 +1,9 @@
 """What the PA announcer reads during the Wild Card draw, in words to say aloud.
 
-Cue ids are derived from the round (`wildcard-r2-winner`), so replay rebuilds the same cues.
-Reminders are cues due at 60, 30 and 10 s before the claim deadline; a claim withdraws those not
-yet due.
+Cue ids are derived from the round (`wildcard-r2-winner`), so replay rebuilds the same cues; a
+winner called again after an outage gets `wildcard-r2-call2`. Reminders are cues due at 60, 30 and
+10 s before the running claim deadline; a claim, a new call or a disqualification withdraws those
+not yet due. An ineligible winner's cue never says why (self-exclusion is private).
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ class WildcardCues:
 
     def __init__(self, wildcard: Wildcard) -> None:
         self.wildcard = wildcard
+        # the current round's calls and claim deadline as last cued (the feature has moved on by
+        # the time a later event's cues are made)
+        self.calls: tuple[int, int, int | None] = (0, 0, None)
 
     def cue_handlers(self) -> Mapping[type[DomainEvent], CueHandler]:
         return {WildcardPoolFrozen: self._frozen, WildcardRevealed: self._revealed,
@@ -36,12 +40,22 @@ class WildcardCues:
         return CueChanges(add=[self._starting(event)])
 
     def _revealed(self, event: WildcardRevealed) -> CueChanges:
-        return CueChanges(add=self._winner(event.round))
+        withdraw = self._pending_reminders(event.round, self.wildcard.shown_at or 0)
+        self.calls = (event.round, self.wildcard.reveals, self.wildcard.deadline)
+        return CueChanges(add=self._winner(event), withdraw=withdraw)
 
     def _redraw(self, event: WildcardRedrawStarted) -> CueChanges:
-        text = (f"{self._name(event.card)} did not come to the stage within 90 seconds. "
-                "We will draw again for the Wild Card.")
-        return CueChanges(add=[Cue(f"wildcard-r{event.round}-redraw", text, event.at_ms)])
+        name = self._name(event.card)
+        if event.reason != "ineligible":
+            text = f"{name} did not come to the stage within 90 seconds."
+        elif self.calls[0] != event.round:  # never revealed: not named
+            text = "The ticket drawn cannot take part under the promotion's rules."
+        else:
+            text = f"{name} cannot take the Wild Card seat under the promotion's rules."
+        withdraw = self._pending_reminders(event.round, event.at_ms)
+        return CueChanges(add=[Cue(f"wildcard-r{event.round}-redraw",
+                                   f"{text} We will draw again for the Wild Card.",
+                                   event.at_ms)], withdraw=withdraw)
 
     def _stand_in(self, event: WildcardStandInNamed) -> CueChanges:
         text = (f"{event.stand_in} will play the Final on behalf of our Wild Card finalist, "
@@ -55,24 +69,30 @@ class WildcardCues:
                 f"the draw. Watch the screens for the winner!")
         return Cue(f"wildcard-r{event.round}-start", text, event.at_ms)
 
-    def _winner(self, round_: int) -> list[Cue]:
-        draw = self.wildcard.draw
-        assert draw is not None and draw.round == round_, "revealed without a draw"
+    def _winner(self, event: WildcardRevealed) -> list[Cue]:
+        draw, calls, at = self.wildcard.draw, self.wildcard.reveals, self.wildcard.shown_at
+        assert draw is not None and draw.round == event.round and at is not None
+        round_, prefix = event.round, self._prefix(event.round, calls)
         name, last4 = self._name(draw.card), draw.card[-4:]
         said = (f"The Wild Card winner is {name}, ticket number {draw.pick + 1}, "
                 f"card ending in {last4}.")
+        if event.cause == "after_outage":
+            said = (f"After a technical interruption: {said}" if calls == 1 else
+                    f"We had a technical interruption while {name}'s 90 seconds were running, "
+                    f"so the time starts again. {said}")
         if draw.in_register:
             text = (f"{said} {name} signed the decline-to-attend register and is our Wild Card "
                     "finalist without coming to the stage.")
-            return [Cue(f"wildcard-r{round_}-winner", text, draw.reveal_at_ms)]
+            return [Cue(f"wildcard-r{round_}-winner", text, at)]
         text = (f"{said} {name}, you have 90 seconds to come to the stage with your rewards card "
                 "and your ID!")
-        cues = [Cue(f"wildcard-r{round_}-winner", text, draw.reveal_at_ms)]
+        cues = [Cue(prefix if calls > 1 else f"wildcard-r{round_}-winner", text, at)]
+        assert self.wildcard.deadline is not None
         for seconds in self.wildcard.config.reminder_seconds:
             cues.append(Cue(
-                f"wildcard-r{round_}-remind-{seconds}",
+                f"{prefix}-remind-{seconds}",
                 f"{name}, card ending in {last4}: {seconds} seconds left to come to the stage!",
-                draw.claim_deadline_ms - seconds * 1000,
+                self.wildcard.deadline - seconds * 1000,
             ))
         return cues
 
@@ -83,12 +103,22 @@ class WildcardCues:
         else:
             text = (f"{name} is confirmed as our Wild Card finalist from the decline-to-attend "
                     "register and takes the last seat in the Final.")
-        deadline = self.wildcard.draw.claim_deadline_ms if self.wildcard.draw else event.at_ms
-        pending = [f"wildcard-r{event.round}-remind-{s}"
-                   for s in self.wildcard.config.reminder_seconds
-                   if deadline - s * 1000 > event.at_ms]
+        pending = self._pending_reminders(event.round, event.at_ms)
         return CueChanges(add=[Cue(f"wildcard-r{event.round}-claimed", text, event.at_ms)],
                           withdraw=pending)
+
+    def _pending_reminders(self, round_: int, now_ms: int) -> list[str]:
+        """The reminder ids of the last call of `round_` not yet due at `now_ms`."""
+        cued_round, calls, deadline = self.calls
+        if cued_round != round_ or deadline is None:
+            return []
+        prefix = self._prefix(round_, calls)
+        return [f"{prefix}-remind-{s}" for s in self.wildcard.config.reminder_seconds
+                if deadline - s * 1000 > now_ms]
+
+    @staticmethod
+    def _prefix(round_: int, calls: int) -> str:
+        return f"wildcard-r{round_}" if calls <= 1 else f"wildcard-r{round_}-call{calls}"
 
     def _name(self, card: str) -> str:
         return self.wildcard.members.by_card[card].display_name

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from controller.domain.events import DomainEvent
+from controller.domain.events import Data, DomainEvent, upcaster
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,9 @@ class WildcardPoolFrozen(DomainEvent, type_name="WildcardPoolFrozen"):
 
 @dataclass(frozen=True)
 class WildcardDrawn(DomainEvent, type_name="WildcardDrawn"):
+    """The pick. `reveal_at_ms` and `claim_deadline_ms` are the plan if the reveal comes on
+    time; the binding claim deadline is the latest `WildcardRevealed`'s (rules 39-40)."""
+
     round: int
     digest: str
     tickets: int
@@ -49,8 +52,30 @@ class WildcardDrawn(DomainEvent, type_name="WildcardDrawn"):
 
 
 @dataclass(frozen=True)
-class WildcardRevealed(DomainEvent, type_name="WildcardRevealed"):
+class WildcardRevealed(DomainEvent, type_name="WildcardRevealed", version=2):
+    """The winner reaches the screens, shown from `at_ms`; the 90 s run from then (rule 39).
+    `cause` is "scheduled" (on time) or "after_outage": the controller was not running when the
+    reveal was due, or when the claim window ran out, so the winner is called (again) with a
+    fresh window. None times come from logs written before version 2: the draw's plan."""
+
     round: int
+    at_ms: int | None
+    claim_deadline_ms: int | None
+    cause: str
+
+
+@upcaster("WildcardRevealed", 1)
+def _revealed_v1(data: Data) -> Data:
+    """Version 1 reveals were always on time: shown at the draw's planned reveal_at."""
+    return {**data, "at_ms": None, "claim_deadline_ms": None, "cause": "scheduled"}
+
+
+@dataclass(frozen=True)
+class WildcardClaimExpired(DomainEvent, type_name="WildcardClaimExpired"):
+    """The clock saw the claim window run out while the controller was running (rule 40)."""
+
+    round: int
+    deadline_ms: int
 
 
 @dataclass(frozen=True)
@@ -64,12 +89,22 @@ class WildcardClaimed(DomainEvent, type_name="WildcardClaimed"):
 
 
 @dataclass(frozen=True)
-class WildcardRedrawStarted(DomainEvent, type_name="WildcardRedrawStarted"):
-    round: int  # the round whose winner did not claim
+class WildcardRedrawStarted(DomainEvent, type_name="WildcardRedrawStarted", version=2):
+    """A round's winner loses the seat: `reason` "not_claimed" (rule 40) or "ineligible" (rules
+    2-3, 47: excluded or disqualified after the draw); `cause` says it in words for the audit."""
+
+    round: int
     card: str
     cause: str
     operator: str
     at_ms: int
+    reason: str
+
+
+@upcaster("WildcardRedrawStarted", 1)
+def _redraw_v1(data: Data) -> Data:
+    """Version 1 redraws were all for a winner who did not claim in time."""
+    return {**data, "reason": "not_claimed"}
 
 
 @dataclass(frozen=True)

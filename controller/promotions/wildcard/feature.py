@@ -12,7 +12,7 @@ without their tickets (rule 40).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
+from typing import Any
 
 from controller.domain.commands import Command, Context
 from controller.domain.config import (
@@ -28,10 +28,12 @@ from controller.domain.feature import Feature, Handler
 from controller.domain.handoffs import WildcardFinalist
 from controller.domain.members import Member, Members, public_name
 from controller.promotions.wildcard import config as wildcard_config
+from controller.promotions.wildcard.clock import Roster, WildcardClock
 from controller.promotions.wildcard.config import WildcardConfig
 from controller.promotions.wildcard.events import (
     WildcardActivated,
     WildcardClaimed,
+    WildcardClaimExpired,
     WildcardDeclineRegistered,
     WildcardDrawn,
     WildcardPoolFrozen,
@@ -47,19 +49,11 @@ from controller.promotions.wildcard.payloads import (
     Redraw,
     RegisterDecline,
 )
-from controller.promotions.wildcard.pool import draw_ticket, pool_digest, total_tickets
+from controller.promotions.wildcard.pool import draw_ticket
 from controller.promotions.wildcard.views import VIEW, WildcardViews
 
 
-class Roster(Protocol):
-    """What the tournament tells the draw: who took part (rule 18.2), who already qualified."""
-
-    def participant_cards(self) -> set[str]: ...
-
-    def qualified_cards(self) -> set[str]: ...
-
-
-class Wildcard(WildcardViews, Configurable[WildcardConfig], Feature):
+class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Feature):
     name = "wildcard"
     config_model = WildcardConfig
 
@@ -73,10 +67,15 @@ class Wildcard(WildcardViews, Configurable[WildcardConfig], Feature):
         self.excluded: list[str] = []
         self.pool: WildcardPoolFrozen | None = None
         self.draw: WildcardDrawn | None = None
-        self.revealed = False
+        self.reveal: WildcardRevealed | None = None  # the latest reveal of this round's draw
+        self.reveals = 0  # how many times this round's winner was revealed (called)
+        self.shown_at: int | None = None  # when screens show the latest reveal
+        self.deadline: int | None = None  # the running claim window's end (rule 39)
+        self.expired = False
         self.claim: WildcardClaimed | None = None
         self.stand_in: str | None = None
         self.redraws: list[WildcardRedrawStarted] = []
+        self.shown_redraws: list[WildcardRedrawStarted] = []  # of winners who were revealed
 
     def commands(self) -> Iterable[Command[Any]]:
         return (
@@ -103,7 +102,8 @@ class Wildcard(WildcardViews, Configurable[WildcardConfig], Feature):
         return {PromotionConfigured: self.configured, WildcardActivated: self._activated,
                 WildcardDeclineRegistered: self._decline_registered,
                 WildcardPoolFrozen: self._pool_frozen, WildcardDrawn: self._drawn,
-                WildcardRevealed: self._revealed, WildcardClaimed: self._claimed,
+                WildcardRevealed: self._revealed, WildcardClaimExpired: self._expired,
+                WildcardClaimed: self._claimed,
                 WildcardRedrawStarted: self._redraw_started,
                 WildcardStandInNamed: self._stand_in_named,
                 WildcardFinalist: self.recorded}  # the hand-off to Slots
@@ -168,43 +168,43 @@ class Wildcard(WildcardViews, Configurable[WildcardConfig], Feature):
 
     # -- the claim (rules 39-45) ----------------------------------------------------------------
     def claim_present(self, p: Claim, ctx: Context) -> list[DomainEvent]:
-        draw = self._revealed_draw(ctx.now_ms)
+        draw, pending, deadline = self._revealed_draw(ctx.now_ms)
         name = self._name(draw.card)
-        if ctx.now_ms >= draw.claim_deadline_ms:
+        if ctx.now_ms >= deadline:
             after = ("accept them from the register (rule 41)" if draw.in_register
                      else "start a redraw (rule 40)")
             raise Rejected("claim_expired", f"{name}'s 90 seconds ran out at "
-                           f"{self.config.clock(draw.claim_deadline_ms)}; {after}.")
+                           f"{self.config.clock(deadline)}; {after}.")
         if not (p.card_checked and p.id_checked):
             raise Rejected("evidence_required", f"{name} must show their rewards card and a "
                            "positive, acceptable identification to claim (rule 39).")
-        return [*self.due(ctx.now_ms), *self._finalist(draw, True, ctx)]
+        return [*pending, *self._finalist(draw, True, ctx)]
 
     def accept_registered(self, p: NoFields, ctx: Context) -> list[DomainEvent]:
-        draw = self._revealed_draw(ctx.now_ms)
+        draw, pending, _ = self._revealed_draw(ctx.now_ms)
         if not draw.in_register:
             raise Rejected("not_in_register", f"{self._name(draw.card)} did not sign the "
                            "decline-to-attend register, so must come to the stage within 90 "
                            "seconds (rules 39-40).")
-        return [*self.due(ctx.now_ms), *self._finalist(draw, False, ctx)]
+        return [*pending, *self._finalist(draw, False, ctx)]
 
     def redraw(self, p: Redraw, ctx: Context) -> list[DomainEvent]:
-        draw = self._revealed_draw(ctx.now_ms)
+        draw, pending, deadline = self._revealed_draw(ctx.now_ms)
         name = self._name(draw.card)
         if draw.in_register:
             raise Rejected("in_register", f"{name} signed the decline-to-attend register and is "
                            "the finalist without presenting (rule 41); accept them instead.")
-        if ctx.now_ms < draw.claim_deadline_ms:
-            left = -(-(draw.claim_deadline_ms - ctx.now_ms) // 1000)
+        if ctx.now_ms < deadline:
+            left = -(-(deadline - ctx.now_ms) // 1000)
             raise Rejected("claim_open", f"{name} still has {left} seconds to claim (rule 39); a "
                            "redraw may start only when they have run out.")
         excluded = [*self.excluded, draw.card]
         cause = "not claimed within 90 seconds and not in the decline-to-attend register (rule 40)"
         if p.note.strip():
             cause += f"; {p.note.strip()}"
-        started = WildcardRedrawStarted(draw.round, draw.card, cause, ctx.actor, ctx.now_ms)
-        return [*self.due(ctx.now_ms), started,
-                self._frozen(draw.round + 1, excluded, ctx)]
+        started = WildcardRedrawStarted(draw.round, draw.card, cause, ctx.actor, ctx.now_ms,
+                                        "not_claimed")
+        return [*pending, started, self._frozen(draw.round + 1, excluded, ctx)]
 
     def name_stand_in(self, p: NameStandIn, ctx: Context) -> list[DomainEvent]:
         if self.claim is None or self.claim.present:
@@ -219,20 +219,6 @@ class Wildcard(WildcardViews, Configurable[WildcardConfig], Feature):
                            "prize or benefit (rule 42).")
         return [WildcardStandInNamed(self.claim.card, public_name(stand_in), ctx.actor,
                                      ctx.now_ms)]
-
-    # -- time -------------------------------------------------------------------------------------
-    def reveal_due_ms(self) -> int | None:
-        """When the drawn winner may reach the views, or None if nothing awaits its reveal."""
-        if self.draw is None or self.revealed:
-            return None
-        return self.draw.reveal_at_ms - self.config.reveal_lead_ms
-
-    def due(self, now_ms: int) -> list[DomainEvent]:
-        """The reveal, due `reveal_lead_ms` before `reveal_at`; displays hold it until then."""
-        at = self.reveal_due_ms()
-        if self.draw is None or at is None or now_ms < at:
-            return []
-        return [WildcardRevealed(self.draw.round)]
 
     # -- pool -------------------------------------------------------------------------------------
     def pool_listing(self, excluded: Iterable[str] = ()) -> list[list[Any]]:
@@ -260,8 +246,9 @@ class Wildcard(WildcardViews, Configurable[WildcardConfig], Feature):
         return ()
 
     def _pool_frozen(self, event: WildcardPoolFrozen) -> Iterable[str]:
-        self.pool, self.draw, self.revealed = event, None, False
+        self.pool = event
         self.excluded = list(event.excluded)
+        self._new_round()
         return (VIEW,)
 
     def _drawn(self, event: WildcardDrawn) -> Iterable[str]:
@@ -269,8 +256,16 @@ class Wildcard(WildcardViews, Configurable[WildcardConfig], Feature):
         return (VIEW,)
 
     def _revealed(self, event: WildcardRevealed) -> Iterable[str]:
-        self.revealed = True
+        assert self.draw is not None, "revealed without a draw"
+        self.reveal, self.reveals, self.expired = event, self.reveals + 1, False
+        self.shown_at = self.draw.reveal_at_ms if event.at_ms is None else event.at_ms
+        self.deadline = (self.draw.claim_deadline_ms if event.claim_deadline_ms is None
+                         else event.claim_deadline_ms)  # None: a version 1 reveal, on time
         return (VIEW,)
+
+    def _expired(self, event: WildcardClaimExpired) -> Iterable[str]:
+        self.expired = True
+        return ()
 
     def _claimed(self, event: WildcardClaimed) -> Iterable[str]:
         self.claim = event
@@ -278,8 +273,15 @@ class Wildcard(WildcardViews, Configurable[WildcardConfig], Feature):
 
     def _redraw_started(self, event: WildcardRedrawStarted) -> Iterable[str]:
         self.redraws.append(event)
-        self.pool, self.draw, self.revealed = None, None, False
+        if self.reveal is not None:
+            self.shown_redraws.append(event)
+        self.pool, self.claim, self.stand_in = None, None, None
+        self._new_round()
         return (VIEW,)
+
+    def _new_round(self) -> None:
+        self.draw, self.reveal, self.reveals = None, None, 0
+        self.shown_at, self.deadline, self.expired = None, None, False
 
     def _stand_in_named(self, event: WildcardStandInNamed) -> Iterable[str]:
         self.stand_in = event.stand_in
@@ -307,26 +309,30 @@ class Wildcard(WildcardViews, Configurable[WildcardConfig], Feature):
         return member
 
     def _frozen(self, round_: int, excluded: list[str], ctx: Context) -> WildcardPoolFrozen:
-        listing = self.pool_listing(excluded)
-        if not listing:
+        pool = self.frozen_pool(round_, excluded, ctx.actor, ctx.now_ms)
+        if pool is None:
             raise Rejected("empty_pool", "No eligible member has activated tickets that are "
                            "still in the pool, so there is nothing to draw.")
-        return WildcardPoolFrozen(round_, listing, len(listing), total_tickets(listing),
-                                  pool_digest(listing), excluded, ctx.actor, ctx.now_ms)
+        return pool
 
     def _not_finished(self) -> None:
         if self.claim is not None:
             raise Rejected("finished", f"The Wild Card finalist is already "
                            f"{self._name(self.claim.card)}; there is nothing left to draw.")
 
-    def _revealed_draw(self, now_ms: int) -> WildcardDrawn:
+    def _revealed_draw(self, now_ms: int) -> tuple[WildcardDrawn, list[DomainEvent], int]:
+        """The revealed draw of an unfinished round, the events the clock owes now, and the
+        claim deadline; refused before the reveal is on screen, or for an ineligible winner
+        (rules 2-3, 47: the clock disqualifies them and a redraw follows)."""
         self._not_finished()
         if self.draw is None:
             raise Rejected("no_draw", "No winner has been drawn yet.")
-        if now_ms < self.draw.reveal_at_ms:
+        pending, shown, deadline = self.window(now_ms)
+        if shown is None or deadline is None or now_ms < shown:
+            at = self.draw.reveal_at_ms if shown is None else shown
             raise Rejected("not_revealed", "The winner is not revealed until "
-                           f"{self.config.clock(self.draw.reveal_at_ms)}.")
-        return self.draw
+                           f"{self.config.clock(max(at, now_ms))}.")
+        return self.draw, pending, deadline
 
     def _finalist(self, draw: WildcardDrawn, present: bool, ctx: Context) -> list[DomainEvent]:
         claim_by = draw.drawn_at_ms + self.config.prize_claim_ms  # rules 43, 45
