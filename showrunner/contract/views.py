@@ -179,7 +179,15 @@ class PrizesView(PrizeTable):
     settled: Flag
 
 
+class WeeklyShare(ViewModel):
+    name: DisplayName
+    amount: Cents
+    amount_text: ShortText
+
+
 class WeeklyPrize(ViewModel):
+    """`name` is the earliest top score's; `winners` share the prize when `tied` (rule 17)."""
+
     model_config = ConfigDict(populate_by_name=True)
 
     week: Place
@@ -189,6 +197,8 @@ class WeeklyPrize(ViewModel):
     score: Score | None
     amount: Cents
     amount_text: ShortText
+    tied: Flag
+    winners: rows(WeeklyShare, 1000)
 
 
 class PokerPrizesView(PrizesView):
@@ -247,6 +257,24 @@ class OpsTournamentView(ViewModel):
 
     title: ShortText
     entries: rows(OpsEntry, 10_000)
+
+
+class OpsWeeklyShare(WeeklyShare):
+    entry: ShortText
+    card: MaskedCard
+
+
+class OpsWeek(ViewModel):
+    week: Place
+    score: Score | None
+    tied: Flag
+    winners: rows(OpsWeeklyShare, 1000)
+
+
+class OpsPokerView(OpsTournamentView):
+    """Poker's operator view adds each prize week's winners, ties shown (rule 17)."""
+
+    weekly: rows(OpsWeek, 60)
 
 
 # -- Super 9 (board:super9, jackpot:super9, schedule:super9, cues:super9) -----------------------
@@ -486,6 +514,7 @@ MODELS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("screen:*", ScreenView),
     ("attract", AttractView),
     ("ops:screens", OpsScreensView),
+    ("ops:poker", OpsPokerView),
     ("ops:*", OpsTournamentView),
 )
 

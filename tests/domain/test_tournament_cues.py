@@ -1,12 +1,11 @@
 """Seat draws are read out: the announcer gets who sits where, by display name."""
 
 from controller.promotions.poker import Poker
-from tests.promotions.helpers import Driver
-from tests.promotions.test_poker import play_semi, stage, to_semi
+from tests.promotions.test_poker import driver, play_semi, stage, to_semi
 
 
 def test_a_seat_draw_becomes_a_cue_naming_every_seat():
-    d = Driver(seed=5)
+    d = driver(seed=5)
     to_semi(d)
     play_semi(d)
     seated = d.do("poker.draw_seats", {})[0]  # poker rule 40: final seats by random draw

@@ -2,7 +2,7 @@
 
 Each script is what the Tournament Director's tablet sends over Socket.IO; the expected winners
 and amounts follow from the rules and the shipped YAML (the Wild Card draw's day is moved to
-today so its bins are open while the test runs).
+today so its bins are open while the test runs; roulette and poker qualify today, at 16:xx).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any
 
 from controller.service import wall_clock_ms
 from tests.support.live import live_controller
+from tests.support.tables import write_tables_config
 from tests.support.wildcard import freeze_when_bins_close, write_wildcard_config
 
 ZONE = "Africa/Johannesburg"
@@ -121,7 +122,9 @@ async def play_heat(mc, stage: str, heat: str, missed: list[str] | None = None) 
                                        "missed": (missed or []) if spin == 0 else []})
 
 
-async def test_roulette_spin_off_from_qualifying_to_prizes(tmp_path):
+async def test_roulette_spin_off_from_qualifying_to_prizes(tmp_path, monkeypatch):
+    write_tables_config(tmp_path / "config")  # today a qualifying day, now in table hours
+    monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
     async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
         people = await register(mc, 12, 1_000_000)
         entries = []
@@ -170,7 +173,9 @@ async def test_roulette_spin_off_from_qualifying_to_prizes(tmp_path):
             players[1]["name"], players[0]["name"], players[2]["name"]]
 
 
-async def test_heads_up_poker_showdown_from_qualifying_to_prizes(tmp_path):
+async def test_heads_up_poker_showdown_from_qualifying_to_prizes(tmp_path, monkeypatch):
+    write_tables_config(tmp_path / "config")  # today a qualifying day, now in its hours
+    monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
     async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
         people = await register(mc, 14, 1_000_000)
         entries = [await entry_of(mc, "poker.enter", {"card": card}) for card, _ in people]

@@ -29,6 +29,7 @@ from showrunner.engine.theme import Theme
 from showrunner.scenes import REGISTRY
 from tests.promotions.helpers import Driver
 from tests.promotions.super9_floor import SESSION, WEDNESDAY, Floor, ms
+from tests.promotions.test_poker import driver
 from tests.promotions.wildcard_show import CLOSE, DECLINE_PAYLOAD, ScriptedRng, activated_show
 
 SIZE = (960, 540)
@@ -237,7 +238,7 @@ def test_roulette_spin_off_views_render_through_betting_a_no_spin_and_the_final(
 
 
 def test_poker_showdown_views_render_from_qualifying_to_the_semi(caplog):
-    d = Driver()
+    d = driver()  # a qualifying day, in the heats' hours
     cards = d.members(14)
     entries = [d.entry("poker.enter", {"card": c}) for c in cards]
     for i, e in enumerate(entries):

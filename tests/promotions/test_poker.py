@@ -3,18 +3,30 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from controller.domain.calendar import day_ms
+from controller.domain.config import logged
+from controller.promotions.poker.config import PokerConfig
 from controller.promotions.poker.sweet16 import classify, payout
+from showrunner.contract.views import view_model
 from tests.promotions.helpers import Driver
 
 FIRST_DAY = dt.date(2026, 7, 3)
 
 
-def at(day_offset: int) -> int:
-    return day_ms(FIRST_DAY + dt.timedelta(days=day_offset), "Africa/Johannesburg")
+def at(day_offset: int, hour: int = 14) -> int:
+    return day_ms(FIRST_DAY + dt.timedelta(days=day_offset), "Africa/Johannesburg", hour)
+
+
+def driver(seed: int = 1) -> Driver:
+    """A show on the first qualifying day, 14:00: inside the Qualifying Heats' hours."""
+    d = Driver(seed)
+    d.now = at(0)
+    return d
 
 
 def qualifying(d: Driver, scores: list[int]) -> list[str]:
@@ -32,7 +44,7 @@ def stage(d: Driver, name: str) -> list:
 
 
 def test_eligibility_and_entry_with_id_for_non_members():
-    d = Driver()
+    d = driver()
     d.member("1000001", "Young Player", flags=["under_18"])
     exc = d.refuse("poker.enter", {"card": "1000001"})
     assert exc.code == "ineligible" and "rules 1-3" in exc.message  # rules 1-3
@@ -41,7 +53,7 @@ def test_eligibility_and_entry_with_id_for_non_members():
 
 
 def test_entry_is_r100_split_80_to_the_pool_and_20_to_the_top_score_progressive():
-    d = Driver()
+    d = driver()
     d.members(3)
     for i in range(3):
         d.do("poker.enter", {"card": str(1_000_000 + i)})
@@ -51,7 +63,7 @@ def test_entry_is_r100_split_80_to_the_pool_and_20_to_the_top_score_progressive(
 
 
 def test_a_score_is_recorded_only_after_10_hands():
-    d = Driver()
+    d = driver()
     d.members(1)
     e = d.entry("poker.enter", {"card": "1000000"})
     exc = d.refuse("poker.record_score", {"entry": e, "score": 2_400, "hands": 9})
@@ -63,7 +75,7 @@ def test_a_score_is_recorded_only_after_10_hands():
 
 
 def test_top_3_qualifying_scores_share_the_top_score_progressive():
-    d = Driver()
+    d = driver()
     qualifying(d, [3_000, 5_000, 4_000, 1_000, 2_000])
     top = d.view("prizes:poker")["top_score"]
     # rule 18: the top 3 scores at the end of qualifying are eligible (pool: 5 x R20)
@@ -73,18 +85,18 @@ def test_top_3_qualifying_scores_share_the_top_score_progressive():
 
 
 def test_weekly_top_score_prizes_only_in_the_first_4_weeks():
-    d = Driver()
+    d = driver()
     d.members(3)
     for day, card, score in ((0, "1000000", 3_000), (1, "1000001", 3_500),
-                             (28, "1000002", 9_000)):
+                             (27, "1000002", 9_000)):
         d.now = at(day)
         e = d.entry("poker.enter", {"card": card})
         d.do("poker.record_score", {"entry": e, "score": score, "hands": 10})
     weekly = d.view("prizes:poker")["weekly"]
-    # rule 17: weekly prizes in the first 4 weeks only; the day-28 score is in week 5
+    # rule 17: weekly prizes in the first 4 weeks only; 30 July (day 27) ends week 4
     assert [w["week"] for w in weekly] == [1, 2, 3, 4]
     assert (weekly[0]["name"], weekly[0]["score"]) == ("Player1 S.", 3_500)
-    assert all(w["name"] is None for w in weekly[1:])
+    assert [w["name"] for w in weekly[1:]] == [None, None, "Player2 S."]
 
 
 def to_semi(d: Driver) -> list[str]:
@@ -94,7 +106,7 @@ def to_semi(d: Driver) -> list[str]:
 
 
 def test_top_12_play_the_semi_in_2_heats_of_6_choosing_heat_and_seat():
-    d = Driver()
+    d = driver()
     entries = to_semi(d)
     semi = stage(d, "semi")
     assert [e.origin for e in semi] == entries[::-1][:12]  # rules 21, 24: top 12
@@ -126,7 +138,7 @@ def play_semi(d: Driver) -> list:
 
 
 def test_top_6_play_one_final_heat_with_seats_drawn_at_random():
-    d = Driver(seed=5)
+    d = driver(seed=5)
     to_semi(d)
     semi = play_semi(d)
     final = stage(d, "final")
@@ -141,7 +153,7 @@ def test_top_6_play_one_final_heat_with_seats_drawn_at_random():
 
 
 def test_unused_bonus_markers_count_toward_the_final_score_and_the_split_is_60_10_9_8_7_6():
-    d = Driver()
+    d = driver()
     to_semi(d)
     play_semi(d)
     d.do("poker.draw_seats", {})
@@ -165,7 +177,7 @@ def test_unused_bonus_markers_count_toward_the_final_score_and_the_split_is_60_1
 
 
 def test_semi_proxy_only_for_a_player_with_more_than_one_seat():
-    d = Driver()
+    d = driver()
     to_semi(d)
     semi = stage(d, "semi")
     d.member("3000000", "Nominee One")
@@ -183,10 +195,119 @@ def test_semi_proxy_only_for_a_player_with_more_than_one_seat():
     (("9C", "8D"), None, 0),
 ])
 def test_sweet_16_pay_table_and_calculator(cards, hand, odds):
-    d = Driver()
+    d = driver()
     table = d.feature("poker").config.sweet16
     # rule 13: the Sweet 16 combinations and what they pay (to 1)
     assert classify(*cards) == hand
     assert payout(*cards, 25_000, table) == 25_000 * odds
     rows = d.view("paytable:poker")["rows"]
     assert [r["pays"] for r in rows] == ["160 to 1", "16 to 1", "12 to 1", "6 to 1"]
+
+
+def venue(local: str) -> int:
+    moment = dt.datetime.fromisoformat(local).replace(tzinfo=ZoneInfo("Africa/Johannesburg"))
+    return int(moment.timestamp() * 1000)
+
+
+HOURS = "3 July to 30 July 2026, daily from 13:00 to 00:00 (Africa/Johannesburg time)"
+
+
+@pytest.mark.parametrize("local", [
+    "2026-07-02 14:00",  # before the first qualifying day
+    "2026-07-03 00:00",  # the end of 2 July's heats: not a qualifying day
+    "2026-07-03 12:59",  # before 13h00
+    "2026-07-31 00:01",  # after the final buy-ins at 00h00
+    "2026-07-31 14:00",  # after the last qualifying day
+])
+def test_entries_outside_the_qualifying_heats_dates_and_times_are_refused(local):
+    d = driver()
+    d.members(1)
+    d.now = venue(local)
+    # Qualifying Heats: 03 July to 30 July 2026, daily from 13h00 (final buy-ins at 00h00)
+    exc = d.refuse("poker.enter", {"card": "1000000"})  # and neither pool moves
+    assert exc.code == "outside_hours" and HOURS in exc.message
+    assert "Qualifying Heats" in exc.message
+    assert [p["amount"] for p in d.view("pools:poker")["pools"]] == [0, 0]
+
+
+@pytest.mark.parametrize("local", ["2026-07-03 13:00", "2026-07-15 23:59", "2026-07-31 00:00"])
+def test_entries_in_the_qualifying_heats_hours_are_sold(local):
+    d = driver()
+    d.members(1)
+    d.now = venue(local)  # the final buy-ins at 00h00 belong to 30 July's heats
+    d.do("poker.enter", {"card": "1000000"})
+    assert [p["amount"] for p in d.view("pools:poker")["pools"]] == [8_000, 2_000]
+
+
+def test_a_tie_for_the_top_weekly_score_shares_the_weekly_prize():
+    d = driver()
+    d.members(4)
+    entries = []
+    for i, score in enumerate((3_500, 2_000, 3_500, 3_500)):
+        d.now = at(1, 14 + i)
+        entries.append(d.entry("poker.enter", {"card": str(1_000_000 + i)}))
+        d.do("poker.record_score", {"entry": entries[-1], "score": score, "hands": 10})
+    # rule 17 (ruling): tied top scores share the week's R5 000 equally; the odd cents go to
+    # the earliest scores
+    week = d.view("prizes:poker")["weekly"][0]
+    assert week["tied"] is True and week["score"] == 3_500
+    assert [(w["name"], w["amount"]) for w in week["winners"]] == [
+        ("Player0 S.", 166_667), ("Player2 S.", 166_667), ("Player3 S.", 166_666)]
+    assert sum(w["amount"] for w in week["winners"]) == 500_000
+    ops = d.view("ops:poker")
+    for name in ("ops:poker", "prizes:poker"):  # the documents fit their contract models
+        view_model(name).model_validate_json(json.dumps(d.view(name)))
+    first = ops["weekly"][0]
+    assert first["tied"] is True
+    assert [w["entry"] for w in first["winners"]] == [entries[0], entries[2], entries[3]]
+    assert ops["weekly"][1] == {"week": 2, "score": None, "tied": False, "winners": []}
+
+
+def test_a_lone_top_weekly_score_takes_the_whole_prize():
+    d = driver()
+    qualifying(d, [3_000, 3_400])
+    week = d.view("ops:poker")["weekly"][0]  # rule 17: the top weekly score wins it
+    assert week["tied"] is False
+    assert [(w["name"], w["amount"]) for w in week["winners"]] == [("Player1 S.", 500_000)]
+
+
+def test_a_score_above_the_plausible_maximum_needs_the_operators_confirmation():
+    d = driver()
+    d.members(2)
+    e = d.entry("poker.enter", {"card": "1000000"})
+    # rules 8, 14-15: R2 000 in chips and 10 hands; above 10 x the chips (20 000) is checked
+    exc = d.refuse("poker.record_score", {"entry": e, "score": 24_000, "hands": 10})
+    assert exc.code == "confirm_score"
+    assert "20\u00a0000" in exc.message and "confirm and a reason" in exc.message
+    exc = d.refuse("poker.record_score", {"entry": e, "score": 24_000, "hands": 10,
+                                          "confirm": True})
+    assert exc.code == "reason_required"
+    (event,) = d.do("poker.record_score", {"entry": e, "score": 24_000, "hands": 10,
+                                           "confirm": True, "reason": "Sweet 16 hit, hand 4"})
+    assert event.detail["confirmed"] == "Sweet 16 hit, hand 4"
+    other = d.entry("poker.enter", {"card": "1000001"})
+    (event,) = d.do("poker.record_score", {"entry": other, "score": 20_000, "hands": 10})
+    assert "confirmed" not in event.detail  # at the maximum: no confirmation needed
+
+
+def test_the_finals_plausible_maximum_counts_the_unused_markers():
+    d = driver()
+    to_semi(d)
+    play_semi(d)
+    d.do("poker.draw_seats", {})
+    final = stage(d, "final")
+    # rule 46: three unused R500 markers on top of 20 000 in chips is still plausible
+    d.do("poker.record_score", {"entry": final[0].id, "score": 20_000, "hands": 12,
+                                "markers_unused": 3})
+    exc = d.refuse("poker.record_score", {"entry": final[1].id, "score": 20_001, "hands": 12,
+                                          "markers_unused": 3})
+    assert exc.code == "confirm_score" and "21\u00a0500" in exc.message
+
+
+def test_a_config_logged_before_the_heats_hours_replays_with_the_rules_hours():
+    old = driver().feature("poker").config.to_data()
+    for key in ("heats_open", "last_buy_in", "plausible_multiple"):
+        del old[key]
+    config = logged(PokerConfig, old)  # Qualifying Heats: 13h00 until the 00h00 buy-ins
+    assert (config.heats_open, config.last_buy_in) == (dt.time(13), dt.time(0))
+    assert config.plausible_score("qualifying") == 20_000

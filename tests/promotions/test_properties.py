@@ -9,12 +9,14 @@ from hypothesis import strategies as st
 
 from controller.domain.errors import Rejected
 from controller.domain.handoffs import WildcardFinalist
-from tests.promotions.helpers import Driver
+from tests.promotions.helpers import NOW, Driver
+from tests.promotions.test_poker import at
 from tests.promotions.test_slots import qualify, stage_entries
 
 ENTRIES = [f"{p}{n}" for p in "SRP" for n in range(1, 5)] + ["X9"]
 CARDS = ["1000000", "1000001", "1000002", "9999999"]
 STAGES = ["qualifying", "semi", "final", "nope"]
+CLOCK = {"poker": at(0)}  # each tournament's commands inside its buy-in hours
 
 payloads = {
     "slots.enter": st.fixed_dictionaries({"card": st.sampled_from(CARDS)},
@@ -65,6 +67,7 @@ def test_a_refused_command_leaves_state_unchanged_and_ranks_stay_a_permutation(s
     d = Driver()
     d.members(3)
     for type_, payload in sequence:
+        d.now = CLOCK.get(type_.partition(".")[0], NOW)
         before = pickle.dumps(d.show.features)
         try:
             events = d.show.decide(type_, payload, d.ctx())

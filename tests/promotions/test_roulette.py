@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from controller.domain.config import logged
+from controller.promotions.roulette.config import RouletteConfig
 from controller.promotions.tournament.events import TournamentEntered
 from tests.promotions.helpers import NOW, Driver
 
@@ -188,3 +195,101 @@ def test_entering_emits_one_event_carrying_the_entry_id():
     d.members(1)
     (event,) = d.do("roulette.enter", {"card": "1000000"})
     assert isinstance(event, TournamentEntered) and event.entry == "R1"
+
+
+def venue(local: str) -> int:
+    """Show-clock ms of a wall-clock time at the venue (Africa/Johannesburg)."""
+    moment = dt.datetime.fromisoformat(local).replace(tzinfo=ZoneInfo("Africa/Johannesburg"))
+    return int(moment.timestamp() * 1000)
+
+
+WINDOW = "15 July to 19 September 2024, daily from 14:00 to 21:00 (Africa/Johannesburg time)"
+
+
+@pytest.mark.parametrize(("local", "rule"), [
+    ("2024-07-14 15:00", "rule 3: the promotion runs from 15 July"),
+    ("2024-07-15 13:50", "rule 4: the tables open at 14h00"),
+    ("2024-07-15 21:01", "rule 4: the tables close at 21h00"),
+    ("2024-09-20 15:00", "rules 4 and 11: qualifying ends, and the pool is fixed, 19 September"),
+])
+def test_buy_ins_outside_the_promotions_days_and_table_hours_are_refused(local, rule):
+    d = Driver()
+    d.members(1)
+    d.now = venue(local)
+    exc = d.refuse("roulette.enter", {"card": "1000000"})  # refuse: nothing changes, no pool
+    assert exc.code == "outside_hours", rule
+    assert WINDOW in exc.message and "rules 3-4" in exc.message
+    assert d.view("pools:roulette")["pools"][0]["amount"] == 0
+
+
+@pytest.mark.parametrize("local", ["2024-07-15 14:00", "2024-08-01 18:30", "2024-09-19 21:00"])
+def test_buy_ins_inside_the_window_are_taken(local):
+    d = Driver()
+    d.members(1)
+    d.now = venue(local)  # rules 3-4: from 14h00 on 15 July to 21h00 on 19 September
+    d.do("roulette.enter", {"card": "1000000"})
+    assert d.view("pools:roulette")["pools"][0]["amount"] == 20_000
+
+
+def test_a_rebuy_after_the_tables_close_is_refused():
+    d = Driver()
+    d.members(2)
+    d.now = venue("2024-09-19 20:55")
+    a = d.entry("roulette.enter", {"card": "1000000"})
+    b = d.entry("roulette.enter", {"card": "1000001"})
+    d.do("roulette.rebuy", {"entry": a})
+    d.now = venue("2024-09-19 21:01")
+    # rules 4 and 11: the tables close at 21h00 and the pool reached by 19 September is final
+    exc = d.refuse("roulette.rebuy", {"entry": b})
+    assert exc.code == "outside_hours" and WINDOW in exc.message
+    assert "rules 4 and 11" in exc.message
+    assert d.view("pools:roulette")["pools"][0]["amount"] == 50_000
+
+
+def test_a_no_spin_adds_30_seconds_to_the_betting_time_left():
+    d = Driver()
+    d.members(1)
+    d.do("roulette.enter", {"card": "1000000"})
+    d.do("roulette.open_betting", {"stage": "qualifying", "heat": "Heat 1"})
+    d.now = NOW + 60_000  # 60 s of the 120 s left
+    extra = d.do("roulette.no_spin", {"stage": "qualifying", "heat": "Heat 1"})[0]
+    # rule 25 (ruling): 30 seconds in addition to the time that remains, not a fresh window
+    assert extra.deadline_ms == NOW + 150_000
+    heat = d.view("spins:roulette")["heats"][0]
+    assert (heat["betting_opened_at"], heat["betting_closes_at"]) == (NOW + 60_000,
+                                                                       NOW + 150_000)
+    d.now = NOW + 200_000  # a second no spin once the time has run out: 30 s from now
+    again = d.do("roulette.no_spin", {"stage": "qualifying", "heat": "Heat 1"})[0]
+    assert again.deadline_ms == NOW + 230_000
+
+
+def test_a_guest_holds_one_open_seat_at_a_time():
+    d = Driver()
+    d.members(2)
+    first = d.entry("roulette.enter", {"card": "1000000", "heat": "Heat 1"})
+    # rule 12 (ruling): one open (unplayed) seat per guest, in any heat
+    exc = d.refuse("roulette.enter", {"card": "1000000", "heat": "Heat 2"})
+    assert exc.code == "second_seat" and "rule 12" in exc.message and first in exc.message
+    exc = d.refuse("roulette.enter", {"card": "1000000"})
+    assert exc.code == "second_seat"
+    d.do("roulette.enter", {"card": "1000001", "heat": "Heat 1"})
+    play_heat(d, "Heat 1")
+    assert d.refuse("roulette.enter", {"card": "1000000"}).code == "second_seat"
+    d.do("roulette.record_score", {"entry": first, "score": 800})
+    d.do("roulette.enter", {"card": "1000000", "heat": "Heat 2"})  # played: re-entry is open
+
+
+def test_a_seat_lost_to_a_missed_spin_is_not_open():
+    d = Driver()
+    d.members(1)
+    e = d.entry("roulette.enter", {"card": "1000000"})
+    d.do("roulette.open_betting", {"stage": "qualifying", "heat": "Heat 1"})
+    d.do("roulette.spin", {"stage": "qualifying", "heat": "Heat 1", "missed": [e]})  # rule 9
+    d.do("roulette.enter", {"card": "1000000"})  # rule 12: they may re-enter
+
+
+def test_a_config_logged_before_the_table_hours_replays_with_the_rules_hours():
+    old = Driver().feature("roulette").config.to_data()
+    del old["table_opens"], old["table_closes"]
+    config = logged(RouletteConfig, old)  # rule 4: 14h00 to 21h00
+    assert (config.table_opens, config.table_closes) == (dt.time(14), dt.time(21))

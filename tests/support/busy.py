@@ -35,6 +35,11 @@ SETUP: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+#: commands sent at another venue time: each tournament's buy-in hours (roulette rules 3-4,
+#: poker Qualifying Heats); the clock then returns to the Super 9 Wednesday
+AT = {"roulette.enter": ms("2024-07-15 14:00"), "poker.enter": ms("2026-07-03 14:00")}
+
+
 def role_for(command_type: str) -> str:
     return ROLE_OF.get(command_type.partition(".")[0], "operator")
 
@@ -49,8 +54,12 @@ class Busy:
         self.service.replay()
         self.sent = 0
         for command_type, payload in SETUP:
+            resume = self.now
+            self.now = AT.get(command_type, resume)
             ack, _ = self.send(command_type, payload)
             assert ack["ok"], (command_type, ack)
+            if command_type in AT:
+                self.now = resume
 
     def tick(self) -> int:
         self.now += 1000

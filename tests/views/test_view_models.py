@@ -20,7 +20,7 @@ from tests.controller.test_screens import LOOP
 from tests.controller.test_screens import Floor as ScreensFloor
 from tests.promotions.helpers import Driver
 from tests.promotions.super9_floor import SESSION, WEDNESDAY, Floor, ms
-from tests.promotions.test_poker import play_semi, to_semi
+from tests.promotions.test_poker import driver, play_semi, to_semi
 from tests.promotions.test_slots import stage_entries, to_final
 from tests.promotions.wildcard_show import CLOSE, DECLINE_PAYLOAD, ScriptedRng, activated_show
 
@@ -98,7 +98,7 @@ def test_roulette_spin_off_through_betting_a_no_spin_a_rebuy_and_the_final():
 
 
 def test_poker_showdown_with_weekly_prizes_to_a_settled_final():
-    d = Driver()
+    d = driver()
     watch = Watch(d.show)
     to_semi(d)
     play_semi(d)

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
 
 from controller.domain.config import PromotionConfig
 from controller.promotions.tournament.config import Split, TournamentConfig, checked_split
-from showrunner.contract.fields import MAX_SCORE, Cents, LocalDate, ShortText, TimeZone
+from controller.promotions.tournament.window import BuyInWindow
+from showrunner.contract.fields import (
+    MAX_SCORE,
+    Cents,
+    LocalDate,
+    LocalTime,
+    ShortText,
+    TimeZone,
+)
 
 HANDS = ("sweet_16", "suited_16", "same_colour_16", "mixed_colour_16")
 Small = Field(ge=1, le=100, strict=True)
@@ -27,7 +36,13 @@ class PokerConfig(TournamentConfig):
     first_day: LocalDate
     last_qualifying_day: LocalDate
     semi_final_day: LocalDate
+    # Qualifying Heats: daily from 13h00, final buy-ins at 00h00 (defaults: configs logged
+    # before these keys)
+    heats_open: LocalTime = dt.time(13)
+    last_buy_in: LocalTime = dt.time(0)
     chips: int = Field(ge=1, le=MAX_SCORE, strict=True)
+    # a score above chips x this (plus unused markers) needs the operator's confirmation
+    plausible_multiple: int = Field(default=10, ge=1, le=1000, strict=True)
     qualifying_hands: int = Small
     stage_hands: int = Small
     semi_places: int = Small
@@ -41,7 +56,7 @@ class PokerConfig(TournamentConfig):
     weekly_prize_weeks: int = Field(ge=0, le=52, strict=True)
     sweet16: tuple[Sweet16Pay, ...]
 
-    FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in"})
+    FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in", "plausible_multiple"})
 
     @model_validator(mode="after")
     def _rules(self) -> PokerConfig:
@@ -54,3 +69,14 @@ class PokerConfig(TournamentConfig):
         if not self.final_places <= self.semi_places <= self.leaderboard_rows:
             raise ValueError("final_places, semi_places and leaderboard_rows must not shrink")
         return self
+
+    def buy_ins(self) -> BuyInWindow:
+        """The Qualifying Heats' dates and times: when entries are sold."""
+        return BuyInWindow(self.first_day, self.last_qualifying_day, self.heats_open,
+                           self.last_buy_in, self.timezone)
+
+    def plausible_score(self, stage: str) -> int:
+        """The highest score taken without the operator's confirmation: `plausible_multiple`
+        times the starting chips (rules 8, 28, 43), plus the final's unused markers (rule 46)."""
+        markers = self.bonus_markers * self.marker_value if stage == "final" else 0
+        return self.chips * self.plausible_multiple + markers

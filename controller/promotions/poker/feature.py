@@ -35,8 +35,9 @@ from controller.promotions.tournament.events import (
     TournamentSeated,
     TournamentTieBroken,
 )
-from controller.promotions.tournament.feature import Tournament
+from controller.promotions.tournament.feature import Tournament, reason_text
 from controller.promotions.tournament.state import Entry, Stage, StageSpec
+from showrunner.contract.money import format_int
 
 
 class Poker(PokerViews, Tournament):
@@ -90,6 +91,8 @@ class Poker(PokerViews, Tournament):
     def enter(self, p: Enter, ctx: Context) -> list[DomainEvent]:
         if self.stages["qualifying"].closed:
             raise Rejected("stage_closed", "The qualifying heats are over; no more entries.")
+        self.config.buy_ins().check(ctx.now_ms, "Entries",
+                                    "the Qualifying Heats' dates and times")
         member = self.members.eligible(p.card, self.rules["eligible"])  # rule 5: card or ID
         return [TournamentEntered(self.name, self.new_id(), member.card, "qualifying", None,
                                   None, "cash", self.config.buy_in, ctx.now_ms)]
@@ -109,8 +112,22 @@ class Poker(PokerViews, Tournament):
             raise Rejected("markers", f"Each finalist has {c.bonus_markers} bonus-bet markers "
                                       "(rule 46).")
         score = p.score + p.markers_unused * c.marker_value  # rule 46
-        detail = {"chips": p.score, "hands": p.hands, "markers_unused": p.markers_unused}
+        detail: dict[str, Any] = {"chips": p.score, "hands": p.hands,
+                                  "markers_unused": p.markers_unused}
+        if score > c.plausible_score(e.stage):
+            detail["confirmed"] = self.confirmed(p, score, hands, e.stage)
         return [self.scored(e, score, ctx, detail)]
+
+    def confirmed(self, p: PokerScore, score: int, hands: int, stage: str) -> str:
+        """A score above the plausible maximum stands only with the operator's reason."""
+        most = self.config.plausible_score(stage)
+        if not p.confirm:
+            raise Rejected("confirm_score", f"{format_int(score)} is more than the "
+                                            f"{format_int(most)} a player can plausibly hold "
+                                            f"after {hands} hands; check the chips, and if it "
+                                            "is right send it again with confirm and a reason "
+                                            "(kept in the log).")
+        return reason_text(p.reason)
 
     def choose_seat(self, p: ChooseSeat, ctx: Context) -> list[DomainEvent]:
         """Rule 27: on registering, a semi-finalist selects a heat and a seat number."""
@@ -181,5 +198,5 @@ class Poker(PokerViews, Tournament):
                 week.drop(e.id, e.card)
             else:
                 week.put(e.id, e.card, score, self._seq)
-        return dirty | {self.prizes_view}
+        return dirty | {self.prizes_view, self.ops_view}  # ops: the week's winners
 

@@ -5,7 +5,17 @@ from __future__ import annotations
 from dataclasses import field
 
 from controller.domain.commands import payload
-from showrunner.contract.fields import CardNumber, Count, EntryId, EntryIds, Ref, Score, Seat
+from showrunner.contract.fields import (
+    CardNumber,
+    Count,
+    EntryId,
+    EntryIds,
+    Flag,
+    Ref,
+    Score,
+    Seat,
+    ShortText,
+)
 
 
 @payload
@@ -19,6 +29,8 @@ class PokerScore:
     score: Score  # chips left after the hands
     hands: Count
     markers_unused: Count = 0  # final only: unused R500 bonus-bet markers (rule 46)
+    confirm: Flag = False  # a score above the plausible maximum, checked by the operator...
+    reason: ShortText = ""  # ...who says why it stands (kept in the log)
 
 
 @payload

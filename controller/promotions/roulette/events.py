@@ -17,12 +17,14 @@ class RouletteBettingOpened(DomainEvent, type_name="RouletteBettingOpened"):
 
 @dataclass(frozen=True)
 class RouletteNoSpin(DomainEvent, type_name="RouletteNoSpin"):
-    """Rule 25: a no spin gives every player 30 more seconds to change their bets."""
+    """Rule 25: a no spin gives every player 30 more seconds to change their bets, on top of
+    the betting time left (`at_ms`: when it was called; None in older logs)."""
 
     stage: str
     heat: str
     spin: int
     deadline_ms: int
+    at_ms: int | None = None
 
 
 @dataclass(frozen=True)

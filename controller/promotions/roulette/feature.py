@@ -92,15 +92,18 @@ class Roulette(RouletteViews, Tournament):
         if stage.closed:
             raise Rejected("stage_closed", "Qualifying is over; no buy-ins are accepted once the "
                                            "finalists are known (rule 21).")
+        self.config.buy_ins().check(ctx.now_ms, "Buy-ins", "rules 3-4")
         member = self.members.eligible(p.card, self.rules["eligible"])
         if not member.rewards_member:
             raise Rejected("not_rewards", f"{member.display_name} needs a Rewards card: the "
                                           "Spin-Off is for Rewards cardholders only (rule 2).")
-        own = self.own_heats(stage, member.card)
-        if p.heat in own:
-            raise Rejected("second_seat", f"{member.display_name} already has a seat in "
-                                          f"{p.heat}; one seat each (rule 12).")
-        free = self.seat_is_free(stage, own | stage.started)  # betting opened: heat started
+        held = self.open_seat(stage, member.card)
+        if held is not None:
+            raise Rejected("second_seat", f"{member.display_name} already holds seat "
+                                          f"{held.seat} of {held.heat} (entry {held.id}), not "
+                                          "yet played: one seat at a time (rule 12). Record "
+                                          "its score first.")
+        free = self.seat_is_free(stage, stage.started)  # betting opened: heat started
         heat, seat = take_seat(free, stage.spec.heat_title, stage.spec.heat_size, p.heat,
                                after=max(stage.last_heat - 1, 0))
         return [TournamentEntered(self.name, self.new_id(), member.card, "qualifying", heat,
@@ -116,7 +119,15 @@ class Roulette(RouletteViews, Tournament):
         if self.spins_of(e).done >= self.config.spins_per_heat:
             raise Rejected("heat_over", f"{e.heat} has played its spins; a re-buy is for use "
                                         "within the heat (rule 7).")
+        self.config.buy_ins().check(ctx.now_ms, "Re-buys", "rules 4 and 11")
         return [RouletteRebought(e.id, self.config.rebuy)]
+
+    def open_seat(self, stage: Stage, card: str) -> Entry | None:
+        """Rule 12 (ruling): the guest's seat that is held but not yet played, if any."""
+        for e in (self.entries[i] for i in stage.cards.get(card, ())):
+            if e.status == "active" and e.score is None:
+                return e
+        return None
 
     def spins_of(self, e: Entry) -> Spins:
         return self.spins.get((e.stage, e.heat), Spins())
@@ -146,8 +157,9 @@ class Roulette(RouletteViews, Tournament):
         _, spins = self.heat(p)
         if spins.open is None:
             raise Rejected("no_open_spin", f"No spin of {p.heat} is under way.")
-        deadline = ctx.now_ms + self.config.no_spin_extra_ms
-        return [RouletteNoSpin(p.stage, p.heat, spins.open, deadline)]
+        # rule 25 (ruling): 30 s on top of whatever betting time is left, not a fresh window
+        deadline = max(spins.deadline_ms, ctx.now_ms) + self.config.no_spin_extra_ms
+        return [RouletteNoSpin(p.stage, p.heat, spins.open, deadline, ctx.now_ms)]
 
     def spin(self, p: Spin, ctx: Context) -> list[DomainEvent]:
         stage, spins = self.heat(HeatRef(stage=p.stage, heat=p.heat))
@@ -200,19 +212,19 @@ class Roulette(RouletteViews, Tournament):
 
     # -- state ----------------------------------------------------------------------------------
     def _betting_opened(self, event: RouletteBettingOpened) -> set[str]:
-        return self._window(event, no_spin=False)
+        return self._window(event, event.deadline_ms - self.config.betting_window_ms, False)
 
     def _no_spin(self, event: RouletteNoSpin) -> set[str]:
-        return self._window(event, no_spin=True)
+        at = event.at_ms  # None in logs from before rule 25's ruling: a fresh 30 s window
+        opened = event.deadline_ms - self.config.no_spin_extra_ms if at is None else at
+        return self._window(event, opened, True)
 
-    def _window(self, event: RouletteBettingOpened | RouletteNoSpin, no_spin: bool) -> set[str]:
-        """A betting window opens: the spin's first (120 s), or a no spin's extra (30 s)."""
+    def _window(self, event: RouletteBettingOpened | RouletteNoSpin, opened_ms: int,
+                no_spin: bool) -> set[str]:
+        """A betting window opens: the spin's first (120 s), or a no spin's extension."""
         spins = self.spins.setdefault((event.stage, event.heat), Spins())
         spins.open, spins.deadline_ms = event.spin, event.deadline_ms
-        spins.no_spin = no_spin
-        c = self.config
-        spins.opened_ms = event.deadline_ms - (c.no_spin_extra_ms if spins.no_spin
-                                               else c.betting_window_ms)
+        spins.no_spin, spins.opened_ms = no_spin, opened_ms
         return {self.spins_view}
 
     def _spun(self, event: RouletteSpun) -> set[str]:
