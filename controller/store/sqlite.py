@@ -55,6 +55,18 @@ class StoreError(Exception):
     """The log cannot be used as it is; the message says why, in words for a technician."""
 
 
+def _refuse_orphan_wal(path: Path) -> None:
+    """An empty or missing db beside a WAL is a damaged log, not a new show: the WAL may hold
+    every event, and starting afresh would checkpoint over it or delete it."""
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists():
+        state = "is empty" if path.exists() else "is missing"
+        raise StoreError(
+            f"{path} {state} but {wal.name} beside it may hold the show's events, so the "
+            "controller will not start an empty show over them; nothing was changed. Restore "
+            "the event log from a backup, or move both files away to start a new show.")
+
+
 def canonical_json(value: Any) -> str:
     """The one serialisation used for hashing: sorted keys, no spaces, UTF-8 kept, and strict
     JSON (NaN and Infinity raise ValueError: no browser could read them back)."""
@@ -109,39 +121,54 @@ class EventLog:
 
     @classmethod
     def open(cls, path: Path | str, create: bool = True) -> EventLog:
-        """Open (or create) a log. A corrupt file or one from a newer version is refused and
-        left exactly as it was."""
+        """Open (or create) a log. An existing file is checked read-only first, so a corrupt
+        file, one from a newer version, or a missing one whose WAL may hold the show is refused
+        and left exactly as it was (db and WAL); only a file that passes is opened for writing."""
         path = Path(path)
         exists = path.exists() and path.stat().st_size > 0
-        if not exists and not create:
-            raise StoreError(f"{path}: no such event log.")
+        if not exists:
+            _refuse_orphan_wal(path)
+            if not create:
+                raise StoreError(f"{path}: no such event log.")
         try:
-            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             if exists:
-                cls._check_existing(path, db)
-                upgrade(db, SCHEMA_VERSION)
-            else:
-                db.executescript(_SCHEMA)
-                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = FULL")
+                cls._check_existing(path)
+            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            try:
+                if exists:
+                    upgrade(db, SCHEMA_VERSION)
+                else:
+                    db.executescript(_SCHEMA)
+                    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                db.execute("PRAGMA journal_mode = WAL")
+                db.execute("PRAGMA synchronous = FULL")
+            except BaseException:
+                db.close()
+                raise
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{path}: not a readable Showrunner event log ({exc}).") from exc
+            raise StoreError(f"{path}: not a readable Showrunner event log ({exc}); the file was "
+                             "not changed.") from exc
         return cls(path, db)
 
     @staticmethod
-    def _check_existing(path: Path, db: sqlite3.Connection) -> None:
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"{path} was written by a newer Showrunner (log format {version}, this one "
-                f"reads up to {SCHEMA_VERSION}). Upgrade Showrunner; the file was not changed."
-            )
-        if version < 1:
-            raise StoreError(f"{path} is not a Showrunner event log (format {version}).")
-        check = db.execute("PRAGMA quick_check").fetchone()[0]
-        if check != "ok":
-            raise StoreError(f"{path} is corrupt ({check}); the file was not changed.")
+    def _check_existing(path: Path) -> None:
+        """Read-only: no journal mode change, no checkpoint, the WAL kept as it is."""
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                             isolation_level=None)
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"{path} was written by a newer Showrunner (log format {version}, this one "
+                    f"reads up to {SCHEMA_VERSION}). Upgrade Showrunner; the file was not changed."
+                )
+            if version < 1:
+                raise StoreError(f"{path} is not a Showrunner event log (format {version}).")
+            check = db.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise StoreError(f"{path} is corrupt ({check}); the file was not changed.")
+        finally:
+            db.close()
 
     def close(self) -> None:
         self._db.close()
