@@ -17,6 +17,7 @@ from controller.domain.commands import ROLES
 from controller.domain.config import ConfigError
 from controller.remote import assign_payload, enrol, format_screens, screens, send
 from controller.service import wall_clock_ms
+from controller.store.lock import writer_lock
 from controller.store.sqlite import EventLog, StoreError
 
 
@@ -67,8 +68,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    EventLog.open(args.db).close()  # refuse a bad log before binding the port
-    asyncio.run(_run_server(args.db, args.host, args.port, args.playlists))
+    with writer_lock(args.db):  # one writer per log, taken before the log is opened
+        EventLog.open(args.db).close()  # refuse a bad log before binding the port
+        asyncio.run(_run_server(args.db, args.host, args.port, args.playlists))
     return 0
 
 
