@@ -9,6 +9,7 @@ chain from there on. An older log format is upgraded in place when the file is o
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
@@ -53,6 +54,10 @@ CREATE TABLE principals (
 
 class StoreError(Exception):
     """The log cannot be used as it is; the message says why, in words for a technician."""
+
+
+class StorageUnavailable(StoreError):
+    """An append failed in the storage (disk full, I/O error): nothing of it was recorded."""
 
 
 def _refuse_orphan_wal(path: Path) -> None:
@@ -197,19 +202,34 @@ class EventLog:
             seqs.append(seq)
             prev = link
         ack = {**ack, "seq": seq}
-        self._db.execute("BEGIN IMMEDIATE")
         try:
+            self._db.execute("BEGIN IMMEDIATE")
             self._db.executemany(
                 f"INSERT INTO events ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)", rows)
             self._db.execute(
                 "INSERT INTO acks (principal, command_id, digest, ack) VALUES (?,?,?,?)",
                 (principal, command_id, digest, canonical_json(ack)))
             self._db.execute("COMMIT")
+        except sqlite3.IntegrityError:
+            self._roll_back()
+            raise  # a bug, not the storage
+        except sqlite3.Error as exc:
+            self._roll_back()
+            raise StorageUnavailable(f"{self.path}: the event log cannot be written "
+                                     f"({exc}).") from exc
         except BaseException:
-            self._db.execute("ROLLBACK")
+            self._roll_back()
             raise
         self.last_seq, self.last_hash = seq, prev
         return seqs
+
+    def _roll_back(self) -> None:
+        """End a failed transaction. SQLite may have rolled it back already (it does after a
+        full disk), and a failing ROLLBACK must not hide the error that caused it; one still
+        open is rolled back by the next failure."""
+        if self._db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
 
     # -- reading ----------------------------------------------------------------------------
     def read(self, after: int = 0) -> Iterator[StoredEvent]:
