@@ -14,12 +14,13 @@ from controller.auth import Principal
 from controller.fault_log import FaultLog
 from controller.features import build_features
 from controller.hub import Hub
-from controller.promotions.wildcard import VIEW, Wildcard
+from controller.promotions.wildcard import Wildcard
 from controller.service import Service
 from controller.show import Show
 from controller.store.sqlite import EventLog
 from tests.promotions.wildcard_show import CLOSE, OPEN
 
+VIEW = "draw:wildcard"
 MC = Principal("operator", "MC tablet", "key:" + "a" * 64)
 FAILURES = 5
 
