@@ -57,7 +57,7 @@ async def wild_card_from_the_register(mc) -> None:
 
 
 async def test_slots_payoff_from_qualifying_to_prizes(tmp_path, monkeypatch):
-    write_wildcard_config(tmp_path / "config", close_in_ms=2500, reveal_delay_ms=1000)
+    write_wildcard_config(tmp_path / "config", close_in_ms=6000, reveal_delay_ms=1000)
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
     async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
         await ok(mc, "register_member", {"card": "2000000", "display_name": "Wanda Wildcard"})

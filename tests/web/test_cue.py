@@ -35,7 +35,7 @@ def seconds(countdown: str) -> int:
 
 async def test_announcer_reads_the_wild_card_winner_and_acknowledges_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
-    write_wildcard_config(tmp_path / "config", close_in_ms=2500)
+    write_wildcard_config(tmp_path / "config", close_in_ms=6000)
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
     async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
         page = await open_cue(browser, f"{ctl.url}/cue?key={ctl.keys['announcer']}")
