@@ -31,6 +31,7 @@ from controller.domain.config import ConfigError
 from controller.remote import assign_payload, enrol, format_screens, screens, send
 from controller.service import wall_clock_ms
 from controller.store.chain import COVERAGE
+from controller.store.lock import writer_lock
 from controller.store.sqlite import EventLog, StoreError
 
 
@@ -98,22 +99,23 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    log = EventLog.open(args.db)  # refuse a bad log before binding the port
-    try:
-        broken = log.first_broken_link()
-        if broken:
-            raise StoreError(f"{args.db}: {_finding(log, broken).sentence()}. The controller "
-                             "does not start on a log that may have been tampered with; run "
-                             f"`showrunner-controller audit verify --db {args.db}`.")
-    finally:
-        log.close()
-    if args.checkpoint_every < 1:
-        raise CheckpointError("--checkpoint-every must be 1 or more.")
-    anchor = Anchoring(_signing_key(args.db, args.checkpoint_key),
-                       args.checkpoints or _beside(args.db, ".checkpoints"),
-                       args.checkpoint_every)
-    ensure_key(anchor.key)
-    asyncio.run(_run_server(args.db, args.host, args.port, args.playlists, anchor))
+    with writer_lock(args.db):  # one writer per log, taken before the log is opened
+        log = EventLog.open(args.db)  # refuse a bad log before binding the port
+        try:
+            broken = log.first_broken_link()
+            if broken:
+                raise StoreError(f"{args.db}: {_finding(log, broken).sentence()}. The controller "
+                                 "does not start on a log that may have been tampered with; run "
+                                 f"`showrunner-controller audit verify --db {args.db}`.")
+        finally:
+            log.close()
+        if args.checkpoint_every < 1:
+            raise CheckpointError("--checkpoint-every must be 1 or more.")
+        anchor = Anchoring(_signing_key(args.db, args.checkpoint_key),
+                           args.checkpoints or _beside(args.db, ".checkpoints"),
+                           args.checkpoint_every)
+        ensure_key(anchor.key)
+        asyncio.run(_run_server(args.db, args.host, args.port, args.playlists, anchor))
     return 0
 
 

@@ -8,12 +8,14 @@ a screen that is not yet authorised gets nothing but its own view.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Iterable
 from typing import Any
 
 import socketio
 
 from controller.auth import Principal
+from controller.fault_log import FaultLog
 from controller.screens import AUTHORISED, VIEW_PREFIX, Screens, revoked_sentence
 from controller.service import Service
 from controller.show import View, is_public
@@ -27,6 +29,7 @@ SCREEN_EVENTS = ("ScreenEnrolled", "ScreenAuthorised", "ScreenRevoked")
 
 
 TICK_S = 0.05
+log = logging.getLogger(__name__)
 
 
 def screen_room(screen: str) -> str:
@@ -60,11 +63,18 @@ class Hub:
         return ack
 
     async def run_clock(self) -> None:
-        """Emit time-driven events (reveals, expiries) as they fall due."""
+        """Emit time-driven events (reveals, expiries) as they fall due. A tick that fails is
+        logged and tried again: a reveal or an expiry must not wait for a restart."""
+        faults = FaultLog(log, "The clock (reveals, expiries)")
         while True:
-            views = self.service.tick()
-            if views:
-                await self.broadcast(views)
+            try:
+                views = self.service.tick()
+                if views:
+                    await self.broadcast(views)
+            except Exception as exc:
+                faults.failed(exc)
+            else:
+                faults.succeeded()
             await asyncio.sleep(TICK_S)
 
     async def broadcast(self, views: list[View]) -> None:

@@ -12,6 +12,7 @@ same id from another sender is that sender's own new command.
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -22,11 +23,17 @@ from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent, event_from
 from controller.show import Show, View
 from controller.store.principal_ids import CLOCK
-from controller.store.sqlite import EventLog, canonical_json
+from controller.store.sqlite import EventLog, StorageUnavailable, canonical_json
 
 MAX_ENVELOPE_BYTES = 16 * 1024
 MAX_COMMAND_ID = 100
 CLOCK_ID_PREFIX = "clock:"  # the controller's own command ids; refused in a client's envelope
+
+
+log = logging.getLogger(__name__)
+STORAGE_UNAVAILABLE = Rejected(
+    "storage_unavailable", "The show log cannot be written (disk full?): nothing was recorded. "
+    "Tell the technician.")
 
 
 def wall_clock_ms() -> int:
@@ -120,7 +127,12 @@ class Service:
             "command_id": command_id,
             "events": [{"type": e.type_name, "data": e.to_data()} for e in events],
         }
-        return self._commit(command_id, principal.name, principal.id, digest, now, events, ack)
+        try:
+            return self._commit(command_id, principal.name, principal.id, digest, now, events,
+                                ack)
+        except StorageUnavailable as exc:
+            log.error("command %r of %s was not recorded: %s", command_id, principal.name, exc)
+            return rejection(STORAGE_UNAVAILABLE, command_id), []
 
     def _commit(self, command_id: str, actor: str, principal: str, digest: str | None,
                 now: int, events: list[DomainEvent],

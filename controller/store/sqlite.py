@@ -10,6 +10,7 @@ chain from there on. An older log format is upgraded in place when the file is o
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import uuid
@@ -64,6 +65,22 @@ CREATE TABLE principals (
 
 class StoreError(Exception):
     """The log cannot be used as it is; the message says why, in words for a technician."""
+
+
+class StorageUnavailable(StoreError):
+    """An append failed in the storage (disk full, I/O error): nothing of it was recorded."""
+
+
+def _refuse_orphan_wal(path: Path) -> None:
+    """An empty or missing db beside a WAL is a damaged log, not a new show: the WAL may hold
+    every event, and starting afresh would checkpoint over it or delete it."""
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists():
+        state = "is empty" if path.exists() else "is missing"
+        raise StoreError(
+            f"{path} {state} but {wal.name} beside it may hold the show's events, so the "
+            "controller will not start an empty show over them; nothing was changed. Restore "
+            "the event log from a backup, or move both files away to start a new show.")
 
 
 _COLUMNS = "seq, command_id, type, version, data, actor, at_ms, prev_hash, hash"
@@ -125,39 +142,54 @@ class EventLog:
 
     @classmethod
     def open(cls, path: Path | str, create: bool = True) -> EventLog:
-        """Open (or create) a log. A corrupt file or one from a newer version is refused and
-        left exactly as it was."""
+        """Open (or create) a log. An existing file is checked read-only first, so a corrupt
+        file, one from a newer version, or a missing one whose WAL may hold the show is refused
+        and left exactly as it was (db and WAL); only a file that passes is opened for writing."""
         path = Path(path)
         exists = path.exists() and path.stat().st_size > 0
-        if not exists and not create:
-            raise StoreError(f"{path}: no such event log.")
+        if not exists:
+            _refuse_orphan_wal(path)
+            if not create:
+                raise StoreError(f"{path}: no such event log.")
         try:
-            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             if exists:
-                cls._check_existing(path, db)
-                upgrade(db, SCHEMA_VERSION)
-            else:
-                db.executescript(_SCHEMA)
-                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = FULL")
+                cls._check_existing(path)
+            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            try:
+                if exists:
+                    upgrade(db, SCHEMA_VERSION)
+                else:
+                    db.executescript(_SCHEMA)
+                    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                db.execute("PRAGMA journal_mode = WAL")
+                db.execute("PRAGMA synchronous = FULL")
+            except BaseException:
+                db.close()
+                raise
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{path}: not a readable Showrunner event log ({exc}).") from exc
+            raise StoreError(f"{path}: not a readable Showrunner event log ({exc}); the file was "
+                             "not changed.") from exc
         return cls(path, db)
 
     @staticmethod
-    def _check_existing(path: Path, db: sqlite3.Connection) -> None:
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"{path} was written by a newer Showrunner (log format {version}, this one "
-                f"reads up to {SCHEMA_VERSION}). Upgrade Showrunner; the file was not changed."
-            )
-        if version < 1:
-            raise StoreError(f"{path} is not a Showrunner event log (format {version}).")
-        check = db.execute("PRAGMA quick_check").fetchone()[0]
-        if check != "ok":
-            raise StoreError(f"{path} is corrupt ({check}); the file was not changed.")
+    def _check_existing(path: Path) -> None:
+        """Read-only: no journal mode change, no checkpoint, the WAL kept as it is."""
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                             isolation_level=None)
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"{path} was written by a newer Showrunner (log format {version}, this one "
+                    f"reads up to {SCHEMA_VERSION}). Upgrade Showrunner; the file was not changed."
+                )
+            if version < 1:
+                raise StoreError(f"{path} is not a Showrunner event log (format {version}).")
+            check = db.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise StoreError(f"{path} is corrupt ({check}); the file was not changed.")
+        finally:
+            db.close()
 
     def close(self) -> None:
         self._db.close()
@@ -176,14 +208,21 @@ class EventLog:
         """Append one command's events and its ack (keyed by principal and command id, with the
         envelope's digest, and hashed into the command's last event) in one durable
         transaction. Key events update the `principals` projection in the same transaction."""
-        self._db.execute("BEGIN IMMEDIATE")
         try:
+            self._db.execute("BEGIN IMMEDIATE")
             tail = self._follow_tail()
             seq, last_hash = write_command(self._db, tail, command_id, actor, at_ms, events,
                                            ack, principal, digest)
             self._db.execute("COMMIT")
+        except sqlite3.IntegrityError:
+            self._roll_back()
+            raise  # a bug, not the storage
+        except sqlite3.Error as exc:
+            self._roll_back()
+            raise StorageUnavailable(f"{self.path}: the event log cannot be written "
+                                     f"({exc}).") from exc
         except BaseException:
-            self._db.execute("ROLLBACK")
+            self._roll_back()
             raise
         self.last_seq, self.last_hash = seq, last_hash
         return list(range(tail[0] + 1, seq + 1))
@@ -206,6 +245,14 @@ class EventLog:
             found.extend(self.read(self.last_seq))
             self.last_seq, self.last_hash = seq, last_hash
         return found
+
+    def _roll_back(self) -> None:
+        """End a failed transaction. SQLite may have rolled it back already (it does after a
+        full disk), and a failing ROLLBACK must not hide the error that caused it; one still
+        open is rolled back by the next failure."""
+        if self._db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
 
     # -- reading ----------------------------------------------------------------------------
     def read(self, after: int = 0) -> Iterator[StoredEvent]:

@@ -1,0 +1,48 @@
+"""One writer per log: `serve` holds an exclusive lock on `<db>.lock` for as long as it runs.
+
+The lock is `flock`, so the kernel releases it when the process ends, however it ends (a
+SIGKILL leaves no stale lock). The file holds the holder's PID so that a second `serve` can say
+who has the log. The file itself is left in place: deleting it could let two processes lock
+two different files of the same name.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from controller.store.sqlite import StoreError
+
+
+def lock_path(db_path: Path) -> Path:
+    return db_path.with_name(db_path.name + ".lock")
+
+
+@contextmanager
+def writer_lock(db_path: Path) -> Iterator[None]:
+    """Hold the log's writer lock, or raise StoreError naming the process that holds it."""
+    path = lock_path(db_path)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot create the log's lock file ({exc.strerror}).") from exc
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StoreError(
+                f"{db_path} is already in use by another controller ({_holder(fd)}); only one "
+                "may write a show's log. Stop that one first, or use another --db.") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _holder(fd: int) -> str:
+    pid = os.pread(fd, 32, 0).decode(errors="replace").strip()
+    return f"PID {pid}" if pid.isdigit() else "PID unknown: it is still starting"
