@@ -12,6 +12,7 @@ from pathlib import Path
 from aiohttp import web
 
 from controller.app import create_app
+from controller.attempts import KeyLimit
 from controller.auth import issue_key
 from controller.domain.commands import ROLES
 from controller.domain.config import ConfigError
@@ -33,6 +34,11 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8080, help="0 picks a free port")
     serve.add_argument("--playlists", type=Path, help="development: reload changed playlist "
                        "files in this directory onto the screens that play them")
+    serve.add_argument("--key-failures", type=int, default=KeyLimit.failures, metavar="N",
+                       help="wrong keys allowed per address and namespace in the window, "
+                       "after which that address is refused without its key being checked")
+    serve.add_argument("--key-window", type=float, default=KeyLimit.window_s,
+                       metavar="SECONDS", help="the window for --key-failures")
     serve.set_defaults(run=_serve)
 
     keys = sub.add_parser("key", help="issue a key for a role (printed once)")
@@ -68,16 +74,18 @@ def main(argv: list[str] | None = None) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     EventLog.open(args.db).close()  # refuse a bad log before binding the port
-    asyncio.run(_run_server(args.db, args.host, args.port, args.playlists))
+    limit = KeyLimit(args.key_failures, args.key_window)
+    asyncio.run(_run_server(args.db, args.host, args.port, args.playlists, limit))
     return 0
 
 
-async def _run_server(db: Path, host: str, port: int, playlists: Path | None = None) -> None:
+async def _run_server(db: Path, host: str, port: int, playlists: Path | None,
+                      key_limit: KeyLimit) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    runner = web.AppRunner(create_app(db, playlists), handle_signals=False)
+    runner = web.AppRunner(create_app(db, playlists, key_limit), handle_signals=False)
     await runner.setup()
     try:
         await web.TCPSite(runner, host, port).start()

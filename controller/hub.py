@@ -13,9 +13,11 @@ from typing import Any
 
 import socketio
 
+from controller.attempts import KeyAttempts
 from controller.auth import Principal
 from controller.screens import AUTHORISED, VIEW_PREFIX, Screens, revoked_sentence
 from controller.service import Service
+from controller.sessions import Sessions, screen_principal
 from controller.show import View, is_public
 from controller.telemetry import Telemetry
 
@@ -24,6 +26,15 @@ DISPLAY_AUDIENCE = "/display"
 PUBLIC_AUDIENCES = (DISPLAY_AUDIENCE, "/cue")
 VIEWS_ROOM = "views"
 SCREEN_EVENTS = ("ScreenEnrolled", "ScreenAuthorised", "ScreenRevoked")
+AUDIENCES = (OPERATOR_AUDIENCE, *PUBLIC_AUDIENCES)
+KEY_REVOKED = "This key was revoked."
+
+# event type -> (the principal it revokes, the sentence its live sessions are cut with)
+REVOCATIONS = {
+    "ScreenRevoked": lambda data: (screen_principal(data["screen"]),
+                                   revoked_sentence(data["screen"])),
+    # "KeyRevoked": lambda data: (data["principal"], KEY_REVOKED),  # with `key revoke`
+}
 
 
 TICK_S = 0.05
@@ -41,11 +52,14 @@ def visible(name: str, screen: str | None = None, authorised: bool = True) -> bo
 
 
 class Hub:
-    def __init__(self, service: Service, sio: socketio.AsyncServer) -> None:
+    def __init__(self, service: Service, sio: socketio.AsyncServer,
+                 attempts: KeyAttempts | None = None) -> None:
         self.service = service
         self.sio = sio
         self.telemetry = Telemetry()
         self.screen_sids: dict[str, set[str]] = {}
+        self.sessions = Sessions()
+        self.attempts = attempts or KeyAttempts()
 
     @property
     def screens(self) -> Screens:
@@ -55,6 +69,9 @@ class Hub:
         ack, views = self.service.execute(envelope, principal)
         if views:
             await self.broadcast(views)
+        for event in ack.get("events", []):
+            if event["type"] in REVOCATIONS:
+                await self.cut(*REVOCATIONS[event["type"]](event["data"]))
         await self.follow_screens(e["data"]["screen"] for e in ack.get("events", [])
                                   if e["type"] in SCREEN_EVENTS)
         return ack
@@ -82,6 +99,13 @@ class Hub:
                 await self.sio.emit("views", {"views": [message]}, room=message["name"],
                                     namespace=DISPLAY_AUDIENCE)
 
+    async def cut(self, principal: str, sentence: str) -> None:
+        """`principal` was revoked: every live session authenticated as it is told why and
+        disconnected now (its key is refused at the next connect)."""
+        for namespace, sid in self.sessions.of(principal):
+            await self.sio.emit("refused", {"message": sentence}, to=sid, namespace=namespace)
+            await self.sio.disconnect(sid, namespace=namespace)
+
     # -- connected screens -------------------------------------------------------------------
     async def screen_connected(self, sid: str, screen: str) -> None:
         self.screen_sids.setdefault(screen, set()).add(sid)
@@ -96,15 +120,11 @@ class Hub:
 
     async def follow_screens(self, screens: Iterable[str]) -> None:
         """After an enrolment change: an authorised screen starts receiving public views
-        (and gets those it lacks); a revoked or re-keyed one is disconnected."""
+        (and gets those it lacks); a revoked one was cut already (`cut`)."""
         for screen in set(screens):
-            status = self.screens.screens[screen].status
+            if self.screens.screens[screen].status != AUTHORISED:
+                continue
             for sid in list(self.screen_sids.get(screen, ())):
-                if status != AUTHORISED:
-                    await self.sio.emit("refused", {"message": revoked_sentence(screen)}, to=sid,
-                                        namespace=DISPLAY_AUDIENCE)
-                    await self.sio.disconnect(sid, namespace=DISPLAY_AUDIENCE)
-                    continue
                 await self.sio.enter_room(sid, VIEWS_ROOM, namespace=DISPLAY_AUDIENCE)
                 missing = [v.message() for v in self.service.show.views_since({})
                            if visible(v.name, screen)]
