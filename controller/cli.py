@@ -19,6 +19,9 @@ from controller.domain.config import ConfigError
 from controller.remote import assign_payload, enrol, format_screens, screens, send
 from controller.service import wall_clock_ms
 from controller.store.sqlite import EventLog, StoreError
+from showrunner.contract.keyfile import KeyFileError, read_key
+
+TECHNICIAN_KEY_ENV = "SHOWRUNNER_KEY"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,8 +69,10 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     try:
+        if "key_file" in args:
+            args.key = read_key(args.key_file, TECHNICIAN_KEY_ENV, "a technician key")
         return args.run(args)
-    except (StoreError, ConfigError) as exc:
+    except (StoreError, ConfigError, KeyFileError) as exc:
         print(f"showrunner-controller: {exc}", file=sys.stderr)
         return 2
 
@@ -97,14 +102,16 @@ async def _run_server(db: Path, host: str, port: int, playlists: Path | None,
 
 
 def _technician_commands(sub: argparse._SubParsersAction) -> None:
-    """Screens and playlists, against a running controller (--url, --key)."""
+    """Screens and playlists, against a running controller (--url, --key-file)."""
 
     def remote(name: str, help_: str, run, *arguments: tuple[tuple[str, ...], dict]) -> None:
-        parser = sub.add_parser(name, help=help_)
+        parser = sub.add_parser(name, help=help_, allow_abbrev=False)  # no --key for --key-file
         parser.add_argument("--url", default=os.environ.get("SHOWRUNNER_URL",
                                                             "http://127.0.0.1:8080"))
-        parser.add_argument("--key", default=os.environ.get("SHOWRUNNER_KEY", ""),
-                            help="technician key (or SHOWRUNNER_KEY)")
+        parser.add_argument("--key-file", type=Path, metavar="PATH",
+                            help="file holding a technician key, readable by its owner only "
+                            f"(chmod 600); default: the {TECHNICIAN_KEY_ENV} environment "
+                            "variable")
         for flags, options in arguments:
             parser.add_argument(*flags, **options)
         parser.set_defaults(run=run)
@@ -155,7 +162,8 @@ def _enrol(args: argparse.Namespace) -> int:
         print(f"refused: {ack['error']['message']}", file=sys.stderr)
         return 1
     print(f"screen {args.screen} enrolled in {args.group}, waiting for authorisation.")
-    print(f"its key (shown once; give it to the screen with --key): {key}")
+    print(f"its key (shown once; give it to the screen in a mode-600 --key-file or "
+          f"SHOWRUNNER_DISPLAY_KEY): {key}")
     return 0
 
 
