@@ -20,6 +20,7 @@ log = logging.getLogger("controller.keys")
 
 TOO_MANY = "Too many wrong keys from this address; wait a minute and try again."
 NOT_PLAIN = "A key is plain letters and digits; this one is not."
+MAX_TRACKED = 4096  # (address, door) pairs kept before a sweep of the expired ones
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,9 @@ class KeyAttempts:
 
     def failed(self, address: str, door: str, reason: str) -> None:
         """Count and log one wrong key; `reason` is the refusal's sentence (never the key)."""
+        if len(self._failures) >= MAX_TRACKED:  # many addresses: forget those past the window
+            for old_address, old_door in list(self._failures):
+                self._recent(old_address, old_door)
         times = self._recent(address, door)
         times.append(self.clock())
         self._failures[(address, door)] = times

@@ -3,7 +3,9 @@
 python-socketio lets a packet that does not decode, or an event of the wrong shape, raise
 inside the library (a 30-line traceback each, and no answer). Here each such packet is one log
 line and, when it carries an ack id, an error ack `{ok: false, error: {code: "bad_packet"}}`;
-the connection goes on. Only the audiences' namespaces accept connections (`/` refuses).
+the connection goes on. Only the audiences' namespaces accept connections (`/` refuses), and
+only over WebSocket (every client uses it; HTTP long-polling would be one more parser facing
+the network, and its undecodable bodies were answered 200).
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ class OneLine(logging.Filter):
 
 class WireServer(socketio.AsyncServer):
     def __init__(self, namespaces: list[str], **options: Any) -> None:
-        super().__init__(async_mode="aiohttp", namespaces=namespaces, **options)
+        super().__init__(async_mode="aiohttp", namespaces=namespaces,
+                         transports=["websocket"], **options)
         for library_log in (self.logger, self.eio.logger):
             if not any(isinstance(f, OneLine) for f in library_log.filters):
                 library_log.addFilter(OneLine())

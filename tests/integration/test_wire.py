@@ -173,3 +173,26 @@ async def test_a_lone_surrogate_in_the_auth_key_is_refused_in_a_sentence(tmp_pat
     output = "".join(ctl.output)
     assert "Traceback" not in output
     assert output.count(f"wrong key from 127.0.0.1 on {namespace}") == 2
+
+
+async def test_invalid_utf8_in_a_frame_closes_that_socket_cleanly(tmp_path):
+    async with live_controller(tmp_path / "show.db") as ctl:
+        async with raw_socket(ctl.url) as ws:
+            await ws._writer.send_frame(b'40/control,{"key":"\xff\xfe"}',  # no client lib would
+                                        aiohttp.WSMsgType.TEXT)
+            closed = await asyncio.wait_for(ws.receive(), 5)
+            assert closed.type == aiohttp.WSMsgType.CLOSE and closed.data == 1007  # bad data
+        async with ctl.client() as mc:  # the controller goes on
+            assert (await mc.call("clock", {}))["server_ms"] > 0
+    assert "Traceback" not in "".join(ctl.output)
+
+
+async def test_only_websocket_is_spoken(tmp_path):
+    """HTTP long-polling is refused (400), so an undecodable POST body never reaches a parser."""
+    async with live_controller(tmp_path / "show.db") as ctl, aiohttp.ClientSession() as http:
+        async with http.get(ctl.url + "/socket.io/?EIO=4&transport=polling") as response:
+            assert response.status == 400
+        async with http.post(ctl.url + "/socket.io/?EIO=4&transport=polling&sid=x",
+                             data=b'40/control,{"key":"\xff"}') as response:
+            assert response.status == 400
+    assert "Traceback" not in "".join(ctl.output)
