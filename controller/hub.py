@@ -8,7 +8,7 @@ a screen that is not yet authorised gets nothing but its own view.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import socketio
@@ -19,6 +19,7 @@ from controller.screens import AUTHORISED, VIEW_PREFIX, Screens, revoked_sentenc
 from controller.service import Service
 from controller.sessions import Sessions, screen_principal
 from controller.show import View, is_public
+from controller.store.principal_ids import key_principal
 from controller.telemetry import Telemetry
 
 OPERATOR_AUDIENCE = "/control"
@@ -29,11 +30,11 @@ SCREEN_EVENTS = ("ScreenEnrolled", "ScreenAuthorised", "ScreenRevoked")
 AUDIENCES = (OPERATOR_AUDIENCE, *PUBLIC_AUDIENCES)
 KEY_REVOKED = "This key was revoked."
 
-# event type -> (the principal it revokes, the sentence its live sessions are cut with)
-REVOCATIONS = {
+# event type -> its data -> (the principal it revokes, the sentence its sessions are cut with)
+REVOCATIONS: dict[str, Callable[[dict[str, Any]], tuple[str, str]]] = {
     "ScreenRevoked": lambda data: (screen_principal(data["screen"]),
                                    revoked_sentence(data["screen"])),
-    # "KeyRevoked": lambda data: (data["principal"], KEY_REVOKED),  # with `key revoke`
+    "KeyRevoked": lambda data: (key_principal(data["key_hash"]), KEY_REVOKED),
 }
 
 
@@ -70,8 +71,7 @@ class Hub:
         if views:
             await self.broadcast(views)
         for event in ack.get("events", []):
-            if event["type"] in REVOCATIONS:
-                await self.cut(*REVOCATIONS[event["type"]](event["data"]))
+            await self.revoked(event["type"], event["data"])
         await self.follow_screens(e["data"]["screen"] for e in ack.get("events", [])
                                   if e["type"] in SCREEN_EVENTS)
         return ack
@@ -98,6 +98,12 @@ class Hub:
             if message["name"].startswith(VIEW_PREFIX):
                 await self.sio.emit("views", {"views": [message]}, room=message["name"],
                                     namespace=DISPLAY_AUDIENCE)
+
+    async def revoked(self, event_type: str, data: dict[str, Any]) -> None:
+        """If this event revokes a principal, cut its live sessions: called with a command's
+        events, and meant for those another process appended (`key revoke` at the shell)."""
+        if event_type in REVOCATIONS:
+            await self.cut(*REVOCATIONS[event_type](data))
 
     async def cut(self, principal: str, sentence: str) -> None:
         """`principal` was revoked: every live session authenticated as it is told why and
