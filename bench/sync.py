@@ -58,8 +58,9 @@ def start_displays(url: str, keys: dict[str, str], state: Path) -> list[subproce
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     return [subprocess.Popen(
         [sys.executable, "-m", "showrunner.cli", "display", "--controller", url,
-         "--screen", screen, "--key", key, "--size", SIZE, "--state-dir", str(state)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+         "--screen", screen, "--size", SIZE, "--state-dir", str(state)],
+        cwd=ROOT, env={**env, "SHOWRUNNER_DISPLAY_KEY": key},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for screen, key in keys.items()]
 
 

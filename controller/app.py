@@ -3,23 +3,28 @@
 The store is opened and replayed in a cleanup context, so a log that cannot be used stops the
 app at start-up with the store's own message, before any client connects; so does a promotion
 config that is wrong or contradicts the log (`ConfigError`, see controller/configs.py).
+
+Every HTTP answer carries the security headers (`security_headers`); a key that is not plain
+text, in the key header or a `key` query parameter, is a 400 before any handler sees it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import logging
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
-import socketio
 from aiohttp import web
 
+from controller.attempts import NOT_PLAIN, TOO_MANY, KeyAttempts, KeyLimit, plain_key
 from controller.auth import authenticate
 from controller.checkpoints import Anchoring, Checkpointer, load_private
 from controller.configs import record_configs
 from controller.features import build_features
-from controller.hub import Hub
+from controller.hub import AUDIENCES, Hub
 from controller.namespaces.control import ControlNamespace
 from controller.namespaces.cue import CueNamespace
 from controller.namespaces.display import DisplayNamespace
@@ -28,26 +33,67 @@ from controller.screens import OPS_VIEW
 from controller.service import Service, wall_clock_ms
 from controller.show import Show
 from controller.store.sqlite import EventLog
+from controller.wire import WireServer
 
 WEB_DIR = Path(__file__).parent / "web"
 MAX_MESSAGE_BYTES = 64 * 1024
 
 hub_key = web.AppKey("hub", Hub)
 db_path_key = web.AppKey("db_path", Path)
+attempts_key = web.AppKey("attempts", KeyAttempts)
+KEY_HEADER = "X-Showrunner-Key"
+HTTP_DOOR = "http"
+HOST = re.compile(r"[A-Za-z0-9.:\[\]-]{1,255}")
+keys_log = logging.getLogger("controller.keys")
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
 
 
-def create_app(db_path: Path, playlists: Path | None = None,
-               anchor: Anchoring | None = None) -> web.Application:
+def content_security_policy(host: str) -> str:
+    """Scripts, styles and images from this controller only (the socket.io client is served
+    from /vendor); sockets back to it; never inside a frame."""
+    return ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            f"font-src 'self'; connect-src 'self' ws://{host} wss://{host}; "
+            "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+async def security_headers(request: web.Request, response: web.StreamResponse) -> None:
+    """CSP, frame, sniffing and referrer headers on every answer (pages, files, errors, the
+    socket upgrade): set as each response is prepared, so none can miss them."""
+    response.headers.update(SECURITY_HEADERS)
+    host = request.host if HOST.fullmatch(request.host) else "localhost"
+    response.headers["Content-Security-Policy"] = content_security_policy(host)
+
+
+@web.middleware
+async def plain_keys(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A key that is not plain text (invalid UTF-8, a lone surrogate) is a 400, logged once."""
+    keys = [request.headers.get(KEY_HEADER), *request.query.getall("key", [])]
+    if any(key is not None and not plain_key(key) for key in keys):
+        keys_log.warning("bad key encoding from %s on %s", request.remote, request.path)
+        raise web.HTTPBadRequest(text=NOT_PLAIN)
+    return await handler(request)
+
+
+def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring | None = None,
+               key_limit: KeyLimit | None = None) -> web.Application:
     """`playlists`: a directory whose changed files are reloaded onto screens (development);
-    `anchor`: where to sign checkpoints of the log (at start, every N events, at shutdown)."""
-    app = web.Application(client_max_size=MAX_MESSAGE_BYTES)
+    `anchor`: where to sign checkpoints of the log (at start, every N events, at shutdown);
+    `key_limit`: wrong keys allowed per address before it is refused (controller/attempts.py)."""
+    app = web.Application(client_max_size=MAX_MESSAGE_BYTES,
+                          middlewares=[plain_keys])
+    app.on_response_prepare.append(security_headers)
     app[db_path_key] = db_path
-    sio = socketio.AsyncServer(
-        async_mode="aiohttp",
-        max_http_buffer_size=MAX_MESSAGE_BYTES,
-    )
+    attempts = KeyAttempts(key_limit or KeyLimit())
+    app[attempts_key] = attempts
+    sio = WireServer(list(AUDIENCES), max_http_buffer_size=MAX_MESSAGE_BYTES)
     sio.attach(app)
-    app.cleanup_ctx.append(_open_store(sio, playlists, anchor))
+    app.cleanup_ctx.append(_open_store(sio, playlists, anchor, attempts))
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/clock", clock)
     app.router.add_get("/screens", screens_report)
@@ -60,7 +106,8 @@ def create_app(db_path: Path, playlists: Path | None = None,
     return app
 
 
-def _open_store(sio: socketio.AsyncServer, playlists: Path | None, anchor: Anchoring | None):
+def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | None,
+                attempts: KeyAttempts):
     async def context(app: web.Application) -> AsyncIterator[None]:
         log = EventLog.open(app[db_path_key])
         service = Service(log, Show(build_features()), wall_clock_ms)
@@ -75,7 +122,7 @@ def _open_store(sio: socketio.AsyncServer, playlists: Path | None, anchor: Ancho
         except BaseException:
             log.close()
             raise
-        hub = Hub(service, sio)
+        hub = Hub(service, sio, attempts)
         app[hub_key] = hub
         for namespace in (ControlNamespace(hub), DisplayNamespace(hub), CueNamespace(hub)):
             sio.register_namespace(namespace)
@@ -103,7 +150,10 @@ async def _watch_log(hub: Hub, checkpointer: Checkpointer | None) -> None:
     refused from its next connect: authentication reads the keys table), and sign a
     checkpoint every N events."""
     while True:
-        _, views = hub.service.catch_up()
+        events, views = hub.service.catch_up()
+        for event in events:  # a key revoked at the shell: its live sessions are cut now
+            type_name, _, data = event.record()
+            await hub.revoked(type_name, data)
         if views:
             await hub.broadcast(views)
         if checkpointer is not None:
@@ -117,16 +167,22 @@ async def healthz(request: web.Request) -> web.Response:
                               "views": len(service.show.views)})
 
 
-KEY_HEADER = "X-Showrunner-Key"
 SCREEN_READERS = frozenset({"technician", "operator", "auditor"})
 
 
 def _require_reader(request: web.Request) -> Hub:
-    hub = request.app[hub_key]
+    """The hub, for a technician's, operator's or auditor's key in the key header; wrong keys
+    count against the address like on the sockets."""
+    hub, attempts, address = request.app[hub_key], request.app[attempts_key], request.remote
+    address = address or "unknown"
+    if attempts.blocked(address, HTTP_DOOR):
+        raise web.HTTPTooManyRequests(text=TOO_MANY)
     principal = authenticate(hub.service.log, {"key": request.headers.get(KEY_HEADER)})
     if principal is None or principal.role not in SCREEN_READERS:
-        raise web.HTTPForbidden(text=f"Send a technician, operator or auditor key in "
-                                     f"{KEY_HEADER}.")
+        sentence = f"Send a technician, operator or auditor key in {KEY_HEADER}."
+        if principal is None:
+            attempts.failed(address, HTTP_DOOR, "Unknown or revoked key.")
+        raise web.HTTPForbidden(text=sentence)
     return hub
 
 

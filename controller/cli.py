@@ -12,6 +12,7 @@ from pathlib import Path
 from aiohttp import web
 
 from controller.app import create_app
+from controller.attempts import KeyLimit
 from controller.audit import Finding, check_draws, utc
 from controller.auth import issue_key, revoke_key
 from controller.checkpoints import (
@@ -33,6 +34,9 @@ from controller.service import wall_clock_ms
 from controller.store.chain import COVERAGE
 from controller.store.lock import writer_lock
 from controller.store.sqlite import EventLog, StoreError
+from showrunner.contract.keyfile import KeyFileError, read_key
+
+TECHNICIAN_KEY_ENV = "SHOWRUNNER_KEY"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,6 +59,11 @@ def main(argv: list[str] | None = None) -> int:
                        "checkpoints for the auditor (default: DB.checkpoints)")
     serve.add_argument("--checkpoint-every", type=int, default=DEFAULT_EVERY, metavar="N",
                        help=f"sign a checkpoint every N events (default {DEFAULT_EVERY})")
+    serve.add_argument("--key-failures", type=int, default=KeyLimit.failures, metavar="N",
+                       help="wrong keys allowed per address and namespace in the window, "
+                       "after which that address is refused without its key being checked")
+    serve.add_argument("--key-window", type=float, default=KeyLimit.window_s,
+                       metavar="SECONDS", help="the window for --key-failures")
     serve.set_defaults(run=_serve)
 
     _key_commands(sub)
@@ -92,8 +101,10 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     try:
+        if "key_file" in args:
+            args.key = read_key(args.key_file, TECHNICIAN_KEY_ENV, "a technician key")
         return args.run(args)
-    except (StoreError, ConfigError, CheckpointError) as exc:
+    except (StoreError, ConfigError, CheckpointError, KeyFileError) as exc:
         print(f"showrunner-controller: {exc}", file=sys.stderr)
         return 2
 
@@ -115,7 +126,8 @@ def _serve(args: argparse.Namespace) -> int:
                            args.checkpoints or _beside(args.db, ".checkpoints"),
                            args.checkpoint_every)
         ensure_key(anchor.key)
-        asyncio.run(_run_server(args.db, args.host, args.port, args.playlists, anchor))
+        limit = KeyLimit(args.key_failures, args.key_window)
+        asyncio.run(_run_server(args.db, args.host, args.port, args.playlists, anchor, limit))
     return 0
 
 
@@ -131,12 +143,12 @@ def _beside(db: Path, suffix: str) -> Path:
 
 
 async def _run_server(db: Path, host: str, port: int, playlists: Path | None,
-                      anchor: Anchoring) -> None:
+                      anchor: Anchoring, key_limit: KeyLimit) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    runner = web.AppRunner(create_app(db, playlists, anchor), handle_signals=False)
+    runner = web.AppRunner(create_app(db, playlists, anchor, key_limit), handle_signals=False)
     await runner.setup()
     try:
         await web.TCPSite(runner, host, port).start()
@@ -148,14 +160,16 @@ async def _run_server(db: Path, host: str, port: int, playlists: Path | None,
 
 
 def _technician_commands(sub: argparse._SubParsersAction) -> None:
-    """Screens and playlists, against a running controller (--url, --key)."""
+    """Screens and playlists, against a running controller (--url, --key-file)."""
 
     def remote(name: str, help_: str, run, *arguments: tuple[tuple[str, ...], dict]) -> None:
-        parser = sub.add_parser(name, help=help_)
+        parser = sub.add_parser(name, help=help_, allow_abbrev=False)  # no --key for --key-file
         parser.add_argument("--url", default=os.environ.get("SHOWRUNNER_URL",
                                                             "http://127.0.0.1:8080"))
-        parser.add_argument("--key", default=os.environ.get("SHOWRUNNER_KEY", ""),
-                            help="technician key (or SHOWRUNNER_KEY)")
+        parser.add_argument("--key-file", type=Path, metavar="PATH",
+                            help="file holding a technician key, readable by its owner only "
+                            f"(chmod 600); default: the {TECHNICIAN_KEY_ENV} environment "
+                            "variable")
         for flags, options in arguments:
             parser.add_argument(*flags, **options)
         parser.set_defaults(run=run)
@@ -206,7 +220,8 @@ def _enrol(args: argparse.Namespace) -> int:
         print(f"refused: {ack['error']['message']}", file=sys.stderr)
         return 1
     print(f"screen {args.screen} enrolled in {args.group}, waiting for authorisation.")
-    print(f"its key (shown once; give it to the screen with --key): {key}")
+    print(f"its key (shown once; give it to the screen in a mode-600 --key-file or "
+          f"SHOWRUNNER_DISPLAY_KEY): {key}")
     return 0
 
 

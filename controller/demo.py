@@ -92,9 +92,9 @@ async def run_show(url: str, keys: dict[str, str], directory: Path) -> None:
 
 def start_display(url: str, key: str, directory: Path) -> tuple[subprocess.Popen[bytes], str]:
     command = [sys.executable, "-m", "showrunner.cli", "display", "--controller", url,
-               "--screen", SCREEN, "--key", key, "--state-dir", str(directory / "screens"),
+               "--screen", SCREEN, "--state-dir", str(directory / "screens"),
                "--size", "1280x720"]
-    env = dict(os.environ)
+    env = {**os.environ, "SHOWRUNNER_DISPLAY_KEY": key}  # never in argv (ps shows argv)
     if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
         where = "a window on this screen"
     else:

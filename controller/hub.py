@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import socketio
 
+from controller.attempts import KeyAttempts
 from controller.auth import Principal
 from controller.fault_log import FaultLog
 from controller.screens import AUTHORISED, VIEW_PREFIX, Screens, revoked_sentence
 from controller.service import Service
+from controller.sessions import Sessions, screen_principal
 from controller.show import View, is_public
+from controller.store.principal_ids import key_principal
 from controller.telemetry import Telemetry
 
 OPERATOR_AUDIENCE = "/control"
@@ -26,6 +29,15 @@ DISPLAY_AUDIENCE = "/display"
 PUBLIC_AUDIENCES = (DISPLAY_AUDIENCE, "/cue")
 VIEWS_ROOM = "views"
 SCREEN_EVENTS = ("ScreenEnrolled", "ScreenAuthorised", "ScreenRevoked")
+AUDIENCES = (OPERATOR_AUDIENCE, *PUBLIC_AUDIENCES)
+KEY_REVOKED = "This key was revoked."
+
+# event type -> its data -> (the principal it revokes, the sentence its sessions are cut with)
+REVOCATIONS: dict[str, Callable[[dict[str, Any]], tuple[str, str]]] = {
+    "ScreenRevoked": lambda data: (screen_principal(data["screen"]),
+                                   revoked_sentence(data["screen"])),
+    "KeyRevoked": lambda data: (key_principal(data["key_hash"]), KEY_REVOKED),
+}
 
 
 TICK_S = 0.05
@@ -44,11 +56,14 @@ def visible(name: str, screen: str | None = None, authorised: bool = True) -> bo
 
 
 class Hub:
-    def __init__(self, service: Service, sio: socketio.AsyncServer) -> None:
+    def __init__(self, service: Service, sio: socketio.AsyncServer,
+                 attempts: KeyAttempts | None = None) -> None:
         self.service = service
         self.sio = sio
         self.telemetry = Telemetry()
         self.screen_sids: dict[str, set[str]] = {}
+        self.sessions = Sessions()
+        self.attempts = attempts or KeyAttempts()
 
     @property
     def screens(self) -> Screens:
@@ -58,6 +73,8 @@ class Hub:
         ack, views = self.service.execute(envelope, principal)
         if views:
             await self.broadcast(views)
+        for event in ack.get("events", []):
+            await self.revoked(event["type"], event["data"])
         await self.follow_screens(e["data"]["screen"] for e in ack.get("events", [])
                                   if e["type"] in SCREEN_EVENTS)
         return ack
@@ -92,6 +109,19 @@ class Hub:
                 await self.sio.emit("views", {"views": [message]}, room=message["name"],
                                     namespace=DISPLAY_AUDIENCE)
 
+    async def revoked(self, event_type: str, data: dict[str, Any]) -> None:
+        """If this event revokes a principal, cut its live sessions: called with a command's
+        events, and meant for those another process appended (`key revoke` at the shell)."""
+        if event_type in REVOCATIONS:
+            await self.cut(*REVOCATIONS[event_type](data))
+
+    async def cut(self, principal: str, sentence: str) -> None:
+        """`principal` was revoked: every live session authenticated as it is told why and
+        disconnected now (its key is refused at the next connect)."""
+        for namespace, sid in self.sessions.of(principal):
+            await self.sio.emit("refused", {"message": sentence}, to=sid, namespace=namespace)
+            await self.sio.disconnect(sid, namespace=namespace)
+
     # -- connected screens -------------------------------------------------------------------
     async def screen_connected(self, sid: str, screen: str) -> None:
         self.screen_sids.setdefault(screen, set()).add(sid)
@@ -106,15 +136,11 @@ class Hub:
 
     async def follow_screens(self, screens: Iterable[str]) -> None:
         """After an enrolment change: an authorised screen starts receiving public views
-        (and gets those it lacks); a revoked or re-keyed one is disconnected."""
+        (and gets those it lacks); a revoked one was cut already (`cut`)."""
         for screen in set(screens):
-            status = self.screens.screens[screen].status
+            if self.screens.screens[screen].status != AUTHORISED:
+                continue
             for sid in list(self.screen_sids.get(screen, ())):
-                if status != AUTHORISED:
-                    await self.sio.emit("refused", {"message": revoked_sentence(screen)}, to=sid,
-                                        namespace=DISPLAY_AUDIENCE)
-                    await self.sio.disconnect(sid, namespace=DISPLAY_AUDIENCE)
-                    continue
                 await self.sio.enter_room(sid, VIEWS_ROOM, namespace=DISPLAY_AUDIENCE)
                 missing = [v.message() for v in self.service.show.views_since({})
                            if visible(v.name, screen)]

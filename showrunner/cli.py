@@ -15,7 +15,10 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # before anything impo
 
 import yaml
 
+from showrunner.contract.keyfile import KeyFileError, read_key
 from showrunner.engine.layout import parse_size
+
+DISPLAY_KEY_ENV = "SHOWRUNNER_DISPLAY_KEY"
 
 
 def parse_params(items: Sequence[str]) -> dict[str, Any]:
@@ -44,12 +47,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="showrunner", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    d = sub.add_parser("display", help="run one floor screen",
+    d = sub.add_parser("display", help="run one floor screen", allow_abbrev=False,
                        description="Show a scene on this screen with live views from the "
                        "controller; starts from the last-known views on disk.")
     d.add_argument("--controller", required=True, help="controller URL, e.g. http://host:8080")
     d.add_argument("--screen", required=True, help="this screen's id")
-    d.add_argument("--key", default="", help="this screen's display key")
+    d.add_argument("--key-file", type=Path, metavar="PATH",
+                   help=f"file holding this screen's key, readable by its owner only "
+                   f"(chmod 600); default: the {DISPLAY_KEY_ENV} environment variable")
     d.add_argument("--size", type=size_arg, help="window size WxH (default: desktop when "
                    "--fullscreen, else 1920x1080)")
     d.add_argument("--fullscreen", action="store_true")
@@ -162,8 +167,13 @@ def preview(args: argparse.Namespace) -> int:
 def display(args: argparse.Namespace, params: dict[str, Any]) -> int:
     from showrunner.engine.display import Display, DisplayOptions
 
+    try:
+        key = read_key(args.key_file, DISPLAY_KEY_ENV, "this screen's key")
+    except KeyFileError as exc:
+        print(f"showrunner display: {exc}", file=sys.stderr)
+        return 2
     options = DisplayOptions(
-        controller=args.controller, screen=args.screen, key=args.key, size=args.size,
+        controller=args.controller, screen=args.screen, key=key, size=args.size,
         fullscreen=args.fullscreen, state_dir=args.state_dir, snapshot=args.snapshot,
         snapshot_every=args.snapshot_every, scene=args.scene, params=params, theme=args.theme)
     return Display(options).run()

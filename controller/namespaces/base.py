@@ -1,4 +1,10 @@
-"""What every audience shares: authenticate, sync views by revision, estimate the clock."""
+"""What every audience shares: authenticate, sync views by revision, estimate the clock.
+
+A connect is checked in this order: is the address blocked at this namespace for wrong keys
+(controller/attempts.py; refused before the key is looked at), is the key plain text, is it a
+known unrevoked key, may its role use this namespace. Each live session is registered under its
+principal so that revoking the principal cuts it (`Hub.cut`).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +12,16 @@ from typing import Any
 
 import socketio
 
+from controller.attempts import NOT_PLAIN, TOO_MANY, plain_key, remote_address
 from controller.auth import authenticate
 from controller.hub import VIEWS_ROOM, Hub, visible
+
+Refused = socketio.exceptions.ConnectionRefusedError
+
+
+class WrongKey(Exception):
+    """An unknown, revoked or malformed key: refused with this sentence, and counted against
+    the address."""
 
 
 class AudienceNamespace(socketio.AsyncNamespace):
@@ -22,15 +36,36 @@ class AudienceNamespace(socketio.AsyncNamespace):
         self.hub = hub
 
     async def on_connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
+        address, attempts = remote_address(environ), self.hub.attempts
+        if attempts.blocked(address, self.path):
+            raise Refused(TOO_MANY)
+        try:
+            if isinstance(auth, dict) and not plain_key(auth.get("key")):
+                raise WrongKey(NOT_PLAIN)
+            session = self.admit(auth)
+        except WrongKey as exc:
+            attempts.failed(address, self.path, str(exc))
+            raise Refused(str(exc)) from None
+        await self.save_session(sid, session)
+        self.hub.sessions.add(session["id"], self.path, sid)
+        await self.joined(sid, session)
+
+    def admit(self, auth: Any) -> dict[str, Any]:
+        """The new session ({"principal", "id"}) for `auth`, or WrongKey / Refused."""
         principal = authenticate(self.hub.service.log, auth)
         if principal is None:
-            raise socketio.exceptions.ConnectionRefusedError("Unknown or revoked key.")
+            raise WrongKey("Unknown or revoked key.")
         if principal.role not in self.roles:
-            raise socketio.exceptions.ConnectionRefusedError(
-                f"A {principal.role} key cannot connect to {self.path}."
-            )
-        await self.save_session(sid, {"principal": principal})
+            raise Refused(f"A {principal.role} key cannot connect to {self.path}.")
+        return {"principal": principal, "id": principal.id}
+
+    async def joined(self, sid: str, session: dict[str, Any]) -> None:
         await self.enter_room(sid, VIEWS_ROOM)
+
+    async def on_disconnect(self, sid: str, reason: Any = None) -> None:
+        session = await self.get_session(sid)
+        if "id" in session:
+            self.hub.sessions.remove(session["id"], self.path, sid)
 
     async def on_sync(self, sid: str, data: Any = None) -> dict[str, Any]:
         """Send what the client lacks, given the revisions it holds."""

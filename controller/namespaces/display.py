@@ -10,32 +10,36 @@ from __future__ import annotations
 
 from typing import Any
 
-import socketio
-
 from controller.auth import authenticate
 from controller.hub import visible
-from controller.namespaces.base import AudienceNamespace
+from controller.namespaces.base import AudienceNamespace, WrongKey
 from controller.screens import AUTHORISED
+from controller.sessions import screen_principal
 
 
 class DisplayNamespace(AudienceNamespace):
     path = "/display"
     roles = frozenset({"display"})
 
-    async def on_connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
-        principal = authenticate(self.hub.service.log, auth)
-        if principal is not None:  # a viewer key: public views, no program of its own
-            await super().on_connect(sid, environ, auth)
-            return
+    def admit(self, auth: Any) -> dict[str, Any]:
+        if authenticate(self.hub.service.log, auth) is not None:  # a viewer key: public views
+            return super().admit(auth)
         screen = auth.get("screen") if isinstance(auth, dict) else None
         record, why = self.hub.screens.authenticate(
             screen, auth.get("key") if isinstance(auth, dict) else None)
         if record is None:
-            raise socketio.exceptions.ConnectionRefusedError(why)
-        await self.save_session(sid, {"principal": None, "screen": record.screen})
-        await self.hub.screen_connected(sid, record.screen)
+            raise WrongKey(why)
+        return {"principal": None, "screen": record.screen,
+                "id": screen_principal(record.screen)}
+
+    async def joined(self, sid: str, session: dict[str, Any]) -> None:
+        if session.get("screen") is None:
+            await super().joined(sid, session)
+        else:
+            await self.hub.screen_connected(sid, session["screen"])
 
     async def on_disconnect(self, sid: str, reason: Any = None) -> None:
+        await super().on_disconnect(sid, reason)
         screen = (await self.get_session(sid)).get("screen")
         if screen:
             self.hub.screen_disconnected(sid, screen)

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
-
-import aiohttp
 
 from tests.support.live import live_controller
 
@@ -94,21 +91,3 @@ async def test_sigkill_right_after_ack_loses_nothing(tmp_path):
             again = await mc.send("slots.record_score", {"entry": "S1", "score": 777},
                                   command_id=ack["command_id"])
             assert again == ack
-
-
-async def test_truncated_packet_is_dropped_and_the_connection_goes_on(tmp_path):
-    """A Socket.IO packet that does not decode has no ack id to answer; it is dropped, and the
-    same connection's next command is answered (docs/protocol.md, "Malformed messages")."""
-    async with live_controller(tmp_path / "show.db") as ctl, aiohttp.ClientSession() as http:
-        url = ctl.url + "/socket.io/?EIO=4&transport=websocket"
-        async with http.ws_connect(url) as ws:
-            assert (await ws.receive_str()).startswith("0{")
-            await ws.send_str("40/control," + json.dumps({"key": ctl.keys["operator"]}))
-            assert (await ws.receive_str()).startswith("40/control,")
-            await ws.send_str('42/control,1["command",{"type":')
-            await ws.send_str('42/control,2["command","register"]')
-            reply = await ws.receive_str()
-            assert reply.startswith("43/control,2")
-            (ack,) = json.loads(reply.removeprefix("43/control,2"))
-            assert ack["error"]["code"] == "bad_envelope"
-        assert log_rows(ctl.db_path) == []

@@ -21,10 +21,14 @@ VIEW = "leaderboard:slots"
 
 def start_display(url: str, key: str, tmp: Path, snapshot: Path | None = None,
                   stderr: int = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
+    """A display reading its key from a mode-600 file, as a technician sets one up."""
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    key_file = tmp / "screen.key"
+    key_file.write_text(key + "\n")
+    key_file.chmod(0o600)
     return subprocess.Popen(
         [sys.executable, "-m", "showrunner.cli", "display", "--controller", url,
-         "--screen", "test-1", "--key", key, "--state-dir", str(tmp / "screens"),
+         "--screen", "test-1", "--key-file", str(key_file), "--state-dir", str(tmp / "screens"),
          "--size", "640x360", "--snapshot", str(snapshot or tmp / "frame.png"),
          "--snapshot-every", "0.3"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr,
@@ -70,6 +74,8 @@ async def test_command_reaches_the_screen_and_survives_a_controller_restart(tmp_
             _, doc = await until(
                 lambda: (v := saved_view(tmp_path)) and v[0] == first["seq"] and v)
             assert [r["name"] for r in doc["rows"]] == ["Thandi M.", "Sipho D."]
+            cmdline = Path(f"/proc/{display.pid}/cmdline").read_bytes()
+            assert b"showrunner.cli" in cmdline and ctl.keys["display"].encode() not in cmdline
             await asyncio.sleep(1.5)  # let the entry animation settle into a steady frame
             before = await until(lambda: frame_pixels(tmp_path))
 

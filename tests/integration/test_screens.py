@@ -129,9 +129,10 @@ async def test_a_real_display_plays_its_playlist_and_a_takeover_then_hands_back(
         key = await enrol(tech)
         display = subprocess.Popen(
             [sys.executable, "-m", "showrunner.cli", "display", "--controller", ctl.url,
-             "--screen", "stage-1", "--key", key, "--size", "320x180",
+             "--screen", "stage-1", "--size", "320x180",
              "--state-dir", str(tmp_path / "screens")],
-            cwd=ROOT, env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+            cwd=ROOT, env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+                           "SHOWRUNNER_DISPLAY_KEY": key},
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             await wait_scene(ctl, "stage-1", "announcement")  # waiting for authorisation
