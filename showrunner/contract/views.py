@@ -327,7 +327,7 @@ class IdleBoard(ViewModel):
 class LiveBoard(ViewModel):
     title: ShortText
     session: ShortText
-    status: Literal["playing", "super9", "won"]
+    status: Literal["playing", "super9", "won", "closed"]
     numbers: rows(Cell, 37)
     called: rows(Pocket, 37)
     last: LastCall | None

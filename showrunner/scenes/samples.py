@@ -102,8 +102,13 @@ SUPER9 = {"title": "Super 9", "session": "Wednesday 17 January 19:00", "status":
           "called": [17, 4, 32, 0, 21, 9, 28],
           "last": {"number": 28, "colour": "black", "repeat": False},
           "counted_spins": 7, "jackpot_spins": 18, "jackpot_cents": 1_287_500_00,
-          "consolation_cents": 31_250_00,
+          "consolation_cents": 31_250_00, "playing_for": "jackpot",
           "message": "Shout SUPER 9 when all nine of your numbers are called"}
+#: after 18 counted spins nobody can win the jackpot: the consolation is played for (rule 16)
+SUPER9_CONSOLATION = {**SUPER9, "called": [17, 4, 32, 0, 21, 9, 28, 1, 5, 12, 33, 14, 35, 6,
+                                           19, 2, 26, 11, 30],
+                      "last": {"number": 30, "colour": "red", "repeat": False},
+                      "counted_spins": 19, "playing_for": "consolation"}
 
 
 def betting(no_spin: bool) -> dict[str, Any]:
@@ -167,6 +172,7 @@ CASES: list[Case] = [
     Case("claim_countdown", "amber", {"draw:wildcard": wildcard("claim")}, 70.0, busy=True),
     Case("claim_countdown", "redraw", {"draw:wildcard": REDRAWN}, 99.0),
     Case("super9_board", "board", {"board:super9": SUPER9}, 1.0, busy=True),
+    Case("super9_board", "consolation", {"board:super9": SUPER9_CONSOLATION}, 1.0),
     Case("roulette_countdown", "betting", {"spins:roulette": betting(False)}, 25.0, busy=True),
     Case("roulette_countdown", "no_spin", {"spins:roulette": betting(True)}, 125.0),
     Case("roulette_countdown", "closed", {"spins:roulette": betting(False)}, 121.0),

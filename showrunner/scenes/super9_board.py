@@ -1,10 +1,11 @@
 """Super 9 board: the 37 roulette numbers with those called lit, the last spin, the jackpot.
 
-Rules shown: a Super 9 within the first 18 spins wins the jackpot (rule 14); repeated numbers
-do not count again (rule 19); a "no spin" is not a spin (rule 18.2).
+Rules shown: a Super 9 within the first 18 spins wins the jackpot (rule 14), after that the
+first to complete wins the consolation (rule 16): the prize being played for is highlighted;
+repeated numbers do not count again (rule 19); a "no spin" is not a spin (rule 18.2).
 View "board:super9" (docs/scenes.md; controller/promotions/super9/views.py): reads "title",
-"session", "called" (numbers in counted order), "last": {"number"}, "jackpot_cents",
-"consolation_cents", "jackpot_spins" and "message".
+"session", "status", "called" (numbers in counted order), "last": {"number"}, "jackpot_cents",
+"consolation_cents", "jackpot_spins", "playing_for" and "message".
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from showrunner.scenes.common import content_top, static_layer
 
 RED = {1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36}
 JACKPOT_SPINS = 18  # rule 14
+STATUSES = ("idle", "playing", "super9", "won", "closed")
+PRIZES = ("jackpot", "consolation")
 FIELDS = ("title", "called", "last", "jackpot_cents", "consolation_cents", "counted_spins",
           "jackpot_spins", "message")
 
@@ -47,10 +50,14 @@ class Super9Board(Scene):
         counted = vd.integer(doc, "counted_spins", len(spins), where)
         self.last = last
         self.last_changed = self.elapsed if not first else -10.0
+        status = vd.choice(doc, "status", STATUSES, "playing", where)
+        # the idle board has no prize yet; otherwise the controller says (rules 14, 16)
+        playing_for = vd.choice(doc, "playing_for", PRIZES,
+                                "jackpot" if counted < limit else "consolation", where)
+        live = status in ("idle", "playing", "super9")
         s = self.static = static_layer(self.ctx, vd.text(doc, "title", "Super 9", where),
                                        vd.text(doc, "subtitle", vd.text(doc, "session"), where),
-                                       f"Spin {counted}" + (f" of {limit} for the jackpot"
-                                                            if counted <= limit else ""),
+                                       _caption(status, playing_for, counted, limit),
                                        into=self.static)
         x, _, w, _ = lay.safe()
         top = content_top() + 20
@@ -70,14 +77,18 @@ class Super9Board(Scene):
         info_y = top + cell * 3 + 40
         jackpot = vd.integer(doc, "jackpot_cents", 0, where)
         consolation = vd.integer(doc, "consolation_cents", 0, where)
-        rows = [("JACKPOT", format_zar(jackpot))] if jackpot else []
+        rows = [("jackpot", jackpot)] if jackpot else []
         if consolation:
-            rows.append(("CONSOLATION", format_zar(consolation)))
-        for i, (label, value) in enumerate(rows):
+            rows.append(("consolation", consolation))
+        for i, (prize, value) in enumerate(rows):
             bx = x + i * (grid_w / 2)
-            s.blit(text.render(label, "body", 30, theme.colour("muted")), lay.point(bx, info_y))
-            s.blit(text.fit(value, "display", 110, theme.colour("accent"), grid_w / 2 - 30),
-                   lay.point(bx, info_y + 40))
+            on = live and prize == playing_for
+            label = f"PLAYING FOR THE {prize.upper()}" if on else prize.upper()
+            s.blit(text.render(label, "body", 30, theme.colour("highlight" if on else "muted")),
+                   lay.point(bx, info_y))
+            s.blit(text.fit(format_zar(value), "display", 110,
+                            theme.colour("accent" if on or not live else "muted"),
+                            grid_w / 2 - 30), lay.point(bx, info_y + 40))
         recent = spins[-self.p["recent"]:]
         ry = info_y + (190 if rows else 0)
         s.blit(text.render("LAST SPINS", "body", 30, theme.colour("muted")), lay.point(x, ry))
@@ -111,3 +122,14 @@ class Super9Board(Scene):
         num = text.render(str(self.last), "display", 220, theme.colour("text"))
         if pop >= 0.999:
             surface.blit(num, num.get_rect(center=c))
+
+
+def _caption(status: str, playing_for: str, counted: int, limit: int) -> str:
+    """The header's right-hand caption: which spin, and for which prize (rules 14, 16)."""
+    if status == "won":
+        return f"Won on spin {counted}"
+    if status == "closed":
+        return "No winner this game"
+    if playing_for == "jackpot":
+        return f"Spin {counted} of {limit} for the jackpot"
+    return f"Spin {counted}: for the consolation"

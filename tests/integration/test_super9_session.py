@@ -113,7 +113,9 @@ async def test_a_whole_session_over_socketio(tmp_path, monkeypatch):
         ack = await ok(mc, "super9.confirm_win")
         assert ack["events"][0]["data"]["prize"] == "jackpot"
         board = await screen.wait_view("board:super9", lambda d: d["status"] == "won")
-        assert board["winners"] == [{"name": "Thandi M.", "share": "R5\u00a0000"}]
+        # rule 16 (ruling): the consolation, 25% of 3 buy-ins of R50, is paid with the jackpot
+        assert board["winners"] == [{"name": "Thandi M.",
+                                     "share": "R5\u00a0000 + R37.50 consolation"}]
         assert "1234567" not in str(board)
         await refused(mc, db, "super9.spin", {"number": 10}, "game_over")
 

@@ -52,3 +52,29 @@ def won_line(names: list[str], prize: str, shares: list[int]) -> str:
     amounts = sorted(set(shares), reverse=True)
     each = " or ".join(format_zar(a) for a in amounts)
     return f"Confirmed: {names_phrase(names)} share the {prize}: {each} each!"
+
+
+NO_TICKETS = ("No ticket is in play any more, so nobody can win this game: close it with a "
+              "reason (super9.close_session).")
+
+
+def void_line(ticket: str, reason: str, others: int) -> str:
+    also = "" if not others else (f" The holder's {others} other ticket"
+                                  f"{'s are' if others > 1 else ' is'} void too (rule 9).")
+    return f"Ticket {ticket} is void: {reason.rstrip('.')}. The game goes on.{also}"
+
+
+def disqualified_cause(ticket: str, day: str, reason: str) -> str:
+    """Why a holder's other tickets are void: the voided ticket and its reason (rule 9)."""
+    return f"holder disqualified on {day} (rule 9): ticket {ticket} is void ({reason})"
+
+
+def consolation_too_line(consolation_cents: int, winners: int) -> str:
+    whom = "the winner" if winners == 1 else "the winners, shared equally"
+    return (f"The consolation of {format_zar(consolation_cents)} goes to {whom} too "
+            "(rule 16).")
+
+
+def closed_line(reason: str, jackpot_next_cents: int) -> str:
+    return (f"The game is closed without a winner: {reason.rstrip('.')}. The jackpot grows to "
+            f"{format_zar(jackpot_next_cents)} (rule 15).")

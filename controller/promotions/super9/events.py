@@ -78,7 +78,23 @@ class Super9Won(DomainEvent, type_name="Super9Won"):
     prize: str  # "jackpot" or "consolation"
     prize_cents: int
     counted_spin: int
-    winners: list[dict[str, Any]]  # {"ticket": str, "share_cents": int}, ticket order
+    winners: list[dict[str, Any]]  # {"ticket", "share_cents", "consolation_share_cents"}
     jackpot_next_cents: int
+    at_ms: int
+    #: rule 16 (ruling): the consolation is paid at every session, so a jackpot win pays it
+    #: too (each winner's part in `consolation_share_cents`); 0 when `prize` is the consolation
+    consolation_cents: int = 0
+
+
+@dataclass(frozen=True)
+class Super9SessionClosed(DomainEvent, type_name="Super9SessionClosed"):
+    """A game nobody can win any more (every ticket void, or every number called), closed by
+    the operator with a reason; the jackpot was not won, so it grows (rule 15)."""
+
+    session: str
+    reason: str
+    counted_spin: int
+    jackpot_next_cents: int
+    by: str
     at_ms: int
 

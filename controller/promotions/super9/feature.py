@@ -3,8 +3,10 @@
 Readings of the rules (docs/super9.md): a "counted spin" is a spin whose number had not been
 called before in the session (rule 19); the jackpot is won when the first ticket(s) to have all
 9 numbers complete on counted spin 18 or earlier (rule 14), otherwise the first to complete wins
-the consolation, 25% of the session's buy-ins (rule 16). The jackpot grows by 75% of the buy-ins
-after every session in which it is not won, including one that paid the consolation (rule 15).
+the consolation, 25% of the session's buy-ins (rule 16); by ruling, the consolation is paid at
+every session, so jackpot winners get it too. The jackpot grows by 75% of the buy-ins after every
+session in which it is not won, including one that paid the consolation or was closed without a
+winner (rule 15).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from controller.promotions.super9 import cues
 from controller.promotions.super9.config import Super9Config
 from controller.promotions.super9.events import (
     Super9NoSpin,
+    Super9SessionClosed,
     Super9SessionStarted,
     Super9SpinEntered,
     Super9SpinUndone,
@@ -39,6 +42,7 @@ from controller.promotions.super9.events import (
 )
 from controller.promotions.super9.folding import Super9Folds
 from controller.promotions.super9.payloads import (
+    CloseSession,
     ConfirmWin,
     EnterTicket,
     NoSpin,
@@ -84,7 +88,7 @@ class Super9(Super9Views, Super9Folds, Configurable[Super9Config], Feature):
         for seq, event in history:
             if isinstance(event, Super9TicketEntered | Super9SessionStarted):
                 used.setdefault(event.session, (seq, event))
-            elif isinstance(event, Super9Won):
+            elif isinstance(event, Super9Won | Super9SessionClosed):
                 won.add(event.session)
         last = max(used, default=None)  # the session under way: ids sort by their start
         pending = used[last] if last is not None and last not in won else None
@@ -108,6 +112,8 @@ class Super9(Super9Views, Super9Folds, Configurable[Super9Config], Feature):
                     "Take the last entered number off the board, with a reason."),
             Command("super9.confirm_win", "operator", ConfirmWin, self.confirm,
                     "Confirm the \"SUPER 9\" call and pay the prize (rules 14, 16, 20, 22)."),
+            Command("super9.close_session", "operator", CloseSession, self.close,
+                    "Close a game nobody can win any more, with a reason (rule 15)."),
         )
 
     # -- ticket commands ----------------------------------------------------------------------
@@ -138,7 +144,7 @@ class Super9(Super9Views, Super9Folds, Configurable[Super9Config], Feature):
                 "duplicate_mismatch",
                 f"Ticket {ticket.ticket}: the duplicate does not match the original (only on "
                 f"the original: {only_o}; only on the duplicate: {only_d}). Check both copies "
-                "again; if they really differ the ticket is invalid: void it (rule 9).",
+                "again. If the copies really differ, void the ticket (rule 9).",
             )
         session = self.schedule.hand_in_session(ctx.now_ms)
         if session.id in self.played or self._running_id() == session.id:
@@ -172,11 +178,9 @@ class Super9(Super9Views, Super9Folds, Configurable[Super9Config], Feature):
                            f"The {self._label(running)} session is still being played.")
         if session.id in self.played:
             raise Rejected("session_over", f"The {session.label} session has been played.")
-        cutoff = session.start_ms - self.config.hand_in_minutes * 60_000
-        if ctx.now_ms < cutoff:
-            raise Rejected("too_early", f"Tickets for the {session.label} session are handed "
-                                        f"in until {self.config.hand_in_minutes} minutes before "
-                                        "it starts (rule 6).")
+        if ctx.now_ms < session.start_ms:  # rule 4: sessions start at the advertised time
+            raise Rejected("too_early", f"The {session.label} session starts at "
+                                        f"{session.id[-5:]}, not before (rule 4).")
         entered = [self.tickets[t] for t in self.by_session.get(session.id, [])]
         if not any(t.void is None for t in entered):
             raise Rejected("no_tickets", f"No valid tickets are entered for {session.label}.")
@@ -210,17 +214,40 @@ class Super9(Super9Views, Super9Folds, Configurable[Super9Config], Feature):
             raise Rejected("no_winner", "No ticket has all 9 numbers yet (rule 13).")
         counted = run.game.counted_spins
         if counted <= self.config.jackpot_counted_spins:  # rules 14, 19
-            prize, amount = "jackpot", run.jackpot_cents
+            # rule 16 (ruling): the first to complete get the consolation too
+            prize, amount, extra = "jackpot", run.jackpot_cents, run.consolation_cents
             jackpot_next = self.config.jackpot_seed_cents
         else:  # rule 16; rule 15: the jackpot was not won, so it grows
-            prize, amount = "consolation", run.consolation_cents
-            growth = percent_of(run.buy_ins_cents, self.config.jackpot_growth_percent)
-            jackpot_next = run.jackpot_cents + growth
-        shares = share_equally(amount, len(winners))  # rule 20
-        return [Super9Won(run.session.id, prize, amount, counted,
-                          [{"ticket": t, "share_cents": s} for t, s in zip(winners, shares,
-                                                                           strict=True)],
-                          jackpot_next, ctx.now_ms)]
+            prize, amount, extra = "consolation", run.consolation_cents, 0
+            jackpot_next = self._grown(run)
+        shares = share_equally(amount, len(winners))  # rule 20, in ticket-number order
+        extras = share_equally(extra, len(winners))
+        paid = [{"ticket": t, "share_cents": s, "consolation_share_cents": c}
+                for t, s, c in zip(winners, shares, extras, strict=True)]
+        return [Super9Won(run.session.id, prize, amount, counted, paid, jackpot_next,
+                          ctx.now_ms, extra)]
+
+    def close(self, p: CloseSession, ctx: Context) -> list[DomainEvent]:
+        """End a game that can have no winner, so that the next session can start."""
+        run = self._unfinished("close it")
+        reason = p.reason.strip()
+        if not reason:
+            raise Rejected("reason_required", "Say why the game ends without a winner.")
+        self._playing("close the game")  # a complete ticket is confirmed or undone first
+        left = self.config.highest_number + 1 - run.game.counted_spins
+        tickets = run.game.in_play()
+        if tickets and left:
+            raise Rejected("winner_possible", f"{tickets} ticket{'s are' if tickets > 1 else ' is'}"
+                                              f" still in play and {left} number"
+                                              f"{'s are' if left > 1 else ' is'} not yet called: "
+                                              "a winner is still possible (rule 13).")
+        return [Super9SessionClosed(run.session.id, reason, run.game.counted_spins,
+                                    self._grown(run), ctx.actor, ctx.now_ms)]
+
+    def _grown(self, run: Running) -> int:
+        """Rule 15: the jackpot was not won, so it grows by 75% of the session's buy-ins."""
+        return run.jackpot_cents + percent_of(run.buy_ins_cents,
+                                              self.config.jackpot_growth_percent)
 
     # -- checks -------------------------------------------------------------------------------
     def _sold(self, number: str) -> Ticket:
@@ -266,8 +293,8 @@ class Super9(Super9Views, Super9Folds, Configurable[Super9Config], Feature):
             raise Rejected("no_session", f"No Super 9 session is running: start one before you "
                                          f"{action}.")
         if run.result is not None:
-            raise Rejected("game_over", f"The {run.session.label} game is over and its prize is "
-                                        "confirmed (rule 13); start the next session first.")
+            raise Rejected("game_over", f"The {run.session.label} game is over; start the next "
+                                        "session first.")
         return run
 
     def _playing(self, action: str) -> Running:

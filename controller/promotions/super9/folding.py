@@ -11,6 +11,7 @@ from controller.promotions.super9 import cues
 from controller.promotions.super9.config import Super9Config
 from controller.promotions.super9.events import (
     Super9NoSpin,
+    Super9SessionClosed,
     Super9SessionStarted,
     Super9SpinEntered,
     Super9SpinUndone,
@@ -45,6 +46,7 @@ class Super9Folds:
                 Super9TicketEntered: self._entered, Super9TicketVoided: self._voided,
                 Super9SessionStarted: self._started, Super9NoSpin: self._no_spin,
                 Super9SpinUndone: self._undone, Super9Won: self._won,
+                Super9SessionClosed: self._closed,
                 PromotionConfigured: self.configured}
 
     def _sold_ticket(self, e: Super9TicketSold) -> Iterable[str]:
@@ -64,13 +66,21 @@ class Super9Folds:
         if e.card:  # rule 9: the holder is out of that day's promotion
             self.disqualified.add((e.card, e.day))
             out += [t for t in self.tickets.values() if t.card == e.card and t.void is None
-                    and t.session and session_day(t.session) == e.day]
+                    and t.ticket != e.ticket
+                    and t.session and t.session not in self.played
+                    and session_day(t.session) == e.day]
         run = self.current
+        live = run is not None and run.result is None
         for ticket in out:
-            ticket.void = e.reason if ticket.ticket == e.ticket else f"disqualified ({e.reason})"
-            if run and run.result is None and ticket.session == run.session.id:
+            ticket.void = e.reason if ticket.ticket == e.ticket else cues.disqualified_cause(
+                e.ticket, e.day, e.reason)
+            if run and live and ticket.session == run.session.id:
                 run.game.void(ticket.ticket)
-        return (BOARD,) if run and run.result is None else ()
+        if not (run and live):
+            return ()
+        others = len(out) - 1
+        run.cue = [cues.void_line(e.ticket, e.reason, others), *self._progress_cue(run)]
+        return (BOARD, CUES)
 
     def _started(self, e: Super9SessionStarted) -> Iterable[str]:
         session = self.schedule.played(e.session)
@@ -83,6 +93,8 @@ class Super9Folds:
             f"Super 9, {session.label}: {game.in_play()} tickets in play.",
             f"The jackpot of {format_zar(e.jackpot_cents)} is won with all nine numbers within "
             f"{self.config.jackpot_counted_spins} counted spins.",
+            f"The consolation of {format_zar(e.consolation_cents)} goes to the first to complete, "
+            "with the jackpot or after it (rule 16).",
         ]
         self.last_at_ms = e.at_ms
         return (BOARD, CUES, JACKPOT, SCHEDULE)
@@ -117,6 +129,17 @@ class Super9Folds:
         self.last_at_ms = e.at_ms
         names = self._names([w["ticket"] for w in e.winners])
         run.cue = [cues.won_line(names, e.prize, [w["share_cents"] for w in e.winners])]
+        if e.consolation_cents:  # rule 16 (ruling): paid with the jackpot too
+            run.cue.append(cues.consolation_too_line(e.consolation_cents, len(names)))
+        return (BOARD, CUES, JACKPOT, SCHEDULE)
+
+    def _closed(self, e: Super9SessionClosed) -> Iterable[str]:
+        run = self._current(e.session)
+        run.result = e
+        self.played.add(e.session)
+        self.previous_jackpot_cents, self.jackpot_cents = self.jackpot_cents, e.jackpot_next_cents
+        self.last_at_ms = e.at_ms
+        run.cue = [cues.closed_line(e.reason, e.jackpot_next_cents)]
         return (BOARD, CUES, JACKPOT, SCHEDULE)
 
     def _current(self, session_id: str) -> Running:
@@ -130,12 +153,17 @@ class Super9Folds:
         if winners:
             prize, amount = self._prize(run)
             return [cues.super9_line(self._names(winners), prize, amount)]
+        if not run.game.in_play():
+            return [cues.NO_TICKETS]
         lines = [cues.counted_line(run.game.counted_spins, limit, run.consolation_cents)]
         need = cues.need_line({k: run.game.need(k) for k in (1, 2, 3)})
         return [*lines, need] if need else lines
 
     def _prize(self, run: Running) -> tuple[str, int]:
-        """The prize a completion now would win: jackpot within the counted limit (rule 14)."""
-        if run.game.counted_spins <= self.config.jackpot_counted_spins:
+        """The prize being played for: a ticket complete now won on this counted spin, any other
+        completes on a later one; the jackpot only within the counted limit (rules 14, 16)."""
+        game = run.game
+        finishing = game.counted_spins + (0 if game.complete() else 1)
+        if finishing <= self.config.jackpot_counted_spins:
             return "jackpot", run.jackpot_cents
         return "consolation", run.consolation_cents

@@ -21,6 +21,11 @@ class Call:
     counted_index: int  # counted spins so far, including this one
 
 
+def ticket_order(ticket: str) -> tuple[int, str]:
+    """Ticket-number order: "9" before "10" before "100" (serials are digits, docs/super9.md)."""
+    return int(ticket), ticket
+
+
 def _bits(value: int) -> Iterator[int]:
     while value:
         low = value & -value
@@ -92,4 +97,4 @@ class Game:
 
     def complete(self) -> list[str]:
         """The tickets in play that have all their numbers called."""
-        return sorted(self.ids[i] for i in _bits(self.level[0]))
+        return sorted((self.ids[i] for i in _bits(self.level[0])), key=ticket_order)

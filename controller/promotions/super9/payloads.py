@@ -56,3 +56,8 @@ class UndoSpin:
 @payload
 class ConfirmWin:
     pass
+
+
+@payload
+class CloseSession:
+    reason: ShortText

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from controller.promotions.super9.events import (
-    Super9Won,
-)
+from controller.promotions.super9.events import Super9SessionClosed, Super9Won
 from controller.promotions.super9.game import Game
 from controller.promotions.super9.schedule import Session
 
@@ -23,7 +21,8 @@ class Ticket:
 
 @dataclass
 class Running:
-    """The latest session's game; `result` is set once the win is confirmed."""
+    """The latest session's game; `result` is set once the win is confirmed or the game is
+    closed without a winner."""
 
     session: Session
     game: Game
@@ -31,5 +30,5 @@ class Running:
     buy_ins_cents: int
     consolation_cents: int
     no_spins: int = 0
-    result: Super9Won | None = None
+    result: Super9Won | Super9SessionClosed | None = None
     cue: list[str] = field(default_factory=list)

@@ -7,6 +7,7 @@ from typing import Any
 
 from controller.domain.roulette import colour
 from controller.promotions.super9.config import Super9Config
+from controller.promotions.super9.events import Super9Won
 from controller.promotions.super9.schedule import Schedule, Session
 from controller.promotions.super9.state import Running
 from showrunner.contract.money import format_zar
@@ -77,23 +78,27 @@ class Super9Views:
         game = run.game
         last = game.calls[-1] if game.calls else None
         winners = game.complete()
-        if run.result:
+        if isinstance(run.result, Super9Won):
             status = "won"
+        elif run.result:
+            status = "closed"
         elif winners:
             status = "super9"
         else:
             status = "playing"
         prize, amount = self._prize(run)
-        if run.result:
+        if isinstance(run.result, Super9Won):
             names = self._names([w["ticket"] for w in run.result.winners])
-            won = [{"name": n, "share": format_zar(w["share_cents"])}
+            won = [{"name": n, "share": _share_text(w)}
                    for n, w in zip(names, run.result.winners, strict=True)]
             prize, amount = run.result.prize, run.result.prize_cents
         else:
             won = [{"name": n, "share": None} for n in self._names(winners)]
         message = {"playing": "Shout SUPER 9 when all nine of your numbers are called",
                    "super9": "SUPER 9! The winning ticket is being checked",
-                   "won": "Won by " + ", ".join(w["name"] for w in won)}[status]
+                   "won": "Won by " + ", ".join(w["name"] for w in won),
+                   "closed": f"No winner this game: the jackpot grows to "
+                             f"{format_zar(self.jackpot_cents)}"}[status]
         return {
             "title": "Super 9",
             "session": run.session.label,
@@ -122,3 +127,10 @@ class Super9Views:
             "winners": won,
             "message": message,
         }
+
+
+def _share_text(winner: dict[str, Any]) -> str:
+    """A winner's prize; with the jackpot, the consolation share as well (rule 16 ruling)."""
+    share = format_zar(winner["share_cents"])
+    extra = winner.get("consolation_share_cents", 0)  # absent in logs before the ruling
+    return f"{share} + {format_zar(extra)} consolation" if extra else share
