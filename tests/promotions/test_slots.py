@@ -96,6 +96,20 @@ def test_machines_are_allocated_in_order_and_one_seat_per_heat():
     assert again.heat == "Heat 2"
 
 
+def test_walk_ins_fill_the_earliest_free_machine_whatever_later_bookings_exist():
+    d = Driver()
+    d.members(4)
+    booked = d.do("slots.enter", {"card": "1000000", "heat": "Heat 3"})[0]
+    assert (booked.heat, booked.seat) == ("Heat 3", 1)
+    # rule 11: machines are allocated in sequential order, so Heats 1 and 2 fill first
+    walk_ins = [d.do("slots.enter", {"card": c})[0] for c in ("1000001", "1000002")]
+    assert [(e.heat, e.seat) for e in walk_ins] == [("Heat 1", 1), ("Heat 1", 2)]
+    d.do("slots.start_heat", {"stage": "qualifying", "heat": "Heat 1"})
+    # a started heat takes nobody (rule 11): the next machine is Heat 2's first
+    late = d.do("slots.enter", {"card": "1000003"})[0]
+    assert (late.heat, late.seat) == ("Heat 2", 1)
+
+
 def test_late_entry_to_a_started_heat_is_refused():
     d = Driver()
     d.members(2)

@@ -135,7 +135,9 @@ class Slots(Tournament):
                                               "week's free entry (Monday to Sunday, rule 8).")
 
     def qualifying_seat(self, stage: Stage, member: Member, heat: str | None) -> tuple[str, int]:
-        """Machines are allocated in order (rule 11); one seat per heat per player (rule 21)."""
+        """Machines are allocated in sequential order (rule 11): the earliest heat not started
+        with a free machine, lowest machine first, whatever later heats hold; one seat per heat
+        per player (rule 21)."""
         own = self.own_heats(stage, member.card)
         if heat in own:
             raise Rejected("second_seat", f"{member.display_name} already has a seat in {heat}; "
@@ -145,8 +147,7 @@ class Slots(Tournament):
             raise Rejected("heat_started", f"{heat} has started; late entries are not accepted "
                                            "(rule 11).")
         free = self.seat_is_free(stage, own | stage.started)
-        return take_seat(free, stage.spec.heat_title, stage.spec.heat_size, heat,
-                         after=max(stage.last_heat - 1, 0))
+        return take_seat(free, stage.spec.heat_title, stage.spec.heat_size, heat)
 
     def tie_break(self, p: TieBreak, ctx: Context) -> list[DomainEvent]:
         stage, keys = self.tie_round(p.stage, p.entries)
