@@ -21,6 +21,7 @@ from controller.promotions.wildcard.events import (
     WildcardRevealed,
 )
 from controller.promotions.wildcard.pool import holder_of, pool_digest
+from tests.promotions.helpers import Driver
 from tests.promotions.wildcard_show import (
     CLOSE,
     CONFIG,
@@ -400,3 +401,47 @@ def test_any_command_sequence_keeps_the_draw_consistent(frozen_first, steps, rnd
             assert not set(pool.excluded) & {card for card, _ in pool.listing}
         if draw is not None:
             assert draw.digest == pool.digest and holder_of(pool.listing, draw.pick) == draw.card
+
+
+# -- the pool from the real tournament (rulings in docs/draws.md) ------------------------------
+def slots_show() -> Driver:
+    """The whole show: Slots PAYOFF entries in January, Wild Card bins on 18 January."""
+    d = Driver()
+    d.now = OPEN - 2 * 86_400_000
+    return d
+
+
+def activate_all(d: Driver, cards: list[str]) -> None:
+    d.now = OPEN + 60_000
+    for card in cards:
+        d.do("wildcard.activate", {"card": card})
+
+
+def test_only_a_played_entry_that_was_not_refunded_earns_the_five_extra_tickets():
+    d = slots_show()
+    played, absent, refunded, other = d.members(4)
+    entries = {c: d.entry("slots.enter", {"card": c}) for c in (played, absent, refunded)}
+    d.do("slots.enter", {"card": other})  # fills Heat 1 so the refund finds no later seat
+    d.do("slots.record_score", {"entry": entries[played], "score": 900})
+    d.do("slots.malfunction", {"entry": entries[refunded]})  # rule 27: refunded
+    d.do("slots.start_heat", {"stage": "qualifying", "heat": "Heat 1",
+                              "absent": [entries[absent]]})  # rule 29: forfeited, never played
+    activate_all(d, [played, absent, refunded])
+    # rule 18.2 as ruled: "participated" = at least one entry played (scored) and not refunded
+    assert d.feature("wildcard").pool_listing() == [[played, 6], [absent, 1], [refunded, 1]]
+
+
+def test_a_member_disqualified_from_the_promotion_gets_no_tickets_at_all():
+    d = slots_show()
+    cheat, later, honest = d.members(3)
+    entries = {c: d.entry("slots.enter", {"card": c}) for c in (cheat, later, honest)}
+    for e in entries.values():
+        d.do("slots.record_score", {"entry": e, "score": 500})
+    d.do("slots.disqualify", {"entry": entries[cheat], "reason": "pooled credits (rule 13)"})
+    d.now = OPEN + 60_000
+    # rule 47: a person transgressing the rules is disqualified: not even the one ticket
+    error = d.refuse("wildcard.activate", {"card": cheat})
+    assert error.code == "disqualified" and "rule 47" in error.message
+    activate_all(d, [later, honest])
+    d.do("slots.disqualify", {"entry": entries[later], "reason": "abusive to staff"})
+    assert d.feature("wildcard").pool_listing() == [[honest, 6]]

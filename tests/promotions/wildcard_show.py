@@ -29,16 +29,21 @@ DECLINE_PAYLOAD = {"card": "1000003", "in_person": True, "id_checked": True,
 
 @dataclass
 class FixedRoster:
-    """A real, tiny Roster: who took part in the tournament and who already qualified."""
+    """A real, tiny Roster: who took part in the tournament, who already qualified, who was
+    disqualified."""
 
     participants: set[str] = field(default_factory=set)
     qualified: set[str] = field(default_factory=set)
+    disqualified: set[str] = field(default_factory=set)
 
     def participant_cards(self) -> set[str]:
         return set(self.participants)
 
     def qualified_cards(self) -> set[str]:
         return set(self.qualified)
+
+    def disqualified_cards(self) -> set[str]:
+        return set(self.disqualified)
 
 
 class ScriptedRng(Randomness):

@@ -99,10 +99,15 @@ class Slots(Tournament):
 
     # -- queries the Wild Card draw calls -------------------------------------------------------
     def participant_cards(self) -> set[str]:
-        """Rewards members who took part in the event (rule 18.2: 5 extra Wild Card tickets)."""
+        """Rewards members who took part in the event (rule 18.2: 5 extra Wild Card tickets):
+        as ruled (docs/draws.md), at least one qualifying entry played (scored), not refunded."""
         return {e.card for e in self.entries.values()
-                if e.stage == "qualifying" and e.status != "refunded"
+                if e.stage == "qualifying" and e.status != "refunded" and e.score is not None
                 and self.members.by_card[e.card].rewards_member}
+
+    def disqualified_cards(self) -> set[str]:
+        """Members disqualified from the promotion (rules 2, 47): no Wild Card tickets at all."""
+        return {e.card for e in self.entries.values() if e.status == "disqualified"}
 
     def qualified_cards(self) -> set[str]:
         """Cards already holding a seat in the final (kept out of the Wild Card pool)."""

@@ -52,11 +52,14 @@ from controller.promotions.wildcard.views import VIEW, WildcardViews
 
 
 class Roster(Protocol):
-    """What the tournament tells the draw: who took part (rule 18.2), who already qualified."""
+    """What the tournament tells the draw: who took part (rule 18.2), who already qualified,
+    who was disqualified from the promotion (rule 47)."""
 
     def participant_cards(self) -> set[str]: ...
 
     def qualified_cards(self) -> set[str]: ...
+
+    def disqualified_cards(self) -> set[str]: ...
 
 
 class Wildcard(WildcardViews, Configurable[WildcardConfig], Feature):
@@ -238,7 +241,7 @@ class Wildcard(WildcardViews, Configurable[WildcardConfig], Feature):
     def pool_listing(self, excluded: Iterable[str] = ()) -> list[list[Any]]:
         """Who is in the draw and with how many tickets, in canonical (card) order."""
         out: list[list[Any]] = []
-        skip = set(excluded) | self.roster.qualified_cards()
+        skip = set(excluded) | self.roster.qualified_cards() | self.roster.disqualified_cards()
         participants = self.roster.participant_cards()
         for card in sorted(self.activated - skip):
             member = self.members.by_card[card]
@@ -304,6 +307,9 @@ class Wildcard(WildcardViews, Configurable[WildcardConfig], Feature):
         if card in self.roster.qualified_cards():
             raise Rejected("already_qualified", f"{member.display_name} has already qualified "
                            "for the Final and takes no part in the Wild Card draw (rule 19).")
+        if card in self.roster.disqualified_cards():
+            raise Rejected("disqualified", f"{member.display_name} was disqualified from the "
+                           "Slots PAYOFF and has no Wild Card tickets (rule 47).")
         return member
 
     def _frozen(self, round_: int, excluded: list[str], ctx: Context) -> WildcardPoolFrozen:
