@@ -45,6 +45,7 @@ from controller.promotions.tournament.events import (
     TournamentTieBroken,
 )
 from controller.promotions.tournament.feature import Tournament, reason_text
+from controller.promotions.tournament.payloads import StartHeat
 from controller.promotions.tournament.state import Stage, StageSpec
 
 
@@ -93,6 +94,16 @@ class Slots(Tournament):
                     "A tournament-system fault: restart the whole heat, voiding its scores."),
         )
 
+    def start_heat(self, p: StartHeat, ctx: Context) -> list[DomainEvent]:
+        """Rule 18: the Wild Card draw comes before the Semi-Finals start."""
+        events = super().start_heat(p, ctx)
+        semi = self.stages["semi"]
+        if p.stage == semi.spec.name and not semi.started and not self.wildcard_named():
+            raise Rejected("wildcard_pending", "The semi-final starts after the Wild Card draw "
+                                               "has concluded, with its winner claimed or named "
+                                               "a finalist (rule 18).")
+        return events
+
     def handlers(self) -> Mapping[type[DomainEvent], Handler]:
         return {**super().handlers(), WildcardFinalist: self._wildcard,
                 SlotsHeatRestarted: self.recorded}
@@ -108,6 +119,10 @@ class Slots(Tournament):
     def disqualified_cards(self) -> set[str]:
         """Members disqualified from the promotion (rules 2, 47): no Wild Card tickets at all."""
         return {e.card for e in self.entries.values() if e.status == "disqualified"}
+
+    def wildcard_named(self) -> bool:
+        """The Wild Card draw has concluded: its finalist holds a seat in the final."""
+        return any(e.payment == "wildcard" for e in self.active(self.final))
 
     def qualified_cards(self) -> set[str]:
         """Cards already holding a seat in the final (kept out of the Wild Card pool)."""
@@ -184,7 +199,7 @@ class Slots(Tournament):
         players = self.active(stage)
         if any(e.heat for e in players):
             raise Rejected("already_drawn", f"The {stage.spec.title} seats are already drawn.")
-        if stage is self.final and not any(e.payment == "wildcard" for e in players):
+        if stage is self.final and not self.wildcard_named():
             raise Rejected("wildcard_pending", "The Wild Card finalist is not known yet "
                                                "(rule 19); draw the final seats after that draw.")
         if not players:
@@ -252,7 +267,7 @@ class Slots(Tournament):
     # -- state ----------------------------------------------------------------------------------
     def _wildcard(self, ev: WildcardFinalist) -> set[str]:
         """Rule 19: the Wild Card winner completes the final."""
-        if any(e.payment == "wildcard" for e in self.active(self.final)):
+        if self.wildcard_named():
             return set()
         entry = self.new_id()
         self.apply(TournamentEntered(self.name, entry, ev.card, "final", None, None, "wildcard",
