@@ -445,3 +445,65 @@ def test_a_member_disqualified_from_the_promotion_gets_no_tickets_at_all():
     activate_all(d, [later, honest])
     d.do("slots.disqualify", {"entry": entries[later], "reason": "abusive to staff"})
     assert d.feature("wildcard").pool_listing() == [[honest, 6]]
+
+
+def qualified_show() -> Driver:
+    """40 Slots players, entry i scoring 10 000 - 10 i (place i + 1); qualifying closed and
+    the semi-final seats drawn."""
+    d = slots_show()
+    cards = d.members(40)
+    for i, card in enumerate(cards):
+        d.do("slots.record_score", {"entry": d.entry("slots.enter", {"card": card}),
+                                    "score": 10_000 - 10 * i})
+    d.do("slots.close_stage", {"stage": "qualifying"})
+    d.do("slots.draw_seats", {"stage": "semi"})
+    return d
+
+
+def win_wild_card(d: Driver, card: str) -> None:
+    """`card` alone in the pool: frozen, drawn, revealed and claimed in person."""
+    activate_all(d, [card])
+    d.now = CLOSE
+    d.do("wildcard.freeze", {})
+    draw = d.do("wildcard.draw", {})[0]
+    d.now = draw.reveal_at_ms
+    for event in d.feature("wildcard").due(d.now):
+        d.apply(event)
+    d.do("wildcard.claim", {"card_checked": True, "id_checked": True})
+
+
+def test_the_two_direct_finalists_are_not_in_the_wild_card_pool():
+    d = qualified_show()
+    d.now = OPEN + 60_000
+    # rule 17 (ruling): places 1 and 2 are finalists already and take no part in the draw
+    for card in ("1000000", "1000001"):
+        assert d.refuse("wildcard.activate", {"card": card}).code == "already_qualified"
+    activate_all(d, ["1000002"])
+    assert d.feature("wildcard").pool_listing() == [["1000002", 6]]
+
+
+def test_a_semi_finalist_who_wins_passes_the_semi_seat_to_qualifying_place_33():
+    d = qualified_show()
+    slots = d.feature("slots")
+    mine = next(e for e in slots.active(slots.stages["semi"]) if e.card == "1000005")
+    seat = (mine.heat, mine.seat)
+    win_wild_card(d, "1000005")  # qualifying place 6
+    # ruling on rule 18: the semi-finalist takes the final seat ...
+    final = [e for e in slots.active(slots.final) if e.payment == "wildcard"]
+    assert [e.card for e in final] == ["1000005"]
+    assert mine.status == "to_final" and mine.heat is None
+    # ... and the semi seat passes to the next-ranked qualifier, place 33
+    semi = slots.active(slots.stages["semi"])
+    successor = next(e for e in semi if e.card == "1000032")
+    assert len(semi) == 30 and (successor.heat, successor.seat) == seat
+    heats = d.view("seating:slots")["stages"][0]["heats"]
+    shown = next(s for h in heats if h["heat"] == seat[0] for s in h["seats"]
+                 if s["seat"] == seat[1])
+    assert shown["name"] == "Player32 S." and shown["note"] == "replaces Player5 S. (Wild Card)"
+    vias = {q["name"]: q["via"] for q in d.view("qualifiers:slots")["stages"][0]["qualifiers"]}
+    assert vias["Player32 S."] == "Qualifying place 33" and "Player5 S." not in vias
+    assert successor.id in {row["entry"] for row in d.view("ops:slots")["entries"]}
+    cue = d.view("cues")["cues"][-1]
+    assert cue["at_ms"] == d.now and "Player32 S." in cue["text"] and "place 33" in cue["text"]
+    assert f"{seat[0]}, seat {seat[1]}" in cue["text"]
+    d.do("slots.start_heat", {"stage": "semi", "heat": "Semi 1"})  # rule 18: drawn, so it starts

@@ -9,6 +9,7 @@ heats of six. Ties are settled by a playing-card draw, Ace low.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from controller.domain.calendar import week_monday
@@ -46,7 +47,17 @@ from controller.promotions.tournament.events import (
 )
 from controller.promotions.tournament.feature import Tournament, reason_text
 from controller.promotions.tournament.payloads import StartHeat
-from controller.promotions.tournament.state import Stage, StageSpec
+from controller.promotions.tournament.state import Entry, Stage, StageSpec
+
+
+@dataclass(frozen=True)
+class SeatPass:
+    """A semi-final seat given up by the Wild Card winner (`winner`: their semi entry) and the
+    entry that took it (`successor`; None when no qualifier was left)."""
+
+    winner: str
+    successor: str | None
+    at_ms: int
 
 
 class Slots(Tournament):
@@ -65,6 +76,7 @@ class Slots(Tournament):
     def __init__(self, members: Members, config: SlotsConfig | None = None) -> None:
         super().__init__(members, config or shipped("slots", SlotsConfig))
         self.wildcard_absent: set[str] = set()
+        self.seat_passes: list[SeatPass] = []
 
     def stage_specs(self, c: SlotsConfig) -> list[StageSpec]:
         return [
@@ -264,15 +276,60 @@ class Slots(Tournament):
             return None
         return "Must join the Rewards Programme to claim (rule 4)."
 
+    def seat_note(self, e: Entry, proxy: str | None) -> str:
+        note = super().seat_note(e, proxy)
+        passed = next((p for p in self.seat_passes if p.successor == e.id), None)
+        if passed is None:
+            return note
+        winner = self.name_of(self.entries[passed.winner].card)
+        return ", ".join(part for part in (f"replaces {winner} (Wild Card)", note) if part)
+
     # -- state ----------------------------------------------------------------------------------
     def _wildcard(self, ev: WildcardFinalist) -> set[str]:
         """Rule 19: the Wild Card winner completes the final."""
         if self.wildcard_named():
             return set()
         entry = self.new_id()
-        self.apply(TournamentEntered(self.name, entry, ev.card, "final", None, None, "wildcard",
-                                     0, 0))
+        dirty = set(self.apply(TournamentEntered(self.name, entry, ev.card, "final", None, None,
+                                                 "wildcard", 0, ev.at_ms)))
         if not ev.present:
             self.wildcard_absent.add(entry)
-        return {self.seating_view, self.qualifiers_view}
+        return self.with_ops(dirty | self._pass_semi_seat(ev.card, ev.at_ms))
+
+    def _pass_semi_seat(self, card: str, at_ms: int) -> set[str]:
+        """Ruling (docs/draws.md): a semi-finalist who wins the Wild Card goes to the final, and
+        their semi-final seat (the lowest-placed, if several) passes to the next-ranked
+        qualifier, in the same heat and seat. Once the semi is under way they keep it (21)."""
+        semi = self.stages["semi"]
+        players = self.active(semi)
+        mine = [e for e in players if e.card == card]
+        if not mine or semi.started or any(e.score is not None for e in players):
+            return set()
+        given = mine[-1]
+        heat, seat = given.heat, given.seat
+        self._seat(semi, given, None, None)
+        given.status = "to_final"
+        dirty = {self.seating_view, self.qualifiers_view}
+        origin = self.next_qualifier(card)
+        successor = None
+        if origin is not None:
+            successor = self.new_id()
+            dirty |= set(self.apply(TournamentEntered(
+                self.name, successor, origin.card, "semi", heat, seat, "qualified", 0, at_ms,
+                origin.id)))
+        self.seat_passes.append(SeatPass(given.id, successor, at_ms))
+        return dirty
+
+    def next_qualifier(self, winner: str) -> Entry | None:
+        """The best-placed qualifying entry below the semi's places that has no seat yet, of an
+        eligible member other than the Wild Card winner (place 33 first)."""
+        qualifying = self.stages["qualifying"]
+        seated = {e.origin for e in self.entries.values() if e.origin is not None}
+        barred = self.disqualified_cards() | {winner}
+        for key in sorted(qualifying.places, key=qualifying.places.__getitem__):
+            e = self.entries[key]
+            if (qualifying.places[key] > self.config.semi_last_place and key not in seated
+                    and e.card not in barred and not self.members.by_card[e.card].flags):
+                return e
+        return None
 

@@ -337,5 +337,5 @@ class Wildcard(WildcardViews, Configurable[WildcardConfig], Feature):
     def _finalist(self, draw: WildcardDrawn, present: bool, ctx: Context) -> list[DomainEvent]:
         claim_by = draw.drawn_at_ms + self.config.prize_claim_ms  # rules 43, 45
         return [WildcardClaimed(draw.round, draw.card, present, claim_by, ctx.actor, ctx.now_ms),
-                WildcardFinalist(draw.card, present)]
+                WildcardFinalist(draw.card, present, ctx.now_ms)]
 
