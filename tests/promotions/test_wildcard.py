@@ -507,3 +507,47 @@ def test_a_semi_finalist_who_wins_passes_the_semi_seat_to_qualifying_place_33():
     assert cue["at_ms"] == d.now and "Player32 S." in cue["text"] and "place 33" in cue["text"]
     assert f"{seat[0]}, seat {seat[1]}" in cue["text"]
     d.do("slots.start_heat", {"stage": "semi", "heat": "Semi 1"})  # rule 18: drawn, so it starts
+
+
+def test_before_the_semi_seat_draw_the_successor_joins_the_draw_and_replay_agrees():
+    d = slots_show()
+    for i, card in enumerate(d.members(40)):
+        d.do("slots.record_score", {"entry": d.entry("slots.enter", {"card": card}),
+                                    "score": 10_000 - 10 * i})
+    d.do("slots.close_stage", {"stage": "qualifying"})
+    win_wild_card(d, "1000002")  # qualifying place 3, semi seats not drawn yet
+    slots = d.feature("slots")
+    semi = slots.active(slots.stages["semi"])
+    # ruling on rule 18: place 33 takes the seat; it is drawn with the others (rule 16)
+    assert len(semi) == 30 and "1000002" not in {e.card for e in semi}
+    assert next(e for e in semi if e.card == "1000032").heat is None
+    seated = d.do("slots.draw_seats", {"stage": "semi"})[0]
+    assert len(seated.seats) == 30
+    replayed = Driver()
+    for event in d.log:
+        replayed.apply(event)
+    for view in ("seating:slots", "qualifiers:slots", "ops:slots", "cues"):
+        assert replayed.view(view) == d.view(view)
+
+
+def test_once_the_semi_is_under_way_the_winner_keeps_the_semi_seat():
+    d = qualified_show()
+    slots = d.feature("slots")
+    mine = next(e for e in slots.active(slots.stages["semi"]) if e.card == "1000005")
+    d.do("slots.record_score", {"entry": mine.id, "score": 100})  # a meter already reported
+    win_wild_card(d, "1000005")
+    # rule 21: a player may hold seats in several final stages; nothing passes mid-semi
+    assert mine.status == "active" and slots.seat_passes == []
+    assert "1000032" not in {e.card for e in slots.active(slots.stages["semi"])}
+
+
+def test_with_nobody_at_place_33_the_passed_seat_stays_empty_and_the_cue_says_so():
+    d = slots_show()
+    for i, card in enumerate(d.members(32)):
+        d.do("slots.record_score", {"entry": d.entry("slots.enter", {"card": card}),
+                                    "score": 10_000 - 10 * i})
+    d.do("slots.close_stage", {"stage": "qualifying"})
+    win_wild_card(d, "1000010")
+    slots = d.feature("slots")
+    assert len(slots.active(slots.stages["semi"])) == 29
+    assert "stays empty" in d.view("cues")["cues"][-1]["text"]
