@@ -28,8 +28,8 @@ class SlotsCues:
         cues = []
         for passed in t.seat_passes[self._passes:]:
             self._passes += 1
-            text = (f"{t.title}: {t.name_of(t.entries[passed.winner].card)} is the Wild Card "
-                    "finalist and gives up a semi-final seat.")
+            text = (f"{t.name_of(t.entries[passed.winner].card)} is the Wild Card finalist and "
+                    f"gives up a {t.title} semi-final seat.")
             if passed.successor is None:
                 text += " No qualifier is left to take it; it stays empty."
             else:
