@@ -9,6 +9,7 @@ from controller.domain.members import Members
 from controller.promotions.poker import Poker
 from controller.promotions.roulette import Roulette
 from controller.promotions.slots import Slots
+from controller.promotions.slots.cues import SlotsCues
 from controller.promotions.super9 import Super9
 from controller.promotions.tournament.cues import SeatDrawCues
 from controller.promotions.wildcard import Wildcard
@@ -23,6 +24,7 @@ def build_features() -> list[Feature]:
     slots = Slots(members)
     poker = Poker(members)
     wildcard = Wildcard(members, slots)
-    cue_sources = [WildcardCues(wildcard), SeatDrawCues(slots), SeatDrawCues(poker)]
+    cue_sources = [WildcardCues(wildcard), SeatDrawCues(slots), SlotsCues(slots),
+                   SeatDrawCues(poker)]
     return [members, slots, Roulette(members), poker, Super9(members), wildcard,
             Cues(cue_sources), Screens(), Keys()]

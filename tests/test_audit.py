@@ -53,6 +53,7 @@ def record_show(db: Path) -> None:
     r.send("slots.enter", {"card": "1000001"}, at=OPEN)
     r.send("slots.enter", {"card": "1000002"}, at=OPEN)
     r.send("slots.record_score", {"entry": "S1", "score": 500}, at=OPEN, actor="td-naledi")
+    r.send("slots.record_score", {"entry": "S2", "score": 400}, at=OPEN, actor="td-naledi")
     r.send("wildcard.freeze", at=CLOSE)
     r.send("wildcard.draw", at=CLOSE + 1000, rng=ScriptedRng(2))  # Thandi
     wildcard = r.show.feature(Wildcard)

@@ -35,6 +35,7 @@
     [/-redraw$/, () => "Redraw"],
     [/-stand-in-/, () => "Stand-in"],
     [/-seats-\d+$/, () => "Seat draw"],
+    [/-seat-passed-\d+$/, () => "Semi seat passed on"],
   ];
 
   const state = {

@@ -120,7 +120,7 @@ class Seat(ViewModel):
     seat: Place
     name: DisplayName
     proxy: DisplayName | None
-    status: Literal["active", "disqualified", "forfeited", "refunded"]
+    status: Literal["active", "disqualified", "forfeited", "refunded", "to_final"]
     note: ShortText
 
 
@@ -247,7 +247,7 @@ class OpsEntry(ViewModel):
     heat: ShortText | None
     seat: Place | None
     score: Score | None
-    status: Literal["active", "disqualified", "forfeited", "refunded"]
+    status: Literal["active", "disqualified", "forfeited", "refunded", "to_final"]
     via: ShortText
     proxy: DisplayName | None
 

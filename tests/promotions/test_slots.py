@@ -96,6 +96,20 @@ def test_machines_are_allocated_in_order_and_one_seat_per_heat():
     assert again.heat == "Heat 2"
 
 
+def test_walk_ins_fill_the_earliest_free_machine_whatever_later_bookings_exist():
+    d = Driver()
+    d.members(4)
+    booked = d.do("slots.enter", {"card": "1000000", "heat": "Heat 3"})[0]
+    assert (booked.heat, booked.seat) == ("Heat 3", 1)
+    # rule 11: machines are allocated in sequential order, so Heats 1 and 2 fill first
+    walk_ins = [d.do("slots.enter", {"card": c})[0] for c in ("1000001", "1000002")]
+    assert [(e.heat, e.seat) for e in walk_ins] == [("Heat 1", 1), ("Heat 1", 2)]
+    d.do("slots.start_heat", {"stage": "qualifying", "heat": "Heat 1"})
+    # a started heat takes nobody (rule 11): the next machine is Heat 2's first
+    late = d.do("slots.enter", {"card": "1000003"})[0]
+    assert (late.heat, late.seat) == ("Heat 2", 1)
+
+
 def test_late_entry_to_a_started_heat_is_refused():
     d = Driver()
     d.members(2)
@@ -375,6 +389,8 @@ def test_additional_seat_without_a_proxy_form_is_forfeited_when_the_stage_starts
     cards, _ = two_seats_in_semi(d)
     d.do("slots.draw_seats", {"stage": "semi"})
     mine = [e for e in stage_entries(d, "semi") if e.card == cards[0]]
+    d.member("2000000", "Wild Card")
+    d.apply(WildcardFinalist("2000000", True))  # rule 18: the semi starts after the Wild Card
     d.do("slots.start_heat", {"stage": "semi", "heat": "Semi 1"})
     # rule 23: no proxy form by the start of the stage -> the additional seat is forfeited
     assert [e.status for e in mine] == ["active", "forfeited"]
@@ -425,3 +441,35 @@ def test_wild_card_queries_list_participants_and_finalists():
     assert len(slots.participant_cards()) == 40  # rule 18.2
     assert len(slots.qualified_cards()) == 12
     assert "2000000" in slots.qualified_cards()
+
+
+def test_no_semi_final_heat_starts_before_the_wild_card_draw_has_concluded():
+    d = Driver()
+    qualify(d, 40)
+    d.do("slots.close_stage", {"stage": "qualifying"})
+    d.do("slots.draw_seats", {"stage": "semi"})
+    # rule 18: the Wild Card draw is done at 18h00, before the start of the Semi-Finals
+    exc = d.refuse("slots.start_heat", {"stage": "semi", "heat": "Semi 1"})
+    assert exc.code == "wildcard_pending" and "rule 18" in exc.message
+    d.member("2000000", "Wild Card")
+    d.apply(WildcardFinalist("2000000", False))  # named from the decline register (rule 41)
+    started = d.do("slots.start_heat", {"stage": "semi", "heat": "Semi 1"})[0]
+    assert started.heat == "Semi 1"
+
+
+def test_one_player_at_places_1_and_2_holds_both_final_seats():
+    d = Driver()
+    cards = d.members(3)
+    first = d.entry("slots.enter", {"card": cards[0]})
+    others = [d.entry("slots.enter", {"card": c}) for c in cards[1:]]
+    second = d.entry("slots.enter", {"card": cards[0]})  # a second buy-in, in Heat 2
+    for e, score in ((first, 900), (second, 800), (others[0], 700), (others[1], 600)):
+        d.do("slots.record_score", {"entry": e, "score": score})
+    d.do("slots.close_stage", {"stage": "qualifying"})
+    final = stage_entries(d, "final")
+    # rule 17: the two highest single-entry scores; both are Player0's, so both seats are theirs
+    assert [(e.card, e.origin) for e in final] == [(cards[0], first), (cards[0], second)]
+    # rule 21: a player eligible for several final seats nominates a proxy for the extra one
+    d.member("3000000", "Nominee One")
+    d.do("slots.register_proxy", {"entry": final[1].id, "nominee": "3000000", "form": "PF-7"})
+    assert final[1].proxy == "3000000"

@@ -22,6 +22,7 @@ from controller.promotions.wildcard.events import (
     WildcardRevealed,
 )
 from controller.promotions.wildcard.pool import holder_of, pool_digest
+from tests.promotions.helpers import Driver
 from tests.promotions.wildcard_show import (
     CLOSE,
     CONFIG,
@@ -403,3 +404,153 @@ def test_any_command_sequence_keeps_the_draw_consistent(frozen_first, steps, rnd
             assert not set(pool.excluded) & {card for card, _ in pool.listing}
         if draw is not None:
             assert draw.digest == pool.digest and holder_of(pool.listing, draw.pick) == draw.card
+
+
+# -- the pool from the real tournament (rulings in docs/draws.md) ------------------------------
+def slots_show() -> Driver:
+    """The whole show: Slots PAYOFF entries in January, Wild Card bins on 18 January."""
+    d = Driver()
+    d.now = OPEN - 2 * 86_400_000
+    return d
+
+
+def activate_all(d: Driver, cards: list[str]) -> None:
+    d.now = OPEN + 60_000
+    for card in cards:
+        d.do("wildcard.activate", {"card": card})
+
+
+def test_only_a_played_entry_that_was_not_refunded_earns_the_five_extra_tickets():
+    d = slots_show()
+    played, absent, refunded, other = d.members(4)
+    entries = {c: d.entry("slots.enter", {"card": c}) for c in (played, absent, refunded)}
+    d.do("slots.enter", {"card": other})  # fills Heat 1 so the refund finds no later seat
+    d.do("slots.record_score", {"entry": entries[played], "score": 900})
+    d.do("slots.malfunction", {"entry": entries[refunded]})  # rule 27: refunded
+    d.do("slots.start_heat", {"stage": "qualifying", "heat": "Heat 1",
+                              "absent": [entries[absent]]})  # rule 29: forfeited, never played
+    activate_all(d, [played, absent, refunded])
+    # rule 18.2 as ruled: "participated" = at least one entry played (scored) and not refunded
+    assert d.feature("wildcard").pool_listing() == [[played, 6], [absent, 1], [refunded, 1]]
+
+
+def test_a_member_disqualified_from_the_promotion_gets_no_tickets_at_all():
+    d = slots_show()
+    cheat, later, honest = d.members(3)
+    entries = {c: d.entry("slots.enter", {"card": c}) for c in (cheat, later, honest)}
+    for e in entries.values():
+        d.do("slots.record_score", {"entry": e, "score": 500})
+    d.do("slots.disqualify", {"entry": entries[cheat], "reason": "pooled credits (rule 13)"})
+    d.now = OPEN + 60_000
+    # rule 47: a person transgressing the rules is disqualified: not even the one ticket
+    error = d.refuse("wildcard.activate", {"card": cheat})
+    assert error.code == "disqualified" and "rule 47" in error.message
+    activate_all(d, [later, honest])
+    d.do("slots.disqualify", {"entry": entries[later], "reason": "abusive to staff"})
+    assert d.feature("wildcard").pool_listing() == [[honest, 6]]
+
+
+def qualified_show() -> Driver:
+    """40 Slots players, entry i scoring 10 000 - 10 i (place i + 1); qualifying closed and
+    the semi-final seats drawn."""
+    d = slots_show()
+    cards = d.members(40)
+    for i, card in enumerate(cards):
+        d.do("slots.record_score", {"entry": d.entry("slots.enter", {"card": card}),
+                                    "score": 10_000 - 10 * i})
+    d.do("slots.close_stage", {"stage": "qualifying"})
+    d.do("slots.draw_seats", {"stage": "semi"})
+    return d
+
+
+def win_wild_card(d: Driver, card: str) -> None:
+    """`card` alone in the pool: frozen, drawn, revealed and claimed in person."""
+    activate_all(d, [card])
+    d.now = CLOSE
+    d.do("wildcard.freeze", {})
+    draw = d.do("wildcard.draw", {})[0]
+    d.now = draw.reveal_at_ms
+    for event in d.feature("wildcard").due(d.now):
+        d.apply(event)
+    d.do("wildcard.claim", {"card_checked": True, "id_checked": True})
+
+
+def test_the_two_direct_finalists_are_not_in_the_wild_card_pool():
+    d = qualified_show()
+    d.now = OPEN + 60_000
+    # rule 17 (ruling): places 1 and 2 are finalists already and take no part in the draw
+    for card in ("1000000", "1000001"):
+        assert d.refuse("wildcard.activate", {"card": card}).code == "already_qualified"
+    activate_all(d, ["1000002"])
+    assert d.feature("wildcard").pool_listing() == [["1000002", 6]]
+
+
+def test_a_semi_finalist_who_wins_passes_the_semi_seat_to_qualifying_place_33():
+    d = qualified_show()
+    slots = d.feature("slots")
+    mine = next(e for e in slots.active(slots.stages["semi"]) if e.card == "1000005")
+    seat = (mine.heat, mine.seat)
+    win_wild_card(d, "1000005")  # qualifying place 6
+    # ruling on rule 18: the semi-finalist takes the final seat ...
+    final = [e for e in slots.active(slots.final) if e.payment == "wildcard"]
+    assert [e.card for e in final] == ["1000005"]
+    assert mine.status == "to_final" and mine.heat is None
+    # ... and the semi seat passes to the next-ranked qualifier, place 33
+    semi = slots.active(slots.stages["semi"])
+    successor = next(e for e in semi if e.card == "1000032")
+    assert len(semi) == 30 and (successor.heat, successor.seat) == seat
+    heats = d.view("seating:slots")["stages"][0]["heats"]
+    shown = next(s for h in heats if h["heat"] == seat[0] for s in h["seats"]
+                 if s["seat"] == seat[1])
+    assert shown["name"] == "Player32 S." and shown["note"] == "replaces Player5 S. (Wild Card)"
+    vias = {q["name"]: q["via"] for q in d.view("qualifiers:slots")["stages"][0]["qualifiers"]}
+    assert vias["Player32 S."] == "Qualifying place 33" and "Player5 S." not in vias
+    assert successor.id in {row["entry"] for row in d.view("ops:slots")["entries"]}
+    cue = d.view("cues")["cues"][-1]
+    assert cue["at_ms"] == d.now and "Player32 S." in cue["text"] and "place 33" in cue["text"]
+    assert f"{seat[0]}, seat {seat[1]}" in cue["text"]
+    d.do("slots.start_heat", {"stage": "semi", "heat": "Semi 1"})  # rule 18: drawn, so it starts
+
+
+def test_before_the_semi_seat_draw_the_successor_joins_the_draw_and_replay_agrees():
+    d = slots_show()
+    for i, card in enumerate(d.members(40)):
+        d.do("slots.record_score", {"entry": d.entry("slots.enter", {"card": card}),
+                                    "score": 10_000 - 10 * i})
+    d.do("slots.close_stage", {"stage": "qualifying"})
+    win_wild_card(d, "1000002")  # qualifying place 3, semi seats not drawn yet
+    slots = d.feature("slots")
+    semi = slots.active(slots.stages["semi"])
+    # ruling on rule 18: place 33 takes the seat; it is drawn with the others (rule 16)
+    assert len(semi) == 30 and "1000002" not in {e.card for e in semi}
+    assert next(e for e in semi if e.card == "1000032").heat is None
+    seated = d.do("slots.draw_seats", {"stage": "semi"})[0]
+    assert len(seated.seats) == 30
+    replayed = Driver()
+    for event in d.log:
+        replayed.apply(event)
+    for view in ("seating:slots", "qualifiers:slots", "ops:slots", "cues"):
+        assert replayed.view(view) == d.view(view)
+
+
+def test_once_the_semi_is_under_way_the_winner_keeps_the_semi_seat():
+    d = qualified_show()
+    slots = d.feature("slots")
+    mine = next(e for e in slots.active(slots.stages["semi"]) if e.card == "1000005")
+    d.do("slots.record_score", {"entry": mine.id, "score": 100})  # a meter already reported
+    win_wild_card(d, "1000005")
+    # rule 21: a player may hold seats in several final stages; nothing passes mid-semi
+    assert mine.status == "active" and slots.seat_passes == []
+    assert "1000032" not in {e.card for e in slots.active(slots.stages["semi"])}
+
+
+def test_with_nobody_at_place_33_the_passed_seat_stays_empty_and_the_cue_says_so():
+    d = slots_show()
+    for i, card in enumerate(d.members(32)):
+        d.do("slots.record_score", {"entry": d.entry("slots.enter", {"card": card}),
+                                    "score": 10_000 - 10 * i})
+    d.do("slots.close_stage", {"stage": "qualifying"})
+    win_wild_card(d, "1000010")
+    slots = d.feature("slots")
+    assert len(slots.active(slots.stages["semi"])) == 29
+    assert "stays empty" in d.view("cues")["cues"][-1]["text"]

@@ -9,6 +9,7 @@ heats of six. Ties are settled by a playing-card draw, Ace low.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from controller.domain.calendar import week_monday
@@ -45,7 +46,18 @@ from controller.promotions.tournament.events import (
     TournamentTieBroken,
 )
 from controller.promotions.tournament.feature import Tournament, reason_text
-from controller.promotions.tournament.state import Stage, StageSpec
+from controller.promotions.tournament.payloads import StartHeat
+from controller.promotions.tournament.state import Entry, Stage, StageSpec
+
+
+@dataclass(frozen=True)
+class SeatPass:
+    """A semi-final seat given up by the Wild Card winner (`winner`: their semi entry) and the
+    entry that took it (`successor`; None when no qualifier was left)."""
+
+    winner: str
+    successor: str | None
+    at_ms: int
 
 
 class Slots(Tournament):
@@ -64,6 +76,7 @@ class Slots(Tournament):
     def __init__(self, members: Members, config: SlotsConfig | None = None) -> None:
         super().__init__(members, config or shipped("slots", SlotsConfig))
         self.wildcard_absent: set[str] = set()
+        self.seat_passes: list[SeatPass] = []
 
     def stage_specs(self, c: SlotsConfig) -> list[StageSpec]:
         return [
@@ -93,24 +106,40 @@ class Slots(Tournament):
                     "A tournament-system fault: restart the whole heat, voiding its scores."),
         )
 
+    def start_heat(self, p: StartHeat, ctx: Context) -> list[DomainEvent]:
+        """Rule 18: the Wild Card draw comes before the Semi-Finals start."""
+        events = super().start_heat(p, ctx)
+        semi = self.stages["semi"]
+        if p.stage == semi.spec.name and not semi.started and not self.wildcard_named():
+            raise Rejected("wildcard_pending", "The semi-final starts after the Wild Card draw "
+                                               "has concluded, with its winner claimed or named "
+                                               "a finalist (rule 18).")
+        return events
+
     def handlers(self) -> Mapping[type[DomainEvent], Handler]:
         return {**super().handlers(), WildcardFinalist: self._wildcard,
                 SlotsHeatRestarted: self.recorded}
 
     # -- queries the Wild Card draw calls -------------------------------------------------------
     def participant_cards(self) -> set[str]:
-        """Rewards members who took part in the event (rule 18.2: 5 extra Wild Card tickets)."""
+        """Rewards members who took part in the event (rule 18.2: 5 extra Wild Card tickets):
+        as ruled (docs/draws.md), at least one qualifying entry played (scored), not refunded."""
         return {e.card for e in self.entries.values()
-                if e.stage == "qualifying" and e.status != "refunded"
+                if e.stage == "qualifying" and e.status != "refunded" and e.score is not None
                 and self.members.by_card[e.card].rewards_member}
+
+    def disqualified_cards(self) -> set[str]:
+        """Members disqualified from the promotion (rules 2-3, 47): no Wild Card tickets, and
+        no Wild Card seat."""
+        return {e.card for e in self.entries.values() if e.status == "disqualified"}
+
+    def wildcard_named(self) -> bool:
+        """The Wild Card draw has concluded: its finalist holds a seat in the final."""
+        return any(e.payment == "wildcard" for e in self.active(self.final))
 
     def qualified_cards(self) -> set[str]:
         """Cards already holding a seat in the final (kept out of the Wild Card pool)."""
         return {e.card for e in self.active(self.final)}
-
-    def disqualified_cards(self) -> set[str]:
-        """Members disqualified from the tournament (rules 2-3, 47): no Wild Card seat."""
-        return {e.card for e in self.entries.values() if e.status == "disqualified"}
 
     def final_started(self) -> bool:
         """From the first final heat on, a Wild Card finalist is no longer replaced by a draw."""
@@ -143,7 +172,9 @@ class Slots(Tournament):
                                               "week's free entry (Monday to Sunday, rule 8).")
 
     def qualifying_seat(self, stage: Stage, member: Member, heat: str | None) -> tuple[str, int]:
-        """Machines are allocated in order (rule 11); one seat per heat per player (rule 21)."""
+        """Machines are allocated in sequential order (rule 11): the earliest heat not started
+        with a free machine, lowest machine first, whatever later heats hold; one seat per heat
+        per player (rule 21)."""
         own = self.own_heats(stage, member.card)
         if heat in own:
             raise Rejected("second_seat", f"{member.display_name} already has a seat in {heat}; "
@@ -153,8 +184,7 @@ class Slots(Tournament):
             raise Rejected("heat_started", f"{heat} has started; late entries are not accepted "
                                            "(rule 11).")
         free = self.seat_is_free(stage, own | stage.started)
-        return take_seat(free, stage.spec.heat_title, stage.spec.heat_size, heat,
-                         after=max(stage.last_heat - 1, 0))
+        return take_seat(free, stage.spec.heat_title, stage.spec.heat_size, heat)
 
     def tie_break(self, p: TieBreak, ctx: Context) -> list[DomainEvent]:
         stage, keys = self.tie_round(p.stage, p.entries)
@@ -186,7 +216,7 @@ class Slots(Tournament):
         players = self.active(stage)
         if any(e.heat for e in players):
             raise Rejected("already_drawn", f"The {stage.spec.title} seats are already drawn.")
-        if stage is self.final and not any(e.payment == "wildcard" for e in players):
+        if stage is self.final and not self.wildcard_named():
             raise Rejected("wildcard_pending", "The Wild Card finalist is not known yet "
                                                "(rule 19); draw the final seats after that draw.")
         if not players:
@@ -251,15 +281,61 @@ class Slots(Tournament):
             return None
         return "Must join the Rewards Programme to claim (rule 4)."
 
+    def seat_note(self, e: Entry, proxy: str | None) -> str:
+        note = super().seat_note(e, proxy)
+        passed = next((p for p in self.seat_passes if p.successor == e.id), None)
+        if passed is None:
+            return note
+        winner = self.name_of(self.entries[passed.winner].card)
+        return ", ".join(part for part in (f"replaces {winner} (Wild Card)", note) if part)
+
     # -- state ----------------------------------------------------------------------------------
     def _wildcard(self, ev: WildcardFinalist) -> set[str]:
         """Rule 19: the Wild Card winner completes the final."""
-        if any(e.payment == "wildcard" for e in self.active(self.final)):
+        if self.wildcard_named():
             return set()
         entry = self.new_id()
-        self.apply(TournamentEntered(self.name, entry, ev.card, "final", None, None, "wildcard",
-                                     0, 0))
+        dirty = set(self.apply(TournamentEntered(self.name, entry, ev.card, "final", None, None,
+                                                 "wildcard", 0, ev.at_ms)))
         if not ev.present:
             self.wildcard_absent.add(entry)
-        return self.with_ops({self.seating_view, self.qualifiers_view})  # the tablet's entry id
+        dirty |= {self.seating_view, self.qualifiers_view}  # the tablet's entry id
+        return self.with_ops(dirty | self._pass_semi_seat(ev.card, ev.at_ms))
+
+    def _pass_semi_seat(self, card: str, at_ms: int) -> set[str]:
+        """Ruling (docs/draws.md): a semi-finalist who wins the Wild Card goes to the final, and
+        their semi-final seat (the lowest-placed, if several) passes to the next-ranked
+        qualifier, in the same heat and seat. Once the semi is under way they keep it (21)."""
+        semi = self.stages["semi"]
+        players = self.active(semi)
+        mine = [e for e in players if e.card == card]
+        if not mine or semi.started or any(e.score is not None for e in players):
+            return set()
+        given = mine[-1]
+        heat, seat = given.heat, given.seat
+        self._seat(semi, given, None, None)
+        given.status = "to_final"
+        dirty = {self.seating_view, self.qualifiers_view}
+        origin = self.next_qualifier(card)
+        successor = None
+        if origin is not None:
+            successor = self.new_id()
+            dirty |= set(self.apply(TournamentEntered(
+                self.name, successor, origin.card, "semi", heat, seat, "qualified", 0, at_ms,
+                origin.id)))
+        self.seat_passes.append(SeatPass(given.id, successor, at_ms))
+        return dirty
+
+    def next_qualifier(self, winner: str) -> Entry | None:
+        """The best-placed qualifying entry below the semi's places that has no seat yet, of an
+        eligible member other than the Wild Card winner (place 33 first)."""
+        qualifying = self.stages["qualifying"]
+        seated = {e.origin for e in self.entries.values() if e.origin is not None}
+        barred = self.disqualified_cards() | {winner}
+        for key in sorted(qualifying.places, key=qualifying.places.__getitem__):
+            e = self.entries[key]
+            if (qualifying.places[key] > self.config.semi_last_place and key not in seated
+                    and e.card not in barred and not self.members.by_card[e.card].flags):
+                return e
+        return None
 

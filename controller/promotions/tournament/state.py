@@ -36,7 +36,7 @@ class Entry:
     seat: int | None = None
     score: int | None = None
     scored_at_ms: int = 0
-    status: str = "active"  # active | disqualified | forfeited | refunded
+    status: str = "active"  # active | disqualified | forfeited | refunded | to_final
     proxy: str | None = None
 
 

@@ -164,7 +164,7 @@ class TournamentViews:
         for name in self.order[1:]:
             stage = self.stages[name]
             rows = [{"name": self.name_of(e.card), "via": self.route(e)}
-                    for e in (self.entries[i] for i in stage.entries)]
+                    for e in (self.entries[i] for i in stage.entries) if e.status != "to_final"]
             stages.append({"stage": name, "title": stage.spec.title, "qualifiers": rows})
         return {"title": self.title, "stages": stages}
 

@@ -224,7 +224,7 @@ class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Featu
     def pool_listing(self, excluded: Iterable[str] = ()) -> list[list[Any]]:
         """Who is in the draw and with how many tickets, in canonical (card) order."""
         out: list[list[Any]] = []
-        skip = set(excluded) | self.roster.qualified_cards()
+        skip = set(excluded) | self.roster.qualified_cards() | self.roster.disqualified_cards()
         participants = self.roster.participant_cards()
         for card in sorted(self.activated - skip):
             member = self.members.by_card[card]
@@ -306,6 +306,9 @@ class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Featu
         if card in self.roster.qualified_cards():
             raise Rejected("already_qualified", f"{member.display_name} has already qualified "
                            "for the Final and takes no part in the Wild Card draw (rule 19).")
+        if card in self.roster.disqualified_cards():
+            raise Rejected("disqualified", f"{member.display_name} was disqualified from the "
+                           "Slots PAYOFF and has no Wild Card tickets (rule 47).")
         return member
 
     def _frozen(self, round_: int, excluded: list[str], ctx: Context) -> WildcardPoolFrozen:
@@ -337,5 +340,5 @@ class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Featu
     def _finalist(self, draw: WildcardDrawn, present: bool, ctx: Context) -> list[DomainEvent]:
         claim_by = draw.drawn_at_ms + self.config.prize_claim_ms  # rules 43, 45
         return [WildcardClaimed(draw.round, draw.card, present, claim_by, ctx.actor, ctx.now_ms),
-                WildcardFinalist(draw.card, present)]
+                WildcardFinalist(draw.card, present, ctx.now_ms)]
 
