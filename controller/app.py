@@ -29,6 +29,7 @@ from controller.namespaces.control import ControlNamespace
 from controller.namespaces.cue import CueNamespace
 from controller.namespaces.display import DisplayNamespace
 from controller.playlist_watch import watch_playlists
+from controller.rehearsal import Rehearsing, require_kind
 from controller.screens import OPS_VIEW
 from controller.service import Service, wall_clock_ms
 from controller.show import Show
@@ -81,10 +82,13 @@ async def plain_keys(request: web.Request, handler: Handler) -> web.StreamRespon
 
 
 def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring | None = None,
-               key_limit: KeyLimit | None = None) -> web.Application:
+               key_limit: KeyLimit | None = None,
+               rehearsal: Rehearsing | None = None) -> web.Application:
     """`playlists`: a directory whose changed files are reloaded onto screens (development);
     `anchor`: where to sign checkpoints of the log (at start, every N events, at shutdown);
-    `key_limit`: wrong keys allowed per address before it is refused (controller/attempts.py)."""
+    `key_limit`: wrong keys allowed per address before it is refused (controller/attempts.py);
+    `rehearsal`: run a rehearsal log on a show clock set to its moment (controller/rehearsal.py);
+    without it a rehearsal log is refused, with it a live one is."""
     app = web.Application(client_max_size=MAX_MESSAGE_BYTES,
                           middlewares=[plain_keys])
     app.on_response_prepare.append(security_headers)
@@ -93,7 +97,7 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
     app[attempts_key] = attempts
     sio = WireServer(list(AUDIENCES), max_http_buffer_size=MAX_MESSAGE_BYTES)
     sio.attach(app)
-    app.cleanup_ctx.append(_open_store(sio, playlists, anchor, attempts))
+    app.cleanup_ctx.append(_open_store(sio, playlists, anchor, attempts, rehearsal))
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/clock", clock)
     app.router.add_get("/screens", screens_report)
@@ -107,12 +111,16 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
 
 
 def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | None,
-                attempts: KeyAttempts):
+                attempts: KeyAttempts, rehearsal: Rehearsing | None):
     async def context(app: web.Application) -> AsyncIterator[None]:
         log = EventLog.open(app[db_path_key])
-        service = Service(log, Show(build_features()), wall_clock_ms)
         try:
+            require_kind(log, rehearsal is not None)
+            clock = rehearsal.clock() if rehearsal else wall_clock_ms
+            service = Service(log, Show(build_features()), clock)
             service.replay()
+            if rehearsal is not None:  # before the configs: the mark is the first show event
+                service.record(f"rehearsal:{log.last_seq}", [rehearsal.event()])
             record_configs(service)
             checkpointer = None
             if anchor is not None:
@@ -203,7 +211,7 @@ async def screenshot(request: web.Request) -> web.Response:
 
 
 async def clock(request: web.Request) -> web.Response:
-    return web.json_response({"server_ms": wall_clock_ms()})
+    return web.json_response({"server_ms": request.app[hub_key].service.clock()})
 
 
 async def index(request: web.Request) -> web.Response:

@@ -29,6 +29,7 @@ from controller.checkpoints import (
 from controller.checkpoints import verify as verify_checkpoints
 from controller.domain.commands import ROLES
 from controller.domain.config import ConfigError
+from controller.rehearsal import REHEARSAL, log_kind, rehearsing, require_kind
 from controller.remote import assign_payload, enrol, format_screens, screens, send
 from controller.service import wall_clock_ms
 from controller.store.chain import COVERAGE
@@ -65,6 +66,21 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--key-window", type=float, default=KeyLimit.window_s,
                        metavar="SECONDS", help="the window for --key-failures")
     serve.set_defaults(run=_serve)
+
+    rehearse = sub.add_parser("rehearse", help="run a rehearsal log whose show clock starts at "
+                              "a chosen moment (docs/rehearsal.md); never the live log")
+    rehearse.add_argument("--promotion", required=True, help="whose venue time zone --at is "
+                          "in: slots, roulette, poker, super9 or wildcard")
+    rehearse.add_argument("--at", required=True, metavar='"YYYY-MM-DD HH:MM"',
+                          help="where the show clock starts, on the venue's wall clock")
+    rehearse.add_argument("--speed", type=int, default=1, help="show seconds per real second "
+                          "(default 1: real time)")
+    rehearse.add_argument("--db", type=Path, default=Path("rehearsal.db"),
+                          help="the rehearsal log (default rehearsal.db); a live log is refused")
+    rehearse.add_argument("--host", default="127.0.0.1")
+    rehearse.add_argument("--port", type=int, default=8080, help="0 picks a free port")
+    rehearse.add_argument("--playlists", type=Path, help="as for serve")
+    rehearse.set_defaults(run=_rehearse)
 
     _key_commands(sub)
 
@@ -109,17 +125,23 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+def _check_log(db: Path, rehearsing: bool) -> None:
+    """Refuse a bad log, or one of the wrong kind, before the port is bound."""
+    log = EventLog.open(db)
+    try:
+        broken = log.first_broken_link()
+        if broken:
+            raise StoreError(f"{db}: {_finding(log, broken).sentence()}. The controller "
+                             "does not start on a log that may have been tampered with; run "
+                             f"`showrunner-controller audit verify --db {db}`.")
+        require_kind(log, rehearsing)
+    finally:
+        log.close()
+
+
 def _serve(args: argparse.Namespace) -> int:
     with writer_lock(args.db):  # one writer per log, taken before the log is opened
-        log = EventLog.open(args.db)  # refuse a bad log before binding the port
-        try:
-            broken = log.first_broken_link()
-            if broken:
-                raise StoreError(f"{args.db}: {_finding(log, broken).sentence()}. The controller "
-                                 "does not start on a log that may have been tampered with; run "
-                                 f"`showrunner-controller audit verify --db {args.db}`.")
-        finally:
-            log.close()
+        _check_log(args.db, rehearsing=False)
         if args.checkpoint_every < 1:
             raise CheckpointError("--checkpoint-every must be 1 or more.")
         anchor = Anchoring(_signing_key(args.db, args.checkpoint_key),
@@ -127,7 +149,20 @@ def _serve(args: argparse.Namespace) -> int:
                            args.checkpoint_every)
         ensure_key(anchor.key)
         limit = KeyLimit(args.key_failures, args.key_window)
-        asyncio.run(_run_server(args.db, args.host, args.port, args.playlists, anchor, limit))
+        app = create_app(args.db, args.playlists, anchor, limit)
+        asyncio.run(_run_server(app, args.host, args.port))
+    return 0
+
+
+def _rehearse(args: argparse.Namespace) -> int:
+    start = rehearsing(args.promotion, args.at, args.speed)
+    with writer_lock(args.db):
+        _check_log(args.db, rehearsing=True)
+        print(f"REHEARSAL on {args.db}: the show clock starts at {start.at_local} "
+              f"({start.timezone}, {start.promotion}'s venue) and runs {start.speed}x real time",
+              flush=True)
+        asyncio.run(_run_server(create_app(args.db, args.playlists, rehearsal=start),
+                                args.host, args.port))
     return 0
 
 
@@ -142,13 +177,12 @@ def _beside(db: Path, suffix: str) -> Path:
     return db.with_name(db.name + suffix)
 
 
-async def _run_server(db: Path, host: str, port: int, playlists: Path | None,
-                      anchor: Anchoring, key_limit: KeyLimit) -> None:
+async def _run_server(app: web.Application, host: str, port: int) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    runner = web.AppRunner(create_app(db, playlists, anchor, key_limit), handle_signals=False)
+    runner = web.AppRunner(app, handle_signals=False)
     await runner.setup()
     try:
         await web.TCPSite(runner, host, port).start()
@@ -298,6 +332,7 @@ def _audit_verify(args: argparse.Namespace) -> int:
                                                  load_public(_public_key(args)))
         count = log.last_seq
         coverage = log.coverage()
+        kind = log_kind(log)
     finally:
         log.close()
     if findings or problem:
@@ -309,6 +344,9 @@ def _audit_verify(args: argparse.Namespace) -> int:
             print(f"also: {other}", file=sys.stderr)
         return 1
     print(f"OK: {count} events; the hash chain is intact and every draw's pool recomputes.")
+    if kind == REHEARSAL:
+        print("  this is a REHEARSAL log (its show clock was set, docs/rehearsal.md): nothing "
+              "in it happened on the floor")
     for scheme, first_seq, last_seq in coverage:
         print(f"  events {first_seq}-{last_seq}: hash scheme {scheme}, the chain covers "
               f"{COVERAGE[scheme]}")
@@ -364,6 +402,11 @@ def _audit_export(args: argparse.Namespace) -> int:
 
     log = EventLog.open(args.db, create=False)
     try:
+        if log_kind(log) == REHEARSAL:
+            print(f"showrunner-controller: {args.db} is a rehearsal log: its show clock was set "
+                  "and nothing in it happened on the floor, so it is not exported for the "
+                  "auditor. Export the live show's log.", file=sys.stderr)
+            return 1
         counts = export(log.read(), args.out)
     finally:
         log.close()

@@ -16,6 +16,8 @@ class ControllerProcess:
     """`showrunner-controller serve` on one SQLite file; port 0 picks a free port once and
     restarts reuse it, so clients can reconnect to the same URL."""
 
+    command = "serve"  # or "rehearse", with its options in extra_args
+
     def __init__(self, db_path: Path, host: str = "127.0.0.1", port: int = 0,
                  extra_args: tuple[str, ...] = ()) -> None:
         self.db_path = db_path
@@ -30,7 +32,7 @@ class ControllerProcess:
         """Start and block until it listens; returns its URL."""
         self.output = []
         self.process = subprocess.Popen(
-            [sys.executable, "-u", "-m", "controller.cli", "serve", "--db", str(self.db_path),
+            [sys.executable, "-u", "-m", "controller.cli", self.command, "--db", str(self.db_path),
              "--host", self.host, "--port", str(self.port), *self.extra_args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
         )

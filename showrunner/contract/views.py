@@ -495,6 +495,17 @@ class AttractView(ViewModel):
     images: rows(ShortText, 50)
 
 
+class RehearsalView(ViewModel):
+    """Present only on a rehearsal log: screens and pages show a small REHEARSAL mark."""
+
+    rehearsal: Literal[True]
+    started_at: EpochMs
+    started_local: ShortText
+    timezone: ShortText
+    promotion: ShortText
+    speed: Annotated[StrictInt, Field(ge=1, le=3600)]
+
+
 #: view name pattern -> model; the first match wins, so exact names come before patterns
 MODELS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("leaderboard:*", LeaderboardView),
@@ -513,6 +524,7 @@ MODELS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("draw:*", DrawView),
     ("screen:*", ScreenView),
     ("attract", AttractView),
+    ("rehearsal", RehearsalView),
     ("ops:screens", OpsScreensView),
     ("ops:poker", OpsPokerView),
     ("ops:*", OpsTournamentView),
