@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import random
+import secrets
 import shutil
 import signal
 import subprocess
@@ -153,6 +153,6 @@ async def feed_scores(mc: Operator, scores: dict[str, int], stop: asyncio.Event)
             await asyncio.wait_for(stop.wait(), 2)
         if stop.is_set():
             return
-        entry = random.choice(list(scores))
-        scores[entry] += random.randrange(500, 4000, 10)
+        entry = secrets.choice(list(scores))
+        scores[entry] += 500 + 10 * secrets.randbelow(350)  # 500 to 3990, in tens
         await mc.send("slots.record_score", {"entry": entry, "score": scores[entry]})
