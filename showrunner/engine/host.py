@@ -15,6 +15,7 @@ from typing import Any
 
 import pygame
 
+from showrunner.engine.badge import RehearsalBadge
 from showrunner.engine.logonce import warn_once
 from showrunner.engine.scene import Scene, SceneContext
 from showrunner.engine.transitions import Transition
@@ -41,6 +42,7 @@ class SceneHost:
     transition: Transition | None = None
     pending: list[PendingSwitch] = field(default_factory=list)
     _buffers: tuple[pygame.Surface, pygame.Surface] | None = None
+    badge: RehearsalBadge = field(default_factory=RehearsalBadge)
 
     def switch(self, name: str, params: Mapping[str, Any] | None = None,
                transition: str = "cut", duration: float = 0.6,
@@ -70,6 +72,10 @@ class SceneHost:
                 self.transition = None
 
     def draw(self, surface: pygame.Surface) -> None:
+        self._draw_scenes(surface)
+        self.badge.draw(self.ctx, surface)
+
+    def _draw_scenes(self, surface: pygame.Surface) -> None:
         if self.current is None:
             surface.fill(self.ctx.theme.colour("background_top"))
             return
