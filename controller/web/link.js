@@ -12,6 +12,7 @@ window.Showrunner = (() => {
   const ACK_TIMEOUT_MS = 8000;
   const CLOCK_SAMPLES = 5;
   const CLOCK_RESAMPLE_MS = 60000;
+  const REHEARSAL = "rehearsal";
 
   const $ = (id) => document.getElementById(id);
 
@@ -59,6 +60,24 @@ window.Showrunner = (() => {
     const conn = $("conn");
     conn.dataset.state = kind;
     conn.textContent = text;
+  }
+
+  /** A rehearsal log (docs/rehearsal.md): a small banner on every page, so nobody takes it for
+   * the live show. Only a rehearsal log publishes the `rehearsal` view. */
+  function markRehearsal(doc) {
+    let banner = $("rehearsal");
+    if (!doc) {
+      banner?.remove();
+      return;
+    }
+    if (!banner) {
+      banner = el("div", "rehearsal-banner");
+      banner.id = "rehearsal";
+      banner.setAttribute("role", "note");
+      document.body.prepend(banner);
+    }
+    banner.textContent = `REHEARSAL · show clock from ${doc.started_local} (${doc.timezone})` +
+      (doc.speed > 1 ? ` at ${doc.speed}× speed` : "") + " · not the live show";
   }
 
   /**
@@ -123,6 +142,7 @@ window.Showrunner = (() => {
           changed.add(view.name);
         }
       }
+      if (changed.has(REHEARSAL)) markRehearsal(this.doc(REHEARSAL));
       if (changed.size) this.handlers.views(changed);
     }
 
