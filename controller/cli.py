@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
 import os
 import signal
 import sys
@@ -29,6 +30,9 @@ from controller.checkpoints import (
 from controller.checkpoints import verify as verify_checkpoints
 from controller.domain.commands import ROLES
 from controller.domain.config import ConfigError
+from controller.domain.users import PEOPLE_ROLES
+from controller.logins import LoginPolicy
+from controller.people import add_user, disable_user
 from controller.remote import assign_payload, enrol, format_screens, screens, send
 from controller.service import wall_clock_ms
 from controller.store.chain import COVERAGE
@@ -37,6 +41,7 @@ from controller.store.sqlite import EventLog, StoreError
 from showrunner.contract.keyfile import KeyFileError, read_key
 
 TECHNICIAN_KEY_ENV = "SHOWRUNNER_KEY"
+SHUTDOWN_S = 0.3  # what a request still running at shutdown gets (pages were closed first)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,9 +69,14 @@ def main(argv: list[str] | None = None) -> int:
                        "after which that address is refused without its key being checked")
     serve.add_argument("--key-window", type=float, default=KeyLimit.window_s,
                        metavar="SECONDS", help="the window for --key-failures")
+    serve.add_argument("--session-hours", type=float, default=12.0, metavar="HOURS",
+                       help="a person's login lasts this long (default 12)")
+    serve.add_argument("--secure-cookies", action="store_true", help="mark the login cookie "
+                       "Secure: set it when the pages are served over https")
     serve.set_defaults(run=_serve)
 
     _key_commands(sub)
+    _user_commands(sub)
 
     audit = sub.add_parser("audit", help="check or export the log for an auditor")
     audit_sub = audit.add_subparsers(dest="audit_command", required=True)
@@ -127,7 +137,12 @@ def _serve(args: argparse.Namespace) -> int:
                            args.checkpoint_every)
         ensure_key(anchor.key)
         limit = KeyLimit(args.key_failures, args.key_window)
-        asyncio.run(_run_server(args.db, args.host, args.port, args.playlists, anchor, limit))
+        if not args.session_hours > 0:
+            raise CheckpointError("--session-hours must be more than 0.")
+        policy = LoginPolicy(session_s=args.session_hours * 3600,
+                             secure_cookie=args.secure_cookies)
+        asyncio.run(_run_server(args.db, args.host, args.port, args.playlists, anchor, limit,
+                                policy))
     return 0
 
 
@@ -143,12 +158,13 @@ def _beside(db: Path, suffix: str) -> Path:
 
 
 async def _run_server(db: Path, host: str, port: int, playlists: Path | None,
-                      anchor: Anchoring, key_limit: KeyLimit) -> None:
+                      anchor: Anchoring, key_limit: KeyLimit, policy: LoginPolicy) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    runner = web.AppRunner(create_app(db, playlists, anchor, key_limit), handle_signals=False)
+    runner = web.AppRunner(create_app(db, playlists, anchor, key_limit, policy),
+                           handle_signals=False, shutdown_timeout=SHUTDOWN_S)
     await runner.setup()
     try:
         await web.TCPSite(runner, host, port).start()
@@ -282,6 +298,75 @@ def _list_keys(args: argparse.Namespace) -> int:
             print(f"{p.key_hash[:12]}  {p.role:<10}  {state:<7}  {p.name}")
     finally:
         log.close()
+    return 0
+
+
+def _user_commands(sub: argparse._SubParsersAction) -> None:
+    """People who log in to the pages: `user add` (password from a prompt or stdin, never the
+    command line), `user list`, `user disable`; each change is an event in the log."""
+    users = sub.add_parser("user", help="people who log in to the pages: add, list, disable")
+    user_sub = users.add_subparsers(dest="user_command", required=True)
+    add = user_sub.add_parser("add", help="add a person; the password is asked for (or read "
+                              "from stdin), never given on the command line")
+    add.add_argument("name")
+    add.add_argument("--role", choices=PEOPLE_ROLES, required=True)
+    add.add_argument("--db", type=Path, required=True)
+    add.set_defaults(run=_add_user)
+    listing = user_sub.add_parser("list", help="every person: name, role, state")
+    listing.add_argument("--db", type=Path, required=True)
+    listing.set_defaults(run=_list_users)
+    disable = user_sub.add_parser("disable", help="stop a person logging in; their open "
+                                  "pages are cut")
+    disable.add_argument("name")
+    disable.add_argument("--db", type=Path, required=True)
+    disable.add_argument("--reason", default="")
+    disable.set_defaults(run=_disable_user)
+
+
+def _read_password() -> str:
+    """From the terminal, asked twice; otherwise the first line of stdin."""
+    if not sys.stdin.isatty():
+        return sys.stdin.readline().rstrip("\r\n")
+    first = getpass.getpass("Password: ")
+    if getpass.getpass("Again: ") != first:
+        raise ValueError("the two passwords differ; nothing was changed")
+    return first
+
+
+def _add_user(args: argparse.Namespace) -> int:
+    log = EventLog.open(args.db)
+    try:
+        event = add_user(log, args.name, args.role, _read_password(), wall_clock_ms())
+    except ValueError as exc:
+        print(f"showrunner-controller: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        log.close()
+    print(f"added {event.name!r} as {event.role}; they log in at /login")
+    return 0
+
+
+def _list_users(args: argparse.Namespace) -> int:
+    log = EventLog.open(args.db, create=False)
+    try:
+        for user in log.users():
+            state = "disabled" if user.disabled else "active"
+            print(f"{user.name:<24}  {user.role:<10}  {state}")
+    finally:
+        log.close()
+    return 0
+
+
+def _disable_user(args: argparse.Namespace) -> int:
+    log = EventLog.open(args.db, create=False)
+    try:
+        event = disable_user(log, args.name, wall_clock_ms(), args.reason)
+    except ValueError as exc:
+        print(f"showrunner-controller: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        log.close()
+    print(f"disabled {event.name!r} ({event.role}); their open pages are cut.")
     return 0
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.store import users as users_table
 from controller.store.chain import GENESIS, WITH_ACKS, ack_digest, event_hash
 from controller.store.chain import canonical_json as canonical_json  # its users import it here
 from controller.store.migrations import upgrade
@@ -134,6 +135,7 @@ class EventLog:
         self._db = connection
         self.last_seq, self.last_hash = self._tail()
         self.log_id = log_identity(self._db)
+        self._db.execute(users_table.SCHEMA)
         self._foreign: list[StoredEvent] = []
 
     def _tail(self) -> tuple[int, str]:
@@ -204,15 +206,19 @@ class EventLog:
         return StoredAck(row[0], json.loads(row[1])) if row else None
 
     def append(self, command_id: str, actor: str, at_ms: int, events: Sequence[EventRecord],
-               ack: dict[str, Any], *, principal: str, digest: str | None) -> list[int]:
+               ack: dict[str, Any], *, principal: str, digest: str | None,
+               also: Sequence[users_table.Statement] = ()) -> list[int]:
         """Append one command's events and its ack (keyed by principal and command id, with the
         envelope's digest, and hashed into the command's last event) in one durable
-        transaction. Key events update the `principals` projection in the same transaction."""
+        transaction. Key events update the `principals` projection in the same transaction;
+        `also`: statements run in it too (a user's row beside its event)."""
         try:
             self._db.execute("BEGIN IMMEDIATE")
             tail = self._follow_tail()
             seq, last_hash = write_command(self._db, tail, command_id, actor, at_ms, events,
                                            ack, principal, digest)
+            for sql, params in also:
+                self._db.execute(sql, params)
             self._db.execute("COMMIT")
         except sqlite3.IntegrityError:
             self._roll_back()
@@ -337,6 +343,10 @@ class EventLog:
             "SELECT role, name FROM principals WHERE key_hash = ? AND revoked = 0", (key_hash,)
         ).fetchone()
         return (row[0], row[1]) if row else None
+
+    def users(self, name: str | None = None) -> list[users_table.User]:
+        """People who may log in (every one, or the one named), disabled ones included."""
+        return users_table.read(self._db, name)
 
     def principals(self) -> list[Principal]:
         return [Principal(h, role, name, created, bool(revoked))
