@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import getpass
 import os
 import signal
 import sys
@@ -30,14 +29,13 @@ from controller.checkpoints import (
 from controller.checkpoints import verify as verify_checkpoints
 from controller.domain.commands import ROLES
 from controller.domain.config import ConfigError
-from controller.domain.users import PEOPLE_ROLES
 from controller.logins import LoginPolicy
-from controller.people import add_user, disable_user
 from controller.remote import assign_payload, enrol, format_screens, screens, send
 from controller.service import wall_clock_ms
 from controller.store.chain import COVERAGE
 from controller.store.lock import writer_lock
 from controller.store.sqlite import EventLog, StoreError
+from controller.user_cli import user_commands
 from showrunner.contract.keyfile import KeyFileError, read_key
 
 TECHNICIAN_KEY_ENV = "SHOWRUNNER_KEY"
@@ -69,14 +67,14 @@ def main(argv: list[str] | None = None) -> int:
                        "after which that address is refused without its key being checked")
     serve.add_argument("--key-window", type=float, default=KeyLimit.window_s,
                        metavar="SECONDS", help="the window for --key-failures")
-    serve.add_argument("--session-hours", type=float, default=12.0, metavar="HOURS",
+    serve.add_argument("--session-hours", type=_hours, default=12.0, metavar="HOURS",
                        help="a person's login lasts this long (default 12)")
     serve.add_argument("--secure-cookies", action="store_true", help="mark the login cookie "
                        "Secure: set it when the pages are served over https")
     serve.set_defaults(run=_serve)
 
     _key_commands(sub)
-    _user_commands(sub)
+    user_commands(sub)
 
     audit = sub.add_parser("audit", help="check or export the log for an auditor")
     audit_sub = audit.add_subparsers(dest="audit_command", required=True)
@@ -137,13 +135,18 @@ def _serve(args: argparse.Namespace) -> int:
                            args.checkpoint_every)
         ensure_key(anchor.key)
         limit = KeyLimit(args.key_failures, args.key_window)
-        if not args.session_hours > 0:
-            raise CheckpointError("--session-hours must be more than 0.")
         policy = LoginPolicy(session_s=args.session_hours * 3600,
                              secure_cookie=args.secure_cookies)
         asyncio.run(_run_server(args.db, args.host, args.port, args.playlists, anchor, limit,
                                 policy))
     return 0
+
+
+def _hours(text: str) -> float:
+    hours = float(text)
+    if not 0 < hours < 1000:  # NaN and infinity too
+        raise argparse.ArgumentTypeError("give a number of hours above 0, e.g. 12")
+    return hours
 
 
 def _signing_key(db: Path, given: Path | None) -> Path:
@@ -301,75 +304,6 @@ def _list_keys(args: argparse.Namespace) -> int:
     return 0
 
 
-def _user_commands(sub: argparse._SubParsersAction) -> None:
-    """People who log in to the pages: `user add` (password from a prompt or stdin, never the
-    command line), `user list`, `user disable`; each change is an event in the log."""
-    users = sub.add_parser("user", help="people who log in to the pages: add, list, disable")
-    user_sub = users.add_subparsers(dest="user_command", required=True)
-    add = user_sub.add_parser("add", help="add a person; the password is asked for (or read "
-                              "from stdin), never given on the command line")
-    add.add_argument("name")
-    add.add_argument("--role", choices=PEOPLE_ROLES, required=True)
-    add.add_argument("--db", type=Path, required=True)
-    add.set_defaults(run=_add_user)
-    listing = user_sub.add_parser("list", help="every person: name, role, state")
-    listing.add_argument("--db", type=Path, required=True)
-    listing.set_defaults(run=_list_users)
-    disable = user_sub.add_parser("disable", help="stop a person logging in; their open "
-                                  "pages are cut")
-    disable.add_argument("name")
-    disable.add_argument("--db", type=Path, required=True)
-    disable.add_argument("--reason", default="")
-    disable.set_defaults(run=_disable_user)
-
-
-def _read_password() -> str:
-    """From the terminal, asked twice; otherwise the first line of stdin."""
-    if not sys.stdin.isatty():
-        return sys.stdin.readline().rstrip("\r\n")
-    first = getpass.getpass("Password: ")
-    if getpass.getpass("Again: ") != first:
-        raise ValueError("the two passwords differ; nothing was changed")
-    return first
-
-
-def _add_user(args: argparse.Namespace) -> int:
-    log = EventLog.open(args.db)
-    try:
-        event = add_user(log, args.name, args.role, _read_password(), wall_clock_ms())
-    except ValueError as exc:
-        print(f"showrunner-controller: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        log.close()
-    print(f"added {event.name!r} as {event.role}; they log in at /login")
-    return 0
-
-
-def _list_users(args: argparse.Namespace) -> int:
-    log = EventLog.open(args.db, create=False)
-    try:
-        for user in log.users():
-            state = "disabled" if user.disabled else "active"
-            print(f"{user.name:<24}  {user.role:<10}  {state}")
-    finally:
-        log.close()
-    return 0
-
-
-def _disable_user(args: argparse.Namespace) -> int:
-    log = EventLog.open(args.db, create=False)
-    try:
-        event = disable_user(log, args.name, wall_clock_ms(), args.reason)
-    except ValueError as exc:
-        print(f"showrunner-controller: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        log.close()
-    print(f"disabled {event.name!r} ({event.role}); their open pages are cut.")
-    return 0
-
-
 def _audit_verify(args: argparse.Namespace) -> int:
     log = EventLog.open(args.db, create=False)
     try:
@@ -418,7 +352,8 @@ def _public_key(args: argparse.Namespace) -> Path:
 
 def _finding(log: EventLog, broken: tuple[int, str]) -> Finding:
     seq, reason = broken
-    return Finding(seq, _type_at(log, seq) if seq else "keys", reason)
+    table = "users" if reason.startswith("the users table") else "keys"  # seq 0: a table
+    return Finding(seq, _type_at(log, seq) if seq else table, reason)
 
 
 def _type_at(log: EventLog, seq: int) -> str:

@@ -279,9 +279,11 @@ class EventLog:
 
     def first_broken_link(self) -> tuple[int, str] | None:
         """(seq, reason) of the first event whose hash, ack or key does not follow, or None if
-        the chain is intact. Seq 0 names the keys table itself (a key no event issued)."""
+        the chain is intact. Seq 0 names the keys or users table itself (a key no event
+        issued, a person no event added)."""
         acks = self._acks_by_seq()
         keys: dict[str, tuple[str, str, bool]] = {}
+        people: dict[str, tuple[str, bool]] = {}
         prev, scheme_before, expected_seq = GENESIS, 1, 1
         cursor = self._db.execute(f"SELECT {CHAIN_COLUMNS} FROM events ORDER BY seq")
         for (seq, command_id, type_, version, data_json, actor, at_ms, prev_hash, digest,
@@ -306,13 +308,16 @@ class EventLog:
                 if problem:
                     return seq, problem
                 _follow_keys(type_, data_json, keys)
+                if type_ in (users_table.USER_ADDED, users_table.USER_DISABLED):
+                    users_table.follow(type_, json.loads(data_json), people)
             prev, scheme_before = digest, scheme
             expected_seq += 1
         if acks:
             seq = min(acks)
             return seq, (f"the ack of command {acks[seq][0][1]!r} names event {seq}, which is "
                          "not in the log: events were removed from its end")
-        return self._keys_problem(keys)
+        found = users_table.problem(self._db, people)
+        return (0, found) if found else self._keys_problem(keys)
 
     def _acks_by_seq(self) -> dict[int, list[tuple[str, str, str | None, str]]]:
         found: dict[int, list[tuple[str, str, str | None, str]]] = {}

@@ -40,6 +40,31 @@ def disable(name: str) -> Statement:
     return "UPDATE users SET disabled = 1 WHERE name = ?", (name,)
 
 
+USER_ADDED, USER_DISABLED = "UserAdded", "UserDisabled"  # controller/domain/users.py
+
+
+def follow(type_: str, data: dict[str, Any], seen: dict[str, tuple[str, bool]]) -> None:
+    """Follow the people the chain adds and disables (compared with the table at the end)."""
+    if type_ in (USER_ADDED, USER_DISABLED):
+        seen[data["name"]] = (data["role"], type_ == USER_DISABLED)
+
+
+def problem(db: sqlite3.Connection, seen: dict[str, tuple[str, bool]]) -> str | None:
+    """Why the table disagrees with the chain, or None: a person slipped into the table (who
+    could then log in) or a role or state changed there is caught by the auditor's verify."""
+    table = {u.name: (u.role, u.disabled) for u in read(db)}
+    for name in sorted(set(table) | set(seen)):
+        if name not in seen:
+            return (f"the users table holds the {table[name][0]} {name!r}, whom no UserAdded "
+                    "event added")
+        if table.get(name) != seen[name]:
+            role, disabled = seen[name]
+            state = "disabled" if disabled else "active"
+            return (f"the users table does not match the log for the {role} {name!r} (the log "
+                    f"says they are {state})")
+    return None
+
+
 def read(db: sqlite3.Connection, name: str | None = None) -> list[User]:
     where, params = ("WHERE name = ?", (name,)) if name is not None else ("", ())
     return [User(n, role, digest, created, bool(off)) for n, role, digest, created, off in

@@ -4,6 +4,7 @@ controller/logins.py)."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -124,4 +125,23 @@ def test_a_name_is_taken_once_and_only_an_active_user_is_disabled(tmp_path: Path
     assert check_password(user, "correct horse battery")
     assert not check_password(user, "wrong horse battery")
     assert not check_password(None, "correct horse battery")
+    log.close()
+
+
+def test_a_person_slipped_into_the_users_table_is_caught_by_verify(tmp_path: Path) -> None:
+    log = EventLog.open(tmp_path / "show.db")
+    add_user(log, "alice", "announcer", "correct horse battery", 5)
+    log.close()
+    with sqlite3.connect(tmp_path / "show.db") as db:
+        db.execute("UPDATE users SET role = 'operator'")
+    log = EventLog.open(tmp_path / "show.db")
+    assert log.first_broken_link() == (0, "the users table does not match the log for the "
+                                          "announcer 'alice' (the log says they are active)")
+    log.close()
+    with sqlite3.connect(tmp_path / "show.db") as db:
+        db.execute("UPDATE users SET role = 'announcer'")
+        db.execute("INSERT INTO users VALUES ('mallory', 'operator', 'x', 0, 0)")
+    log = EventLog.open(tmp_path / "show.db")
+    assert log.first_broken_link() == (0, "the users table holds the operator 'mallory', whom "
+                                          "no UserAdded event added")
     log.close()
