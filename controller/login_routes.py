@@ -54,6 +54,9 @@ def add_routes(app: web.Application, web_dir: Path, log_of) -> None:
 
     async def log_in(request: web.Request) -> web.Response:
         logins = request.app[logins_key]
+        if request.content_type != "application/json":  # no other site's form can send JSON
+            return web.json_response({"ok": False, "message": "Log in from the login page."},
+                                     status=415)
         try:
             body = await request.json()
         except ValueError:

@@ -4,6 +4,7 @@ the session cookie (docs/people.md)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import subprocess
 import sys
@@ -55,6 +56,10 @@ async def test_a_person_logs_in_and_the_cookie_opens_their_pages_only(tmp_path: 
         add_person(ctl.db_path, "pa", "announcer")
         async with web.get(f"{ctl.url}/tablet", allow_redirects=False) as page:
             assert page.status == 302 and page.headers["Location"] == "/login?next=/tablet"
+        form = json.dumps({"name": "alice", "password": PASSWORD})  # a text/plain form's body,
+        async with web.post(f"{ctl.url}/login", data=form,  # as another site may post it
+                            headers={"Content-Type": "text/plain"}) as response:
+            assert response.status == 415 and "Set-Cookie" not in response.headers
         assert await log_in(web, ctl.url, "alice", "wrong password") == (
             401, {"ok": False, "message": "Wrong name or password."})
         status, answer = await log_in(web, ctl.url, "alice")
