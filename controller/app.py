@@ -25,6 +25,8 @@ from controller.checkpoints import Anchoring, Checkpointer, load_private
 from controller.configs import record_configs
 from controller.features import build_features
 from controller.hub import AUDIENCES, Hub
+from controller.login_routes import add_routes, logins_key, people_page
+from controller.logins import LoginPolicy, Logins
 from controller.namespaces.control import ControlNamespace
 from controller.namespaces.cue import CueNamespace
 from controller.namespaces.display import DisplayNamespace
@@ -83,28 +85,34 @@ async def plain_keys(request: web.Request, handler: Handler) -> web.StreamRespon
 
 def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring | None = None,
                key_limit: KeyLimit | None = None,
-               rehearsal: Rehearsing | None = None) -> web.Application:
+               rehearsal: Rehearsing | None = None,
+               login_policy: LoginPolicy | None = None) -> web.Application:
     """`playlists`: a directory whose changed files are reloaded onto screens (development);
     `anchor`: where to sign checkpoints of the log (at start, every N events, at shutdown);
     `key_limit`: wrong keys allowed per address before it is refused (controller/attempts.py);
     `rehearsal`: run a rehearsal log on a show clock set to its moment (controller/rehearsal.py);
-    without it a rehearsal log is refused, with it a live one is."""
+    without it a rehearsal log is refused, with it a live one is;
+    `login_policy`: people's sessions and lock-out (controller/logins.py)."""
     app = web.Application(client_max_size=MAX_MESSAGE_BYTES,
                           middlewares=[plain_keys])
     app.on_response_prepare.append(security_headers)
     app[db_path_key] = db_path
     attempts = KeyAttempts(key_limit or KeyLimit())
     app[attempts_key] = attempts
+    app[logins_key] = Logins(login_policy or LoginPolicy())
     sio = WireServer(list(AUDIENCES), max_http_buffer_size=MAX_MESSAGE_BYTES)
     sio.attach(app)
     app.cleanup_ctx.append(_open_store(sio, playlists, anchor, attempts, rehearsal))
+    app.on_shutdown.append(_close_connections(sio))
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/clock", clock)
     app.router.add_get("/screens", screens_report)
     app.router.add_get("/screens/{screen}/screenshot.jpg", screenshot)
     app.router.add_get("/", index)
-    app.router.add_get("/tablet", page("tablet.html"))
-    app.router.add_get("/cue", page("cue.html"))
+    add_routes(app, WEB_DIR, _log_of)
+    app.router.add_get("/tablet", people_page(WEB_DIR, "tablet.html", ControlNamespace.roles,
+                                              _log_of))
+    app.router.add_get("/cue", people_page(WEB_DIR, "cue.html", CueNamespace.roles, _log_of))
     app.router.add_static("/static", WEB_DIR, follow_symlinks=False)
     app.router.add_get("/vendor/socket.io.min.js", socketio_client_js)
     return app
@@ -130,7 +138,7 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
         except BaseException:
             log.close()
             raise
-        hub = Hub(service, sio, attempts)
+        hub = Hub(service, sio, attempts, app[logins_key])
         app[hub_key] = hub
         for namespace in (ControlNamespace(hub), DisplayNamespace(hub), CueNamespace(hub)):
             sio.register_namespace(namespace)
@@ -148,6 +156,26 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
         log.close()
 
     return context
+
+
+def _log_of(app: web.Application) -> EventLog:
+    return app[hub_key].service.log
+
+
+CLOSE_S = 1.0
+
+
+def _close_connections(sio: WireServer):
+    """On shutdown, close every page's and screen's connection at once (they reconnect when
+    the controller is back), so the server does not wait for them to go."""
+
+    async def close(app: web.Application) -> None:
+        if sio.eio.sockets:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(sio.eio.disconnect(), CLOSE_S)
+        await sio.shutdown()
+
+    return close
 
 
 WATCH_S = 0.5
@@ -216,13 +244,6 @@ async def clock(request: web.Request) -> web.Response:
 
 async def index(request: web.Request) -> web.Response:
     raise web.HTTPFound("/tablet")
-
-
-def page(name: str):
-    async def handler(request: web.Request) -> web.FileResponse:
-        return web.FileResponse(WEB_DIR / name, headers={"Cache-Control": "no-cache"})
-
-    return handler
 
 
 async def socketio_client_js(request: web.Request) -> web.FileResponse:

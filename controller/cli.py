@@ -29,15 +29,18 @@ from controller.checkpoints import (
 from controller.checkpoints import verify as verify_checkpoints
 from controller.domain.commands import ROLES
 from controller.domain.config import ConfigError
+from controller.logins import LoginPolicy
 from controller.rehearsal import REHEARSAL, log_kind, rehearsing, require_kind
 from controller.remote import assign_payload, enrol, format_screens, screens, send
 from controller.service import wall_clock_ms
 from controller.store.chain import COVERAGE
 from controller.store.lock import writer_lock
 from controller.store.sqlite import EventLog, StoreError
+from controller.user_cli import user_commands
 from showrunner.contract.keyfile import KeyFileError, read_key
 
 TECHNICIAN_KEY_ENV = "SHOWRUNNER_KEY"
+SHUTDOWN_S = 0.3  # what a request still running at shutdown gets (pages were closed first)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,6 +68,10 @@ def main(argv: list[str] | None = None) -> int:
                        "after which that address is refused without its key being checked")
     serve.add_argument("--key-window", type=float, default=KeyLimit.window_s,
                        metavar="SECONDS", help="the window for --key-failures")
+    serve.add_argument("--session-hours", type=_hours, default=12.0, metavar="HOURS",
+                       help="a person's login lasts this long (default 12)")
+    serve.add_argument("--secure-cookies", action="store_true", help="mark the login cookie "
+                       "Secure: set it when the pages are served over https")
     serve.set_defaults(run=_serve)
 
     rehearse = sub.add_parser("rehearse", help="run a rehearsal log whose show clock starts at "
@@ -83,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     rehearse.set_defaults(run=_rehearse)
 
     _key_commands(sub)
+    user_commands(sub)
 
     audit = sub.add_parser("audit", help="check or export the log for an auditor")
     audit_sub = audit.add_subparsers(dest="audit_command", required=True)
@@ -149,7 +157,9 @@ def _serve(args: argparse.Namespace) -> int:
                            args.checkpoint_every)
         ensure_key(anchor.key)
         limit = KeyLimit(args.key_failures, args.key_window)
-        app = create_app(args.db, args.playlists, anchor, limit)
+        policy = LoginPolicy(session_s=args.session_hours * 3600,
+                             secure_cookie=args.secure_cookies)
+        app = create_app(args.db, args.playlists, anchor, limit, login_policy=policy)
         asyncio.run(_run_server(app, args.host, args.port))
     return 0
 
@@ -164,6 +174,13 @@ def _rehearse(args: argparse.Namespace) -> int:
         asyncio.run(_run_server(create_app(args.db, args.playlists, rehearsal=start),
                                 args.host, args.port))
     return 0
+
+
+def _hours(text: str) -> float:
+    hours = float(text)
+    if not 0 < hours < 1000:  # NaN and infinity too
+        raise argparse.ArgumentTypeError("give a number of hours above 0, e.g. 12")
+    return hours
 
 
 def _signing_key(db: Path, given: Path | None) -> Path:
@@ -182,7 +199,7 @@ async def _run_server(app: web.Application, host: str, port: int) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    runner = web.AppRunner(app, handle_signals=False)
+    runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=SHUTDOWN_S)
     await runner.setup()
     try:
         await web.TCPSite(runner, host, port).start()
@@ -371,7 +388,8 @@ def _public_key(args: argparse.Namespace) -> Path:
 
 def _finding(log: EventLog, broken: tuple[int, str]) -> Finding:
     seq, reason = broken
-    return Finding(seq, _type_at(log, seq) if seq else "keys", reason)
+    table = "users" if reason.startswith("the users table") else "keys"  # seq 0: a table
+    return Finding(seq, _type_at(log, seq) if seq else table, reason)
 
 
 def _type_at(log: EventLog, seq: int) -> str:

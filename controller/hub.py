@@ -17,6 +17,8 @@ import socketio
 from controller.attempts import KeyAttempts
 from controller.auth import Principal
 from controller.fault_log import FaultLog
+from controller.logins import Logins
+from controller.people import user_principal
 from controller.screens import AUTHORISED, VIEW_PREFIX, Screens, revoked_sentence
 from controller.service import Service
 from controller.sessions import Sessions, screen_principal
@@ -31,12 +33,14 @@ VIEWS_ROOM = "views"
 SCREEN_EVENTS = ("ScreenEnrolled", "ScreenAuthorised", "ScreenRevoked")
 AUDIENCES = (OPERATOR_AUDIENCE, *PUBLIC_AUDIENCES)
 KEY_REVOKED = "This key was revoked."
+USER_DISABLED = "This user was disabled; ask a technician."
 
 # event type -> its data -> (the principal it revokes, the sentence its sessions are cut with)
 REVOCATIONS: dict[str, Callable[[dict[str, Any]], tuple[str, str]]] = {
     "ScreenRevoked": lambda data: (screen_principal(data["screen"]),
                                    revoked_sentence(data["screen"])),
     "KeyRevoked": lambda data: (key_principal(data["key_hash"]), KEY_REVOKED),
+    "UserDisabled": lambda data: (user_principal(data["name"]), USER_DISABLED),
 }
 
 
@@ -57,13 +61,14 @@ def visible(name: str, screen: str | None = None, authorised: bool = True) -> bo
 
 class Hub:
     def __init__(self, service: Service, sio: socketio.AsyncServer,
-                 attempts: KeyAttempts | None = None) -> None:
+                 attempts: KeyAttempts | None = None, logins: Logins | None = None) -> None:
         self.service = service
         self.sio = sio
         self.telemetry = Telemetry()
         self.screen_sids: dict[str, set[str]] = {}
         self.sessions = Sessions()
         self.attempts = attempts or KeyAttempts()
+        self.logins = logins or Logins()
 
     @property
     def screens(self) -> Screens:
@@ -112,6 +117,8 @@ class Hub:
     async def revoked(self, event_type: str, data: dict[str, Any]) -> None:
         """If this event revokes a principal, cut its live sessions: called with a command's
         events, and meant for those another process appended (`key revoke` at the shell)."""
+        if event_type == "UserDisabled":
+            self.logins.close_user(data["name"])
         if event_type in REVOCATIONS:
             await self.cut(*REVOCATIONS[event_type](data))
 

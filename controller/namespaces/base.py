@@ -15,6 +15,7 @@ import socketio
 from controller.attempts import NOT_PLAIN, TOO_MANY, plain_key, remote_address
 from controller.auth import authenticate
 from controller.hub import VIEWS_ROOM, Hub, visible
+from controller.login_routes import LOGGED_OUT, person
 
 Refused = socketio.exceptions.ConnectionRefusedError
 
@@ -40,9 +41,12 @@ class AudienceNamespace(socketio.AsyncNamespace):
         if attempts.blocked(address, self.path):
             raise Refused(TOO_MANY)
         try:
-            if isinstance(auth, dict) and not plain_key(auth.get("key")):
+            if not isinstance(auth, dict) or "key" not in auth:
+                session = self.admit_person(environ)
+            elif not plain_key(auth.get("key")):
                 raise WrongKey(NOT_PLAIN)
-            session = self.admit(auth)
+            else:
+                session = self.admit(auth)
         except WrongKey as exc:
             attempts.failed(address, self.path, str(exc))
             raise Refused(str(exc)) from None
@@ -57,6 +61,15 @@ class AudienceNamespace(socketio.AsyncNamespace):
             raise WrongKey("Unknown or revoked key.")
         if principal.role not in self.roles:
             raise Refused(f"A {principal.role} key cannot connect to {self.path}.")
+        return {"principal": principal, "id": principal.id}
+
+    def admit_person(self, environ: dict[str, Any]) -> dict[str, Any]:
+        """A page opened by a logged-in person connects with its session cookie, no key."""
+        principal = person(self.hub.logins, self.hub.service.log, environ)
+        if principal is None:
+            raise Refused(LOGGED_OUT)
+        if principal.role not in self.roles:
+            raise Refused(f"{principal.name} ({principal.role}) cannot connect to {self.path}.")
         return {"principal": principal, "id": principal.id}
 
     async def joined(self, sid: str, session: dict[str, Any]) -> None:

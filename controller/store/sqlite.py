@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.store import users as users_table
 from controller.store.chain import GENESIS, WITH_ACKS, ack_digest, event_hash
 from controller.store.chain import canonical_json as canonical_json  # its users import it here
 from controller.store.migrations import upgrade
@@ -134,6 +135,7 @@ class EventLog:
         self._db = connection
         self.last_seq, self.last_hash = self._tail()
         self.log_id = log_identity(self._db)
+        self._db.execute(users_table.SCHEMA)
         self._foreign: list[StoredEvent] = []
 
     def _tail(self) -> tuple[int, str]:
@@ -204,15 +206,19 @@ class EventLog:
         return StoredAck(row[0], json.loads(row[1])) if row else None
 
     def append(self, command_id: str, actor: str, at_ms: int, events: Sequence[EventRecord],
-               ack: dict[str, Any], *, principal: str, digest: str | None) -> list[int]:
+               ack: dict[str, Any], *, principal: str, digest: str | None,
+               also: Sequence[users_table.Statement] = ()) -> list[int]:
         """Append one command's events and its ack (keyed by principal and command id, with the
         envelope's digest, and hashed into the command's last event) in one durable
-        transaction. Key events update the `principals` projection in the same transaction."""
+        transaction. Key events update the `principals` projection in the same transaction;
+        `also`: statements run in it too (a user's row beside its event)."""
         try:
             self._db.execute("BEGIN IMMEDIATE")
             tail = self._follow_tail()
             seq, last_hash = write_command(self._db, tail, command_id, actor, at_ms, events,
                                            ack, principal, digest)
+            for sql, params in also:
+                self._db.execute(sql, params)
             self._db.execute("COMMIT")
         except sqlite3.IntegrityError:
             self._roll_back()
@@ -273,9 +279,11 @@ class EventLog:
 
     def first_broken_link(self) -> tuple[int, str] | None:
         """(seq, reason) of the first event whose hash, ack or key does not follow, or None if
-        the chain is intact. Seq 0 names the keys table itself (a key no event issued)."""
+        the chain is intact. Seq 0 names the keys or users table itself (a key no event
+        issued, a person no event added)."""
         acks = self._acks_by_seq()
         keys: dict[str, tuple[str, str, bool]] = {}
+        people: dict[str, tuple[str, bool]] = {}
         prev, scheme_before, expected_seq = GENESIS, 1, 1
         cursor = self._db.execute(f"SELECT {CHAIN_COLUMNS} FROM events ORDER BY seq")
         for (seq, command_id, type_, version, data_json, actor, at_ms, prev_hash, digest,
@@ -300,13 +308,16 @@ class EventLog:
                 if problem:
                     return seq, problem
                 _follow_keys(type_, data_json, keys)
+                if type_ in (users_table.USER_ADDED, users_table.USER_DISABLED):
+                    users_table.follow(type_, json.loads(data_json), people)
             prev, scheme_before = digest, scheme
             expected_seq += 1
         if acks:
             seq = min(acks)
             return seq, (f"the ack of command {acks[seq][0][1]!r} names event {seq}, which is "
                          "not in the log: events were removed from its end")
-        return self._keys_problem(keys)
+        found = users_table.problem(self._db, people)
+        return (0, found) if found else self._keys_problem(keys)
 
     def _acks_by_seq(self) -> dict[int, list[tuple[str, str, str | None, str]]]:
         found: dict[int, list[tuple[str, str, str | None, str]]] = {}
@@ -337,6 +348,10 @@ class EventLog:
             "SELECT role, name FROM principals WHERE key_hash = ? AND revoked = 0", (key_hash,)
         ).fetchone()
         return (row[0], row[1]) if row else None
+
+    def users(self, name: str | None = None) -> list[users_table.User]:
+        """People who may log in (every one, or the one named), disabled ones included."""
+        return users_table.read(self._db, name)
 
     def principals(self) -> list[Principal]:
         return [Principal(h, role, name, created, bool(revoked))

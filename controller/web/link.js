@@ -42,7 +42,11 @@ window.Showrunner = (() => {
     sessionStorage.setItem(key, JSON.stringify(value));
   }
 
-  /** The key from ?key=..., kept (under `store`) for reloads and taken out of the address bar. */
+  /** A page opened by a logged-in person connects with its session cookie, not a key. */
+  const SESSION = "session";
+
+  /** The key from ?key=..., kept (under `store`) for reloads and taken out of the address bar;
+   * without one, the person's login session (SESSION). */
   function takeKey(store) {
     const params = new URLSearchParams(location.search);
     const fromUrl = params.get("key");
@@ -52,7 +56,7 @@ window.Showrunner = (() => {
       const query = params.toString();
       history.replaceState(null, "", location.pathname + (query ? `?${query}` : ""));
     }
-    return sessionStorage.getItem(store);
+    return sessionStorage.getItem(store) ?? SESSION;
   }
 
   /** The connection pill: data-state drives its colour, the text says it in words. */
@@ -90,7 +94,8 @@ window.Showrunner = (() => {
       this.views = new Map();
       this.offsetMs = null;
       this.pending = null;
-      const socket = io(namespace, {auth: {key}, transports: ["websocket"]});
+      const auth = key === SESSION ? {} : {key};
+      const socket = io(namespace, {auth, transports: ["websocket"]});
       this.socket = socket;
       socket.on("connect", () => this.onConnect());
       socket.on("views", (message) => this.receive(message.views));
@@ -101,6 +106,10 @@ window.Showrunner = (() => {
       socket.on("connect_error", (err) => {
         if (socket.active) {
           setConnection("reconnecting", "Reconnecting…");
+          return;
+        }
+        if (key === SESSION) {
+          location.assign(`/login?next=${location.pathname}`);  // logged out, expired, disabled
           return;
         }
         setConnection("refused", "Key refused");

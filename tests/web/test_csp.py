@@ -8,6 +8,7 @@ from playwright.async_api import Browser, expect
 
 from tests.support.browser import needs_chromium
 from tests.support.live import LiveController
+from tests.support.people import PASSWORD, add_person
 
 pytestmark = needs_chromium
 
@@ -24,7 +25,10 @@ async def test_the_page_works_under_its_policy_and_blocks_inline_script(
     context = await browser.new_context()
     await context.add_init_script(WATCH_VIOLATIONS)
     page = await context.new_page()
-    response = await page.goto(f"{ctl.url}{path}?key={ctl.keys[role]}")
+    add_person(ctl.db_path, "pat", role)
+    assert (await context.request.post(f"{ctl.url}/login",
+                                       data={"name": "pat", "password": PASSWORD})).ok
+    response = await page.goto(f"{ctl.url}{path}")
     assert response is not None
     assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
     await expect(page.locator("#conn")).to_have_text("Online")  # the socket got through

@@ -12,6 +12,7 @@ from playwright.async_api import Browser, Page, expect
 from tests.integration.test_wildcard_live import MEMBERS
 from tests.support.browser import needs_chromium
 from tests.support.live import LiveController, live_controller
+from tests.support.people import open_page_as
 from tests.support.wildcard import freeze_when_bins_close, write_wildcard_config
 
 pytestmark = needs_chromium
@@ -22,9 +23,11 @@ PUBLIC_NAMES = {"1000001": "Thandi M.", "1000002": "Sipho N."}
 DONE = "Done · Acknowledge"
 
 
-async def open_cue(browser: Browser, url: str, viewport: dict[str, int] = PHONE) -> Page:
+async def open_cue(browser: Browser, ctl: LiveController, path: str = "/cue",
+                   viewport: dict[str, int] = PHONE) -> Page:
+    """The cue page in a new browser, logged in as an announcer (tests/support/people.py)."""
     page = await (await browser.new_context(viewport=viewport)).new_page()
-    await page.goto(url)
+    await open_page_as(page, ctl, path, "announcer")
     return page
 
 
@@ -38,9 +41,8 @@ async def test_announcer_reads_the_wild_card_winner_and_acknowledges_it(
     write_wildcard_config(tmp_path / "config", close_in_ms=6000)
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
     async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
-        page = await open_cue(browser, f"{ctl.url}/cue?key={ctl.keys['announcer']}")
+        page = await open_cue(browser, ctl)
         await expect(page.locator("#conn")).to_have_text("Online")
-        assert "key=" not in page.url  # the key leaves the address bar
         now = page.locator("#now")
         await expect(now).to_have_attribute("data-state", "idle")
         await expect(page.locator("#now-text")).to_have_text("Nothing to read right now.")
@@ -103,12 +105,11 @@ async def test_announcer_reads_the_wild_card_winner_and_acknowledges_it(
 @pytest.mark.parametrize(("key_of", "title", "sentence"), [
     (lambda keys: "not-a-key", "Key refused", "Unknown or revoked key."),
     (lambda keys: keys["display"], "Key refused", "A display key cannot connect to /cue."),
-    (lambda keys: None, "No key", "/cue?key="),
 ])
 async def test_a_missing_or_refused_key_is_said_plainly(
         ctl: LiveController, browser: Browser, key_of: Any, title: str, sentence: str) -> None:
     key = key_of(ctl.keys)
-    page = await open_cue(browser, f"{ctl.url}/cue" + (f"?key={key}" if key else ""))
+    page = await open_cue(browser, ctl, "/cue" + (f"?key={key}" if key else ""))
     gate = page.locator("#gate")
     await expect(gate.locator("h1")).to_have_text(title)
     await expect(gate).to_contain_text(sentence)
@@ -118,7 +119,7 @@ async def test_a_missing_or_refused_key_is_said_plainly(
 
 
 async def test_cue_assets_are_served(ctl: LiveController, browser: Browser) -> None:
-    page = await open_cue(browser, "about:blank")
+    page = await open_cue(browser, ctl)  # logged in: /cue needs a person
     for path in ("/cue", "/static/cue.js", "/static/cue.css", "/static/link.js",
                  "/static/base.css"):
         response = await page.request.get(ctl.url + path)

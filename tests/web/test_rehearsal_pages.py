@@ -10,6 +10,7 @@ from playwright.async_api import Browser, expect
 from tests.integration.test_rehearsal import Rehearsal
 from tests.support.browser import needs_chromium
 from tests.support.live import LiveController
+from tests.support.people import open_page_as
 
 pytestmark = needs_chromium
 
@@ -25,7 +26,7 @@ async def test_a_rehearsal_page_shows_the_banner(tmp_path: Path, browser: Browse
     await ctl.start()
     try:
         page = await browser.new_page()
-        await page.goto(f"{ctl.url}/{page_name}?key={ctl.keys[role]}")
+        await open_page_as(page, ctl, f"/{page_name}", role)
         await expect(page.locator("#conn")).to_have_text("Online")
         await expect(page.locator("#rehearsal")).to_have_text(
             "REHEARSAL · show clock from 2024-01-18 17:55 (Africa/Johannesburg) at 2× speed"
@@ -38,6 +39,6 @@ async def test_a_rehearsal_page_shows_the_banner(tmp_path: Path, browser: Browse
 async def test_the_live_show_has_no_banner(ctl: LiveController, browser: Browser,
                                            page_name: str, role: str) -> None:
     page = await browser.new_page()
-    await page.goto(f"{ctl.url}/{page_name}?key={ctl.keys[role]}")
+    await open_page_as(page, ctl, f"/{page_name}", role)
     await expect(page.locator("#conn")).to_have_text("Online")
     await expect(page.locator("#rehearsal")).to_have_count(0)

@@ -13,6 +13,7 @@ from playwright.async_api import Browser, Page, WebSocketRoute, expect
 
 from tests.support.browser import needs_chromium
 from tests.support.live import LiveController
+from tests.support.people import open_page_as
 
 VIEWPORT = {"width": 1280, "height": 800}
 # A Socket.IO packet on /control: 42 = event, 43 = ack; then the ack id and the JSON body.
@@ -21,7 +22,8 @@ PACKET = re.compile(r"^4(?P<kind>[23])/control,(?P<id>\d+)(?P<body>\[.*)$", re.D
 pytestmark = needs_chromium
 
 
-STARTUP = 10  # a KeyIssued per role key (tests/support/live.py), then one PromotionConfigured
+STARTUP = 11  # a KeyIssued per role key (tests/support/live.py), one PromotionConfigured, and
+# the UserAdded of the operator who logs in (tests/support/people.py)
 # per promotion at start-up (docs/config.md)
 
 
@@ -76,12 +78,14 @@ class Relay:
         self.held.clear()
 
 
-async def open_tablet(browser: Browser, url: str, relay: Relay | None = None) -> Page:
+async def open_tablet(browser: Browser, ctl: LiveController, path: str = "/tablet",
+                      relay: Relay | None = None) -> Page:
+    """The tablet page in a new browser, logged in as an operator (tests/support/people.py)."""
     context = await browser.new_context(viewport=VIEWPORT)
     if relay is not None:
         await context.route_web_socket(re.compile(r"/socket\.io/"), relay.route)
     page = await context.new_page()
-    await page.goto(url)
+    await open_page_as(page, ctl, path, "operator")
     return page
 
 
@@ -114,11 +118,10 @@ async def refused(page: Page, sentence: str) -> None:
 
 async def test_mc_runs_a_slots_heat_from_the_tablet(ctl: LiveController, browser: Browser,
                                                     tmp_path: Path) -> None:
-    page = await open_tablet(browser, f"{ctl.url}/tablet?key={ctl.keys['operator']}")
+    page = await open_tablet(browser, ctl)
     await online(page)
-    assert "key=" not in page.url  # the key leaves the address bar...
     await page.reload()
-    await online(page)  # ...and a reload still works
+    await online(page)  # a reload still works: the session cookie stays
 
     await send(page, "Members", "Register member",
                {"Card": "1234567", "Display name": "Thandi Mokoena"})
@@ -158,7 +161,7 @@ async def test_mc_runs_a_slots_heat_from_the_tablet(ctl: LiveController, browser
 
 async def test_views_update_live_when_another_client_sends(ctl: LiveController,
                                                           browser: Browser) -> None:
-    page = await open_tablet(browser, f"{ctl.url}/tablet?key={ctl.keys['operator']}")
+    page = await open_tablet(browser, ctl)
     await online(page)
     await page.get_by_role("button", name=re.compile(r"^leaderboard:slots rev")).click()
     await expect(page.locator("#view-body")).to_contain_text("No rows yet.")
@@ -175,7 +178,7 @@ async def test_views_update_live_when_another_client_sends(ctl: LiveController,
 async def test_a_press_is_sent_once_while_in_flight(ctl: LiveController,
                                                     browser: Browser) -> None:
     relay = Relay()
-    page = await open_tablet(browser, f"{ctl.url}/tablet?key={ctl.keys['operator']}", relay)
+    page = await open_tablet(browser, ctl, relay=relay)
     await online(page)
     relay.hold = True
     await page.get_by_role("button", name="Members", exact=True).click()
@@ -196,7 +199,7 @@ async def test_a_press_is_sent_once_while_in_flight(ctl: LiveController,
 async def test_an_unconfirmed_press_is_resent_with_the_same_command_id(
         ctl: LiveController, browser: Browser) -> None:
     relay = Relay()
-    page = await open_tablet(browser, f"{ctl.url}/tablet?key={ctl.keys['operator']}", relay)
+    page = await open_tablet(browser, ctl, relay=relay)
     await online(page)
     relay.drop_next_ack = True  # applied by the controller, but the answer is lost
     await send(page, "Members", "Register member",
@@ -209,12 +212,11 @@ async def test_an_unconfirmed_press_is_resent_with_the_same_command_id(
 @pytest.mark.parametrize(("key_of", "title", "sentence"), [
     (lambda keys: "not-a-key", "Key refused", "Unknown or revoked key."),
     (lambda keys: keys["display"], "Key refused", "A display key cannot connect to /control."),
-    (lambda keys: None, "No key", "/tablet?key="),
 ])
 async def test_a_missing_or_refused_key_is_said_plainly(
         ctl: LiveController, browser: Browser, key_of: Any, title: str, sentence: str) -> None:
     key = key_of(ctl.keys)
-    page = await open_tablet(browser, f"{ctl.url}/tablet" + (f"?key={key}" if key else ""))
+    page = await open_tablet(browser, ctl, "/tablet" + (f"?key={key}" if key else ""))
     gate = page.locator("#gate")
     await expect(gate.locator("h1")).to_have_text(title)
     await expect(gate).to_contain_text(sentence)
@@ -223,7 +225,7 @@ async def test_a_missing_or_refused_key_is_said_plainly(
 
 
 async def test_tablet_assets_are_served(ctl: LiveController, browser: Browser) -> None:
-    page = await open_tablet(browser, "about:blank")
+    page = await open_tablet(browser, ctl)  # logged in: /tablet needs a person
     for path in ("/tablet", "/static/tablet.js", "/static/tablet.css",
                  "/vendor/socket.io.min.js"):
         response = await page.request.get(ctl.url + path)
