@@ -18,6 +18,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from controller.auth import issue_key, key_hash, new_key
@@ -34,7 +35,7 @@ SCREEN = "demo-1"
 PLAYLIST = ROOT / "playlists" / "demo.yaml"
 MARKER = ".showrunner-demo"  # the demo made this directory; it may clear what it wrote there
 OWN = (MARKER, "config", "cycle", "screens", "screen.png", "technician.key")
-STOP_WITHIN_S = 1.5
+STOP_WITHIN_S = 1.0
 
 
 class DemoError(Exception):
@@ -92,11 +93,12 @@ class Show:
                 show.result()  # a crash of the script is shown, not swallowed
         finally:
             print("\nstopping…", flush=True)
+            children = self.signal_children()
             for task in (show, halt):
                 task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(asyncio.gather(show, halt, return_exceptions=True), 0.5)
-            self.stop_processes()
+                await asyncio.wait_for(asyncio.gather(show, halt, return_exceptions=True), 0.3)
+            self.reap(children)
         return 0
 
     async def cycles_of_the_night(self) -> None:
@@ -181,15 +183,21 @@ class Show:
         print("A scripted night runs and loops; use the tablet to take over at any point. "
               "Ctrl-C stops everything.", flush=True)
 
-    def stop_processes(self) -> None:
-        """SIGTERM to every child, SIGKILL to any still there after STOP_WITHIN_S."""
+    def signal_children(self) -> list[subprocess.Popen]:
+        """SIGTERM to every child still running; them."""
         children = [p for p in (self.display, self.controller.process) if p is not None]
         for child in children:
             if child.poll() is None:
                 child.terminate()
+        return children
+
+    @staticmethod
+    def reap(children: list[subprocess.Popen]) -> None:
+        """Wait for them, and SIGKILL any still there after STOP_WITHIN_S."""
+        deadline = time.monotonic() + STOP_WITHIN_S
         for child in children:
             try:
-                child.wait(STOP_WITHIN_S)
+                child.wait(max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 child.kill()
                 child.wait()
