@@ -83,6 +83,7 @@ class Night:
     def __init__(self, mc: MC, pace: Pace, cycle: int, super9_at: dt.datetime) -> None:
         self.mc, self.pace, self.cycle, self.super9_at = mc, pace, cycle, super9_at
         self.say = mc.say
+        self.tickets: dict[str, list[int]] = {}
 
     def card(self, i: int) -> str:
         return f"8{self.cycle % 100:02d}{i:04d}"
@@ -108,6 +109,7 @@ class Night:
             await self.mc.send("register_member", {"card": self.card(i), "display_name": name})
         for i in range(len(PLAYERS)):  # rule 36: tickets are activated while the bins are open
             await self.mc.send("wildcard.activate", {"card": self.card(i)})
+        await self.sell_super9_tickets()
 
     async def slots(self) -> None:
         entries = {}
@@ -190,16 +192,18 @@ class Night:
                 await asyncio.sleep(self.pace.hold_s / 2)
         await self.hand_back()
 
-    async def super9(self) -> None:
-        tickets: dict[str, list[int]] = {}
+    async def sell_super9_tickets(self) -> None:
+        """Rule 6: tickets are sold and handed in before the session starts."""
         for i in range(4):
             serial = f"{self.cycle % 100:02d}{i:02d}"
             numbers = _sample(9, 37)
-            tickets[serial] = numbers
+            self.tickets[serial] = numbers
             if await self.mc.send("super9.sell_ticket", {"ticket": serial,
                                                          "card": self.card(i)}) is not None:
                 await self.mc.send("super9.enter_ticket", {"ticket": serial, "original": numbers,
                                                            "duplicate": numbers[::-1]})
+
+    async def super9(self) -> None:
         wait = (self.super9_at - dt.datetime.now(dt.UTC)).total_seconds()
         self.say(f"Super 9: the session starts in {max(0, round(wait))} s")
         await asyncio.sleep(max(0.0, wait) + 0.5)
@@ -207,7 +211,7 @@ class Night:
         if schedule:
             await self.mc.send("super9.start_session", {"session": schedule[0]["id"]})
         await self.moment("super9_board", {}, "Super 9 board")
-        winning = secrets.choice(list(tickets.values()))
+        winning = secrets.choice(list(self.tickets.values())) if self.tickets else _sample(9, 37)
         calls = _shuffled(winning)
         calls.insert(3, secrets.choice([n for n in range(37) if n not in winning]))
         for number in calls:
@@ -225,10 +229,18 @@ class Night:
     async def poker(self) -> None:
         for i in range(8):
             data = await self.mc.send("poker.enter", {"card": self.card(i)})
-            if data:
+            if data:  # distinct made-up chip counts: no tie to break before the semi
                 await self.mc.send("poker.record_score", {
-                    "entry": data["entry"], "score": 100 * (5 + secrets.randbelow(150)),
+                    "entry": data["entry"], "score": 100 * (5 + 13 * i + secrets.randbelow(12)),
                     "hands": 10})
+        if await self.mc.send("poker.close_stage", {"stage": "qualifying"}) is not None:
+            await self.mc.until("ops:poker", lambda d: any(
+                r["stage"] == "semi" for r in d.get("entries", [])), 10)
+            semi = [r for r in self.mc.view("ops:poker").get("entries", [])
+                    if r["stage"] == "semi"]
+            for i, row in enumerate(semi):  # rule 27: heat and seat chosen at registration
+                await self.mc.send("poker.choose_seat", {
+                    "entry": row["entry"], "heat": f"Semi {i % 2 + 1}", "seat": i // 2 + 1})
         await self.moment("seating_chart", {"view": "seating:poker"}, "Poker seating")
         await asyncio.sleep(self.pace.hold_s)
         await self.moment("prize_table", {"view": "prizes:poker"}, "Poker prize table")
