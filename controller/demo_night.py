@@ -84,6 +84,7 @@ class Night:
         self.mc, self.pace, self.cycle, self.super9_at = mc, pace, cycle, super9_at
         self.say = mc.say
         self.tickets: dict[str, list[int]] = {}
+        self.slots_entries: dict[str, str] = {}
 
     def card(self, i: int) -> str:
         return f"8{self.cycle % 100:02d}{i:04d}"
@@ -112,35 +113,44 @@ class Night:
         await self.sell_super9_tickets()
 
     async def slots(self) -> None:
-        entries = {}
-        for i in range(len(PLAYERS)):
+        entries = self.slots_entries  # entry id -> the name the leaderboard shows
+        sent: dict[str, list[int]] = {}  # every score the script gave each entry
+        for i, name in enumerate(PLAYERS):
             data = await self.mc.send("slots.enter", {"card": self.card(i)})
             if data:
-                entries[data["entry"]] = 9_000 + secrets.randbelow(10_000)
-        for entry, score in entries.items():
-            await self.mc.send("slots.record_score", {"entry": entry, "score": score})
+                entries[data["entry"]] = f"{name.split()[0]} {name.split()[-1][0]}."
+        for entry in entries:
+            await self.record(entry, 9_000 + secrets.randbelow(10_000), sent)
         await self.moment("leaderboard", {"view": "leaderboard:slots", "rows_per_page": 12},
                           "Slots PAYOFF leaderboard")
-        await self.feed_scores(entries, self.pace.hold_s)
+        await self.feed_scores(entries, sent, self.pace.hold_s)
         await self.moment("jackpot_ticker", {"view": "pools:slots"}, "Prize pool")
-        await self.feed_scores(entries, self.pace.hold_s)
+        await self.feed_scores(entries, sent, self.pace.hold_s)
         await self.hand_back()
 
-    async def feed_scores(self, entries: dict[str, int], seconds: float) -> None:
-        """Raise a score now and then; a score the MC typed since is left alone."""
+    async def record(self, entry: str, score: int, sent: dict[str, list[int]]) -> bool:
+        sent.setdefault(entry, []).append(score)
+        return await self.mc.send("slots.record_score",
+                                  {"entry": entry, "score": score}) is not None
+
+    async def feed_scores(self, entries: dict[str, str], sent: dict[str, list[int]],
+                          seconds: float) -> None:
+        """Raise a score now and then; an entry whose score the MC typed (one the script never
+        sent) or whose score was refused is the MC's from then on, and left alone."""
         end = time.monotonic() + seconds
-        board = "leaderboard:slots"
         while entries and time.monotonic() < end:
             await asyncio.sleep(self.pace.score_every_s)
-            entry = secrets.choice(list(entries))
-            shown = {r.get("entry"): r.get("score") for r in self.mc.view(board).get("rows", [])}
-            if entry in shown and shown[entry] not in (None, entries[entry]):
-                entries.pop(entry)  # the MC changed it: theirs stands
-                continue
-            entries[entry] += 500 + 10 * secrets.randbelow(350)
-            if await self.mc.send("slots.record_score",
-                                  {"entry": entry, "score": entries[entry]}) is None:
-                entries.pop(entry)
+            shown = {r.get("name"): r.get("score")
+                     for r in self.mc.view("leaderboard:slots").get("rows", [])}
+            for entry, name in list(entries.items()):
+                if name in shown and shown[name] not in sent.get(entry, []):
+                    self.say(f"  {name}'s score was changed by the MC: left alone")
+                    entries.pop(entry)
+            if entries:
+                entry = secrets.choice(list(entries))
+                score = sent[entry][-1] + 500 + 10 * secrets.randbelow(350)
+                if not await self.record(entry, score, sent):
+                    entries.pop(entry)
 
     async def roulette(self) -> None:
         for i in range(6):
