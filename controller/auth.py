@@ -37,11 +37,12 @@ def key_hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def issue_key(log: EventLog, role: str, name: str, now_ms: int) -> str:
-    """Create a key for `role`; returns the key itself, which is stored nowhere."""
+def issue_key(log: EventLog, role: str, name: str, now_ms: int, key: str | None = None) -> str:
+    """Create a key for `role` (or record `key`, which the demo reuses in each cycle's fresh
+    log); returns the key itself, which is stored nowhere."""
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}; use one of {', '.join(ROLES)}")
-    key = new_key()
+    key = key or new_key()
     digest = key_hash(key)
     log.append(f"key:{now_ms}:{digest[:12]}", ACTOR, now_ms,
                [KeyIssued(digest, role, name).record()], {"ok": True}, principal=SHELL,

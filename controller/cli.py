@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import signal
 import sys
@@ -119,8 +120,13 @@ def main(argv: list[str] | None = None) -> int:
     _technician_commands(sub)
 
     demo = sub.add_parser("demo", help="run a controller, a display and a demo tournament")
-    demo.add_argument("--dir", type=Path, default=Path("var/demo"), help="where files go")
+    demo.add_argument("--dir", type=Path, default=Path("var/demo"), help="where files go: a new or "
+                      "empty directory, or one an earlier demo made")
     demo.add_argument("--port", type=int, default=8080)
+    demo.add_argument("--fast", action="store_true", help="compress the night's waits (the "
+                      "claim is 10 s, not 90) for a quick look")
+    demo.add_argument("--cycles", type=int, default=0, metavar="N",
+                      help="stop the script after N cycles; the screen keeps playing")
     demo.set_defaults(run=_demo)
 
     args = parser.parse_args(argv)
@@ -228,7 +234,8 @@ def _technician_commands(sub: argparse._SubParsersAction) -> None:
     screen = (("--screen",), {"required": True})
     targets = ((("--screens",), {"nargs": "*", "default": []}),
                (("--groups",), {"nargs": "*", "default": []}))
-    remote("screens", "list screens with status and latest heartbeat", _screens)
+    remote("screens", "list screens with status and latest heartbeat", _screens,
+           (("--json",), {"action": "store_true", "help": "the report as JSON (for scripts)"}))
     remote("enrol", "enrol a screen; prints its key once", _enrol, screen,
            (("--group",), {"required": True}), (("--name",), {"default": ""}))
     remote("authorise", "let an enrolled screen show the show", _command("screens.authorise",
@@ -261,7 +268,8 @@ def _command(type_: str, payload):
 
 
 def _screens(args: argparse.Namespace) -> int:
-    print(format_screens(screens(args.url, args.key)))
+    report = screens(args.url, args.key)
+    print(json.dumps(report, indent=2) if args.json else format_screens(report))
     return 0
 
 
@@ -435,7 +443,7 @@ def _audit_export(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     from controller.demo import run_demo
 
-    return run_demo(args.dir, args.port)
+    return run_demo(args.dir, args.port, args.fast, args.cycles)
 
 
 if __name__ == "__main__":

@@ -1,158 +1,211 @@
-"""The Quick-start demo: a controller on SQLite, one display, the tablet, live score changes.
+"""The Quick-start demo: a controller on SQLite, one display, the tablet and a scripted night.
 
 The display is enrolled and authorised as a screen, as a technician would, and plays
-`playlists/demo.yaml`. Everything the demo starts is a child process; Ctrl-C stops them all.
-Without a screen (no DISPLAY or WAYLAND_DISPLAY) the display runs headless and writes its frame
-to a PNG every few seconds.
+`playlists/demo.yaml`; the night (controller/demo_night.py) takes it over for each live moment.
+Each cycle runs on a fresh log (the Wild Card draw and a Super 9 session happen once a log)
+with the same keys and port, so the screen, tablet and cue page reconnect on their own.
+Everything the demo starts is a child process; Ctrl-C stops them all within 2 s. The demo
+deletes only files it created: it refuses a non-empty directory that is not its own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import os
 import secrets
 import shutil
 import signal
 import subprocess
 import sys
-import uuid
+import time
 from pathlib import Path
 
-import socketio
-
-from controller.auth import issue_key
+from controller.auth import issue_key, key_hash, new_key
+from controller.demo_night import GROUP, MC, Night
+from controller.demo_venue import FAST, REAL, write_configs
+from controller.domain.config import CONFIG_DIR_ENV
+from controller.people import add_user
 from controller.process import ROOT, ControllerProcess
-from controller.remote import assign_payload, enrol_payload
+from controller.remote import assign_payload
 from controller.service import wall_clock_ms
 from controller.store.sqlite import EventLog
 
-PLAYERS = [
-    ("Thandi Mokoena", 18450), ("Sipho Dlamini", 17200), ("Lerato Khumalo", 16980),
-    ("Johan van Wyk", 15120), ("Ayesha Patel", 14400), ("Themba Nkosi", 13750),
-    ("Marietjie Botha", 12900), ("Kagiso Molefe", 12010), ("Nomvula Zulu", 11340),
-    ("Pieter Steyn", 10200), ("Zanele Mthembu", 9800), ("Rajesh Naidoo", 9150),
-]
 SNAPSHOT_EVERY_S = 3
-SCREEN, GROUP = "demo-1", "demo"
+SCREEN = "demo-1"
 PLAYLIST = ROOT / "playlists" / "demo.yaml"
+MARKER = ".showrunner-demo"  # the demo made this directory; it may clear what it wrote there
+OWN = (MARKER, "config", "cycle", "screens", "screen.png", "technician.key")
+STOP_WITHIN_S = 1.0
 
 
-def run_demo(directory: Path, port: int) -> int:
+PEOPLE = (("MC", "operator"), ("Announcer", "announcer"))  # who logs in to the pages
+
+
+class DemoError(Exception):
+    """A sentence for the user; nothing was deleted."""
+
+
+def claim_directory(directory: Path) -> None:
+    """Make `directory` the demo's, or clear what an earlier demo wrote there. A non-empty
+    directory the demo did not create is refused: the demo deletes only its own files."""
+    if directory.exists() and any(directory.iterdir()):
+        if not (directory / MARKER).is_file():
+            raise DemoError(f"{directory} is not empty and was not made by the demo; nothing was "
+                            "deleted. Pass --dir with a new or empty directory.")
+        for name in OWN:
+            path = directory / name
+            if path.is_dir():
+                shutil.rmtree(path)
+            elif path.exists():
+                path.unlink()
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / MARKER).write_text("made by showrunner-controller demo\n", encoding="utf-8")
+
+
+def run_demo(directory: Path, port: int, fast: bool = False, cycles: int = 0) -> int:
     directory = directory.resolve()
-    if directory.exists():
-        shutil.rmtree(directory)
-    directory.mkdir(parents=True)
-    db = directory / "show.db"
-    log = EventLog.open(db)
-    keys = {role: issue_key(log, role, f"demo {role}", wall_clock_ms())
-            for role in ("operator", "technician", "announcer")}
-    log.close()
-
-    controller = ControllerProcess(db, port=port)
-    url = controller.start()
     try:
-        asyncio.run(run_show(url, keys, directory))
-    finally:
-        controller.stop()
-    return 0
+        claim_directory(directory)
+    except DemoError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    os.environ[CONFIG_DIR_ENV] = str(directory / "config")  # the controller inherits it
+    return asyncio.run(Show(directory, port, fast, cycles).run())
 
 
-async def run_show(url: str, keys: dict[str, str], directory: Path) -> None:
-    """Seed the tournament, start the display, feed scores until Ctrl-C or SIGTERM."""
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    mc, technician = Operator(), Operator()
-    await mc.connect(url, keys["operator"])
-    await technician.connect(url, keys["technician"])
-    display: subprocess.Popen[bytes] | None = None
-    try:
-        scores = await seed(mc)
-        screen_key = await set_up_screen(technician)
-        display, where = start_display(url, screen_key, directory)
-        print(f"\nShowrunner demo is running (files in {directory})")
+class Show:
+    """The demo's processes and its cycles of the night."""
+
+    def __init__(self, directory: Path, port: int, fast: bool, cycles: int) -> None:
+        self.directory, self.pace, self.cycles = directory, FAST if fast else REAL, cycles
+        self.keys = {role: new_key() for role in ("operator", "technician", "announcer")}
+        self.screen_key = new_key()
+        self.password = secrets.token_hex(6)  # the demo people's, printed at the start
+        self.controller = ControllerProcess(directory / "cycle" / "show.db", port=port)
+        self.display: subprocess.Popen[bytes] | None = None
+
+    async def run(self) -> int:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        show = asyncio.create_task(self.cycles_of_the_night())
+        halt = asyncio.create_task(stop.wait())
+        try:
+            await asyncio.wait({show, halt}, return_when=asyncio.FIRST_COMPLETED)
+            if show.done():
+                show.result()  # a crash of the script is shown, not swallowed
+        finally:
+            print("\nstopping…", flush=True)
+            children = self.signal_children()
+            for task in (show, halt):
+                task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.gather(show, halt, return_exceptions=True), 0.3)
+            self.reap(children)
+        return 0
+
+    async def cycles_of_the_night(self) -> None:
+        cycle = 1
+        while True:
+            super9_at = await asyncio.to_thread(self.new_log, cycle)
+            mc = MC(lambda line: print(line, flush=True))
+            await mc.connect(self.controller.url, self.keys["operator"])
+            try:
+                if cycle == 1:
+                    self.start_display()
+                    self.print_welcome()
+                print(f"\n-- cycle {cycle}: a night of the show --", flush=True)
+                await Night(mc, self.pace, cycle, super9_at).run()
+            finally:
+                await mc.close()
+            if cycle == self.cycles:
+                print("the demo's cycles are done; the screen keeps playing. Ctrl-C stops "
+                      "everything.", flush=True)
+                await asyncio.Event().wait()
+            cycle += 1
+
+    def new_log(self, cycle: int) -> dt.datetime:
+        """Stop the controller, start it on a fresh log with the same keys, screen and port,
+        and today's configs; the Super 9 session's start."""
+        self.controller.stop()
+        logs = self.directory / "cycle"
+        if logs.exists():
+            shutil.rmtree(logs)  # the previous cycle's log: the demo wrote it
+        logs.mkdir()
+        super9_at = write_configs(self.directory / "config", self.pace, dt.datetime.now(dt.UTC))
+        log = EventLog.open(self.controller.db_path)
+        try:
+            for role, key in self.keys.items():
+                issue_key(log, role, f"demo {role}", wall_clock_ms(), key)
+            for name, role in PEOPLE:
+                add_user(log, name, role, self.password, wall_clock_ms())
+        finally:
+            log.close()
+        self.controller.start()
+        asyncio.run(self.set_up_screen())
+        return super9_at
+
+    async def set_up_screen(self) -> None:
+        """Enrol, authorise and program the demo's screen, as a technician would."""
+        technician = MC(lambda line: print(line, flush=True))
+        await technician.connect(self.controller.url, self.keys["technician"])
+        try:
+            await technician.send("screens.enrol", {
+                "screen": SCREEN, "group": GROUP, "name": "Demo screen",
+                "key_hash": key_hash(self.screen_key)})
+            await technician.send("screens.authorise", {"screen": SCREEN})
+            await technician.send("playlists.assign", assign_payload(PLAYLIST, [], [GROUP]))
+        finally:
+            await technician.close()
+
+    def start_display(self) -> None:
+        command = [sys.executable, "-m", "showrunner.cli", "display", "--controller",
+                   self.controller.url, "--screen", SCREEN, "--state-dir",
+                   str(self.directory / "screens"), "--size", "1280x720"]
+        env = {**os.environ, "SHOWRUNNER_DISPLAY_KEY": self.screen_key}  # never in argv
+        if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+            self.where = "a window on this screen"
+        else:
+            snapshot = self.directory / "screen.png"
+            command += ["--snapshot", str(snapshot), "--snapshot-every", str(SNAPSHOT_EVERY_S)]
+            env["SDL_VIDEODRIVER"] = "dummy"
+            env["SDL_AUDIODRIVER"] = "dummy"
+            self.where = f"headless: frame written to {snapshot} every {SNAPSHOT_EVERY_S} s"
+        self.display = subprocess.Popen(command, cwd=ROOT, env=env)
+
+    def print_welcome(self) -> None:
+        url, keys = self.controller.url, self.keys
+        key_file = self.directory / "technician.key"
+        key_file.write_text(keys["technician"] + "\n", encoding="utf-8")
+        key_file.chmod(0o600)
+        tool = Path(sys.executable).parent / "showrunner-controller"
+        print(f"\nShowrunner demo is running (files in {self.directory})")
         print(f"  controller  {url}/healthz")
-        print(f"  tablet (MC) {url}/tablet?key={keys['operator']}")
-        print(f"  cues        {url}/cue?key={keys['announcer']}")
-        print(f"  display     screen {SCREEN} plays {PLAYLIST.relative_to(ROOT)}; {where}")
-        print(f"  screens     SHOWRUNNER_URL={url} SHOWRUNNER_KEY={keys['technician']} "
-              f"showrunner-controller screens")
-        print("Feeding live scores every 2 s. Ctrl-C stops everything.\n", flush=True)
-        await feed_scores(mc, scores, stop)
-        print("\nstopping…", flush=True)
-    finally:
-        await mc.sio.disconnect()
-        await technician.sio.disconnect()
-        if display and display.poll() is None:
-            display.terminate()
-            display.wait(10)
+        print(f"  tablet (MC) {url}/tablet  log in as {PEOPLE[0][0]}, password {self.password}")
+        print(f"  cues        {url}/cue     log in as {PEOPLE[1][0]}, password {self.password}")
+        print(f"  display     screen {SCREEN} plays {PLAYLIST.relative_to(ROOT)}; {self.where}")
+        print(f"  screens     {tool} screens --url {url} --key-file {key_file}")
+        print("A scripted night runs and loops; use the tablet to take over at any point. "
+              "Ctrl-C stops everything.", flush=True)
 
+    def signal_children(self) -> list[subprocess.Popen]:
+        """SIGTERM to every child still running; them."""
+        children = [p for p in (self.display, self.controller.process) if p is not None]
+        for child in children:
+            if child.poll() is None:
+                child.terminate()
+        return children
 
-def start_display(url: str, key: str, directory: Path) -> tuple[subprocess.Popen[bytes], str]:
-    command = [sys.executable, "-m", "showrunner.cli", "display", "--controller", url,
-               "--screen", SCREEN, "--state-dir", str(directory / "screens"),
-               "--size", "1280x720"]
-    env = {**os.environ, "SHOWRUNNER_DISPLAY_KEY": key}  # never in argv (ps shows argv)
-    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
-        where = "a window on this screen"
-    else:
-        snapshot = directory / "screen.png"
-        command += ["--snapshot", str(snapshot), "--snapshot-every", str(SNAPSHOT_EVERY_S)]
-        env["SDL_VIDEODRIVER"] = "dummy"
-        env["SDL_AUDIODRIVER"] = "dummy"
-        where = f"headless: frame written to {snapshot} every {SNAPSHOT_EVERY_S} s"
-    return subprocess.Popen(command, cwd=ROOT, env=env), where
-
-
-class Operator:
-    """A real /control client sending commands: the demo's MC, or its technician."""
-
-    def __init__(self) -> None:
-        # the demo handles Ctrl-C itself; the client's own handler would cancel every task
-        self.sio = socketio.AsyncClient(handle_sigint=False)
-
-    async def connect(self, url: str, key: str) -> None:
-        await self.sio.connect(url, namespaces=["/control"], auth={"key": key},
-                               transports=["websocket"])
-
-    async def send(self, type_: str, payload: dict) -> dict:
-        envelope = {"type": type_, "payload": payload, "command_id": uuid.uuid4().hex}
-        ack = await self.sio.call("command", envelope, namespace="/control")
-        if not ack["ok"]:
-            raise RuntimeError(f"{type_}: {ack['error']['message']}")
-        return ack
-
-
-async def seed(mc: Operator) -> dict[str, int]:
-    """Register and enter the players with their opening scores; entry id -> score."""
-    scores = {}
-    for i, (name, score) in enumerate(PLAYERS):
-        card = f"{8_000_100 + i}"
-        await mc.send("register_member", {"card": card, "display_name": name})
-        ack = await mc.send("slots.enter", {"card": card})
-        entry = ack["events"][0]["data"]["entry"]
-        await mc.send("slots.record_score", {"entry": entry, "score": score})
-        scores[entry] = score
-    return scores
-
-
-async def set_up_screen(technician: Operator) -> str:
-    """Enrol, authorise and program the demo's screen, as a technician would; its key."""
-    screen_key, enrolment = enrol_payload(SCREEN, GROUP, "Demo screen")
-    await technician.send("screens.enrol", enrolment)
-    await technician.send("screens.authorise", {"screen": SCREEN})
-    await technician.send("playlists.assign", assign_payload(PLAYLIST, [], [GROUP]))
-    return screen_key
-
-
-async def feed_scores(mc: Operator, scores: dict[str, int], stop: asyncio.Event) -> None:
-    while True:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), 2)
-        if stop.is_set():
-            return
-        entry = secrets.choice(list(scores))
-        scores[entry] += 500 + 10 * secrets.randbelow(350)  # 500 to 3990, in tens
-        await mc.send("slots.record_score", {"entry": entry, "score": scores[entry]})
+    @staticmethod
+    def reap(children: list[subprocess.Popen]) -> None:
+        """Wait for them, and SIGKILL any still there after STOP_WITHIN_S."""
+        deadline = time.monotonic() + STOP_WITHIN_S
+        for child in children:
+            try:
+                child.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()

@@ -13,11 +13,12 @@ from showrunner.engine.scene import SceneContext
 
 VIEW = "rehearsal"
 LABEL = "REHEARSAL"
+VENUE_BADGE_CLEARANCE = 64  # logical px: the venue badge (logo and time) sits below
 
 
 class RehearsalBadge:
-    """Drawn last, bottom-left (the offline mark takes bottom-right), small; built once per
-    screen size."""
+    """Drawn last, bottom-left above the venue's logo-and-time badge (the offline mark takes
+    bottom-right), small; built once per screen size."""
 
     def __init__(self) -> None:
         self._badge: tuple[tuple[int, int], pygame.Surface] | None = None
@@ -29,7 +30,8 @@ class RehearsalBadge:
         if self._badge is None or self._badge[0] != size:
             self._badge = (size, self._build(ctx))
         badge, margin = self._badge[1], ctx.layout.px(12)
-        surface.blit(badge, (margin, size[1] - badge.get_height() - margin))
+        above_venue_badge = ctx.layout.px(VENUE_BADGE_CLEARANCE)
+        surface.blit(badge, (margin, size[1] - badge.get_height() - margin - above_venue_badge))
 
     @staticmethod
     def _build(ctx: SceneContext) -> pygame.Surface:

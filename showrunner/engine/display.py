@@ -43,6 +43,8 @@ from showrunner.engine.player import Player
 from showrunner.engine.replica import Replica
 from showrunner.engine.scene import SceneContext
 from showrunner.engine.theme import Theme
+from showrunner.engine.venue import venue_file
+from showrunner.engine.venue_badge import Badge
 
 log = logging.getLogger(__name__)
 
@@ -125,8 +127,10 @@ class Display:
 
     def run(self) -> int:
         screen = open_window(self.o.size, self.o.fullscreen)
-        ctx = SceneContext.create(screen.get_size(), Theme.load(self.o.theme),
+        ctx = SceneContext.create(screen.get_size(),
+                                  Theme.load(self.o.theme or venue_file("theme.yaml")),
                                   self.replica.views, self.clock.now_ms)
+        badge = Badge(venue_file("logo.png"))
         from showrunner.scenes import REGISTRY
         host = SceneHost(ctx, REGISTRY)
         self.link = link = Link(self.o.controller, self.o.screen, self.o.key,
@@ -149,6 +153,7 @@ class Display:
                         self.running = False
                 self.drain(link.inbox)
                 self.frame(host, screen, dt)
+                badge.draw(ctx, screen)
                 self.draw_offline_mark(ctx, screen)
                 pygame.display.flip()
                 if self.playing is not None and self.switched_ms is None:

@@ -1,7 +1,8 @@
 """Attract loop: full-screen images with a slow pan and zoom, dipping from one to the next.
 
-Images come from the `images` parameter (a list of paths) or the "attract" view's
-{"images": [...]}. Each image is scaled once (by the asset manager) to 112% of the screen.
+Images come from the `images` parameter (a list of paths), the "attract" view's
+{"images": [...]}, or else the venue's own pictures (assets/attract/, see docs/branding.md).
+Each image is scaled once (by the asset manager) to 112% of the screen.
 
 The zoom moves in steps of about one screen pixel at the picture's edge, and each step's
 picture (the window that the pan will cross during the step, scaled to the screen) is prepared
@@ -19,6 +20,7 @@ import pygame
 from showrunner.engine.bandscale import BandedScale
 from showrunner.engine.easing import in_out_sine
 from showrunner.engine.scene import Scene
+from showrunner.engine.venue import attract_pictures
 from showrunner.scenes.common import backdrop
 
 OVERSCAN = 1.12
@@ -45,7 +47,7 @@ class Attract(Scene):
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         listed = doc.get("images")
         self.names = (self.p["images"] or ([str(n) for n in listed] if isinstance(listed, list)
-                                           else []))[:50]
+                                           else []) or attract_pictures())[:50]
         w, h = self.ctx.layout.real
         self.picture_size = (round(w * OVERSCAN), round(h * OVERSCAN))
         # One zoom step moves the picture's edges by about one pixel, unless a short slot would

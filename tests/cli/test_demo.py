@@ -1,5 +1,5 @@
-"""The Quick-start demo, run as a user runs it: a controller, an enrolled screen playing the demo
-playlist, the tablet; Ctrl-C stops every process it started."""
+"""The Quick-start demo, run as a user runs it: a controller, an enrolled screen, a scripted
+night of every live moment taken over on the floor screen; Ctrl-C stops every process."""
 
 from __future__ import annotations
 
@@ -13,24 +13,25 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+from PIL import Image
+
+from controller.demo import MARKER, DemoError, claim_directory
 from controller.process import ROOT
-from controller.remote import KEY_HEADER
+
+MOMENTS = {  # what the floor screen must show in one cycle, by scene
+    "leaderboard", "jackpot_ticker", "roulette_countdown", "wildcard_draw", "claim_countdown",
+    "super9_board", "seating_chart", "prize_table",
+}
 
 
-def screens(url: str, key: str) -> list[dict]:
-    request = urllib.request.Request(f"{url}/screens", headers={KEY_HEADER: key})
-    with urllib.request.urlopen(request, timeout=5) as response:
-        return json.load(response)["screens"]
-
-
-def until(predicate, timeout: float = 60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.25)
-    raise AssertionError("condition never held")
+def screens_json(url: str, key_file: Path) -> list[dict]:
+    """What each screen reports, through the technician's command line."""
+    out = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "screens", "--json", "--url", url,
+         "--key-file", str(key_file)], cwd=ROOT, capture_output=True, text=True, timeout=20)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)["screens"]
 
 
 def processes_mentioning(text: str) -> list[str]:
@@ -45,34 +46,82 @@ def processes_mentioning(text: str) -> list[str]:
     return found
 
 
-def test_the_demo_plays_its_playlist_on_an_enrolled_screen_and_stops_cleanly(tmp_path):
+def test_one_fast_cycle_shows_every_live_moment_and_ctrl_c_stops_everything(tmp_path):
+    where = tmp_path / "demo"
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     demo = subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "demo", "--dir", str(tmp_path / "demo"),
-         "--port", "0"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        text=True)
+        [sys.executable, "-m", "controller.cli", "demo", "--dir", str(where), "--port", "0",
+         "--fast", "--cycles", "1"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True)
     try:
         lines: list[str] = []
         for line in demo.stdout:
             lines.append(line)
-            if line.startswith("Feeding live scores"):
+            if line.startswith("A scripted night runs"):
                 break
         printed = "".join(lines)
-        url, operator_key = re.search(r"tablet \(MC\) (\S+)/tablet\?key=(\w+)", printed).groups()
-        assert "screen demo-1 plays playlists/demo.yaml" in printed
+        tablet = re.search(r"tablet \(MC\) (\S+)/tablet +log in as (\w+), password (\w+)", printed)
+        assert tablet, printed
+        url = tablet.group(1)
+        login = urllib.request.Request(
+            f"{url}/login", method="POST", headers={"Content-Type": "application/json"},
+            data=json.dumps({"name": tablet.group(2), "password": tablet.group(3)}).encode())
+        with urllib.request.urlopen(login, timeout=10) as answer:  # the printed login works
+            assert answer.status == 200
+        command = re.search(r"screens +(\S+) screens --url \S+ --key-file (\S+)", printed)
+        assert command, printed
+        assert Path(command.group(1)).parent == Path(sys.executable).parent  # pastes as is
+        key_file = Path(command.group(2))
+        assert key_file.stat().st_mode & 0o077 == 0
 
-        screen = until(lambda: next((s for s in screens(url, operator_key)
-                                     if s["screen"] == "demo-1" and s.get("scene")), None))
-        assert screen["status"] == "authorised" and screen["online"]
-        assert screen["playlists"] == ["demo"]
-        assert screen["scene"] == "leaderboard"  # the playlist's first scene
-        until(lambda: (tmp_path / "demo" / "screen.png").exists())
+        seen: set[str] = set()
+        frames: set[bytes] = set()
+        deadline = time.monotonic() + 100
+        while not seen >= MOMENTS and time.monotonic() < deadline and demo.poll() is None:
+            for screen in screens_json(url, key_file):
+                if screen["screen"] == "demo-1" and screen.get("scene"):
+                    assert screen["status"] == "authorised" and screen["online"]
+                    seen.add(screen["scene"])
+            snapshot = where / "screen.png"
+            if snapshot.exists():
+                try:
+                    with Image.open(snapshot) as frame:
+                        frames.add(frame.convert("RGB").resize((32, 18)).tobytes())
+                except OSError:
+                    pass  # caught mid-write
+            time.sleep(1)
+        assert seen >= MOMENTS, f"the screen never showed {sorted(MOMENTS - seen)}"
+        assert len(frames) >= 5  # the display's frames moved with the night
 
         demo.send_signal(signal.SIGINT)  # Ctrl-C
-        rest = demo.communicate(timeout=30)[0]
+        started = time.monotonic()
+        rest = demo.communicate(timeout=10)[0]
         assert demo.returncode == 0, rest
-        until(lambda: not processes_mentioning(str(tmp_path)), timeout=10)
+        assert "Traceback" not in printed + rest
+        while processes_mentioning(str(where)) and time.monotonic() - started < 2:
+            time.sleep(0.05)
+        assert not processes_mentioning(str(where)), "a process outlived Ctrl-C by 2 s"
     finally:
         if demo.poll() is None:
             demo.kill()
             demo.wait()
+
+
+def test_the_demo_never_deletes_a_directory_it_did_not_make(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "precious.txt").write_text("keep me")
+    with pytest.raises(DemoError, match="not made by the demo"):
+        claim_directory(home)
+    assert (home / "precious.txt").read_text() == "keep me"
+
+
+def test_an_earlier_demo_directory_is_cleared_of_the_demo_files_only(tmp_path):
+    where = tmp_path / "demo"
+    claim_directory(where)
+    (where / "cycle").mkdir()
+    (where / "cycle" / "show.db").write_bytes(b"old")
+    (where / "notes.txt").write_text("mine")
+    claim_directory(where)
+    assert (where / MARKER).is_file() and not (where / "cycle").exists()
+    assert (where / "notes.txt").read_text() == "mine"

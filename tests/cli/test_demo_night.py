@@ -1,0 +1,39 @@
+"""The demo's script yields to the MC: a score the MC types stands, a refusal never stops it."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime as dt
+
+from controller.demo_night import MC, Night
+from controller.demo_venue import FAST
+from tests.support.live import live_controller
+
+
+async def test_the_script_leaves_the_mc_s_score_alone_and_carries_on_after_refusals(tmp_path):
+    said: list[str] = []
+    pace = dataclasses.replace(FAST, hold_s=4, score_every_s=0.3)
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as tablet:
+        script = MC(said.append)
+        await script.connect(ctl.url, ctl.keys["operator"])
+        try:
+            night = Night(script, pace, 1, dt.datetime.now(dt.UTC))
+            await night.register()
+            running = asyncio.create_task(night.slots())
+            doc = await tablet.wait_view("leaderboard:slots", lambda d: len(d["rows"]) == 12)
+            await asyncio.sleep(1)
+            # the MC corrects a score from the tablet while the script is feeding scores
+            thandi = next(r for r in doc["rows"] if r["name"] == "Thandi M.")
+            entry = next(e for e, name in night.slots_entries.items() if name == "Thandi M.")
+            ack = await tablet.send("slots.record_score", {"entry": entry, "score": 123_456})
+            assert ack["ok"], ack
+            await running  # no exception: refusals (no screen group here) were only printed
+        finally:
+            await script.close()
+        doc = await tablet.wait_view("leaderboard:slots", lambda d: any(
+            r["name"] == "Thandi M." and r["score"] == 123_456 for r in d["rows"]))
+        assert thandi["score"] != 123_456
+        assert next(r for r in doc["rows"] if r["name"] == "Thandi M.")["score"] == 123_456
+        assert any("refused takeover.start" in line for line in said)
+        assert any("Thandi M.'s score was changed by the MC" in line for line in said)

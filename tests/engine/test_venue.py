@@ -1,0 +1,56 @@
+"""The venue's look: the shipped attract pictures by default, and the logo-and-time badge."""
+
+from __future__ import annotations
+
+import time
+
+import pygame
+
+from showrunner.engine.render import entered, init_headless, render_scene
+from showrunner.engine.venue import VENUE_ENV, attract_pictures, venue_file
+from showrunner.engine.venue_badge import Badge
+from showrunner.scenes.common import backdrop
+
+SIZE = (640, 360)
+
+
+def test_the_shipped_venue_has_a_logo_theme_and_attract_pictures():
+    assert venue_file("logo.png") and venue_file("theme.yaml") and venue_file("LICENSE.md")
+    assert len(attract_pictures()) >= 3
+
+
+def test_the_attract_loop_shows_the_venue_pictures_when_given_none():
+    host, _ = entered("attract", {}, SIZE, {}, 3.0)
+    assert host.current.names == attract_pictures()
+    frame = render_scene("attract", {}, 3.0, SIZE, {})
+    plain = backdrop(host.ctx)
+    assert pygame.image.tobytes(frame, "RGB") != pygame.image.tobytes(plain, "RGB")
+
+
+def test_with_no_venue_pictures_the_loop_is_the_backdrop(tmp_path, monkeypatch):
+    monkeypatch.setenv(VENUE_ENV, str(tmp_path))
+    host, _ = entered("attract", {}, SIZE, {}, 3.0)
+    assert host.current.names == []
+
+
+def badge_corner(logo) -> tuple[pygame.Surface, pygame.Surface]:
+    init_headless(SIZE)
+    host, _ = entered("announcement", {}, SIZE, {"title": "x"})
+    screen = pygame.Surface(SIZE).convert()
+    host.draw(screen)
+    before = screen.copy()
+    Badge(logo).draw(host.ctx, screen, now_s=time.mktime((2026, 1, 18, 18, 5, 0, 0, 0, -1)))
+    return before, screen
+
+
+def test_the_badge_draws_the_logo_and_the_time_in_the_bottom_left_corner():
+    before, after = badge_corner(venue_file("logo.png"))
+    corner = pygame.Rect(0, SIZE[1] - 60, 220, 60)
+    assert (pygame.image.tobytes(before.subsurface(corner), "RGB")
+            != pygame.image.tobytes(after.subsurface(corner), "RGB"))
+    far = pygame.Rect(SIZE[0] - 200, 0, 200, 100)  # the rest of the scene is untouched
+    assert (pygame.image.tobytes(before.subsurface(far), "RGB")
+            == pygame.image.tobytes(after.subsurface(far), "RGB"))
+    _, time_only = badge_corner(None)  # no logo: the time alone, a narrower badge
+    assert (pygame.image.tobytes(time_only.subsurface(corner), "RGB")
+            != pygame.image.tobytes(after.subsurface(corner), "RGB"))
