@@ -13,7 +13,7 @@ from showrunner.scenes.samples import BASE_MS, CASES
 MARK = {"rehearsal": True, "started_at": BASE_MS, "started_local": "2024-01-18 17:55",
         "timezone": "Africa/Johannesburg", "promotion": "wildcard", "speed": 1}
 SIZE = (1920, 1080)
-CORNER = (0, 980, 320, 1080)  # the badge's corner, bottom-left
+CORNER = (0, 900, 320, 1080)  # the badge's corner: bottom-left, above the venue badge
 
 
 def shot(case, extra: dict) -> tuple[Image.Image, list[str]]:
