@@ -31,11 +31,6 @@ window.Console = (() => {
     return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
   }
 
-  /** Controller time of an epoch ms as "19:45", in the show's (the tablet's) local time. */
-  function clockTime(ms) {
-    return new Date(ms).toLocaleTimeString("en-GB", {hour: "2-digit", minute: "2-digit"});
-  }
-
   function showAnswer(box, kind, headline, detail = "") {
     box.hidden = false;
     box.dataset.kind = kind;
@@ -152,6 +147,6 @@ window.Console = (() => {
 
   return {
     state, act, confirm, button, panel, start, remember, showAnswer,
-    eventWords, grouped, span, clockTime,
+    eventWords, grouped, span,
   };
 })();

@@ -6,14 +6,19 @@
 
 (() => {
   const {$, el} = Showrunner;
-  const {act, confirm, clockTime} = Console;
+  const {act, confirm, span} = Console;
   const BOARD = "board:super9";
   const SCHEDULE = "schedule:super9";
   const HIGHEST = 36;
   const REDS = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
 
+  const state = {next: null};
   const link = () => Console.state.link;
   const box = () => $("s9-ack");
+
+  function plural(n, word) {
+    return `${n} ${word}${n === 1 ? "" : "s"}`;
+  }
 
   function colourOf(n) {
     return n === 0 ? "green" : REDS.has(n) ? "red" : "black";
@@ -32,7 +37,7 @@
     const status = board?.status ?? "idle";
     const live = status === "playing" || status === "super9";
     $("s9-status").textContent = board?.session
-      ? `Game of ${board.session}: ${STATUS[status]}` : STATUS[status];
+      ? `${board.session} — ${STATUS[status]}` : STATUS[status];
     $("s9-sessions-box").hidden = live;
     $("s9-play").hidden = status !== "playing";
     $("s9-confirm-box").hidden = status !== "super9";
@@ -41,14 +46,19 @@
     renderBoard(board);
   }
 
+  /** The next game to start, by its advertised time; the later ones only listed. The button
+   * is kept and its words updated, so a tick never swaps it from under a finger. */
   function renderSessions() {
-    const events = link().doc(SCHEDULE)?.events ?? [];
-    $("s9-sessions").replaceChildren(...(events.length ? events.map((s) => {
-      const start = Console.button("", "session", () => startSession(s));
-      start.append(el("span", "session-label", `Start the ${s.label} game`),
-        el("span", "session-detail", `Starts at ${clockTime(s.starts_at)}`));
-      return start;
-    }) : [el("p", "muted", "No game on the schedule yet (it shows once tickets are sold).")]));
+    const [next, ...later] = link().doc(SCHEDULE)?.events ?? [];
+    state.next = next ?? null;
+    $("s9-start").hidden = next === undefined;
+    $("s9-no-session").hidden = next !== undefined;
+    if (next === undefined) return;
+    const left = next.starts_at - link().now();
+    $("s9-start-label").textContent = `Start the ${next.label} game`;
+    $("s9-start-detail").textContent = left > 0 ? `starts in ${span(left)}` : "due now";
+    $("s9-later").textContent = later.length ? `Then: ${later.map((s) => s.label).join(", ")}`
+      : "";
   }
 
   function renderBoard(board) {
@@ -58,7 +68,8 @@
       : "—";
     $("s9-last").dataset.colour = board?.last?.colour ?? "";
     $("s9-counts").textContent = board?.status && board.status !== "idle"
-      ? `${board.spins} spins · ${board.no_spins} no spin · counted ${board.counted_label}` +
+      ? `${plural(board.spins, "spin")} · ${plural(board.no_spins, "no spin")} · counted ` +
+        `${board.counted_label}` +
         ` · playing for the ${board.playing_for} (${board.prize})`
       : board?.message ?? "";
     $("s9-called").replaceChildren(...(called.length ? called.map((n) => {
@@ -130,9 +141,10 @@
   }
 
   buildKeypad();
+  $("s9-start").addEventListener("click", () => state.next && startSession(state.next));
   $("s9-no-spin").addEventListener("click", noSpin);
   $("s9-undo").addEventListener("click", undo);
   $("s9-confirm").addEventListener("click", confirmWin);
   $("s9-close").addEventListener("click", closeSession);
-  Console.panel({name: "super9", render});
+  Console.panel({name: "super9", render, ticks: true});
 })();

@@ -79,7 +79,7 @@
   }
 
   function describe(e) {
-    const where = [e.stage, e.heat ? `heat ${e.heat}` : null, e.seat ? `seat ${e.seat}` : null]
+    const where = [e.stage, e.heat, e.seat ? `seat ${e.seat}` : null]
       .filter(Boolean).join(", ");
     const score = e.score === null ? "no score yet" : `score ${grouped(e.score)}`;
     const status = e.status === "active" ? "" : ` · ${humanize(e.status)}`;

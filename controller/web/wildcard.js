@@ -8,7 +8,7 @@
 
 (() => {
   const {$, el} = Showrunner;
-  const {act, confirm, grouped, span, clockTime} = Console;
+  const {act, confirm, grouped, span} = Console;
   const VIEW = "draw:wildcard";
 
   const link = () => Console.state.link;
@@ -19,9 +19,9 @@
     switch (d.phase) {
       case "entries":
         return now < d.bins_close_at
-          ? `Entries open: ${d.activated} members activated. The bins close at ` +
-            `${clockTime(d.bins_close_at)}.`
-          : `The bins closed at ${clockTime(d.bins_close_at)}: freeze the pool.`;
+          ? `Entries open: ${d.activated} members activated. The bins close in ` +
+            `${span(d.bins_close_at - now)}.`
+          : "The bins have closed: freeze the pool.";
       case "frozen":
         return `Round ${d.round}: the pool is frozen. Draw when the floor is ready.`;
       case "drawing":
@@ -156,7 +156,13 @@
     const note = $("wc-redraw-note").value.trim();
     act({box: box(), label: "Redraw", type: "wildcard.redraw", payload: {note},
       values: `${name}${note ? ` · ${note}` : ""}`,
-      done: () => "A new round's pool is frozen: draw again when ready."});
+      done: () => "A new round's pool is frozen: draw again when ready."}).then((ack) => {
+      if (!ack?.ok) return;
+      // the next winner's card and ID are checked afresh
+      for (const id of ["wc-card-checked", "wc-id-checked", "wc-redraw-note"]) {
+        if ($(id).type === "checkbox") $(id).checked = false; else $(id).value = "";
+      }
+    });
   }
 
   function standIn() {

@@ -137,7 +137,7 @@ async def test_a_wild_card_draw_to_a_claim(tmp_path: Path, monkeypatch: pytest.M
         phase = page.locator("#wc-phase")
         await expect(phase).to_contain_text("2 members activated")
         await shoot(page, "wildcard-entries")
-        await expect(phase).to_contain_text("The bins closed", timeout=15000)
+        await expect(phase).to_contain_text("The bins have closed", timeout=15000)
         await page.get_by_role("button", name="Freeze the pool").click()
         await expect(phase).to_contain_text("Round 1: the pool is frozen")
         await expect(page.locator("#wc-pool")).to_contain_text("2 members, 2 tickets")
@@ -159,6 +159,7 @@ async def test_a_wild_card_draw_to_a_claim(tmp_path: Path, monkeypatch: pytest.M
         countdown = page.locator("#wc-countdown-time")
         await expect(countdown).to_have_text(re.compile(r"^1:[23]\d$"))  # the 90 s, live
         await expect(page.locator("#wc-countdown-label")).to_have_text("left to claim")
+        await expect(page.get_by_role("button", name="Claimed on stage")).to_be_visible()
         await shoot(page, "wildcard-claim")
         # rule 39: card and ID are checked before the claim; unchecked is refused in words
         await page.get_by_role("button", name="Claimed on stage").click()
@@ -190,7 +191,7 @@ async def test_a_super9_spin_on_the_keypad(tmp_path: Path, monkeypatch: pytest.M
         await run_generic(page, "Super 9", "Enter ticket",
                           {"Ticket": "0421", "Original": numbers, "Duplicate": numbers})
         await tab(page, "Super 9")
-        session = page.locator("#s9-sessions .session").first
+        session = page.locator("#s9-start")
         await expect(session).to_contain_text("Start the")
         await expect(session).not_to_contain_text("2026-")  # the advertised time, not the id
         await shoot(page, "super9-idle")
