@@ -232,3 +232,16 @@ async def test_offline_is_said_within_three_seconds(ctl: LiveController,
     await expect(page.locator("#conn")).to_have_text("Online", timeout=10000)
     ctl.kill()  # gone altogether
     await expect(page.locator("#conn")).to_have_text("Offline", timeout=3000)
+
+
+async def test_all_commands_shows_only_what_the_role_may_send(ctl: LiveController,
+                                                             browser: Browser) -> None:
+    context = await browser.new_context(viewport=LANDSCAPE)
+    page = await context.new_page()
+    await page.goto(f"{ctl.url}/tablet?key={ctl.keys['technician']}")
+    await expect(page.locator("#conn")).to_have_text("Online")
+    await tab(page, "All commands")
+    groups = page.locator("#groups .chip")
+    await expect(groups.first).to_be_visible()
+    names = await groups.all_inner_texts()
+    assert "Members" not in names and "Slots" not in names  # operator commands, not offered
