@@ -25,6 +25,11 @@ window.Console = (() => {
     return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0");
   }
 
+  /** "1 ticket", "2 tickets", "1 200 tickets". */
+  function count(n, word) {
+    return `${grouped(n)} ${word}${n === 1 ? "" : "s"}`;
+  }
+
   /** "1:05" for 65 000 ms; "0:00" once past. */
   function span(ms) {
     const s = Math.max(0, Math.ceil(ms / 1000));
@@ -147,6 +152,6 @@ window.Console = (() => {
 
   return {
     state, act, confirm, button, panel, start, remember, showAnswer,
-    eventWords, grouped, span,
+    eventWords, grouped, count, span,
   };
 })();

@@ -6,7 +6,7 @@
 
 (() => {
   const {$, el} = Showrunner;
-  const {act, confirm, span} = Console;
+  const {act, confirm, count, span} = Console;
   const BOARD = "board:super9";
   const SCHEDULE = "schedule:super9";
   const HIGHEST = 36;
@@ -15,10 +15,6 @@
   const state = {next: null};
   const link = () => Console.state.link;
   const box = () => $("s9-ack");
-
-  function plural(n, word) {
-    return `${n} ${word}${n === 1 ? "" : "s"}`;
-  }
 
   function colourOf(n) {
     return n === 0 ? "green" : REDS.has(n) ? "red" : "black";
@@ -68,7 +64,7 @@
       : "—";
     $("s9-last").dataset.colour = board?.last?.colour ?? "";
     $("s9-counts").textContent = board?.status && board.status !== "idle"
-      ? `${plural(board.spins, "spin")} · ${plural(board.no_spins, "no spin")} · counted ` +
+      ? `${count(board.spins, "spin")} · ${count(board.no_spins, "no spin")} · counted ` +
         `${board.counted_label}` +
         ` · playing for the ${board.playing_for} (${board.prize})`
       : board?.message ?? "";

@@ -8,7 +8,7 @@
 
 (() => {
   const {$, el} = Showrunner;
-  const {act, confirm, grouped, span} = Console;
+  const {act, confirm, count, grouped, span} = Console;
   const VIEW = "draw:wildcard";
 
   const link = () => Console.state.link;
@@ -19,7 +19,7 @@
     switch (d.phase) {
       case "entries":
         return now < d.bins_close_at
-          ? `Entries open: ${d.activated} members activated. The bins close in ` +
+          ? `Entries open: ${count(d.activated, "member")} activated. The bins close in ` +
             `${span(d.bins_close_at - now)}.`
           : "The bins have closed: freeze the pool.";
       case "frozen":
@@ -64,14 +64,14 @@
     $("wc-redraw-box").hidden = !(claiming && !open && !inRegister);
     $("wc-standin-box").hidden = !(d.phase === "finalist" && d.finalist?.present === false &&
       !d.finalist?.stand_in);
-    renderHistory(d);
+    renderHistory(d, now);
   }
 
   function renderPool(d) {
     const pool = d.pool;
     $("wc-pool").replaceChildren(
       fact("Activated", grouped(d.activated)),
-      fact("Pool", pool ? `${grouped(pool.members)} members, ${grouped(pool.tickets)} tickets`
+      fact("Pool", pool ? `${count(pool.members, "member")}, ${count(pool.tickets, "ticket")}`
         : "not frozen yet"),
       fact("Digest", pool ? pool.digest : "—", "digest"),
     );
@@ -98,7 +98,7 @@
     $("wc-countdown-label").textContent = left > 0 ? "left to claim" : "Time is up";
   }
 
-  function renderHistory(d) {
+  function renderHistory(d, now) {
     const rounds = d.redraws.map((r) => el("li", "round",
       `Round ${r.round}: ${r.name} (${r.masked_card}) — ${r.cause}`));
     if (d.finalist) {
@@ -106,7 +106,8 @@
         `(${d.finalist.masked_card}) — finalist`));
     } else if (d.winner) {
       rounds.push(el("li", "round", `Round ${d.round}: ${d.winner.name} ` +
-        `(${d.winner.masked_card}) — drawn, claim open`));
+        `(${d.winner.masked_card}) — drawn, ` +
+        `${now < d.claim_deadline ? "claim open" : "time up"}`));
     }
     $("wc-history").replaceChildren(...(rounds.length ? rounds
       : [el("li", "muted", "No round drawn yet.")]));
@@ -122,7 +123,7 @@
   async function draw() {
     const d = doc();
     const ok = await confirm("Draw the Wild Card winner now?",
-      `Round ${d.round}: ${d.pool?.tickets ?? "?"} tickets. The draw cannot be undone.`,
+      `Round ${d.round}: ${count(d.pool?.tickets ?? 0, "ticket")}. The draw cannot be undone.`,
       "Yes, draw");
     if (!ok) return;
     act({box: box(), label: "Draw", type: "wildcard.draw", payload: {},

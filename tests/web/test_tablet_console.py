@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 from playwright.async_api import Browser, Page, expect
 
 from controller.domain.config import CONFIG_DIR_ENV
@@ -245,3 +246,51 @@ async def test_all_commands_shows_only_what_the_role_may_send(ctl: LiveControlle
     await expect(groups.first).to_be_visible()
     names = await groups.all_inner_texts()
     assert "Members" not in names and "Slots" not in names  # operator commands, not offered
+
+
+async def test_an_expired_countdown_then_a_confirmed_redraw(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+    config = tmp_path / "config"
+    write_wildcard_config(config, close_in_ms=8000)
+    settings = yaml.safe_load((config / "wildcard.yaml").read_text())
+    settings.update(claim_seconds=10, reminder_seconds=[5])  # the shortest claim the model allows
+    (config / "wildcard.yaml").write_text(yaml.safe_dump(settings))
+    monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(config))
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("display") as screen:
+        page = await open_console(browser, ctl)
+        for card, name in (("1000001", "Thandi Mokoena"), ("1000002", "Sipho Ndlovu")):
+            await run_generic(page, "Members", "Register member",
+                              {"Card": card, "Display name": name})
+            await run_generic(page, "Wildcard", "Activate", {"Card": card})
+        await tab(page, "Wild Card")
+        phase = page.locator("#wc-phase")
+        await expect(phase).to_contain_text("The bins have closed", timeout=15000)
+        await page.get_by_role("button", name="Freeze the pool").click()
+        sheet = page.get_by_role("alertdialog")
+        await page.get_by_role("button", name="Draw the winner…").click()
+        await sheet.get_by_role("button", name="Yes, draw").click()
+        first = await screen.wait_view("draw:wildcard", lambda d: d["winner"])
+        # rule 40: no redraw while the time runs; once it is up, Redraw replaces Claimed
+        redraw = page.get_by_role("button", name="Redraw…")
+        await expect(page.get_by_role("button", name="Claimed on stage")).to_be_visible()
+        await expect(redraw).to_be_hidden()
+        await expect(page.locator("#wc-countdown-label")).to_have_text("Time is up",
+                                                                       timeout=15000)
+        await expect(page.locator("#wc-countdown-time")).to_have_text("0:00")
+        await expect(page.get_by_role("button", name="Claimed on stage")).to_be_hidden()
+        await shoot(page, "wildcard-expired")
+        await redraw.click()
+        await expect(sheet).to_contain_text(f"{first['winner']['name']} loses the Wild Card")
+        await sheet.get_by_role("button", name="Yes, redraw").click()
+        await expect(phase).to_contain_text("Round 2: the pool is frozen")
+        await expect(page.locator("#wc-pool")).to_contain_text("1 member, 1 ticket")
+        await expect(page.locator("#wc-history")).to_contain_text(
+            f"Round 1: {first['winner']['name']}")
+        await page.get_by_role("button", name="Draw the winner…").click()
+        await sheet.get_by_role("button", name="Yes, draw").click()
+        await page.get_by_label("Rewards card (or ticket) checked").check()
+        await page.get_by_label("Identity document checked").check()
+        await page.get_by_role("button", name="Claimed on stage").click()
+        await expect(phase).to_contain_text("is the Wild Card finalist (claimed on stage)")
+        doc = await screen.wait_view("draw:wildcard", lambda d: d["phase"] == "finalist")
+        assert doc["round"] == 2 and doc["finalist"]["name"] != first["winner"]["name"]
