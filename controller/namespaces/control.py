@@ -13,8 +13,9 @@ class ControlNamespace(AudienceNamespace):
     sees_operator_views = True
 
     async def on_catalogue(self, sid: str, data: Any = None) -> dict[str, Any]:
-        """The commands this controller answers, to build forms from."""
-        return {"commands": self.hub.service.show.catalogue()}
+        """The commands this controller answers, to build forms from, and the caller's role."""
+        principal = (await self.get_session(sid))["principal"]
+        return {"commands": self.hub.service.show.catalogue(), "role": principal.role}
 
     async def on_command(self, sid: str, envelope: Any = None) -> dict[str, Any]:
         principal = (await self.get_session(sid))["principal"]

@@ -1,6 +1,8 @@
-/* The MC's tablet: commands built from the controller's catalogue, acks in words, live views.
+/* The MC console's start: the key, the tabs, one panel per live moment (console.js and the
+ * panel modules), and "All commands": forms built from the controller's catalogue for the
+ * commands the key's role may send, with the live views beside them.
  *
- * One link to /control (link.js). Every press of Send gets one command_id; a press that is not
+ * One link to /control (link.js). Every press gets one command_id; a press that is not
  * confirmed (timeout, lost connection) is resent with the SAME id until it is, so the controller
  * applies it once. Nothing here decides a rule: the server's sentences are shown.
  */
@@ -10,16 +12,13 @@
   const {$, el, humanize, loadJson, saveJson} = Showrunner;
   const KEY_STORE = "showrunner.tablet.key";
   const PLACE_STORE = "showrunner.tablet.place";
-  const LOG_STORE = "showrunner.tablet.log";
-  const LOG_SIZE = 10;
+  const TICK_MS = 250;
 
   const state = {
     link: null,
     catalogue: [],
     readers: [],
-    place: loadJson(PLACE_STORE, {group: null, command: null, view: null}),
-    pending: null,
-    log: loadJson(LOG_STORE, []),
+    place: loadJson(PLACE_STORE, {tab: "wildcard", group: null, command: null, view: null}),
   };
 
   // -- key and connection ------------------------------------------------------------------
@@ -48,7 +47,7 @@
     $("gate").hidden = true;
     $("desk").hidden = false;
     const catalogue = await state.link.call("catalogue", {});
-    setCatalogue(catalogue.commands);
+    setCatalogue(catalogue.commands.filter((c) => c.role === catalogue.role));
   }
 
   function renderClock() {
@@ -280,17 +279,19 @@
   function finish(envelope, ack) {
     const label = commandLabel(envelope.type);
     if (ack.ok) {
-      const types = ack.events.map((e) => e.type).join(", ");
-      showAck("ok", label, "Done", types, ack.events.map(describeData).filter(Boolean).join(" · "));
+      const what = ack.events.map((e) => Console.eventWords(e.type)).join(", ");
+      showAck("ok", label, "Done", what, ack.events.map(describeData).filter(Boolean).join(" · "));
       renderForm();
     } else {
       showAck("error", label, ack.error.message);
     }
-    remember({
+    Console.remember({
       at: $("clock").textContent,
       label,
+      values: describeData({data: envelope.payload}),
       ok: ack.ok,
-      text: ack.ok ? ack.events.map((e) => e.type).join(", ") : ack.error.message,
+      text: ack.ok ? ack.events.map((e) => Console.eventWords(e.type)).join(", ")
+        : ack.error.message,
     });
   }
 
@@ -316,30 +317,10 @@
     box.replaceChildren(...lines);
   }
 
-  function remember(entry) {
-    state.log = [entry, ...state.log].slice(0, LOG_SIZE);
-    saveJson(LOG_STORE, state.log);
-    renderLog();
-  }
-
-  function renderLog() {
-    const list = $("log");
-    if (state.log.length === 0) {
-      list.replaceChildren(el("li", "log-empty", "Nothing sent yet."));
-      return;
-    }
-    list.replaceChildren(...state.log.map((entry) => {
-      const item = el("li", entry.ok ? "log-item ok" : "log-item error");
-      const head = el("div", "log-head");
-      head.append(el("span", "log-label", entry.label), el("span", "log-time", entry.at));
-      item.append(head, el("div", "log-text", entry.ok ? `Done · ${entry.text}` : entry.text));
-      return item;
-    }));
-  }
-
   // -- live views ----------------------------------------------------------------------------
 
   function onViews(changed) {
+    for (const panel of Console.state.panels) panel.render(changed);
     const views = state.link.views;
     if (!views.has(state.place.view)) {
       state.place.view = [...views.keys()].sort()[0] ?? null;
@@ -423,9 +404,33 @@
 
   // -- start -----------------------------------------------------------------------------------
 
+  // -- tabs ------------------------------------------------------------------------------------
+
+  function showTab(tab) {
+    state.place.tab = tab;
+    savePlace();
+    for (const button of $("tabs").children) {
+      button.setAttribute("aria-selected", String(button.dataset.tab === tab));
+    }
+    for (const page of document.querySelectorAll(".page")) {
+      page.hidden = page.id !== `page-${tab}`;
+    }
+  }
+
+  /** Every quarter second: the clock, and the panels that count down. */
+  function tick() {
+    renderClock();
+    for (const panel of Console.state.panels) {
+      if (panel.ticks && state.link.views.size) panel.render(new Set());
+    }
+  }
+
   function start() {
     $("form").addEventListener("submit", onSubmit);
-    renderLog();
+    for (const button of $("tabs").children) {
+      button.addEventListener("click", () => showTab(button.dataset.tab));
+    }
+    showTab(state.place.tab ?? "wildcard");
     renderView();
     const key = Showrunner.takeKey(KEY_STORE);
     if (!key) {
@@ -435,7 +440,8 @@
       return;
     }
     connect(key);
-    setInterval(renderClock, 250);
+    Console.start(state.link);
+    setInterval(tick, TICK_MS);
   }
 
   start();

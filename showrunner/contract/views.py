@@ -253,7 +253,7 @@ class OpsEntry(ViewModel):
 
 
 class OpsTournamentView(ViewModel):
-    """Operator-only: every seat after qualifying with its entry id."""
+    """Operator-only: every entry of every stage with its entry id."""
 
     title: ShortText
     entries: rows(OpsEntry, 10_000)

@@ -100,8 +100,6 @@ class Tournament(TournamentViews, TournamentFolds, Configurable[Any], Feature):
         self.pools = {p.name: 0 for p in config.pools}
         self.previous_pools = dict(self.pools)  # before the latest change: the ticker rolls
         self.split = list(config.prize_split)
-        self._ops_sources = {self.seating_view, *(self.board_view(s) for s in self.stages.values()
-                                                  if self.later(s.spec.name))}
 
     def configure(self, config: Any) -> set[str]:
         """Before the first entry the whole shape follows; after it only the free keys can

@@ -45,7 +45,6 @@ class TournamentFolds:
     pools: dict[str, int]
     previous_pools: dict[str, int]
     _seq: int
-    _ops_sources: set[str]
 
     def handlers(self) -> Mapping[type[DomainEvent], Handler]:
         own: dict[type[Any], Callable[[Any], set[str]]] = {
@@ -70,8 +69,8 @@ class TournamentFolds:
         return apply_own
 
     def with_ops(self, dirty: set[str]) -> set[str]:
-        """The operator's entry list follows the seating and the later stages' boards."""
-        return dirty | {self.ops_view} if not self._ops_sources.isdisjoint(dirty) else dirty
+        """The operator's entry list (every entry, its seat and score) follows every change."""
+        return dirty | {self.ops_view}
 
     def _on_entered(self, ev: TournamentEntered) -> set[str]:
         e = Entry(ev.entry, ev.card, ev.stage, ev.payment, ev.paid, ev.at_ms, ev.origin)

@@ -150,13 +150,14 @@ class TournamentViews:
         return ", ".join(parts)
 
     def ops_doc(self) -> dict[str, Any]:
-        """Every seat of the stages after qualifying, with its entry id, for the operator."""
+        """Every entry of every stage with its entry id, for the operator (and the MC console's
+        score entry by name)."""
         rows = [{"entry": e.id, "card": self.members.by_card[e.card].masked_card,
                  "name": self.name_of(e.card), "stage": e.stage, "heat": e.heat, "seat": e.seat,
                  "score": e.score, "status": e.status, "via": self.route(e),
                  "proxy": None if e.proxy is None else self.name_of(e.proxy)}
-                for name in self.order[1:] for e in (self.entries[i]
-                                                     for i in self.stages[name].entries)]
+                for name in self.order for e in (self.entries[i]
+                                                  for i in self.stages[name].entries)]
         return {"title": self.title, "entries": rows}
 
     def qualifiers_doc(self) -> dict[str, Any]:

@@ -1,0 +1,157 @@
+/* What the MC console's panels share: one press at a time with its answer shown where the
+ * finger was, a confirmation step for what cannot be undone, recent actions with the values
+ * sent, and an honest connection pill (a heartbeat says "Offline" within 3 s).
+ *
+ * Nothing here decides a rule: the controller's sentences are shown as they come.
+ */
+"use strict";
+
+window.Console = (() => {
+  const {$, el, loadJson, saveJson} = Showrunner;
+  const LOG_STORE = "showrunner.tablet.log";
+  const LOG_SIZE = 12;
+  const HEARTBEAT_MS = 1000;
+  const HEARTBEAT_TIMEOUT_MS = 1500;
+
+  const state = {link: null, log: loadJson(LOG_STORE, []), panels: [], offline: false};
+
+  /** "TournamentScoreRecorded" -> "tournament score recorded": words, not a class name. */
+  function eventWords(type) {
+    return type.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+  }
+
+  /** 60000 -> "60 000": digits grouped the way the floor prints them. */
+  function grouped(n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0");
+  }
+
+  /** "1 ticket", "2 tickets", "1 200 tickets". */
+  function count(n, word) {
+    return `${grouped(n)} ${word}${n === 1 ? "" : "s"}`;
+  }
+
+  /** "1:05" for 65 000 ms; "0:00" once past. */
+  function span(ms) {
+    const s = Math.max(0, Math.ceil(ms / 1000));
+    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  }
+
+  function showAnswer(box, kind, headline, detail = "") {
+    box.hidden = false;
+    box.dataset.kind = kind;
+    const lines = [el("div", "ack-headline", headline)];
+    if (detail) lines.push(el("div", "ack-detail", detail));
+    box.replaceChildren(...lines);
+  }
+
+  /**
+   * Send one command; its answer goes in `box` (beside the button pressed). `values` are the
+   * words of what was sent, for the recent list; `done(ack)` gives the success sentence.
+   * Resolves to the ack, or null when another press is still unanswered.
+   */
+  async function act({box, label, type, payload, values = "", done}) {
+    const answer = state.link.press(type, payload, () => showAnswer(box, "pending",
+      "Not confirmed yet", "Resending the same press when the controller answers…"));
+    if (answer === null) {
+      showAnswer(box, "pending", "Still waiting for the previous press.");
+      return null;
+    }
+    document.body.classList.add("busy");
+    showAnswer(box, "pending", state.link.connected ? "Sending…" : "Waiting for the controller…");
+    const ack = await answer;
+    document.body.classList.remove("busy");
+    const text = ack.ok ? (done ? done(ack) : "Done.") : ack.error.message;
+    showAnswer(box, ack.ok ? "ok" : "error", ack.ok ? "Done" : "Refused", text);
+    remember({at: $("clock").textContent, label, values, ok: ack.ok, text});
+    return ack;
+  }
+
+  /** The confirmation step: resolves true only on the explicit "Yes" press. */
+  function confirm(question, detail, yes) {
+    return new Promise((resolve) => {
+      const sheet = $("confirm");
+      $("confirm-question").textContent = question;
+      $("confirm-detail").textContent = detail;
+      $("confirm-yes").textContent = yes;
+      sheet.hidden = false;
+      $("confirm-no").focus();
+      const close = (result) => {
+        sheet.hidden = true;
+        $("confirm-yes").onclick = null;
+        $("confirm-no").onclick = null;
+        resolve(result);
+      };
+      $("confirm-yes").onclick = () => close(true);
+      $("confirm-no").onclick = () => close(false);
+    });
+  }
+
+  function remember(entry) {
+    state.log = [entry, ...state.log].slice(0, LOG_SIZE);
+    saveJson(LOG_STORE, state.log);
+    renderLog();
+  }
+
+  function renderLog() {
+    const list = $("log");
+    if (state.log.length === 0) {
+      list.replaceChildren(el("li", "log-empty", "Nothing sent yet."));
+      return;
+    }
+    list.replaceChildren(...state.log.map((entry) => {
+      const item = el("li", entry.ok ? "log-item ok" : "log-item error");
+      const head = el("div", "log-head");
+      head.append(el("span", "log-label", entry.label), el("span", "log-time", entry.at));
+      item.append(head);
+      if (entry.values) item.append(el("div", "log-values", entry.values));
+      item.append(el("div", "log-text", entry.ok ? `Done · ${entry.text}` : entry.text));
+      return item;
+    }));
+  }
+
+  /** A labelled button (>= 48 px by the stylesheet) that runs `onPress`. */
+  function button(text, className, onPress) {
+    const node = el("button", className, text);
+    node.type = "button";
+    node.addEventListener("click", onPress);
+    return node;
+  }
+
+  /** Every second: a clock round trip; no answer within 1.5 s (or no socket) is "Offline". */
+  function heartbeat() {
+    const link = state.link;
+    if (!link.connected) {
+      setOffline(true);
+      return;
+    }
+    link.socket.timeout(HEARTBEAT_TIMEOUT_MS).emitWithAck("clock", {client_ms: Date.now()})
+      .then(() => setOffline(false), () => setOffline(true));
+  }
+
+  function setOffline(offline) {
+    const conn = $("conn");
+    if (conn.dataset.state === "refused") return;
+    if (offline) {
+      Showrunner.setConnection("offline", "Offline");
+    } else if (state.offline || conn.dataset.state !== "online") {
+      Showrunner.setConnection("online", "Online");
+    }
+    state.offline = offline;
+  }
+
+  /** A panel: {name, render(changedViews)}; rendered on every view push and each second. */
+  function panel(spec) {
+    state.panels.push(spec);
+  }
+
+  function start(link) {
+    state.link = link;
+    renderLog();
+    setInterval(heartbeat, HEARTBEAT_MS);
+  }
+
+  return {
+    state, act, confirm, button, panel, start, remember, showAnswer,
+    eventWords, grouped, count, span,
+  };
+})();

@@ -1,0 +1,296 @@
+"""The MC console's panels in Debian's Chromium against a real controller, through the UI only:
+a score by name, a Wild Card draw to a claim, a Super 9 spin on the keypad, an honest pill.
+
+With SHOWRUNNER_SCREENSHOTS=DIR each panel is also saved at 1280x800 and 800x1280 (that is how
+docs/screenshots/ is made).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import os
+import re
+import signal
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from playwright.async_api import Browser, Page, expect
+
+from controller.domain.config import CONFIG_DIR_ENV
+from tests.integration.test_super9_session import noon_zone, write_config
+from tests.support.browser import needs_chromium
+from tests.support.live import LiveController, live_controller
+from tests.support.wildcard import write_wildcard_config
+
+pytestmark = needs_chromium
+
+LANDSCAPE = {"width": 1280, "height": 800}
+PORTRAIT = {"width": 800, "height": 1280}
+
+
+def event_types(db_path: Path) -> list[str]:
+    with sqlite3.connect(db_path) as db:
+        return [row[0] for row in db.execute("SELECT type FROM events ORDER BY seq")]
+
+
+async def open_console(browser: Browser, ctl: LiveController) -> Page:
+    context = await browser.new_context(viewport=LANDSCAPE)
+    page = await context.new_page()
+    await page.goto(f"{ctl.url}/tablet?key={ctl.keys['operator']}")
+    await expect(page.locator("#conn")).to_have_text("Online")
+    return page
+
+
+async def tab(page: Page, name: str) -> None:
+    await page.get_by_role("tab", name=name, exact=True).click()
+
+
+async def shoot(page: Page, name: str) -> None:
+    """Both orientations into $SHOWRUNNER_SCREENSHOTS, when it is set."""
+    directory = os.environ.get("SHOWRUNNER_SCREENSHOTS")
+    if not directory:
+        return
+    for size, viewport in (("1280x800", LANDSCAPE), ("800x1280", PORTRAIT)):
+        await page.set_viewport_size(viewport)
+        await page.wait_for_timeout(150)
+        await page.screenshot(path=Path(directory) / f"tablet-{name}-{size}.png")
+    await page.set_viewport_size(LANDSCAPE)
+
+
+async def run_generic(page: Page, group: str, command: str, fields: dict[str, str]) -> None:
+    """A command from the All commands tab (setting up what a panel does not cover)."""
+    await tab(page, "All commands")
+    await page.get_by_role("button", name=group, exact=True).click()
+    await page.get_by_role("button", name=command, exact=True).click()
+    for label, value in fields.items():
+        await page.locator("#page-all").get_by_label(label, exact=True).fill(value)
+    await page.get_by_role("button", name="Send", exact=True).click()
+    await expect(page.locator("#ack")).to_have_attribute("data-kind", "ok")
+
+
+async def test_register_and_score_a_player_by_name(ctl: LiveController, browser: Browser) -> None:
+    page = await open_console(browser, ctl)
+    await tab(page, "Tournament")
+    await page.get_by_role("button", name="Slots", exact=True).click()
+    for card, name in (("1234567", "Thandi Mokoena"), ("7654321", "Sipho Dlamini")):
+        await page.get_by_label("Card number").fill(card)
+        await page.get_by_label("Name (for a new member)").fill(name)
+        await page.get_by_role("button", name="Register and enter").click()
+        await expect(page.locator("#tn-new-ack")).to_contain_text(
+            f"{name} is entered in Slots.")
+
+    await page.get_by_label("Find the player").fill("thandi")
+    matches = page.locator("#tn-matches .match")
+    await expect(matches).to_have_count(1)
+    await matches.first.click()
+    await expect(page.locator("#tn-picked-name")).to_have_text("Thandi M.")
+    score = page.locator("#page-tournament").get_by_label("Score", exact=True)
+    await score.fill("60,000")  # as the floor writes it
+    await page.get_by_role("button", name="Record score").click()
+    ack = page.locator("#tn-ack")
+    await expect(ack).to_have_attribute("data-kind", "ok")
+    await expect(ack).to_contain_text("Thandi M.: 60\u00a0000 recorded.")
+    standings = page.locator("#tn-standings tr").first
+    await expect(standings).to_contain_text("Thandi M.")
+    await expect(standings).to_contain_text("60\u00a0000")
+
+    # a second score for the same player is a correction, with a reason
+    await page.get_by_label("Find the player").fill("THANDI")
+    await matches.first.click()
+    await expect(page.get_by_role("button", name="Correct score")).to_be_visible()
+    await score.fill("62 500")
+    before = event_types(ctl.db_path)
+    await page.get_by_role("button", name="Correct score").click()
+    await expect(ack).to_have_attribute("data-kind", "error")  # no reason: refused in words
+    assert "Tournament" not in await ack.inner_text()  # no event class names
+    assert event_types(ctl.db_path) == before  # and nothing changed
+    await page.get_by_label("Reason for the correction").fill("misread the meter")
+    await page.get_by_role("button", name="Correct score").click()
+    await expect(ack).to_contain_text("62\u00a0500 corrected.")
+    await expect(standings).to_contain_text("62\u00a0500")
+
+    await tab(page, "Recent")
+    first = page.locator("#log .log-item").first
+    await expect(first).to_contain_text("Thandi M. · 62\u00a0500 · reason: misread the meter")
+    await shoot(page, "recent")
+    await tab(page, "Tournament")
+    await page.get_by_label("Find the player").fill("s")
+    await shoot(page, "tournament")
+    await tab(page, "All commands")
+    await shoot(page, "all-commands")
+
+
+async def test_a_wild_card_draw_to_a_claim(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           browser: Browser) -> None:
+    write_wildcard_config(tmp_path / "config", close_in_ms=9000)
+    monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("display") as screen:
+        page = await open_console(browser, ctl)
+        for card, name in (("1000001", "Thandi Mokoena"), ("1000002", "Sipho Ndlovu")):
+            await run_generic(page, "Members", "Register member",
+                              {"Card": card, "Display name": name})
+            await run_generic(page, "Wildcard", "Activate", {"Card": card})
+        await tab(page, "Wild Card")
+        phase = page.locator("#wc-phase")
+        await expect(phase).to_contain_text("2 members activated")
+        await shoot(page, "wildcard-entries")
+        await expect(phase).to_contain_text("The bins have closed", timeout=15000)
+        await page.get_by_role("button", name="Freeze the pool").click()
+        await expect(phase).to_contain_text("Round 1: the pool is frozen")
+        await expect(page.locator("#wc-pool")).to_contain_text("2 members, 2 tickets")
+        await shoot(page, "wildcard-frozen")
+
+        # rule 33: the draw asks first; Cancel draws nothing
+        await page.get_by_role("button", name="Draw the winner…").click()
+        sheet = page.get_by_role("alertdialog")
+        await expect(sheet).to_contain_text("Draw the Wild Card winner now?")
+        await shoot(page, "wildcard-confirm")
+        await sheet.get_by_role("button", name="Cancel").click()
+        await expect(sheet).to_be_hidden()
+        assert "WildcardDrawn" not in event_types(ctl.db_path)
+        await page.get_by_role("button", name="Draw the winner…").click()
+        await sheet.get_by_role("button", name="Yes, draw").click()
+
+        winner = page.locator("#wc-winner-name")
+        await expect(winner).to_have_text(re.compile("Thandi M|Sipho N"), timeout=10000)
+        countdown = page.locator("#wc-countdown-time")
+        await expect(countdown).to_have_text(re.compile(r"^1:[23]\d$"))  # the 90 s, live
+        await expect(page.locator("#wc-countdown-label")).to_have_text("left to claim")
+        await expect(page.get_by_role("button", name="Claimed on stage")).to_be_visible()
+        await shoot(page, "wildcard-claim")
+        # rule 39: card and ID are checked before the claim; unchecked is refused in words
+        await page.get_by_role("button", name="Claimed on stage").click()
+        ack = page.locator("#wc-ack")
+        await expect(ack).to_have_attribute("data-kind", "error")
+        await expect(ack).to_contain_text("rewards card and a positive, acceptable identification")
+        await page.get_by_label("Rewards card (or ticket) checked").check()
+        await page.get_by_label("Identity document checked").check()
+        await page.get_by_role("button", name="Claimed on stage").click()
+        await expect(ack).to_have_attribute("data-kind", "ok")
+        name = await winner.inner_text()
+        await expect(phase).to_contain_text("is the Wild Card finalist (claimed on stage)")
+        await expect(page.locator("#wc-history")).to_contain_text("finalist")
+        doc = await screen.wait_view("draw:wildcard", lambda d: d["phase"] == "finalist")
+        assert doc["finalist"]["name"] == name and doc["finalist"]["present"] is True
+        await shoot(page, "wildcard-finalist")
+
+
+async def test_a_super9_spin_on_the_keypad(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           browser: Browser) -> None:
+    zone, offset = noon_zone()
+    start = dt.datetime.now(dt.UTC) + dt.timedelta(hours=offset, seconds=10)
+    write_config(tmp_path / "super9.yaml", start.replace(microsecond=0), zone)
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("display") as screen:
+        page = await open_console(browser, ctl)
+        await run_generic(page, "Super 9", "Sell ticket", {"Ticket": "0421"})
+        numbers = "1, 2, 3, 4, 5, 6, 7, 8, 9"
+        await run_generic(page, "Super 9", "Enter ticket",
+                          {"Ticket": "0421", "Original": numbers, "Duplicate": numbers})
+        await tab(page, "Super 9")
+        session = page.locator("#s9-start")
+        await expect(session).to_contain_text("Start the")
+        await expect(session).not_to_contain_text("2026-")  # the advertised time, not the id
+        await shoot(page, "super9-idle")
+        schedule = await screen.wait_view("schedule:super9", lambda d: d["events"])
+        await asyncio.sleep(max(0.0, schedule["events"][0]["starts_at"] / 1000 - time.time()) + 0.3)
+        await session.click()
+        await expect(page.locator("#s9-status")).to_contain_text("Game on")
+        await page.get_by_role("button", name="32 red", exact=True).click()
+        await expect(page.locator("#s9-ack")).to_contain_text("32 red is on the board.")
+        await expect(page.locator("#s9-last")).to_have_text("32 red")
+        board = await screen.wait_view("board:super9", lambda d: d.get("called") == [32])
+        assert board["spins"] == 1
+        await page.get_by_role("button", name="No spin").click()
+        await expect(page.locator("#s9-counts")).to_contain_text("1 no spin")
+        await page.get_by_role("button", name="17 black", exact=True).click()
+        await expect(page.locator("#s9-last")).to_have_text("17 black")
+        await page.get_by_role("button", name="Undo last number").click()
+        await expect(page.locator("#s9-ack")).to_have_attribute("data-kind", "error")
+        await page.get_by_label("Reason to undo").fill("the ball is in 16")
+        await page.get_by_role("button", name="Undo last number").click()
+        await expect(page.locator("#s9-last")).to_have_text("32 red")
+        await screen.wait_view("board:super9", lambda d: d.get("called") == [32])
+        await shoot(page, "super9-playing")
+
+
+async def test_offline_is_said_within_three_seconds(ctl: LiveController,
+                                                     browser: Browser) -> None:
+    page = await open_console(browser, ctl)
+    assert ctl.process is not None
+    # a frozen controller keeps its socket open: only the heartbeat notices
+    ctl.process.send_signal(signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        await expect(page.locator("#conn")).to_have_text("Offline", timeout=3000)
+        assert time.monotonic() - started < 3
+    finally:
+        ctl.process.send_signal(signal.SIGCONT)
+    await expect(page.locator("#conn")).to_have_text("Online", timeout=10000)
+    ctl.kill()  # gone altogether
+    await expect(page.locator("#conn")).to_have_text("Offline", timeout=3000)
+
+
+async def test_all_commands_shows_only_what_the_role_may_send(ctl: LiveController,
+                                                             browser: Browser) -> None:
+    context = await browser.new_context(viewport=LANDSCAPE)
+    page = await context.new_page()
+    await page.goto(f"{ctl.url}/tablet?key={ctl.keys['technician']}")
+    await expect(page.locator("#conn")).to_have_text("Online")
+    await tab(page, "All commands")
+    groups = page.locator("#groups .chip")
+    await expect(groups.first).to_be_visible()
+    names = await groups.all_inner_texts()
+    assert "Members" not in names and "Slots" not in names  # operator commands, not offered
+
+
+async def test_an_expired_countdown_then_a_confirmed_redraw(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+    config = tmp_path / "config"
+    write_wildcard_config(config, close_in_ms=8000)
+    settings = yaml.safe_load((config / "wildcard.yaml").read_text())
+    settings.update(claim_seconds=10, reminder_seconds=[5])  # the shortest claim the model allows
+    (config / "wildcard.yaml").write_text(yaml.safe_dump(settings))
+    monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(config))
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("display") as screen:
+        page = await open_console(browser, ctl)
+        for card, name in (("1000001", "Thandi Mokoena"), ("1000002", "Sipho Ndlovu")):
+            await run_generic(page, "Members", "Register member",
+                              {"Card": card, "Display name": name})
+            await run_generic(page, "Wildcard", "Activate", {"Card": card})
+        await tab(page, "Wild Card")
+        phase = page.locator("#wc-phase")
+        await expect(phase).to_contain_text("The bins have closed", timeout=15000)
+        await page.get_by_role("button", name="Freeze the pool").click()
+        sheet = page.get_by_role("alertdialog")
+        await page.get_by_role("button", name="Draw the winner…").click()
+        await sheet.get_by_role("button", name="Yes, draw").click()
+        first = await screen.wait_view("draw:wildcard", lambda d: d["winner"])
+        # rule 40: no redraw while the time runs; once it is up, Redraw replaces Claimed
+        redraw = page.get_by_role("button", name="Redraw…")
+        await expect(page.get_by_role("button", name="Claimed on stage")).to_be_visible()
+        await expect(redraw).to_be_hidden()
+        await expect(page.locator("#wc-countdown-label")).to_have_text("Time is up",
+                                                                       timeout=15000)
+        await expect(page.locator("#wc-countdown-time")).to_have_text("0:00")
+        await expect(page.get_by_role("button", name="Claimed on stage")).to_be_hidden()
+        await shoot(page, "wildcard-expired")
+        await redraw.click()
+        await expect(sheet).to_contain_text(f"{first['winner']['name']} loses the Wild Card")
+        await sheet.get_by_role("button", name="Yes, redraw").click()
+        await expect(phase).to_contain_text("Round 2: the pool is frozen")
+        await expect(page.locator("#wc-pool")).to_contain_text("1 member, 1 ticket")
+        await expect(page.locator("#wc-history")).to_contain_text(
+            f"Round 1: {first['winner']['name']}")
+        await page.get_by_role("button", name="Draw the winner…").click()
+        await sheet.get_by_role("button", name="Yes, draw").click()
+        await page.get_by_label("Rewards card (or ticket) checked").check()
+        await page.get_by_label("Identity document checked").check()
+        await page.get_by_role("button", name="Claimed on stage").click()
+        await expect(phase).to_contain_text("is the Wild Card finalist (claimed on stage)")
+        doc = await screen.wait_view("draw:wildcard", lambda d: d["phase"] == "finalist")
+        assert doc["round"] == 2 and doc["finalist"]["name"] != first["winner"]["name"]
