@@ -24,6 +24,7 @@ from controller.domain.config import CONFIG_DIR_ENV
 from tests.integration.test_super9_session import noon_zone, write_config
 from tests.support.browser import needs_chromium
 from tests.support.live import LiveController, live_controller
+from tests.support.people import open_page_as
 from tests.support.wildcard import write_wildcard_config
 
 pytestmark = needs_chromium
@@ -40,7 +41,7 @@ def event_types(db_path: Path) -> list[str]:
 async def open_console(browser: Browser, ctl: LiveController) -> Page:
     context = await browser.new_context(viewport=LANDSCAPE)
     page = await context.new_page()
-    await page.goto(f"{ctl.url}/tablet?key={ctl.keys['operator']}")
+    await open_page_as(page, ctl, "/tablet", "operator")
     await expect(page.locator("#conn")).to_have_text("Online")
     return page
 
@@ -239,7 +240,7 @@ async def test_all_commands_shows_only_what_the_role_may_send(ctl: LiveControlle
                                                              browser: Browser) -> None:
     context = await browser.new_context(viewport=LANDSCAPE)
     page = await context.new_page()
-    await page.goto(f"{ctl.url}/tablet?key={ctl.keys['technician']}")
+    await open_page_as(page, ctl, "/tablet", "technician")
     await expect(page.locator("#conn")).to_have_text("Online")
     await tab(page, "All commands")
     groups = page.locator("#groups .chip")
