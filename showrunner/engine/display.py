@@ -1,10 +1,19 @@
-"""The display process: one screen, one window, a fixed-rate loop that never waits on the network.
+"""The display process: one screen, one window, a loop that never waits on the network and
+draws only when the picture changes.
 
-Each frame: drain the link's inbox (views, link status, clock offset) without blocking, ask the
+Each frame: apply what the link has put on its inbox (views, link status, clock offset), ask the
 player what to show (the screen's program on the show clock), update and draw the scene host,
-mark "offline since hh:mm" while the controller is unreachable, flip. A frame is timed to land
-on a scene boundary, so screens of a group change together. A scene that raises is logged and
+mark "offline since hh:mm" while the controller is unreachable, present. While something moves
+(a tween, a transition) frames come at 60 a second; at rest the loop waits on the inbox until a
+view changes or the next moment the picture changes (a countdown's next second, a page turn, a
+scene switch), so a leaderboard that stands still costs almost nothing: presenting a full frame
+into a real X window costs about 1 % of a core each at 1080p. A frame is timed to land on a
+scene boundary, so screens of a group change together. A scene that raises is logged and
 skipped; the screen goes on with the next one.
+
+Overlays drawn over the scene (the offline mark) are drawn in `overlays`, after the scene and
+before the present, on every frame including a woken one; an overlay whose picture changes by
+itself must say when in `overlay_due_ms`.
 The replica is saved (throttled, atomically) when views change, so a restart shows the
 last-known views at once; a snapshot PNG can be written every N seconds for headless PCs.
 """
@@ -14,6 +23,7 @@ from __future__ import annotations
 import base64
 import io
 import logging
+import math
 import os
 import queue
 import signal
@@ -26,7 +36,7 @@ from typing import Any
 import pygame
 
 from showrunner.contract.playlist.schedule import Slot
-from showrunner.engine.clock import ShowClock
+from showrunner.engine.clock import ShowClock, local_ms
 from showrunner.engine.draw import panel
 from showrunner.engine.host import SceneHost
 from showrunner.engine.link import (
@@ -54,6 +64,24 @@ SCREENSHOT_EVERY_S = 300.0
 SCREENSHOT_SIZE = (320, 180)
 VERSION = "0.1.0"
 OFFLINE_GRACE_MS = 3000  # do not flash the mark while the first connection is being made
+MAX_WAIT_S = 0.5  # at rest the loop still looks at the window and its timers this often
+
+
+class Timebase:
+    """The loop's clocks and its wait for the link; tests pass a simulated one."""
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+    def wall_ms(self) -> float:
+        return local_ms()
+
+    def wait(self, inbox: queue.Queue, timeout: float) -> object | None:
+        """The next message from the link, or None after `timeout` seconds."""
+        try:
+            return inbox.get(timeout=max(0.0, timeout))
+        except queue.Empty:
+            return None
 
 
 @dataclass
@@ -69,7 +97,7 @@ class DisplayOptions:
     scene: str = "leaderboard"
     params: Mapping[str, Any] = field(default_factory=dict)
     theme: Path | None = None
-    max_frames: int | None = None  # tests stop the loop after this many frames
+    max_passes: int | None = None  # tests stop the loop after this many (a frame or a wait)
 
 
 def open_window(size: tuple[int, int] | None, fullscreen: bool) -> pygame.Surface:
@@ -95,13 +123,14 @@ def open_window(size: tuple[int, int] | None, fullscreen: bool) -> pygame.Surfac
 
 
 class Display:
-    def __init__(self, options: DisplayOptions) -> None:
+    def __init__(self, options: DisplayOptions, timebase: Timebase | None = None) -> None:
         self.o = options
+        self.time = timebase or Timebase()
         self.state_path = options.state_dir / f"{options.screen}.json"
         self.running = True
         self.replica = Replica.load(self.state_path)
-        self.clock = ShowClock()
-        self.offline_since: int | None = int(time.time() * 1000)
+        self.clock = ShowClock(source=self.time.wall_ms)
+        self.offline_since: int | None = int(self.time.wall_ms())
         self.started_ms = self.offline_since
         self.dirty = False
         self.last_save = 0.0
@@ -110,7 +139,7 @@ class Display:
         self.player = Player(options.screen, options.scene, options.params)
         self.playing: Slot | None = None
         self.switched_ms: int | None = None
-        self.frames = 0
+        self.frames = 0  # frames presented
         self.dropped = 0
         self.last_heartbeat = 0.0
         self.last_screenshot = 0.0
@@ -118,46 +147,30 @@ class Display:
         self.resyncs = 0
         self.resync_reason = ""
         self.link: Link | None = None
-        self._next_frame = time.monotonic()
+        self._next_frame = self.time.monotonic()
+        self.moving = True  # the last frame drawn was part of a motion
 
     def stop(self, *_: object) -> None:
         self.running = False
 
-    def run(self) -> int:
+    def open(self) -> tuple[pygame.Surface, SceneContext, SceneHost]:
+        """The window, the scenes' context and the scene host."""
         screen = open_window(self.o.size, self.o.fullscreen)
         ctx = SceneContext.create(screen.get_size(), Theme.load(self.o.theme),
                                   self.replica.views, self.clock.now_ms)
         from showrunner.scenes import REGISTRY
-        host = SceneHost(ctx, REGISTRY)
+        return screen, ctx, SceneHost(ctx, REGISTRY)
+
+    def run(self) -> int:
+        screen, ctx, host = self.open()
         self.link = link = Link(self.o.controller, self.o.screen, self.o.key,
                                 self.replica.revisions, self.replica.log_id)
         signal.signal(signal.SIGTERM, self.stop)
         if self.o.snapshot:
             print(f"snapshot: {self.o.snapshot} every {self.o.snapshot_every:g} s", flush=True)
         link.start()
-        last = time.monotonic()
         try:
-            while self.running:
-                self.pace()
-                now = time.monotonic()
-                dt, last = now - last, now
-                if dt > 1.5 * FRAME_S:
-                    self.dropped += 1
-                for event in pygame.event.get():
-                    if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and
-                                                     event.key == pygame.K_ESCAPE):
-                        self.running = False
-                self.drain(link.inbox)
-                self.frame(host, screen, dt)
-                self.draw_offline_mark(ctx, screen)
-                pygame.display.flip()
-                if self.playing is not None and self.switched_ms is None:
-                    self.switched_ms = self.clock.now_ms()
-                    self.heartbeat()
-                self.housekeeping(screen)
-                self.frames += 1
-                if self.o.max_frames is not None and self.frames >= self.o.max_frames:
-                    break
+            self.loop(ctx, host, screen, link.inbox)
         except KeyboardInterrupt:
             pass
         finally:
@@ -167,18 +180,81 @@ class Display:
             pygame.quit()
         return 0
 
-    def pace(self) -> None:
-        """Sleep to the next frame, or to the scene boundary if that comes first, so the
-        first frame of a new scene shows at the boundary rather than up to a frame later."""
-        now = time.monotonic()
-        wake = self._next_frame
+    def loop(self, ctx: SceneContext, host: SceneHost, screen: pygame.Surface,
+             inbox: queue.Queue, seconds: float | None = None) -> None:
+        """Draw and present when the picture changes, wait on the inbox in between; stop
+        after `seconds` (tests, on their timebase) or max_passes passes."""
+        t = self.time
+        start = last = t.monotonic()
+        wake = start
+        passes = 0
+        while self.running and (self.o.max_passes is None or passes < self.o.max_passes):
+            passes += 1
+            message = t.wait(inbox, min(wake - t.monotonic(), MAX_WAIT_S))
+            now = t.monotonic()
+            if seconds is not None and now - start >= seconds:
+                return
+            changed = self.drain(inbox, message)
+            changed = self.window_events() or changed
+            if changed or now >= wake:
+                dt, last = now - last, now
+                if self.moving and dt > 1.5 * FRAME_S:
+                    self.dropped += 1
+                self.frame(host, screen, dt)
+                self.overlays(ctx, screen)
+                pygame.display.flip()
+                self.frames += 1
+                if self.playing is not None and self.switched_ms is None:
+                    self.switched_ms = self.clock.now_ms()
+                    self.heartbeat()
+                wake = self.plan(host, now)
+            self.housekeeping(screen)
+
+    def plan(self, host: SceneHost, drawn_at: float) -> float:
+        """When to draw next (monotonic): the next frame while something moves, else the
+        next moment the picture changes (the scene's own, a scene boundary, an overlay's), so
+        the first frame of a new scene shows at its boundary rather than up to a frame late."""
+        show_now = self.clock.now_ms()
+        scene = host.next_change_ms(show_now)
+        self.moving = scene is not None and scene <= show_now
+        later = [self.overlay_due_ms(show_now)]
+        if not self.moving:
+            later.append(scene)
         if self.playing is not None:
-            boundary = now + (self.playing.end_ms - self.clock.now_ms()) / 1000
-            if now <= boundary < wake:
-                wake = boundary
-        if wake > now:
-            time.sleep(wake - now)
-        self._next_frame = max(wake, time.monotonic() - FRAME_S) + FRAME_S
+            later.append(self.playing.end_ms)
+        due = [ms for ms in later if ms is not None]
+        mono_now = self.time.monotonic()
+        # at least a millisecond on: the show clock is read in whole milliseconds
+        wake = mono_now + (max(1, min(due) - show_now) / 1000) if due else float("inf")
+        if self.moving:
+            if drawn_at - self._next_frame > FRAME_S:  # after a rest, or far behind
+                self._next_frame = drawn_at
+            self._next_frame += FRAME_S
+            wake = min(wake, self._next_frame)
+        return wake
+
+    def window_events(self) -> bool:
+        """Handle the window's events: True if the window needs drawing again."""
+        expose = False
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and
+                                             event.key == pygame.K_ESCAPE):
+                self.running = False
+            elif event.type in (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED):
+                expose = True
+        return expose
+
+    def overlays(self, ctx: SceneContext, screen: pygame.Surface) -> None:
+        """What is drawn over every scene, on every frame presented."""
+        self.draw_offline_mark(ctx, screen)
+
+    def overlay_due_ms(self, show_now: int) -> int | None:
+        """When an overlay changes by itself (show clock): the offline mark after its grace."""
+        if self.offline_since is None:
+            return None
+        shows_at = self.started_ms + OFFLINE_GRACE_MS
+        wall_now = self.time.wall_ms()
+        return show_now + math.ceil(shows_at - wall_now) if wall_now < shows_at else None
 
     def frame(self, host: SceneHost, screen: pygame.Surface, dt: float) -> None:
         """Switch if the program says so, then update and draw; a scene that raises is
@@ -200,30 +276,46 @@ class Display:
                 self.playing = None
                 dt = 0.0
 
-    def drain(self, inbox: queue.Queue) -> None:
-        """Apply everything the link has put on the queue so far; never blocks."""
+    def drain(self, inbox: queue.Queue, first: object | None = None) -> bool:
+        """Apply `first` and everything else the link has put on the queue so far; never
+        blocks. True if any of it may change the picture."""
+        changed = False
+        message = first
         while True:
+            if message is not None:
+                changed = self.apply(message) or changed
             try:
                 message = inbox.get_nowait()
             except queue.Empty:
-                return
-            if isinstance(message, ViewChanged):
-                if self.replica.apply(message.name, message.revision, message.doc):
-                    self.dirty = True
-            elif isinstance(message, LinkStatus):
-                self.offline_since = None if message.online else (
-                    self.offline_since or message.since_ms)
-                if message.online:
-                    self.player.refusal = None
-                    self.last_heartbeat = 0.0
-            elif isinstance(message, LogJoined):
-                self.joined(message)
-            elif isinstance(message, LinkRefused):
-                self.player.refusal = message.reason
-            elif isinstance(message, ScreenshotRequested):
-                self.want_screenshot = True
-            elif isinstance(message, ClockOffset):
-                self.clock.offset_ms = message.offset_ms
+                return changed
+
+    def apply(self, message: object) -> bool:
+        """One message from the link; True if it may change the picture."""
+        if isinstance(message, ViewChanged):
+            if self.replica.apply(message.name, message.revision, message.doc):
+                self.dirty = True
+                return True
+        elif isinstance(message, LinkStatus):
+            before = self.offline_since
+            self.offline_since = None if message.online else (
+                self.offline_since or message.since_ms)
+            if message.online:
+                self.player.refusal = None
+                self.last_heartbeat = 0.0
+            return self.offline_since != before or message.online
+        elif isinstance(message, LogJoined):
+            self.joined(message)
+            return True
+        elif isinstance(message, LinkRefused):
+            self.player.refusal = message.reason
+            return True
+        elif isinstance(message, ScreenshotRequested):
+            self.want_screenshot = True
+        elif isinstance(message, ClockOffset):
+            changed = message.offset_ms != self.clock.offset_ms
+            self.clock.offset_ms = message.offset_ms
+            return changed
+        return False
 
     def joined(self, message: LogJoined) -> None:
         """The controller's log: on another one, every view held is dropped (the link then
@@ -240,7 +332,7 @@ class Display:
     def draw_offline_mark(self, ctx: SceneContext, screen: pygame.Surface) -> None:
         """A small, calm corner mark; guests should barely notice, technicians should."""
         since = self.offline_since
-        if since is None or time.time() * 1000 - self.started_ms < OFFLINE_GRACE_MS:
+        if since is None or self.time.wall_ms() - self.started_ms < OFFLINE_GRACE_MS:
             return
         if self._mark is None or self._mark[0] != since:
             hhmm = time.strftime("%H:%M", time.localtime(since / 1000))
@@ -258,7 +350,7 @@ class Display:
                            h - mark.get_height() - ctx.layout.px(12)))
 
     def housekeeping(self, screen: pygame.Surface) -> None:
-        now = time.monotonic()
+        now = self.time.monotonic()
         # a file that cannot be written (disk full, folder gone) is logged, never a crash:
         # the screen goes on showing the show
         if self.dirty and now - self.last_save >= SAVE_EVERY_S:
@@ -283,10 +375,10 @@ class Display:
 
     def heartbeat(self) -> None:
         """Telemetry for technicians: version, frame rate, dropped frames, what plays."""
-        self.last_heartbeat = time.monotonic()
+        self.last_heartbeat = self.time.monotonic()
         if self.link is None:
             return
-        uptime = time.time() - self.started_ms / 1000
+        uptime = (self.time.wall_ms() - self.started_ms) / 1000
         self.link.emit("heartbeat", {
             "version": VERSION, "fps": round(self.frames / max(uptime, 1e-3), 1),
             "dropped_frames": self.dropped, "scene": self.playing.scene if self.playing else "",
@@ -295,7 +387,7 @@ class Display:
             "resync_reason": self.resync_reason})
 
     def send_screenshot(self, screen: pygame.Surface) -> None:
-        self.last_screenshot, self.want_screenshot = time.monotonic(), False
+        self.last_screenshot, self.want_screenshot = self.time.monotonic(), False
         if self.link is None:
             return
         small = pygame.transform.smoothscale(screen, SCREENSHOT_SIZE)
