@@ -1,0 +1,206 @@
+"""What a floor PC pays to present frames into a real X window (Xvfb), at rest and moving.
+
+    python bench/present.py --json [--seconds 60] [--sizes 1920x1080,3840x2160]
+
+For each size: starts Xvfb on a free display number at that size, a real controller with a
+Slots tournament of ten players (one page of the leaderboard), and one display process
+fullscreen in the X server, reading the board through the real link. After the board has come
+in, `rest` runs `--seconds` with no score changes; `moving` runs `--seconds` while a score lifts
+the lowest player to the top every second, so rows keep sliding. For each: the display
+process's CPU (from /proc/<pid>/stat; 100 = one core), frames presented a second, and the
+longest frame (update, draw and present) in ms. Xvfb's own CPU is reported beside it. Needs
+Xvfb (`apt-get install xvfb`, scripts/setup). Prints one JSON object with --json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+WARM_UP_S = 5.0
+PLAYERS = 10  # one page: the board can come to rest
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process `pid` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start_xvfb(size: tuple[int, int]) -> tuple[subprocess.Popen[bytes], str]:
+    """Xvfb at `size` on a display number it picks itself (-displayfd)."""
+    read, write = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0",
+                               f"{size[0]}x{size[1]}x24", "-nolisten", "tcp"],
+                              pass_fds=(write,), stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        number = pipe.readline().strip()
+    if not number:
+        server.kill()
+        raise RuntimeError("Xvfb did not start")
+    return server, f":{number}"
+
+
+# --- the display process, measured from inside -----------------------------------------------
+
+def child(args: argparse.Namespace) -> int:
+    """Run one display with a thread that writes its frame count and longest frame to a file
+    twice a second (the thread sleeps in between; its cost is in the figures)."""
+    from showrunner.engine.display import Display, DisplayOptions
+
+    class Measured(Display):
+        longest = 0.0
+        _began = 0.0
+
+        def frame(self, host, screen, dt):  # type: ignore[no-untyped-def]
+            self._began = time.perf_counter()
+            super().frame(host, screen, dt)
+
+        def plan(self, host, drawn_at):  # type: ignore[no-untyped-def]  # right after present
+            self.longest = max(self.longest, time.perf_counter() - self._began)
+            return super().plan(host, drawn_at)
+
+    display = Measured(DisplayOptions(controller=args.controller, screen="bench-1",
+                                      key=os.environ["SHOWRUNNER_DISPLAY_KEY"], fullscreen=True,
+                                      state_dir=Path(args.stats).parent / "screens"))
+    stats = Path(args.stats)
+
+    def report() -> None:
+        while True:
+            tmp = stats.with_suffix(".tmp")
+            tmp.write_text(json.dumps({"frames": display.frames,
+                                       "longest_ms": display.longest * 1000}))
+            os.replace(tmp, stats)
+            time.sleep(0.5)
+
+    threading.Thread(target=report, daemon=True).start()
+    return display.run()
+
+
+# --- the bench ----------------------------------------------------------------------------------
+
+class Phase:
+    """CPU and frames between start() and stop()."""
+
+    def __init__(self, display: int, xvfb: int, stats: Path) -> None:
+        self.pids, self.stats = (display, xvfb), stats
+
+    def read(self) -> tuple[float, float, float, dict[str, Any]]:
+        time.sleep(0.6)  # a fresh stats file
+        return (time.monotonic(), cpu_seconds(self.pids[0]), cpu_seconds(self.pids[1]),
+                json.loads(self.stats.read_text()))
+
+    def start(self) -> None:
+        self.began = self.read()
+
+    def stop(self) -> dict[str, Any]:
+        t1, cpu1, x1, s1 = self.read()
+        t0, cpu0, x0, s0 = self.began
+        span = t1 - t0
+        return {"seconds": round(span, 1), "cpu_percent": round(100 * (cpu1 - cpu0) / span, 1),
+                "xvfb_cpu_percent": round(100 * (x1 - x0) / span, 1),
+                "fps": round((s1["frames"] - s0["frames"]) / span, 2),
+                "longest_frame_ms": round(s1["longest_ms"], 1)}
+
+
+def measure(size: tuple[int, int], seconds: float) -> dict[str, Any]:
+    from controller.auth import issue_key
+    from controller.demo import PLAYERS as DEMO_PLAYERS
+    from controller.demo import Operator
+    from controller.process import ControllerProcess
+    from controller.service import wall_clock_ms
+    from controller.store.sqlite import EventLog
+
+    work = Path(tempfile.mkdtemp(prefix="present-"))
+    log = EventLog.open(work / "show.db")
+    operator = issue_key(log, "operator", "bench operator", wall_clock_ms())
+    screen_key = issue_key(log, "display", "bench screen", wall_clock_ms())
+    log.close()
+    xvfb, where = start_xvfb(size)
+    controller = ControllerProcess(work / "show.db")
+    display: subprocess.Popen[bytes] | None = None
+    try:
+        url = controller.start()
+        mc = Operator()
+        loop = asyncio.new_event_loop()
+        loop.run_until_complete(mc.connect(url, operator))
+        scores: dict[str, int] = {}
+        for i, (name, score) in enumerate(DEMO_PLAYERS[:PLAYERS]):
+            card = f"{8_000_100 + i}"
+            loop.run_until_complete(mc.send("register_member",
+                                            {"card": card, "display_name": name}))
+            ack = loop.run_until_complete(mc.send("slots.enter", {"card": card}))
+            entry = ack["events"][0]["data"]["entry"]
+            loop.run_until_complete(mc.send("slots.record_score",
+                                            {"entry": entry, "score": score}))
+            scores[entry] = score
+        stats = work / "stats.json"
+        env = {**os.environ, "DISPLAY": where, "SHOWRUNNER_DISPLAY_KEY": screen_key}
+        env.pop("SDL_VIDEODRIVER", None)
+        display = subprocess.Popen([sys.executable, __file__, "--child", "--controller", url,
+                                    "--stats", str(stats)], cwd=ROOT, env=env)
+        deadline = time.monotonic() + 30
+        while not stats.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(WARM_UP_S)
+        phase = Phase(display.pid, xvfb.pid, stats)
+        phase.start()
+        time.sleep(seconds)
+        rest = phase.stop()
+        phase.start()
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:  # the lowest player climbs to the top each second
+            low = min(scores, key=lambda e: scores[e])
+            scores[low] = max(scores.values()) + 10
+            loop.run_until_complete(mc.send("slots.record_score",
+                                            {"entry": low, "score": scores[low]}))
+            time.sleep(1.0)
+        moving = phase.stop()
+        loop.run_until_complete(mc.sio.disconnect())
+        loop.close()
+        return {"size": f"{size[0]}x{size[1]}", "rest": rest, "moving": moving}
+    finally:
+        if display is not None:
+            display.terminate()
+            display.wait(10)
+        controller.stop()
+        xvfb.terminate()
+        xvfb.wait(10)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=60.0, help="per phase and size")
+    parser.add_argument("--sizes", default="1920x1080,3840x2160")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--controller", help=argparse.SUPPRESS)
+    parser.add_argument("--stats", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        return child(args)
+    results = [measure(tuple(int(v) for v in s.split("x")), args.seconds)  # type: ignore[arg-type]
+               for s in args.sizes.split(",")]
+    if args.json:
+        print(json.dumps({"present": results}, indent=2))
+    else:
+        for r in results:
+            print(f"{r['size']}: rest {r['rest']}  moving {r['moving']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
