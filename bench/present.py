@@ -39,21 +39,6 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_xvfb(size: tuple[int, int]) -> tuple[subprocess.Popen[bytes], str]:
-    """Xvfb at `size` on a display number it picks itself (-displayfd)."""
-    read, write = os.pipe()
-    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0",
-                               f"{size[0]}x{size[1]}x24", "-nolisten", "tcp"],
-                              pass_fds=(write,), stderr=subprocess.DEVNULL)
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()
-    if not number:
-        server.kill()
-        raise RuntimeError("Xvfb did not start")
-    return server, f":{number}"
-
-
 # --- the display process, measured from inside -----------------------------------------------
 
 def child(args: argparse.Namespace) -> int:
@@ -123,6 +108,7 @@ def measure(size: tuple[int, int], seconds: float) -> dict[str, Any]:
     from controller.process import ControllerProcess
     from controller.service import wall_clock_ms
     from controller.store.sqlite import EventLog
+    from tests.support.xvfb import start_xvfb
 
     work = Path(tempfile.mkdtemp(prefix="present-"))
     log = EventLog.open(work / "show.db")

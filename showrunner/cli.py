@@ -58,6 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--size", type=size_arg, help="window size WxH (default: desktop when "
                    "--fullscreen, else 1920x1080)")
     d.add_argument("--fullscreen", action="store_true")
+    d.add_argument("--output", type=int, default=0, metavar="N",
+                   help="the monitor to show on, 0 the first (default 0)")
     d.add_argument("--state-dir", type=Path, default=Path("var/screens"),
                    help="where <screen>.json keeps the last-known views")
     d.add_argument("--snapshot", type=Path, help="write the current frame to this PNG")
@@ -165,7 +167,7 @@ def preview(args: argparse.Namespace) -> int:
 
 
 def display(args: argparse.Namespace, params: dict[str, Any]) -> int:
-    from showrunner.engine.display import Display, DisplayOptions
+    from showrunner.engine.display import Display, DisplayOptions, NoSuchOutput
 
     try:
         key = read_key(args.key_file, DISPLAY_KEY_ENV, "this screen's key")
@@ -175,8 +177,13 @@ def display(args: argparse.Namespace, params: dict[str, Any]) -> int:
     options = DisplayOptions(
         controller=args.controller, screen=args.screen, key=key, size=args.size,
         fullscreen=args.fullscreen, state_dir=args.state_dir, snapshot=args.snapshot,
-        snapshot_every=args.snapshot_every, scene=args.scene, params=params, theme=args.theme)
-    return Display(options).run()
+        snapshot_every=args.snapshot_every, scene=args.scene, params=params, theme=args.theme,
+        output=args.output)
+    try:
+        return Display(options).run()
+    except NoSuchOutput as exc:
+        print(f"showrunner display: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ import math
 import os
 import queue
 import signal
+import subprocess
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -97,29 +98,54 @@ class DisplayOptions:
     scene: str = "leaderboard"
     params: Mapping[str, Any] = field(default_factory=dict)
     theme: Path | None = None
+    output: int = 0  # the monitor (pygame display index)
     max_passes: int | None = None  # tests stop the loop after this many (a frame or a wait)
 
 
-def open_window(size: tuple[int, int] | None, fullscreen: bool) -> pygame.Surface:
-    """The screen surface: fullscreen at the desktop size, or a window; vsync where offered."""
+class NoSuchOutput(Exception):
+    """--output names a monitor this PC does not have."""
+
+
+def open_window(size: tuple[int, int] | None, fullscreen: bool,
+                output: int = 0) -> pygame.Surface:
+    """The screen surface on monitor `output`: fullscreen at its size, or a window; vsync
+    where offered; no mouse cursor, and the screen never blanks while it runs."""
     pygame.display.init()
     pygame.font.init()
+    monitors = pygame.display.get_num_displays()
+    if not 0 <= output < monitors:
+        raise NoSuchOutput(f"there is no monitor {output}: this PC has {monitors} "
+                           f"(--output 0 to {monitors - 1})")
     pygame.display.set_caption("Showrunner")
     flags = pygame.FULLSCREEN if fullscreen else 0
     if size is None:
-        info = pygame.display.Info()
-        size = (info.current_w, info.current_h) if fullscreen and info.current_w > 0 \
-            else (1920, 1080)
+        desktop = pygame.display.get_desktop_sizes()[output]
+        size = desktop if fullscreen and desktop[0] > 0 else (1920, 1080)
     surface = None
     if os.environ.get("SDL_VIDEODRIVER") != "dummy":
         try:
-            surface = pygame.display.set_mode(size, flags, vsync=1)
+            surface = pygame.display.set_mode(size, flags, vsync=1, display=output)
         except pygame.error:  # this driver offers no vsync: a plain window
             surface = None
     if surface is None:
-        surface = pygame.display.set_mode(size, flags)
+        surface = pygame.display.set_mode(size, flags, display=output)
     pygame.mouse.set_visible(False)
+    keep_awake()
     return surface
+
+
+def keep_awake() -> None:
+    """No screen saver, no blanking, no power saving. SDL already inhibits the screen saver
+    while a window is open (SDL_VIDEO_ALLOW_SCREENSAVER=0, its default); an X server's own
+    blanking timer and DPMS are turned off too, with `xset`, where there is one."""
+    if not os.environ.get("DISPLAY") or os.environ.get("SDL_VIDEODRIVER") == "dummy":
+        return
+    try:
+        subprocess.run(["xset", "s", "off", "s", "noblank", "-dpms"], check=True,
+                       capture_output=True, timeout=10)
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.warning("could not turn the X screen saver off with xset (%s); the kiosk session "
+                    "should (docs/kiosk.md)", exc)
 
 
 class Display:
@@ -155,7 +181,7 @@ class Display:
 
     def open(self) -> tuple[pygame.Surface, SceneContext, SceneHost]:
         """The window, the scenes' context and the scene host."""
-        screen = open_window(self.o.size, self.o.fullscreen)
+        screen = open_window(self.o.size, self.o.fullscreen, self.o.output)
         ctx = SceneContext.create(screen.get_size(), Theme.load(self.o.theme),
                                   self.replica.views, self.clock.now_ms)
         from showrunner.scenes import REGISTRY

@@ -6,7 +6,9 @@ from __future__ import annotations
 import queue
 from bisect import bisect_right
 
-from showrunner.engine.display import FPS, Display, DisplayOptions
+import pytest
+
+from showrunner.engine.display import FPS, Display, DisplayOptions, NoSuchOutput, open_window
 from showrunner.engine.link import LinkRefused, ViewChanged
 from showrunner.scenes import samples
 
@@ -102,3 +104,8 @@ def test_a_transition_runs_at_the_full_frame_rate(tmp_path):
                messages=[(20.0, refused)])
     assert sim.presented(19.9, 20.59) >= 0.6 * FPS - 1
     assert sim.presented(25, 60) == 0
+
+
+def test_an_output_the_pc_does_not_have_is_refused_in_words():
+    with pytest.raises(NoSuchOutput, match="there is no monitor 3: this PC has 1"):
+        open_window(None, False, output=3)
