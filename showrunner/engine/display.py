@@ -54,6 +54,7 @@ from showrunner.engine.player import Player
 from showrunner.engine.replica import Replica
 from showrunner.engine.scene import SceneContext
 from showrunner.engine.theme import Theme
+from showrunner.engine.watchdog import Notifier
 
 log = logging.getLogger(__name__)
 
@@ -175,6 +176,7 @@ class Display:
         self.link: Link | None = None
         self._next_frame = self.time.monotonic()
         self.moving = True  # the last frame drawn was part of a motion
+        self.notifier = Notifier.from_env()
 
     def stop(self, *_: object) -> None:
         self.running = False
@@ -230,11 +232,14 @@ class Display:
                 self.overlays(ctx, screen)
                 pygame.display.flip()
                 self.frames += 1
+                if self.frames == 1:
+                    self.notifier.ready()
                 if self.playing is not None and self.switched_ms is None:
                     self.switched_ms = self.clock.now_ms()
                     self.heartbeat()
                 wake = self.plan(host, now)
             self.housekeeping(screen)
+            self.notifier.alive(t.monotonic())
 
     def plan(self, host: SceneHost, drawn_at: float) -> float:
         """When to draw next (monotonic): the next frame while something moves, else the
