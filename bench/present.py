@@ -83,16 +83,16 @@ class Phase:
     def __init__(self, display: int, xvfb: int, stats: Path) -> None:
         self.pids, self.stats = (display, xvfb), stats
 
-    def read(self) -> tuple[float, float, float, dict[str, Any]]:
-        time.sleep(0.6)  # a fresh stats file
+    async def read(self) -> tuple[float, float, float, dict[str, Any]]:
+        await asyncio.sleep(0.6)  # a fresh stats file
         return (time.monotonic(), cpu_seconds(self.pids[0]), cpu_seconds(self.pids[1]),
                 json.loads(self.stats.read_text()))
 
-    def start(self) -> None:
-        self.began = self.read()
+    async def start(self) -> None:
+        self.began = await self.read()
 
-    def stop(self) -> dict[str, Any]:
-        t1, cpu1, x1, s1 = self.read()
+    async def stop(self) -> dict[str, Any]:
+        t1, cpu1, x1, s1 = await self.read()
         t0, cpu0, x0, s0 = self.began
         span = t1 - t0
         return {"seconds": round(span, 1), "cpu_percent": round(100 * (cpu1 - cpu0) / span, 1),
@@ -103,8 +103,6 @@ class Phase:
 
 def measure(size: tuple[int, int], seconds: float) -> dict[str, Any]:
     from controller.auth import issue_key
-    from controller.demo import PLAYERS as DEMO_PLAYERS
-    from controller.demo import Operator
     from controller.process import ControllerProcess
     from controller.service import wall_clock_ms
     from controller.store.sqlite import EventLog
@@ -117,54 +115,63 @@ def measure(size: tuple[int, int], seconds: float) -> dict[str, Any]:
     log.close()
     xvfb, where = start_xvfb(size)
     controller = ControllerProcess(work / "show.db")
-    display: subprocess.Popen[bytes] | None = None
+    display: list[subprocess.Popen[bytes]] = []
     try:
         url = controller.start()
-        mc = Operator()
-        loop = asyncio.new_event_loop()
-        loop.run_until_complete(mc.connect(url, operator))
+        result = asyncio.run(show(url, operator, screen_key, where, work, xvfb.pid, seconds,
+                                  display))
+        return {"size": f"{size[0]}x{size[1]}", **result}
+    finally:
+        for process in display:
+            process.terminate()
+            process.wait(10)
+        controller.stop()
+        xvfb.terminate()
+        xvfb.wait(10)
+
+
+async def show(url: str, operator: str, screen_key: str, where: str, work: Path, xvfb: int,
+               seconds: float, started: list[subprocess.Popen[bytes]]) -> dict[str, Any]:
+    """Seed the board, start the display, measure it at rest and then moving."""
+    from controller.demo import PLAYERS as DEMO_PLAYERS
+    from controller.demo import Operator
+
+    mc = Operator()
+    await mc.connect(url, operator)
+    try:
         scores: dict[str, int] = {}
         for i, (name, score) in enumerate(DEMO_PLAYERS[:PLAYERS]):
             card = f"{8_000_100 + i}"
-            loop.run_until_complete(mc.send("register_member",
-                                            {"card": card, "display_name": name}))
-            ack = loop.run_until_complete(mc.send("slots.enter", {"card": card}))
+            await mc.send("register_member", {"card": card, "display_name": name})
+            ack = await mc.send("slots.enter", {"card": card})
             entry = ack["events"][0]["data"]["entry"]
-            loop.run_until_complete(mc.send("slots.record_score",
-                                            {"entry": entry, "score": score}))
+            await mc.send("slots.record_score", {"entry": entry, "score": score})
             scores[entry] = score
         stats = work / "stats.json"
         env = {**os.environ, "DISPLAY": where, "SHOWRUNNER_DISPLAY_KEY": screen_key}
         env.pop("SDL_VIDEODRIVER", None)
         display = subprocess.Popen([sys.executable, __file__, "--child", "--controller", url,
                                     "--stats", str(stats)], cwd=ROOT, env=env)
+        started.append(display)
         deadline = time.monotonic() + 30
         while not stats.exists() and time.monotonic() < deadline:
-            time.sleep(0.2)
-        time.sleep(WARM_UP_S)
-        phase = Phase(display.pid, xvfb.pid, stats)
-        phase.start()
-        time.sleep(seconds)
-        rest = phase.stop()
-        phase.start()
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(WARM_UP_S)
+        phase = Phase(display.pid, xvfb, stats)
+        await phase.start()
+        await asyncio.sleep(seconds)
+        rest = await phase.stop()
+        await phase.start()
         end = time.monotonic() + seconds
         while time.monotonic() < end:  # the lowest player climbs to the top each second
             low = min(scores, key=lambda e: scores[e])
             scores[low] = max(scores.values()) + 10
-            loop.run_until_complete(mc.send("slots.record_score",
-                                            {"entry": low, "score": scores[low]}))
-            time.sleep(1.0)
-        moving = phase.stop()
-        loop.run_until_complete(mc.sio.disconnect())
-        loop.close()
-        return {"size": f"{size[0]}x{size[1]}", "rest": rest, "moving": moving}
+            await mc.send("slots.record_score", {"entry": low, "score": scores[low]})
+            await asyncio.sleep(1.0)
+        moving = await phase.stop()
+        return {"rest": rest, "moving": moving}
     finally:
-        if display is not None:
-            display.terminate()
-            display.wait(10)
-        controller.stop()
-        xvfb.terminate()
-        xvfb.wait(10)
+        await mc.sio.disconnect()
 
 
 def main() -> int:

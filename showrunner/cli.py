@@ -1,5 +1,6 @@
 """`showrunner` command line: run a screen (`display`), render a scene to a PNG (`render`),
-check playlists (`validate`) and draw a playlist's contact sheet (`preview`)."""
+check playlists (`validate`), draw a playlist's contact sheet (`preview`) and check a floor PC
+(`doctor`)."""
 
 from __future__ import annotations
 
@@ -94,6 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--state", type=Path, help="views to draw with (replica or {view: doc}); "
                    "default: the scenes' built-in samples")
     p.add_argument("--at", type=float, default=3.0, metavar="SECONDS")
+    doc = sub.add_parser("doctor", help="check this floor PC and say what to fix")
+    doc.add_argument("--controller", help="controller URL, to check the clock against it")
+    doc.add_argument("--key-file", type=Path, metavar="PATH")
+    doc.add_argument("--state-dir", type=Path, default=Path("var/screens"))
+    doc.add_argument("--output", type=int, default=0, metavar="N")
     return parser
 
 
@@ -111,6 +117,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return validate(args.paths)
     if args.command == "preview":
         return preview(args)
+    if args.command == "doctor":
+        from showrunner import doctor
+        return doctor.run(args.controller, args.key_file, args.state_dir, args.output)
     return display(args, params)
 
 
