@@ -405,7 +405,8 @@ class Display:
             self.send_screenshot(screen)
 
     def heartbeat(self) -> None:
-        """Telemetry for technicians: version, frame rate, dropped frames, what plays."""
+        """Telemetry for technicians: version, frames presented a second since start (near
+        0 while the screen rests), frames dropped while moving, what plays."""
         self.last_heartbeat = self.time.monotonic()
         if self.link is None:
             return
