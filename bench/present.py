@@ -8,8 +8,9 @@ fullscreen in the X server, reading the board through the real link. After the b
 in, `rest` runs `--seconds` with no score changes; `moving` runs `--seconds` while a score lifts
 the lowest player to the top every second, so rows keep sliding. For each: the display
 process's CPU (from /proc/<pid>/stat; 100 = one core), frames presented a second, and the
-longest frame (update, draw and present) in ms. Xvfb's own CPU is reported beside it. Needs
-Xvfb (`apt-get install xvfb`, scripts/setup). Prints one JSON object with --json.
+longest frame of the phase (update, draw and present) in ms. Xvfb's own CPU is reported
+beside it. Needs Xvfb (`apt-get install xvfb`, scripts/setup). Prints one JSON object with
+--json.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -63,6 +65,11 @@ def child(args: argparse.Namespace) -> int:
                                       state_dir=Path(args.stats).parent / "screens"))
     stats = Path(args.stats)
 
+    def new_phase(*_: object) -> None:  # the bench starts a phase: its own longest frame
+        display.longest = 0.0
+
+    signal.signal(signal.SIGUSR1, new_phase)
+
     def report() -> None:
         while True:
             tmp = stats.with_suffix(".tmp")
@@ -89,6 +96,7 @@ class Phase:
                 json.loads(self.stats.read_text()))
 
     async def start(self) -> None:
+        os.kill(self.pids[0], signal.SIGUSR1)
         self.began = await self.read()
 
     async def stop(self) -> dict[str, Any]:

@@ -67,6 +67,7 @@ SCREENSHOT_SIZE = (320, 180)
 VERSION = "0.1.0"
 OFFLINE_GRACE_MS = 3000  # do not flash the mark while the first connection is being made
 MAX_WAIT_S = 0.5  # at rest the loop still looks at the window and its timers this often
+REDRAW_OFFSET_MS = 50  # a clock correction this large is drawn at once (a countdown's second)
 
 
 class Timebase:
@@ -343,7 +344,8 @@ class Display:
         elif isinstance(message, ScreenshotRequested):
             self.want_screenshot = True
         elif isinstance(message, ClockOffset):
-            changed = message.offset_ms != self.clock.offset_ms
+            # the link refines the offset by a few ms every few seconds: not worth a frame
+            changed = abs(message.offset_ms - self.clock.offset_ms) >= REDRAW_OFFSET_MS
             self.clock.offset_ms = message.offset_ms
             return changed
         return False
