@@ -9,7 +9,7 @@ from bisect import bisect_right
 import pytest
 
 from showrunner.engine.display import FPS, Display, DisplayOptions, NoSuchOutput, open_window
-from showrunner.engine.link import LinkRefused, ViewChanged
+from showrunner.engine.link import ClockOffset, LinkRefused, ViewChanged
 from showrunner.scenes import samples
 
 NOBODY = "http://127.0.0.1:9"
@@ -80,6 +80,13 @@ def test_a_view_change_wakes_the_display_at_once(tmp_path):
     assert sim.frames_at(100.0) > sim.frames_at(99.99)  # drawn at the moment it arrived
     assert sim.presented(100, 104) > 60  # the rows that moved slide to their places
     assert sim.presented(105, 120) == 0
+
+
+def test_the_link_refining_the_clock_by_a_few_ms_is_not_worth_a_frame(tmp_path):
+    sim = play(tmp_path, "leaderboard", "leaderboard:slots", samples.leaderboard(8, False), 60,
+               messages=[(20.0, ClockOffset(3.0)), (40.0, ClockOffset(5000.0))])
+    assert sim.presented(10, 39.9) == 0
+    assert sim.presented(39.9, 40) == 1  # a real correction is drawn at once
 
 
 def test_a_paged_leaderboard_wakes_only_to_turn_its_pages(tmp_path):
