@@ -297,6 +297,8 @@ class Display:
                     slot.scene != self.playing.scene:
                 host.switch(slot.scene, slot.params, slot.transition)
                 self.playing, self.switched_ms = slot, None
+            else:  # the same slot, perhaps with a new end (a takeover told to end)
+                self.playing = slot
             try:
                 host.update(dt)
                 host.draw(screen)

@@ -116,3 +116,25 @@ def test_a_transition_runs_at_the_full_frame_rate(tmp_path):
 def test_an_output_the_pc_does_not_have_is_refused_in_words():
     with pytest.raises(NoSuchOutput, match="there is no monitor 3: this PC has 1"):
         open_window(None, False, output=3)
+
+
+def program(takeover_end_ms: int | None) -> dict:
+    """screen:s1 with a leaderboard loop and an announcement takeover."""
+    return {"screen": "s1", "name": "s1", "group": "stage", "status": "authorised",
+            "takeover": {"id": "t1", "scene": "announcement", "params": {"title": "Hello"},
+                         "start_ms": BASE_MS, "end_ms": takeover_end_ms},
+            "playlists": [{"name": "loop", "priority": 0, "timezone": "Africa/Johannesburg",
+                           "loop": True, "windows": [], "transition": "cut", "fallback": None,
+                           "anchor_ms": BASE_MS - 1000, "until_ms": None,
+                           "items": [{"scene": "leaderboard", "duration_ms": 3_600_000,
+                                      "params": {}, "transition": "cut"}]}]}
+
+
+def test_a_takeover_told_to_end_hands_back_at_its_end_time(tmp_path):
+    ends = ViewChanged("screen:s1", 2, program(BASE_MS + 30_000))
+    sim = play(tmp_path, "leaderboard", "screen:s1", program(None), 60,
+               messages=[(20.0, ends)])
+    assert sim.presented(20.1, 29.99) == 0  # told at 20 s, still the takeover until 30 s
+    assert sim.frames_at(30.0) > sim.frames_at(29.99)
+    assert sim.display is not None and sim.display.playing is not None
+    assert sim.display.playing.scene == "leaderboard"
