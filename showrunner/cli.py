@@ -1,5 +1,6 @@
 """`showrunner` command line: run a screen (`display`), render a scene to a PNG (`render`),
-check playlists (`validate`) and draw a playlist's contact sheet (`preview`)."""
+check playlists (`validate`), draw a playlist's contact sheet (`preview`) and check a floor PC
+(`doctor`)."""
 
 from __future__ import annotations
 
@@ -58,6 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--size", type=size_arg, help="window size WxH (default: desktop when "
                    "--fullscreen, else 1920x1080)")
     d.add_argument("--fullscreen", action="store_true")
+    d.add_argument("--output", type=int, default=0, metavar="N",
+                   help="the monitor to show on, 0 the first (default 0)")
     d.add_argument("--state-dir", type=Path, default=Path("var/screens"),
                    help="where <screen>.json keeps the last-known views")
     d.add_argument("--snapshot", type=Path, help="write the current frame to this PNG")
@@ -92,6 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--state", type=Path, help="views to draw with (replica or {view: doc}); "
                    "default: the scenes' built-in samples")
     p.add_argument("--at", type=float, default=3.0, metavar="SECONDS")
+    doc = sub.add_parser("doctor", help="check this floor PC and say what to fix")
+    doc.add_argument("--controller", help="controller URL, to check the clock against it")
+    doc.add_argument("--key-file", type=Path, metavar="PATH")
+    doc.add_argument("--state-dir", type=Path, default=Path("var/screens"))
+    doc.add_argument("--output", type=int, default=0, metavar="N")
     return parser
 
 
@@ -109,6 +117,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return validate(args.paths)
     if args.command == "preview":
         return preview(args)
+    if args.command == "doctor":
+        from showrunner import doctor
+        return doctor.run(args.controller, args.key_file, args.state_dir, args.output)
     return display(args, params)
 
 
@@ -165,7 +176,7 @@ def preview(args: argparse.Namespace) -> int:
 
 
 def display(args: argparse.Namespace, params: dict[str, Any]) -> int:
-    from showrunner.engine.display import Display, DisplayOptions
+    from showrunner.engine.display import Display, DisplayOptions, NoSuchOutput
 
     try:
         key = read_key(args.key_file, DISPLAY_KEY_ENV, "this screen's key")
@@ -175,8 +186,13 @@ def display(args: argparse.Namespace, params: dict[str, Any]) -> int:
     options = DisplayOptions(
         controller=args.controller, screen=args.screen, key=key, size=args.size,
         fullscreen=args.fullscreen, state_dir=args.state_dir, snapshot=args.snapshot,
-        snapshot_every=args.snapshot_every, scene=args.scene, params=params, theme=args.theme)
-    return Display(options).run()
+        snapshot_every=args.snapshot_every, scene=args.scene, params=params, theme=args.theme,
+        output=args.output)
+    try:
+        return Display(options).run()
+    except NoSuchOutput as exc:
+        print(f"showrunner display: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -42,8 +43,9 @@ class OffsetEstimator:
 class ShowClock:
     """Local time plus the estimated offset to the controller."""
 
-    def __init__(self, offset_ms: float = 0.0) -> None:
+    def __init__(self, offset_ms: float = 0.0, source: Callable[[], float] = local_ms) -> None:
         self.offset_ms = offset_ms
+        self.source = source
 
     def now_ms(self) -> int:
-        return int(local_ms() + self.offset_ms)
+        return int(self.source() + self.offset_ms)

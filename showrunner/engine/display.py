@@ -1,10 +1,19 @@
-"""The display process: one screen, one window, a fixed-rate loop that never waits on the network.
+"""The display process: one screen, one window, a loop that never waits on the network and
+draws only when the picture changes.
 
-Each frame: drain the link's inbox (views, link status, clock offset) without blocking, ask the
+Each frame: apply what the link has put on its inbox (views, link status, clock offset), ask the
 player what to show (the screen's program on the show clock), update and draw the scene host,
-mark "offline since hh:mm" while the controller is unreachable, flip. A frame is timed to land
-on a scene boundary, so screens of a group change together. A scene that raises is logged and
+mark "offline since hh:mm" while the controller is unreachable, present. While something moves
+(a tween, a transition) frames come at 60 a second; at rest the loop waits on the inbox until a
+view changes or the next moment the picture changes (a countdown's next second, a page turn, a
+scene switch), so a leaderboard that stands still costs almost nothing: presenting a full frame
+into a real X window costs about 1 % of a core each at 1080p. A frame is timed to land on a
+scene boundary, so screens of a group change together. A scene that raises is logged and
 skipped; the screen goes on with the next one.
+
+Overlays drawn over the scene (the offline mark) are drawn in `overlays`, after the scene and
+before the present, on every frame including a woken one; an overlay whose picture changes by
+itself must say when in `overlay_due_ms`.
 The replica is saved (throttled, atomically) when views change, so a restart shows the
 last-known views at once; a snapshot PNG can be written every N seconds for headless PCs.
 """
@@ -14,9 +23,11 @@ from __future__ import annotations
 import base64
 import io
 import logging
+import math
 import os
 import queue
 import signal
+import subprocess
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -26,7 +37,7 @@ from typing import Any
 import pygame
 
 from showrunner.contract.playlist.schedule import Slot
-from showrunner.engine.clock import ShowClock
+from showrunner.engine.clock import ShowClock, local_ms
 from showrunner.engine.draw import panel
 from showrunner.engine.host import SceneHost
 from showrunner.engine.link import (
@@ -45,10 +56,12 @@ from showrunner.engine.scene import SceneContext
 from showrunner.engine.theme import Theme
 from showrunner.engine.venue import venue_file
 from showrunner.engine.venue_badge import Badge
+from showrunner.engine.watchdog import Notifier
 
 log = logging.getLogger(__name__)
 
 FPS = 60
+MINUTE_MS = 60_000  # the venue badge shows the time to the minute
 FRAME_S = 1 / FPS
 SAVE_EVERY_S = 2.0
 HEARTBEAT_EVERY_S = 5.0
@@ -56,6 +69,25 @@ SCREENSHOT_EVERY_S = 300.0
 SCREENSHOT_SIZE = (320, 180)
 VERSION = "0.1.0"
 OFFLINE_GRACE_MS = 3000  # do not flash the mark while the first connection is being made
+MAX_WAIT_S = 0.5  # at rest the loop still looks at the window and its timers this often
+REDRAW_OFFSET_MS = 50  # a clock correction this large is drawn at once (a countdown's second)
+
+
+class Timebase:
+    """The loop's clocks and its wait for the link; tests pass a simulated one."""
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+    def wall_ms(self) -> float:
+        return local_ms()
+
+    def wait(self, inbox: queue.Queue, timeout: float) -> object | None:
+        """The next message from the link, or None after `timeout` seconds."""
+        try:
+            return inbox.get(timeout=max(0.0, timeout))
+        except queue.Empty:
+            return None
 
 
 @dataclass
@@ -71,39 +103,65 @@ class DisplayOptions:
     scene: str = "leaderboard"
     params: Mapping[str, Any] = field(default_factory=dict)
     theme: Path | None = None
-    max_frames: int | None = None  # tests stop the loop after this many frames
+    output: int = 0  # the monitor (pygame display index)
+    max_passes: int | None = None  # tests stop the loop after this many (a frame or a wait)
 
 
-def open_window(size: tuple[int, int] | None, fullscreen: bool) -> pygame.Surface:
-    """The screen surface: fullscreen at the desktop size, or a window; vsync where offered."""
+class NoSuchOutput(Exception):
+    """--output names a monitor this PC does not have."""
+
+
+def open_window(size: tuple[int, int] | None, fullscreen: bool,
+                output: int = 0) -> pygame.Surface:
+    """The screen surface on monitor `output`: fullscreen at its size, or a window; vsync
+    where offered; no mouse cursor, and the screen never blanks while it runs."""
     pygame.display.init()
     pygame.font.init()
+    monitors = pygame.display.get_num_displays()
+    if not 0 <= output < monitors:
+        raise NoSuchOutput(f"there is no monitor {output}: this PC has {monitors} "
+                           f"(--output 0 to {monitors - 1})")
     pygame.display.set_caption("Showrunner")
     flags = pygame.FULLSCREEN if fullscreen else 0
     if size is None:
-        info = pygame.display.Info()
-        size = (info.current_w, info.current_h) if fullscreen and info.current_w > 0 \
-            else (1920, 1080)
+        desktop = pygame.display.get_desktop_sizes()[output]
+        size = desktop if fullscreen and desktop[0] > 0 else (1920, 1080)
     surface = None
     if os.environ.get("SDL_VIDEODRIVER") != "dummy":
         try:
-            surface = pygame.display.set_mode(size, flags, vsync=1)
+            surface = pygame.display.set_mode(size, flags, vsync=1, display=output)
         except pygame.error:  # this driver offers no vsync: a plain window
             surface = None
     if surface is None:
-        surface = pygame.display.set_mode(size, flags)
+        surface = pygame.display.set_mode(size, flags, display=output)
     pygame.mouse.set_visible(False)
+    keep_awake()
     return surface
 
 
+def keep_awake() -> None:
+    """No screen saver, no blanking, no power saving. SDL already inhibits the screen saver
+    while a window is open (SDL_VIDEO_ALLOW_SCREENSAVER=0, its default); an X server's own
+    blanking timer and DPMS are turned off too, with `xset`, where there is one."""
+    if not os.environ.get("DISPLAY") or os.environ.get("SDL_VIDEODRIVER") == "dummy":
+        return
+    try:
+        subprocess.run(["xset", "s", "off", "s", "noblank", "-dpms"], check=True,
+                       capture_output=True, timeout=10)
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.warning("could not turn the X screen saver off with xset (%s); the kiosk session "
+                    "should (docs/kiosk.md)", exc)
+
+
 class Display:
-    def __init__(self, options: DisplayOptions) -> None:
+    def __init__(self, options: DisplayOptions, timebase: Timebase | None = None) -> None:
         self.o = options
+        self.time = timebase or Timebase()
         self.state_path = options.state_dir / f"{options.screen}.json"
         self.running = True
         self.replica = Replica.load(self.state_path)
-        self.clock = ShowClock()
-        self.offline_since: int | None = int(time.time() * 1000)
+        self.clock = ShowClock(source=self.time.wall_ms)
+        self.offline_since: int | None = int(self.time.wall_ms())
         self.started_ms = self.offline_since
         self.dirty = False
         self.last_save = 0.0
@@ -112,7 +170,7 @@ class Display:
         self.player = Player(options.screen, options.scene, options.params)
         self.playing: Slot | None = None
         self.switched_ms: int | None = None
-        self.frames = 0
+        self.frames = 0  # frames presented
         self.dropped = 0
         self.last_heartbeat = 0.0
         self.last_screenshot = 0.0
@@ -120,49 +178,32 @@ class Display:
         self.resyncs = 0
         self.resync_reason = ""
         self.link: Link | None = None
-        self._next_frame = time.monotonic()
+        self._next_frame = self.time.monotonic()
+        self.moving = True  # the last frame drawn was part of a motion
+        self.notifier = Notifier.from_env()
 
     def stop(self, *_: object) -> None:
         self.running = False
 
-    def run(self) -> int:
-        screen = open_window(self.o.size, self.o.fullscreen)
-        ctx = SceneContext.create(screen.get_size(),
-                                  Theme.load(self.o.theme or venue_file("theme.yaml")),
-                                  self.replica.views, self.clock.now_ms)
-        badge = Badge(venue_file("logo.png"))
+    def open(self) -> tuple[pygame.Surface, SceneContext, SceneHost]:
+        """The window, the scenes' context and the scene host."""
+        screen = open_window(self.o.size, self.o.fullscreen, self.o.output)
+        theme = Theme.load(self.o.theme or venue_file("theme.yaml"))
+        ctx = SceneContext.create(screen.get_size(), theme, self.replica.views, self.clock.now_ms)
+        self.badge = Badge(venue_file("logo.png"))
         from showrunner.scenes import REGISTRY
-        host = SceneHost(ctx, REGISTRY)
+        return screen, ctx, SceneHost(ctx, REGISTRY)
+
+    def run(self) -> int:
+        screen, ctx, host = self.open()
         self.link = link = Link(self.o.controller, self.o.screen, self.o.key,
                                 self.replica.revisions, self.replica.log_id)
         signal.signal(signal.SIGTERM, self.stop)
         if self.o.snapshot:
             print(f"snapshot: {self.o.snapshot} every {self.o.snapshot_every:g} s", flush=True)
         link.start()
-        last = time.monotonic()
         try:
-            while self.running:
-                self.pace()
-                now = time.monotonic()
-                dt, last = now - last, now
-                if dt > 1.5 * FRAME_S:
-                    self.dropped += 1
-                for event in pygame.event.get():
-                    if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and
-                                                     event.key == pygame.K_ESCAPE):
-                        self.running = False
-                self.drain(link.inbox)
-                self.frame(host, screen, dt)
-                badge.draw(ctx, screen)
-                self.draw_offline_mark(ctx, screen)
-                pygame.display.flip()
-                if self.playing is not None and self.switched_ms is None:
-                    self.switched_ms = self.clock.now_ms()
-                    self.heartbeat()
-                self.housekeeping(screen)
-                self.frames += 1
-                if self.o.max_frames is not None and self.frames >= self.o.max_frames:
-                    break
+            self.loop(ctx, host, screen, link.inbox)
         except KeyboardInterrupt:
             pass
         finally:
@@ -172,18 +213,88 @@ class Display:
             pygame.quit()
         return 0
 
-    def pace(self) -> None:
-        """Sleep to the next frame, or to the scene boundary if that comes first, so the
-        first frame of a new scene shows at the boundary rather than up to a frame later."""
-        now = time.monotonic()
-        wake = self._next_frame
+    def loop(self, ctx: SceneContext, host: SceneHost, screen: pygame.Surface,
+             inbox: queue.Queue, seconds: float | None = None) -> None:
+        """Draw and present when the picture changes, wait on the inbox in between; stop
+        after `seconds` (tests, on their timebase) or max_passes passes."""
+        t = self.time
+        start = last = t.monotonic()
+        wake = start
+        passes = 0
+        while self.running and (self.o.max_passes is None or passes < self.o.max_passes):
+            passes += 1
+            message = t.wait(inbox, min(wake - t.monotonic(), MAX_WAIT_S))
+            now = t.monotonic()
+            if seconds is not None and now - start >= seconds:
+                return
+            changed = self.drain(inbox, message)
+            changed = self.window_events() or changed
+            if changed or now >= wake:
+                dt, last = now - last, now
+                if self.moving and dt > 1.5 * FRAME_S:
+                    self.dropped += 1
+                self.frame(host, screen, dt)
+                self.overlays(ctx, screen)
+                pygame.display.flip()
+                self.frames += 1
+                if self.frames == 1:
+                    self.notifier.ready()
+                if self.playing is not None and self.switched_ms is None:
+                    self.switched_ms = self.clock.now_ms()
+                    self.heartbeat()
+                wake = self.plan(host, now)
+            self.housekeeping(screen)
+            self.notifier.alive(t.monotonic())
+
+    def plan(self, host: SceneHost, drawn_at: float) -> float:
+        """When to draw next (monotonic): the next frame while something moves, else the
+        next moment the picture changes (the scene's own, a scene boundary, an overlay's), so
+        the first frame of a new scene shows at its boundary rather than up to a frame late."""
+        show_now = self.clock.now_ms()
+        scene = host.next_change_ms(show_now)
+        self.moving = scene is not None and scene <= show_now
+        later = [self.overlay_due_ms(show_now)]
+        if not self.moving:
+            later.append(scene)
         if self.playing is not None:
-            boundary = now + (self.playing.end_ms - self.clock.now_ms()) / 1000
-            if now <= boundary < wake:
-                wake = boundary
-        if wake > now:
-            time.sleep(wake - now)
-        self._next_frame = max(wake, time.monotonic() - FRAME_S) + FRAME_S
+            later.append(self.playing.end_ms)
+        due = [ms for ms in later if ms is not None]
+        mono_now = self.time.monotonic()
+        # at least a millisecond on: the show clock is read in whole milliseconds
+        wake = mono_now + (max(1, min(due) - show_now) / 1000) if due else float("inf")
+        if self.moving:
+            if drawn_at - self._next_frame > FRAME_S:  # after a rest, or far behind
+                self._next_frame = drawn_at
+            self._next_frame += FRAME_S
+            wake = min(wake, self._next_frame)
+        return wake
+
+    def window_events(self) -> bool:
+        """Handle the window's events: True if the window needs drawing again."""
+        expose = False
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and
+                                             event.key == pygame.K_ESCAPE):
+                self.running = False
+            elif event.type in (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED):
+                expose = True
+        return expose
+
+    def overlays(self, ctx: SceneContext, screen: pygame.Surface) -> None:
+        """What is drawn over every scene, on every frame presented."""
+        self.badge.draw(ctx, screen, self.time.wall_ms() / 1000)
+        self.draw_offline_mark(ctx, screen)
+
+    def overlay_due_ms(self, show_now: int) -> int | None:
+        """When an overlay changes by itself (show clock): the venue badge's clock at the next
+        minute, the offline mark after its grace."""
+        wall_now = self.time.wall_ms()
+        due = show_now + MINUTE_MS - wall_now % MINUTE_MS
+        if self.offline_since is not None:
+            shows_at = self.started_ms + OFFLINE_GRACE_MS
+            if wall_now < shows_at:
+                due = min(due, show_now + math.ceil(shows_at - wall_now))
+        return due
 
     def frame(self, host: SceneHost, screen: pygame.Surface, dt: float) -> None:
         """Switch if the program says so, then update and draw; a scene that raises is
@@ -194,6 +305,8 @@ class Display:
                     slot.scene != self.playing.scene:
                 host.switch(slot.scene, slot.params, slot.transition)
                 self.playing, self.switched_ms = slot, None
+            else:  # the same slot, perhaps with a new end (a takeover told to end)
+                self.playing = slot
             try:
                 host.update(dt)
                 host.draw(screen)
@@ -205,30 +318,47 @@ class Display:
                 self.playing = None
                 dt = 0.0
 
-    def drain(self, inbox: queue.Queue) -> None:
-        """Apply everything the link has put on the queue so far; never blocks."""
+    def drain(self, inbox: queue.Queue, first: object | None = None) -> bool:
+        """Apply `first` and everything else the link has put on the queue so far; never
+        blocks. True if any of it may change the picture."""
+        changed = False
+        message = first
         while True:
+            if message is not None:
+                changed = self.apply(message) or changed
             try:
                 message = inbox.get_nowait()
             except queue.Empty:
-                return
-            if isinstance(message, ViewChanged):
-                if self.replica.apply(message.name, message.revision, message.doc):
-                    self.dirty = True
-            elif isinstance(message, LinkStatus):
-                self.offline_since = None if message.online else (
-                    self.offline_since or message.since_ms)
-                if message.online:
-                    self.player.refusal = None
-                    self.last_heartbeat = 0.0
-            elif isinstance(message, LogJoined):
-                self.joined(message)
-            elif isinstance(message, LinkRefused):
-                self.player.refusal = message.reason
-            elif isinstance(message, ScreenshotRequested):
-                self.want_screenshot = True
-            elif isinstance(message, ClockOffset):
-                self.clock.offset_ms = message.offset_ms
+                return changed
+
+    def apply(self, message: object) -> bool:
+        """One message from the link; True if it may change the picture."""
+        if isinstance(message, ViewChanged):
+            if self.replica.apply(message.name, message.revision, message.doc):
+                self.dirty = True
+                return True
+        elif isinstance(message, LinkStatus):
+            before = self.offline_since
+            self.offline_since = None if message.online else (
+                self.offline_since or message.since_ms)
+            if message.online:
+                self.player.refusal = None
+                self.last_heartbeat = 0.0
+            return self.offline_since != before or message.online
+        elif isinstance(message, LogJoined):
+            self.joined(message)
+            return True
+        elif isinstance(message, LinkRefused):
+            self.player.refusal = message.reason
+            return True
+        elif isinstance(message, ScreenshotRequested):
+            self.want_screenshot = True
+        elif isinstance(message, ClockOffset):
+            # the link refines the offset by a few ms every few seconds: not worth a frame
+            changed = abs(message.offset_ms - self.clock.offset_ms) >= REDRAW_OFFSET_MS
+            self.clock.offset_ms = message.offset_ms
+            return changed
+        return False
 
     def joined(self, message: LogJoined) -> None:
         """The controller's log: on another one, every view held is dropped (the link then
@@ -245,7 +375,7 @@ class Display:
     def draw_offline_mark(self, ctx: SceneContext, screen: pygame.Surface) -> None:
         """A small, calm corner mark; guests should barely notice, technicians should."""
         since = self.offline_since
-        if since is None or time.time() * 1000 - self.started_ms < OFFLINE_GRACE_MS:
+        if since is None or self.time.wall_ms() - self.started_ms < OFFLINE_GRACE_MS:
             return
         if self._mark is None or self._mark[0] != since:
             hhmm = time.strftime("%H:%M", time.localtime(since / 1000))
@@ -263,7 +393,7 @@ class Display:
                            h - mark.get_height() - ctx.layout.px(12)))
 
     def housekeeping(self, screen: pygame.Surface) -> None:
-        now = time.monotonic()
+        now = self.time.monotonic()
         # a file that cannot be written (disk full, folder gone) is logged, never a crash:
         # the screen goes on showing the show
         if self.dirty and now - self.last_save >= SAVE_EVERY_S:
@@ -287,11 +417,12 @@ class Display:
             self.send_screenshot(screen)
 
     def heartbeat(self) -> None:
-        """Telemetry for technicians: version, frame rate, dropped frames, what plays."""
-        self.last_heartbeat = time.monotonic()
+        """Telemetry for technicians: version, frames presented a second since start (near
+        0 while the screen rests), frames dropped while moving, what plays."""
+        self.last_heartbeat = self.time.monotonic()
         if self.link is None:
             return
-        uptime = time.time() - self.started_ms / 1000
+        uptime = (self.time.wall_ms() - self.started_ms) / 1000
         self.link.emit("heartbeat", {
             "version": VERSION, "fps": round(self.frames / max(uptime, 1e-3), 1),
             "dropped_frames": self.dropped, "scene": self.playing.scene if self.playing else "",
@@ -300,7 +431,7 @@ class Display:
             "resync_reason": self.resync_reason})
 
     def send_screenshot(self, screen: pygame.Surface) -> None:
-        self.last_screenshot, self.want_screenshot = time.monotonic(), False
+        self.last_screenshot, self.want_screenshot = self.time.monotonic(), False
         if self.link is None:
             return
         small = pygame.transform.smoothscale(screen, SCREENSHOT_SIZE)

@@ -58,18 +58,34 @@ class SceneHost:
         return True
 
     def update(self, dt: float) -> None:
+        """Advance by dt seconds; a scene (and its transition) started in this frame starts
+        from nothing, however long the screen rested before it."""
         now = self.ctx.now_ms()
+        started = bool(self.pending) and (self.pending[0].at_ms is None or
+                                          self.pending[0].at_ms <= now)
         while self.pending and (self.pending[0].at_ms is None or self.pending[0].at_ms <= now):
             self._start(self.pending.pop(0))
         if self.current is not None:
-            self.current.update(dt)
+            self.current.update(0.0 if started else dt)
         if self.transition is not None and self.outgoing is not None:
             self.outgoing.update(dt)
-            self.transition.update(dt)
+            self.transition.update(0.0 if started else dt)
             if self.transition.done:
                 self.outgoing.exit()
                 self.outgoing = None
                 self.transition = None
+
+    def next_change_ms(self, now_ms: int) -> int | None:
+        """When the screen next changes (see Scene.next_change_ms): at once during a
+        transition or for a switch due now, else at the next switch or the scene's own time."""
+        if self.transition is not None or (self.pending and (
+                self.pending[0].at_ms is None or self.pending[0].at_ms <= now_ms)):
+            return now_ms
+        times = [s.at_ms for s in self.pending if s.at_ms is not None]
+        if self.current is not None:
+            times.append(self.current.next_change_ms(now_ms))
+        known = [t for t in times if t is not None]
+        return min(known) if known else None
 
     def draw(self, surface: pygame.Surface) -> None:
         self._draw_scenes(surface)

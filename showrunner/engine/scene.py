@@ -1,5 +1,9 @@
 """The scene lifecycle: enter(params) -> update(dt) / draw(surface) each frame -> exit().
 
+Between frames a scene says when its picture next changes (`next_change_ms`), so a screen at
+rest neither redraws nor presents: a floor PC left on for months costs almost nothing while a
+leaderboard stands still.
+
 A scene reads views only (never rules) through its SceneContext, and is told nothing about
 where views come from: the live link, a replica on disk, or a test's dictionary.
 """
@@ -7,6 +11,7 @@ where views come from: the live link, a replica on disk, or a test's dictionary.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -105,6 +110,13 @@ class Scene:
     def tick(self, dt: float) -> None:
         """Advance animations by dt seconds."""
 
+    def next_change_ms(self, now_ms: int) -> int | None:
+        """When the picture next changes, on the show clock: `now_ms` (or earlier) while
+        something moves, so the next frame is drawn at the full rate; a later time when the
+        scene is at rest until then (a countdown's next second, a page turn); None when it is
+        at rest until its view changes. A scene that does not say is always moving."""
+        return now_ms
+
     # helpers ---------------------------------------------------------------------------------
     def _current_doc_obj(self) -> object:
         name = self.p.get("view")
@@ -118,6 +130,23 @@ class Scene:
 
     def now_ms(self) -> int:
         return self.ctx.now_ms()
+
+    def moving_until(self, now_ms: int, seconds: float) -> int | None:
+        """For a scene whose motion ends `seconds` into its life (`elapsed`): moving until then,
+        at rest after."""
+        return now_ms if self.elapsed < seconds else None
+
+    def at_elapsed(self, now_ms: int, seconds: float) -> int:
+        """The show-clock time at which `elapsed` reaches `seconds`."""
+        return now_ms + max(0, math.ceil((seconds - self.elapsed) * 1000))
+
+
+def next_second_ms(now_ms: int, deadline_ms: int | None) -> int | None:
+    """When a countdown to `deadline_ms`, shown in whole seconds rounded up, next changes:
+    at the next whole second before the deadline, or at the deadline; None once it has passed."""
+    if deadline_ms is None or deadline_ms <= now_ms:
+        return None
+    return deadline_ms - (deadline_ms - now_ms - 1) // 1000 * 1000
 
 
 def drawable_params(scene: str, given: Mapping[str, Any]) -> dict[str, Any]:

@@ -51,6 +51,9 @@ class Announcement(Scene):
         self.body_y = lay.y(self.title_y + title_h + 60)
         self.settled: pygame.Surface | None = None
 
+    def next_change_ms(self, now_ms: int) -> int | None:
+        return now_ms if self.settled is None else None
+
     def draw(self, surface: pygame.Surface) -> None:
         rise = (1 - out_cubic(clamp01(self.elapsed / RISE_SECONDS))) * 80
         if rise == 0:  # settled: one blit of the composed page from now on

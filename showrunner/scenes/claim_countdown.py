@@ -12,7 +12,7 @@ from typing import Any
 import pygame
 
 from showrunner.engine import viewdata as vd
-from showrunner.engine.scene import Scene
+from showrunner.engine.scene import Scene, next_second_ms
 from showrunner.scenes.common import centred_message, static_layer
 from showrunner.scenes.countdown import draw_ring
 from showrunner.scenes.wildcard_draw import PHASES
@@ -52,6 +52,13 @@ class ClaimCountdown(Scene):
 
     def _name_y(self) -> float:
         return 330.0 if not self.ctx.layout.portrait else 420.0
+
+    def next_change_ms(self, now_ms: int) -> int | None:
+        if self.phase == "claim" and self.reveal_at is not None and now_ms < self.reveal_at:
+            return self.reveal_at
+        if self.phase == "claim" and self.outcome is None:
+            return next_second_ms(now_ms, self.deadline)  # the ring moves once a second
+        return None
 
     def draw(self, surface: pygame.Surface) -> None:
         lay = self.ctx.layout

@@ -65,6 +65,9 @@ class JackpotTicker(Scene):
         for j in self.jackpots:
             j.roll.update(dt)
 
+    def next_change_ms(self, now_ms: int) -> int | None:
+        return now_ms if any(not j.roll.done for j in self.jackpots) else None
+
     def _boxes(self) -> list[tuple[float, float, float, float]]:
         x, _, w, _ = self.ctx.layout.safe()
         top = content_top() + 20

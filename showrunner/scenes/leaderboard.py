@@ -79,6 +79,25 @@ class Leaderboard(Scene):
         for row in itertools.islice(waiting, ROWS_AHEAD):
             self.drawings.get(row, self._draw_row)  # kept for when it comes on screen
 
+    def next_change_ms(self, now_ms: int) -> int | None:
+        """Moving while rows are drawn ahead, ranks slide or a page comes in or goes out; at
+        rest until the next page turns (or for good on a single page)."""
+        if not self.rows:
+            return None
+        if any(row not in self.drawings for row in self.rows):
+            return now_ms
+        if any(row.movement for row in self.rows) and \
+                self.elapsed - self.changed_at < MOVE_DELAY + MOVE_TIME:
+            return now_ms
+        _page, t_page = self._page()
+        if t_page < PAGE_IN + (self.per_page - 1) * STAGGER:
+            return now_ms
+        if self.pages == 1:
+            return None
+        leaves = max(self.p["page_seconds"], 1.0) - PAGE_OUT
+        return now_ms if t_page >= leaves else self.at_elapsed(now_ms,
+                                                               self.elapsed + leaves - t_page)
+
     def _draw_row(self, row: Row) -> pygame.Surface:
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
         position, movement, new, name_text, score, row_h, slot = row

@@ -15,7 +15,7 @@ import pygame
 
 from showrunner.engine import viewdata as vd
 from showrunner.engine.draw import clock_text
-from showrunner.engine.scene import Scene
+from showrunner.engine.scene import Scene, next_second_ms
 from showrunner.scenes.common import centred_message, static_layer
 
 STARTING_WINDOW_MS = 5 * 60 * 1000  # "starting now" for five minutes after the start
@@ -41,6 +41,15 @@ class NextEvent(Scene):
 
     def _upcoming(self, now: int) -> list[tuple[int, str, str]]:
         return [e for e in self.events if e[0] + STARTING_WINDOW_MS > now]
+
+    def next_change_ms(self, now_ms: int) -> int | None:
+        upcoming = self._upcoming(now_ms)
+        if not upcoming:
+            return None
+        starts = upcoming[0][0]
+        tick = next_second_ms(now_ms, starts)
+        gone = starts + STARTING_WINDOW_MS  # then the next event takes its place
+        return gone if tick is None else min(tick, gone)
 
     def draw(self, surface: pygame.Surface) -> None:
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text

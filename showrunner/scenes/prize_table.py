@@ -71,6 +71,9 @@ class PrizeTable(Scene):
                 surf.blit(lab, (lay.px(270), mid - lab.get_height() // 2))
             self.rows.append(surf)
 
+    def next_change_ms(self, now_ms: int) -> int | None:
+        return now_ms if self.rows else None  # the rows slide in, then join the static layer
+
     def draw(self, surface: pygame.Surface) -> None:
         lay = self.ctx.layout
         x = lay.safe()[0]

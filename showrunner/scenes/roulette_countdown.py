@@ -15,7 +15,7 @@ import pygame
 
 from showrunner.engine import viewdata as vd
 from showrunner.engine.draw import panel
-from showrunner.engine.scene import Scene
+from showrunner.engine.scene import Scene, next_second_ms
 from showrunner.scenes.common import centred_message, content_top, static_layer
 from showrunner.scenes.countdown import draw_ring
 
@@ -54,6 +54,9 @@ class RouletteCountdown(Scene):
             r.center = lay.point(lay.width / 2, content_top() + 50)
             panel(self.static, r, theme.colour("amber"), lay.px(14))
             self.static.blit(tag, tag.get_rect(center=r.center))
+
+    def next_change_ms(self, now_ms: int) -> int | None:
+        return next_second_ms(now_ms, self.closes)  # the ring and digits move once a second
 
     def draw(self, surface: pygame.Surface) -> None:
         lay = self.ctx.layout

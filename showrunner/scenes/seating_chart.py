@@ -64,6 +64,9 @@ class SeatingChart(Scene):
                                min_size=row_h * 0.3)
                 s.blit(img, (lay.x(bx + 110), lay.y(ry + row_h * 0.38) - img.get_height() // 2))
 
+    def next_change_ms(self, now_ms: int) -> int | None:
+        return None  # nothing moves: a new picture only with a new view
+
     def draw(self, surface) -> None:
         surface.blit(self.static, (0, 0))
         if self.empty:

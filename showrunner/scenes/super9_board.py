@@ -25,6 +25,7 @@ RED = {1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36}
 JACKPOT_SPINS = 18  # rule 14
 STATUSES = ("idle", "playing", "super9", "won", "closed")
 PRIZES = ("jackpot", "consolation")
+POP_SECONDS = 0.5  # the last number pops in
 FIELDS = ("title", "called", "last", "jackpot_cents", "consolation_cents", "counted_spins",
           "jackpot_spins", "message")
 
@@ -109,12 +110,15 @@ class Super9Board(Scene):
         """Called numbers in counted order (`called`); anything off the wheel is ignored."""
         return [n for n in vd.numbers(doc, "called", where) if 0 <= n <= 36]
 
+    def next_change_ms(self, now_ms: int) -> int | None:
+        return self.moving_until(now_ms, self.last_changed + POP_SECONDS)
+
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(self.static, (0, 0))
         if self.last is None:
             return
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
-        pop = out_back(clamp01((self.elapsed - self.last_changed) / 0.5))
+        pop = out_back(clamp01((self.elapsed - self.last_changed) / POP_SECONDS))
         radius = 190 * (0.5 + 0.5 * pop)
         c = lay.point(*self.ball_centre)
         pygame.draw.circle(surface, theme.colour("accent"), c, lay.px(radius + 10))

@@ -37,7 +37,7 @@ def saved_program(state_dir, items: list[str]) -> None:
 
 def run(state_dir, frames: int = 3) -> Display:
     display = Display(DisplayOptions(controller=NOBODY, screen="s1", key="k", size=(320, 180),
-                                     state_dir=state_dir, max_frames=frames))
+                                     state_dir=state_dir, max_passes=frames))
     display.run()
     return display
 

@@ -1,0 +1,207 @@
+"""What a floor PC pays to present frames into a real X window (Xvfb), at rest and moving.
+
+    python bench/present.py --json [--seconds 60] [--sizes 1920x1080,3840x2160]
+
+For each size: starts Xvfb on a free display number at that size, a real controller with a
+Slots tournament of ten players (one page of the leaderboard), and one display process
+fullscreen in the X server, reading the board through the real link. After the board has come
+in, `rest` runs `--seconds` with no score changes; `moving` runs `--seconds` while a score lifts
+the lowest player to the top every second, so rows keep sliding. For each: the display
+process's CPU (from /proc/<pid>/stat; 100 = one core), frames presented a second, and the
+longest frame of the phase (update, draw and present) in ms. Xvfb's own CPU is reported
+beside it. Needs Xvfb (`apt-get install xvfb`, scripts/setup). Prints one JSON object with
+--json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+WARM_UP_S = 5.0
+PLAYERS = 10  # one page: the board can come to rest
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process `pid` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# --- the display process, measured from inside -----------------------------------------------
+
+def child(args: argparse.Namespace) -> int:
+    """Run one display with a thread that writes its frame count and longest frame to a file
+    twice a second (the thread sleeps in between; its cost is in the figures)."""
+    from showrunner.engine.display import Display, DisplayOptions
+
+    class Measured(Display):
+        longest = 0.0
+        _began = 0.0
+
+        def frame(self, host, screen, dt):  # type: ignore[no-untyped-def]
+            self._began = time.perf_counter()
+            super().frame(host, screen, dt)
+
+        def plan(self, host, drawn_at):  # type: ignore[no-untyped-def]  # right after present
+            self.longest = max(self.longest, time.perf_counter() - self._began)
+            return super().plan(host, drawn_at)
+
+    display = Measured(DisplayOptions(controller=args.controller, screen="bench-1",
+                                      key=os.environ["SHOWRUNNER_DISPLAY_KEY"], fullscreen=True,
+                                      state_dir=Path(args.stats).parent / "screens"))
+    stats = Path(args.stats)
+
+    def new_phase(*_: object) -> None:  # the bench starts a phase: its own longest frame
+        display.longest = 0.0
+
+    signal.signal(signal.SIGUSR1, new_phase)
+
+    def report() -> None:
+        while True:
+            tmp = stats.with_suffix(".tmp")
+            tmp.write_text(json.dumps({"frames": display.frames,
+                                       "longest_ms": display.longest * 1000}))
+            os.replace(tmp, stats)
+            time.sleep(0.5)
+
+    threading.Thread(target=report, daemon=True).start()
+    return display.run()
+
+
+# --- the bench ----------------------------------------------------------------------------------
+
+class Phase:
+    """CPU and frames between start() and stop()."""
+
+    def __init__(self, display: int, xvfb: int, stats: Path) -> None:
+        self.pids, self.stats = (display, xvfb), stats
+
+    async def read(self) -> tuple[float, float, float, dict[str, Any]]:
+        await asyncio.sleep(0.6)  # a fresh stats file
+        return (time.monotonic(), cpu_seconds(self.pids[0]), cpu_seconds(self.pids[1]),
+                json.loads(self.stats.read_text()))
+
+    async def start(self) -> None:
+        os.kill(self.pids[0], signal.SIGUSR1)
+        self.began = await self.read()
+
+    async def stop(self) -> dict[str, Any]:
+        t1, cpu1, x1, s1 = await self.read()
+        t0, cpu0, x0, s0 = self.began
+        span = t1 - t0
+        return {"seconds": round(span, 1), "cpu_percent": round(100 * (cpu1 - cpu0) / span, 1),
+                "xvfb_cpu_percent": round(100 * (x1 - x0) / span, 1),
+                "fps": round((s1["frames"] - s0["frames"]) / span, 2),
+                "longest_frame_ms": round(s1["longest_ms"], 1)}
+
+
+def measure(size: tuple[int, int], seconds: float) -> dict[str, Any]:
+    from controller.auth import issue_key
+    from controller.process import ControllerProcess
+    from controller.service import wall_clock_ms
+    from controller.store.sqlite import EventLog
+    from tests.support.xvfb import start_xvfb
+
+    work = Path(tempfile.mkdtemp(prefix="present-"))
+    log = EventLog.open(work / "show.db")
+    operator = issue_key(log, "operator", "bench operator", wall_clock_ms())
+    screen_key = issue_key(log, "display", "bench screen", wall_clock_ms())
+    log.close()
+    xvfb, where = start_xvfb(size)
+    controller = ControllerProcess(work / "show.db")
+    display: list[subprocess.Popen[bytes]] = []
+    try:
+        url = controller.start()
+        result = asyncio.run(show(url, operator, screen_key, where, work, xvfb.pid, seconds,
+                                  display))
+        return {"size": f"{size[0]}x{size[1]}", **result}
+    finally:
+        for process in display:
+            process.terminate()
+            process.wait(10)
+        controller.stop()
+        xvfb.terminate()
+        xvfb.wait(10)
+
+
+async def show(url: str, operator: str, screen_key: str, where: str, work: Path, xvfb: int,
+               seconds: float, started: list[subprocess.Popen[bytes]]) -> dict[str, Any]:
+    """Seed the board, start the display, measure it at rest and then moving."""
+    from controller.demo import PLAYERS as DEMO_PLAYERS
+    from controller.demo import Operator
+
+    mc = Operator()
+    await mc.connect(url, operator)
+    try:
+        scores: dict[str, int] = {}
+        for i, (name, score) in enumerate(DEMO_PLAYERS[:PLAYERS]):
+            card = f"{8_000_100 + i}"
+            await mc.send("register_member", {"card": card, "display_name": name})
+            ack = await mc.send("slots.enter", {"card": card})
+            entry = ack["events"][0]["data"]["entry"]
+            await mc.send("slots.record_score", {"entry": entry, "score": score})
+            scores[entry] = score
+        stats = work / "stats.json"
+        env = {**os.environ, "DISPLAY": where, "SHOWRUNNER_DISPLAY_KEY": screen_key}
+        env.pop("SDL_VIDEODRIVER", None)
+        display = subprocess.Popen([sys.executable, __file__, "--child", "--controller", url,
+                                    "--stats", str(stats)], cwd=ROOT, env=env)
+        started.append(display)
+        deadline = time.monotonic() + 30
+        while not stats.exists() and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(WARM_UP_S)
+        phase = Phase(display.pid, xvfb, stats)
+        await phase.start()
+        await asyncio.sleep(seconds)
+        rest = await phase.stop()
+        await phase.start()
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:  # the lowest player climbs to the top each second
+            low = min(scores, key=lambda e: scores[e])
+            scores[low] = max(scores.values()) + 10
+            await mc.send("slots.record_score", {"entry": low, "score": scores[low]})
+            await asyncio.sleep(1.0)
+        moving = await phase.stop()
+        return {"rest": rest, "moving": moving}
+    finally:
+        await mc.sio.disconnect()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=60.0, help="per phase and size")
+    parser.add_argument("--sizes", default="1920x1080,3840x2160")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--controller", help=argparse.SUPPRESS)
+    parser.add_argument("--stats", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        return child(args)
+    results = [measure(tuple(int(v) for v in s.split("x")), args.seconds)  # type: ignore[arg-type]
+               for s in args.sizes.split(",")]
+    if args.json:
+        print(json.dumps({"present": results}, indent=2))
+    else:
+        for r in results:
+            print(f"{r['size']}: rest {r['rest']}  moving {r['moving']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

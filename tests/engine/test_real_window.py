@@ -1,0 +1,98 @@
+"""The display in a real X window (Xvfb), fullscreen: its pixels, captured from the X server,
+are the headless render of the same moment; the screen saver is off while it runs.
+
+Needs Xvfb and xwd (scripts/setup installs them); skipped with the reason when they are missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+from PIL import Image, ImageChops
+
+from showrunner.engine.render import render_scene
+from showrunner.scenes import samples
+from tests.support.xvfb import have_xvfb, start_xvfb
+
+pytestmark = pytest.mark.skipif(not have_xvfb() or shutil.which("xwd") is None,
+                                reason="needs Xvfb and xwd (apt-get install xvfb x11-apps)")
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZE = (1280, 720)
+VIEW = "leaderboard:slots"
+CHANNEL_TOLERANCE = 24  # as the goldens: antialiasing
+MAX_BAD_FRACTION = 0.002
+
+
+def capture(where: str) -> Image.Image:
+    """The X screen's pixels (xwd -root, a 32-bit TrueColor dump, read here)."""
+    data = subprocess.run(["xwd", "-root", "-silent", "-display", where], check=True,
+                          capture_output=True, timeout=30).stdout
+    head = struct.unpack(">25I", data[:100])
+    header_size, width, height, byte_order = head[0], head[4], head[5], head[7]
+    bits, line, ncolours = head[11], head[12], head[19]
+    assert bits == 32, f"xwd gave {bits} bits a pixel"
+    start = header_size + ncolours * 12
+    raw = data[start:start + line * height]
+    mode = "BGRX" if byte_order == 0 else "XRGB"  # LSBFirst or MSBFirst
+    return Image.frombytes("RGB", (width, height), raw, "raw", mode, line)
+
+
+def settled(where: str, timeout: float = 60.0) -> Image.Image:
+    """The screen once two captures a second apart are the same (the board at rest)."""
+    deadline = time.monotonic() + timeout
+    before = capture(where)
+    while time.monotonic() < deadline:
+        time.sleep(1.0)
+        now = capture(where)
+        if ImageChops.difference(before, now).getbbox() is None:
+            return now
+        before = now
+    raise AssertionError("the screen never came to rest")
+
+
+def test_the_window_shows_the_headless_render_and_the_screen_never_blanks(tmp_path):
+    doc = samples.leaderboard(8, False)
+    state = tmp_path / "screens"
+    state.mkdir()
+    (state / "w1.json").write_text(json.dumps(
+        {"saved_at_ms": 0, "views": {VIEW: {"revision": 1, "doc": doc}}}))
+    xvfb, where = start_xvfb(SIZE)
+    env = {k: v for k, v in os.environ.items() if k != "SDL_VIDEODRIVER"}
+    env.update(DISPLAY=where, SHOWRUNNER_DISPLAY_KEY="k")
+    display = subprocess.Popen(
+        [sys.executable, "-m", "showrunner.cli", "display", "--controller",
+         "http://127.0.0.1:9", "--screen", "w1", "--state-dir", str(state), "--fullscreen",
+         "--output", "0"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE)
+    try:
+        time.sleep(4)  # past the offline mark's grace: it is on screen from here on
+        shown = settled(where)
+        saver = subprocess.run(["xset", "-display", where, "q"], capture_output=True,
+                               text=True, timeout=30).stdout
+        assert display.poll() is None, display.stderr.read().decode() if display.stderr else ""
+    finally:
+        display.terminate()
+        display.wait(10)
+        xvfb.terminate()
+        xvfb.wait(10)
+    assert shown.size == SIZE  # fullscreen: the window covers the whole X screen
+    surface = render_scene("leaderboard", {VIEW: doc}, 5.0, SIZE, {"view": VIEW})
+    expected = Image.frombytes("RGB", SIZE, pygame.image.tobytes(surface, "RGB"))
+    # the corner where the "offline since" mark sits (no controller here) is left out
+    corner = (int(SIZE[0] * 0.7), int(SIZE[1] * 0.9), *SIZE)
+    for image in (shown, expected):
+        image.paste((0, 0, 0), corner)
+    diff = ImageChops.difference(expected, shown).convert("L")
+    bad = diff.point(lambda v: 255 if v > CHANNEL_TOLERANCE else 0).histogram()[255]
+    assert bad / (SIZE[0] * SIZE[1]) <= MAX_BAD_FRACTION
+    assert "timeout:  0" in saver  # xset s off, while the display runs
