@@ -71,7 +71,7 @@ async def test_a_person_logs_in_and_the_cookie_opens_their_pages_only(tmp_path: 
         assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
         assert "Max-Age=43200" in cookie and "Secure" not in cookie  # 12 h by default
         async with web.get(f"{ctl.url}/tablet", allow_redirects=False) as page:
-            assert page.status == 200 and "MC tablet" in await page.text()
+            assert page.status == 200 and "MC console" in await page.text()
         async with web.post(f"{ctl.url}/logout") as response:
             assert response.status == 200
         async with web.get(f"{ctl.url}/tablet", allow_redirects=False) as page:
