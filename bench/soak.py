@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from controller.auth import issue_key
 from controller.process import ROOT, ControllerProcess
 from controller.store.sqlite import EventLog
-from showrunner.engine.link import Link, LinkStatus, LogJoined, ViewChanged
+from showrunner.engine.link import Link, LinkStatus, LogJoined, ViewChanged, discard
 
 VIEW = "leaderboard:slots"
 SCREENS = 3
@@ -69,17 +69,6 @@ def rss_kib(pid: int) -> int | None:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return None
-
-
-async def discard(sio: socketio.AsyncClient, http: aiohttp.ClientSession) -> None:
-    """Close a client that may face a frozen controller without waiting on it."""
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(sio.disconnect(), 1)
-    for task in (sio.eio.read_loop_task, sio.eio.write_loop_task):
-        if task is not None and not task.done():
-            task.cancel()
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(http.close(), 1)
 
 
 class Operator:

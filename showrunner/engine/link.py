@@ -208,7 +208,7 @@ class Link:
             return online
         finally:
             self._sio = None
-            await self._discard(sio, http)
+            await discard(sio, http)
 
     def _client(self, http: aiohttp.ClientSession, lost: asyncio.Event) -> socketio.AsyncClient:
         sio = socketio.AsyncClient(reconnection=False, http_session=http)
@@ -222,16 +222,6 @@ class Link:
         sio.on("screenshot_request", self._on_screenshot_request, namespace=NAMESPACE)
         sio.on("refused", self._on_connect_error, namespace=NAMESPACE)
         return sio
-
-    async def _discard(self, sio: socketio.AsyncClient, http: aiohttp.ClientSession) -> None:
-        """Close a client that may be talking to a frozen peer: never wait long for it."""
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(sio.disconnect(), 1)
-        for task in (sio.eio.read_loop_task, sio.eio.write_loop_task):
-            if task is not None and not task.done():
-                task.cancel()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(http.close(), 1)
 
     async def _call(self, sio: socketio.AsyncClient, event: str, data: Any) -> Any:
         try:
@@ -303,3 +293,14 @@ class Link:
 
 def _describe(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
+
+
+async def discard(sio: socketio.AsyncClient, http: aiohttp.ClientSession) -> None:
+    """Close a client that may be talking to a frozen peer: never wait long for it."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(sio.disconnect(), 1)
+    for task in (sio.eio.read_loop_task, sio.eio.write_loop_task):
+        if task is not None and not task.done():
+            task.cancel()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(http.close(), 1)
