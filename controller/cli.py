@@ -141,16 +141,13 @@ def main(argv: list[str] | None = None) -> int:
 
 def _check_log(db: Path, rehearsing: bool) -> None:
     """Refuse a bad log, or one of the wrong kind, before the port is bound."""
-    log = EventLog.open(db)
-    try:
+    with EventLog.open(db) as log:
         broken = log.first_broken_link()
         if broken:
             raise StoreError(f"{db}: {_finding(log, broken).sentence()}. The controller "
                              "does not start on a log that may have been tampered with; run "
                              f"`showrunner-controller audit verify --db {db}`.")
         require_kind(log, rehearsing)
-    finally:
-        log.close()
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -310,43 +307,34 @@ def _key_commands(sub: argparse._SubParsersAction) -> None:
 def _issue_key(args: argparse.Namespace) -> int:
     if not (args.db and args.role and args.name):
         args.key_parser.error("issuing a key needs --db, --role and --name")
-    log = EventLog.open(args.db)
-    try:
+    with EventLog.open(args.db) as log:
         print(issue_key(log, args.role, args.name, wall_clock_ms()))
-    finally:
-        log.close()
     return 0
 
 
 def _revoke_key(args: argparse.Namespace) -> int:
-    log = EventLog.open(args.db, create=False)
-    try:
-        event = revoke_key(log, wall_clock_ms(), name=args.name, hash_prefix=args.hash_prefix,
-                           reason=args.reason)
-    except ValueError as exc:
-        print(f"showrunner-controller: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        log.close()
+    with EventLog.open(args.db, create=False) as log:
+        try:
+            event = revoke_key(log, wall_clock_ms(), name=args.name, hash_prefix=args.hash_prefix,
+                               reason=args.reason)
+        except ValueError as exc:
+            print(f"showrunner-controller: {exc}", file=sys.stderr)
+            return 1
     print(f"revoked the {event.role} key of {event.name!r} (hash {event.key_hash[:12]}); "
           "it is refused from its next connect.")
     return 0
 
 
 def _list_keys(args: argparse.Namespace) -> int:
-    log = EventLog.open(args.db, create=False)
-    try:
+    with EventLog.open(args.db, create=False) as log:
         for p in log.principals():
             state = "revoked" if p.revoked else "live"
             print(f"{p.key_hash[:12]}  {p.role:<10}  {state:<7}  {p.name}")
-    finally:
-        log.close()
     return 0
 
 
 def _audit_verify(args: argparse.Namespace) -> int:
-    log = EventLog.open(args.db, create=False)
-    try:
+    with EventLog.open(args.db, create=False) as log:
         broken = log.first_broken_link()
         findings = [_finding(log, broken)] if broken else []
         draw = check_draws(log.read())
@@ -358,8 +346,6 @@ def _audit_verify(args: argparse.Namespace) -> int:
         count = log.last_seq
         coverage = log.coverage()
         kind = log_kind(log)
-    finally:
-        log.close()
     if findings or problem:
         first = min(findings, key=lambda f: f.seq) if findings else None
         lines = [f.sentence() for f in findings if f is not first] + ([problem] if problem else [])
@@ -414,11 +400,8 @@ def _audit_keygen(args: argparse.Namespace) -> int:
 def _audit_checkpoint(args: argparse.Namespace) -> int:
     key = load_private(_signing_key(args.db, args.key))
     out = args.out or _beside(args.db, ".checkpoints")
-    log = EventLog.open(args.db, create=False)
-    try:
+    with EventLog.open(args.db, create=False) as log:
         record = write_checkpoint(log, key, out, wall_clock_ms())
-    finally:
-        log.close()
     print(f"checkpoint of event {record['seq']} appended to {out}")
     return 0
 
@@ -426,16 +409,13 @@ def _audit_checkpoint(args: argparse.Namespace) -> int:
 def _audit_export(args: argparse.Namespace) -> int:
     from controller.audit import export
 
-    log = EventLog.open(args.db, create=False)
-    try:
+    with EventLog.open(args.db, create=False) as log:
         if log_kind(log) == REHEARSAL:
             print(f"showrunner-controller: {args.db} is a rehearsal log: its show clock was set "
                   "and nothing in it happened on the floor, so it is not exported for the "
                   "auditor. Export the live show's log.", file=sys.stderr)
             return 1
         counts = export(log.read(), args.out)
-    finally:
-        log.close()
     print(f"wrote {counts['events']} events and {counts['draws']} draws to {args.out}")
     return 0
 

@@ -50,37 +50,30 @@ def _read_password() -> str:
 
 
 def _add_user(args: argparse.Namespace) -> int:
-    log = EventLog.open(args.db)
-    try:
-        event = add_user(log, args.name, args.role, _read_password(), wall_clock_ms())
-    except ValueError as exc:
-        print(f"showrunner-controller: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        log.close()
+    with EventLog.open(args.db) as log:
+        try:
+            event = add_user(log, args.name, args.role, _read_password(), wall_clock_ms())
+        except ValueError as exc:
+            print(f"showrunner-controller: {exc}", file=sys.stderr)
+            return 1
     print(f"added {event.name!r} as {event.role}; they log in at /login")
     return 0
 
 
 def _list_users(args: argparse.Namespace) -> int:
-    log = EventLog.open(args.db, create=False)
-    try:
+    with EventLog.open(args.db, create=False) as log:
         for user in log.users():
             state = "disabled" if user.disabled else "active"
             print(f"{user.name:<24}  {user.role:<10}  {state}")
-    finally:
-        log.close()
     return 0
 
 
 def _disable_user(args: argparse.Namespace) -> int:
-    log = EventLog.open(args.db, create=False)
-    try:
-        event = disable_user(log, args.name, wall_clock_ms(), args.reason)
-    except ValueError as exc:
-        print(f"showrunner-controller: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        log.close()
+    with EventLog.open(args.db, create=False) as log:
+        try:
+            event = disable_user(log, args.name, wall_clock_ms(), args.reason)
+        except ValueError as exc:
+            print(f"showrunner-controller: {exc}", file=sys.stderr)
+            return 1
     print(f"disabled {event.name!r} ({event.role}); their open pages are cut.")
     return 0

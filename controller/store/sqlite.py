@@ -196,6 +196,12 @@ class EventLog:
     def close(self) -> None:
         self._db.close()
 
+    def __enter__(self) -> EventLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     # -- commands ---------------------------------------------------------------------------
     def ack_for(self, principal: str, command_id: str) -> StoredAck | None:
         """The ack of `principal`'s command `command_id`, if it was applied."""
