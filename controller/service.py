@@ -21,6 +21,8 @@ from controller.auth import Principal
 from controller.domain.commands import Context
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent, event_from
+from controller.domain.feature import Feature
+from controller.fault_log import FaultLog
 from controller.show import Show, View
 from controller.store.principal_ids import CLOCK
 from controller.store.sqlite import EventLog, StorageUnavailable, canonical_json
@@ -30,7 +32,7 @@ MAX_COMMAND_ID = 100
 CLOCK_ID_PREFIX = "clock:"  # the controller's own command ids; refused in a client's envelope
 
 
-log = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)
 STORAGE_UNAVAILABLE = Rejected(
     "storage_unavailable", "The show log cannot be written (disk full?): nothing was recorded. "
     "Tell the technician.")
@@ -52,6 +54,8 @@ class Service:
         self.log = log
         self.show = show
         self.clock = clock
+        self._due_faults = {feature.name: FaultLog(logger, f"The {feature.name} clock")
+                            for feature in show.features}
 
     def replay(self) -> int:
         """Rebuild state from the log; views get the revision of the last event that touched
@@ -87,10 +91,22 @@ class Service:
     def tick(self) -> list[View]:
         """Append and apply whatever the clock has made due; the views that changed."""
         now = self.clock()
-        events = [e for feature in self.show.features for e in feature.due(now)]
+        events = [e for feature in self.show.features for e in self._due(feature, now)]
         if not events:
             return []
         return self.record(f"{CLOCK_ID_PREFIX}{now}:{self.log.last_seq}", events, now)
+
+    def _due(self, feature: Feature, now: int) -> list[DomainEvent]:
+        """One feature's due events; a feature that fails is logged and skipped, so one broken
+        countdown never holds back another promotion's reveal or expiry."""
+        faults = self._due_faults[feature.name]
+        try:
+            events = list(feature.due(now))
+        except Exception as exc:
+            faults.failed(exc)
+            return []
+        faults.succeeded()
+        return events
 
     def record(self, command_id: str, events: list[DomainEvent],
                now: int | None = None) -> list[View]:
@@ -131,7 +147,7 @@ class Service:
             return self._commit(command_id, principal.name, principal.id, digest, now, events,
                                 ack)
         except StorageUnavailable as exc:
-            log.error("command %r of %s was not recorded: %s", command_id, principal.name, exc)
+            logger.error("command %r of %s was not recorded: %s", command_id, principal.name, exc)
             return rejection(STORAGE_UNAVAILABLE, command_id), []
 
     def _commit(self, command_id: str, actor: str, principal: str, digest: str | None,

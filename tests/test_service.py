@@ -160,3 +160,22 @@ def test_clock_events_use_ids_no_client_can_send(tmp_path):
                                                                 "are the controller's own; "
                                                                 "choose another."}
     assert len(list(log.read())) == 1
+
+
+class BrokenClock(Feature):
+    """A feature whose countdown check raises: a bug in one promotion."""
+
+    name = "broken"
+
+    def due(self, now_ms: int) -> list[DomainEvent]:
+        raise RuntimeError("corrupt deadline")
+
+
+def test_a_failing_feature_does_not_hold_back_another_features_due_events(tmp_path, caplog):
+    now = [5001]
+    log = EventLog.open(tmp_path / "s.db")
+    service = Service(log, Show([BrokenClock(), Alarm()]), lambda: now[0])
+    service.replay()
+    (view,) = service.tick()
+    assert view.doc == {"rang": True}
+    assert "The broken clock failed" in caplog.text
