@@ -125,7 +125,8 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
         try:
             require_kind(log, rehearsal is not None)
             clock = rehearsal.clock() if rehearsal else wall_clock_ms
-            service = Service(log, Show(build_features()), clock)
+            service = Service(log, Show(build_features()), clock,
+                              rehearsal.speed if rehearsal else 1)
             service.replay()
             if rehearsal is not None:  # before the configs: the mark is the first show event
                 service.record(f"rehearsal:{log.last_seq}", [rehearsal.event()])
@@ -239,7 +240,8 @@ async def screenshot(request: web.Request) -> web.Response:
 
 
 async def clock(request: web.Request) -> web.Response:
-    return web.json_response({"server_ms": request.app[hub_key].service.clock()})
+    service = request.app[hub_key].service
+    return web.json_response({"server_ms": service.clock(), "rate": service.rate})
 
 
 async def index(request: web.Request) -> web.Response:

@@ -95,9 +95,10 @@ class AudienceNamespace(socketio.AsyncNamespace):
         return self.sees_operator_views or visible(name)
 
     async def on_clock(self, sid: str, data: Any = None) -> dict[str, Any]:
-        """One NTP-style sample: the client keeps the round trips with the least delay."""
+        """One NTP-style sample: the client keeps the round trips with the least delay; `rate`
+        is how fast the show clock runs (a rehearsal's speed)."""
         return {"client_ms": data.get("client_ms") if isinstance(data, dict) else None,
-                "server_ms": self.hub.service.clock()}
+                "server_ms": self.hub.service.clock(), "rate": self.hub.service.rate}
 
     async def on_command(self, sid: str, envelope: Any = None) -> dict[str, Any]:
         return {"ok": False, "error": {

@@ -261,7 +261,9 @@ class Display:
         due = [ms for ms in later if ms is not None]
         mono_now = self.time.monotonic()
         # at least a millisecond on: the show clock is read in whole milliseconds
-        wake = mono_now + (max(1, min(due) - show_now) / 1000) if due else float("inf")
+        # the show clock may run faster than real time (a rehearsal's speed)
+        wake = (mono_now + max(1, min(due) - show_now) / 1000 / self.clock.rate if due
+                else float("inf"))
         if self.moving:
             if drawn_at - self._next_frame > FRAME_S:  # after a rest, or far behind
                 self._next_frame = drawn_at
@@ -354,9 +356,10 @@ class Display:
         elif isinstance(message, ScreenshotRequested):
             self.want_screenshot = True
         elif isinstance(message, ClockOffset):
-            # the link refines the offset by a few ms every few seconds: not worth a frame
-            changed = abs(message.offset_ms - self.clock.offset_ms) >= REDRAW_OFFSET_MS
-            self.clock.offset_ms = message.offset_ms
+            # the link refines the clock by a few ms every few seconds: not worth a frame
+            changed = (abs(self.clock.correction_ms(message.fix)) >= REDRAW_OFFSET_MS
+                       or message.rate != self.clock.rate)
+            self.clock.fix = message.fix
             return changed
         return False
 
