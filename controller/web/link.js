@@ -177,6 +177,19 @@ window.Showrunner = (() => {
       return estimate;
     }
 
+    /** "17:55:04": the time of day at the venue (the `venue` view's zone, else this
+     * device's), for the clock in a page's bar. */
+    timeOfDay(ms) {
+      const options = {hour12: false};
+      const zone = this.doc("venue")?.timezone;
+      try {
+        return new Date(ms).toLocaleTimeString("en-GB", zone ? {...options, timeZone: zone}
+          : options);
+      } catch {
+        return new Date(ms).toLocaleTimeString("en-GB", options);  // a zone it does not know
+      }
+    }
+
     /** NTP-style: of a few round trips, trust the one with the least delay. */
     async sampleClock() {
       let best = Infinity;

@@ -284,14 +284,15 @@ class Display:
 
     def overlays(self, ctx: SceneContext, screen: pygame.Surface) -> None:
         """What is drawn over every scene, on every frame presented."""
-        self.badge.draw(ctx, screen, self.time.wall_ms() / 1000)
+        venue = self.replica.views.get("venue") or {}
+        self.badge.draw(ctx, screen, self.time.wall_ms() / 1000, venue.get("timezone"))
         self.draw_offline_mark(ctx, screen)
 
     def overlay_due_ms(self, show_now: int) -> int | None:
         """When an overlay changes by itself (show clock): the venue badge's clock at the next
         minute, the offline mark after its grace."""
         wall_now = self.time.wall_ms()
-        due = show_now + MINUTE_MS - wall_now % MINUTE_MS
+        due = show_now + round((MINUTE_MS - wall_now % MINUTE_MS) * self.clock.rate)
         if self.offline_since is not None:
             shows_at = self.started_ms + OFFLINE_GRACE_MS
             if wall_now < shows_at:
