@@ -292,7 +292,7 @@ class Display:
         """When an overlay changes by itself (show clock): the venue badge's clock at the next
         minute, the offline mark after its grace."""
         wall_now = self.time.wall_ms()
-        due = show_now + round((MINUTE_MS - wall_now % MINUTE_MS) * self.clock.rate)
+        due = show_now + (MINUTE_MS - wall_now % MINUTE_MS) * self.clock.rate
         if self.offline_since is not None:
             shows_at = self.started_ms + OFFLINE_GRACE_MS
             if wall_now < shows_at:
