@@ -11,6 +11,9 @@
   const {showAnswer} = Console;
   const KEY_STORE = "showrunner.tablet.key";  // a page opened with a key sends it (tablet.js)
   const SPEEDS = [1, 2, 4, 10, 30, 60];
+  const NAMES = {wildcard: "Wild Card draw", super9: "Super 9", slots: "Slots PAYOFF",
+    roulette: "Roulette Spin-Off", poker: "Heads-Up Poker"};
+  const named = (promotion) => NAMES[promotion] ?? Showrunner.humanize(promotion);
 
   const state = {loaded: false, moments: []};
 
@@ -48,7 +51,7 @@
       if (answer.ended) showAnswer($("rh-ack"), "error", "Stopped", answer.ended);
       return;
     }
-    $("rh-what").textContent = `${answer.promotion}: show clock from ${answer.at} ` +
+    $("rh-what").textContent = `${named(answer.promotion)}: show clock from ${answer.at} ` +
       `(${answer.timezone})` + (answer.speed > 1 ? ` at ${answer.speed}× speed` : "") +
       ` · started by ${answer.by} · log ${answer.db}`;
     const link = $("rh-open");
@@ -68,7 +71,7 @@
     $("rh-moment").replaceChildren(...options, other);
     const promotions = [...new Set(moments.map((m) => m.promotion))];
     $("rh-promotion").replaceChildren(...promotions.map((p) => {
-      const option = el("option", "", Showrunner.humanize(p));
+      const option = el("option", "", named(p));
       option.value = p;
       return option;
     }));

@@ -40,7 +40,7 @@ async def test_the_mc_rehearses_the_wild_card_night_from_the_console(ctl: LiveCo
     await live.select_option("#rh-speed", "4")
     await live.click("#rh-start")
     await expect(live.locator("#rh-what")).to_contain_text(
-        "wildcard: show clock from 2024-01-18 17:55 (Africa/Johannesburg) at 4× speed"
+        "Wild Card draw: show clock from 2024-01-18 17:55 (Africa/Johannesburg) at 4× speed"
         " · started by test-operator")
     url = await live.locator("#rh-open").get_attribute("href")
     assert url and url.endswith("/tablet") and f":{ctl.port}/" not in url
