@@ -292,12 +292,12 @@ class Display:
         """When an overlay changes by itself (show clock): the venue badge's clock at the next
         minute, the offline mark after its grace."""
         wall_now = self.time.wall_ms()
-        due = show_now + (MINUTE_MS - wall_now % MINUTE_MS) * self.clock.rate
+        wait = MINUTE_MS - wall_now % MINUTE_MS
         if self.offline_since is not None:
             shows_at = self.started_ms + OFFLINE_GRACE_MS
             if wall_now < shows_at:
-                due = min(due, show_now + math.ceil(shows_at - wall_now))
-        return due
+                wait = min(wait, math.ceil(shows_at - wall_now))
+        return show_now + wait * self.clock.rate  # a wall-clock wait, on the show clock
 
     def frame(self, host: SceneHost, screen: pygame.Surface, dt: float) -> None:
         """Switch if the program says so, then update and draw; a scene that raises is
