@@ -13,7 +13,7 @@ window.Showrunner = (() => {
   const CLOCK_SAMPLES = 5;
   const CLOCK_RESAMPLE_MS = 60000;
   const REHEARSAL = "rehearsal";
-  const STEP_BACK_MS = 2000;  // a correction back by more than this is a clock set again
+  const STEP_BACK_MS = 2000;  // real ms: a correction back by more is a clock set again
 
   const $ = (id) => document.getElementById(id);
 
@@ -172,7 +172,8 @@ window.Showrunner = (() => {
       const fix = this.fix;
       const estimate = fix ? fix.server + (local - fix.local) * fix.rate : local;
       const last = this.lastNow;
-      if (last !== null && last > estimate && last - estimate <= STEP_BACK_MS) return last;
+      const rate = fix ? fix.rate : 1;
+      if (last !== null && last > estimate && last - estimate <= STEP_BACK_MS * rate) return last;
       this.lastNow = estimate;
       return estimate;
     }

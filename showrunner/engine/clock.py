@@ -74,14 +74,14 @@ class ClockEstimator:
         return min(self._samples, key=lambda s: s.round_trip_ms).fix
 
 
-STEP_BACK_MS = 2000  # a correction back by more than this is a clock set again: follow it
+STEP_BACK_MS = 2000  # real ms: a correction back by more is a clock set again: follow it
 
 
 class ShowClock:
     """Local time carried onto the controller's clock by the latest fix. It never steps back
     by a correction's few milliseconds (a countdown must not count up): it holds still until
-    the estimate passes it; a step back of more than `STEP_BACK_MS` (a rehearsal started again
-    at an earlier moment) is followed at once."""
+    the estimate passes it; a step back of more than `STEP_BACK_MS` real ms (a rehearsal
+    started again at an earlier moment) is followed at once."""
 
     def __init__(self, fix: ClockFix | None = None,
                  source: Callable[[], float] = local_ms) -> None:
@@ -96,7 +96,7 @@ class ShowClock:
     def now_ms(self) -> int:
         estimate = int(self.fix.at(self.source()))
         last = self._last
-        if last is not None and 0 < last - estimate <= STEP_BACK_MS:
+        if last is not None and 0 < last - estimate <= STEP_BACK_MS * self.fix.rate:
             return last
         self._last = estimate
         return estimate
