@@ -1,8 +1,8 @@
 """Rehearsals from the console: `GET /rehearsal` (the dated moments and what runs),
 `POST /rehearsal/start` {promotion, at, speed} and `POST /rehearsal/stop`.
 
-For an operator (the MC rehearses the night) or a technician, logged in or with a key in the
-key header; a POST takes JSON only, so another site's form cannot start one. None of it writes
+For a logged-in operator (the MC rehearses the night) or technician; a POST takes JSON only,
+so another site's form cannot start one. None of it writes
 to the live log (controller/rehearsal_runner.py). On a rehearsal controller it answers that this
 is a rehearsal already.
 """
@@ -14,16 +14,15 @@ from typing import Any
 
 from aiohttp import web
 
-from controller.auth import Principal, authenticate
 from controller.domain.config import ConfigError
 from controller.login_routes import live_session, logins_key
+from controller.logins import Session
 from controller.rehearsal import MAX_SPEED
 from controller.rehearsal_moments import moments
 from controller.rehearsal_runner import RehearsalRunner
 from controller.store.sqlite import EventLog
 
 ROLES = frozenset({"operator", "technician"})
-KEY_HEADER = "X-Showrunner-Key"
 runner_key = web.AppKey("rehearsals", RehearsalRunner)
 ALREADY = "This controller is a rehearsal already: start another from the live show's console."
 
@@ -32,17 +31,15 @@ def add_rehearsal_routes(app: web.Application, log_of: Callable[[web.Application
                          clock: Callable[[web.Application], int]) -> None:
     """`log_of(app)`, `clock(app)`: the running controller's log and show clock."""
 
-    def who(request: web.Request) -> Principal:
-        log = log_of(request.app)
+    def who(request: web.Request) -> Session:
         logins = request.app[logins_key]
-        session = live_session(logins, log, request.cookies.get(logins.policy.cookie))
-        principal = (Principal(session.role, session.name, session.name) if session else
-                     authenticate(log, {"key": request.headers.get(KEY_HEADER)}))
-        if principal is None:
+        session = live_session(logins, log_of(request.app),
+                               request.cookies.get(logins.policy.cookie))
+        if session is None:
             raise web.HTTPUnauthorized(text="Log in as an operator or a technician.")
-        if principal.role not in ROLES:
+        if session.role not in ROLES:
             raise web.HTTPForbidden(text="Only an operator or a technician starts a rehearsal.")
-        return principal
+        return session
 
     def runner(request: web.Request) -> RehearsalRunner | None:
         return request.app.get(runner_key)
@@ -57,7 +54,7 @@ def add_rehearsal_routes(app: web.Application, log_of: Callable[[web.Application
             "moments": [m.as_json() for m in moments(clock(request.app))]})
 
     async def start(request: web.Request) -> web.Response:
-        principal = who(request)
+        person = who(request)
         body = await _json(request)
         rehearsals = runner(request)
         if rehearsals is None:
@@ -68,7 +65,7 @@ def add_rehearsal_routes(app: web.Application, log_of: Callable[[web.Application
         if isinstance(speed, bool) or not isinstance(speed, int):
             return _refused(f"The speed is a whole number from 1 to {MAX_SPEED}.")
         try:
-            answer = await rehearsals.start(promotion, at, speed, principal.name)
+            answer = await rehearsals.start(promotion, at, speed, person.name)
         except ConfigError as exc:
             return _refused(str(exc).replace("--speed", "The speed").replace("--at", "The time"))
         return web.json_response({"ok": True, **answer})

@@ -9,7 +9,6 @@
 (() => {
   const {$, el} = Showrunner;
   const {showAnswer} = Console;
-  const KEY_STORE = "showrunner.tablet.key";  // a page opened with a key sends it (tablet.js)
   const SPEEDS = [1, 2, 4, 10, 30, 60];
   const NAMES = {wildcard: "Wild Card draw", super9: "Super 9", slots: "Slots PAYOFF",
     roulette: "Roulette Spin-Off", poker: "Heads-Up Poker"};
@@ -17,15 +16,11 @@
 
   const state = {loaded: false, moments: []};
 
-  function headers() {
-    const key = sessionStorage.getItem(KEY_STORE);
-    return {"Content-Type": "application/json", ...(key ? {"X-Showrunner-Key": key} : {})};
-  }
-
   async function ask(method, path, body) {
     let response;
     try {
-      response = await fetch(path, {method, headers: headers(), credentials: "same-origin",
+      response = await fetch(path, {method, headers: {"Content-Type": "application/json"},
+        credentials: "same-origin",
         body: body === undefined ? undefined : JSON.stringify(body)});
     } catch {
       return {ok: false, message: "The controller did not answer; try again."};
@@ -138,5 +133,5 @@
     tab.addEventListener("click", () => state.loaded || load());
   }
   Console.panel({name: "rehearse", render: () => {}});
-  setTimeout(load, 0);  // after tablet.js has taken the page's key
+  load();
 })();

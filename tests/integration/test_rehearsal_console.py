@@ -28,9 +28,11 @@ async def test_an_operator_starts_and_stops_a_rehearsal_and_the_live_log_is_unto
     async with live_controller(tmp_path / "show.db") as ctl:
         add_person(ctl.db_path, "Mpho", "operator")
         add_person(ctl.db_path, "Zanele", "announcer")
-        async with browser() as mc, browser() as announcer, browser() as nobody:
-            assert (await log_in(mc, ctl.url, "Mpho"))[0] == 200
-            assert (await log_in(announcer, ctl.url, "Zanele"))[0] == 200
+        add_person(ctl.db_path, "Thabo", "technician")
+        async with browser() as mc, browser() as announcer, browser() as nobody, \
+                browser() as technician:
+            for session, name in ((mc, "Mpho"), (announcer, "Zanele"), (technician, "Thabo")):
+                assert (await log_in(session, ctl.url, name))[0] == 200
             before = footprint(ctl.db_path)
             async with nobody.get(f"{ctl.url}/rehearsal") as r:
                 assert r.status == 401
@@ -38,6 +40,8 @@ async def test_an_operator_starts_and_stops_a_rehearsal_and_the_live_log_is_unto
                 assert r.status == 403
             async with nobody.get(f"{ctl.url}/rehearsal",
                                   headers={"X-Showrunner-Key": ctl.keys["technician"]}) as r:
+                assert r.status == 401  # people only: a key does not start a rehearsal
+            async with technician.get(f"{ctl.url}/rehearsal") as r:
                 assert r.status == 200
             async with mc.get(f"{ctl.url}/rehearsal") as r:
                 offer = await r.json()
@@ -80,4 +84,4 @@ async def test_an_operator_starts_and_stops_a_rehearsal_and_the_live_log_is_unto
     [db] = (tmp_path / "rehearsals").glob("*.db")
     with EventLog.open(db, create=False) as log:
         assert log_kind(log) == REHEARSAL and log.first_broken_link() is None
-        assert [u.name for u in log.users()] == ["Mpho", "Zanele"]  # they log in there too
+        assert [u.name for u in log.users()] == ["Mpho", "Thabo", "Zanele"]  # they log in there too
