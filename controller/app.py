@@ -32,7 +32,7 @@ from controller.namespaces.control import ControlNamespace
 from controller.namespaces.cue import CueNamespace
 from controller.namespaces.display import DisplayNamespace
 from controller.playlist_watch import watch_playlists
-from controller.rehearsal import Rehearsing, require_kind
+from controller.rehearsal import Rehearsing, clock_rate, require_kind
 from controller.rehearsal_routes import add_rehearsal_routes, runner_key
 from controller.rehearsal_runner import RehearsalRunner
 from controller.screens import OPS_VIEW
@@ -137,8 +137,7 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
         try:
             require_kind(log, rehearsal is not None)
             clock = rehearsal.clock() if rehearsal else wall_clock_ms
-            service = Service(log, Show(build_features()), clock,
-                              rehearsal.speed if rehearsal else 1)
+            service = Service(log, Show(build_features()), clock)
             service.replay()
             if rehearsal is not None:  # before the configs: the mark is the first show event
                 service.record(f"rehearsal:{log.last_seq}", [rehearsal.event()])
@@ -257,7 +256,7 @@ async def screenshot(request: web.Request) -> web.Response:
 
 async def clock(request: web.Request) -> web.Response:
     service = request.app[hub_key].service
-    return web.json_response({"server_ms": service.clock(), "rate": service.rate})
+    return web.json_response({"server_ms": service.clock(), "rate": clock_rate(service.clock)})
 
 
 async def index(request: web.Request) -> web.Response:

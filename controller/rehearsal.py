@@ -64,10 +64,28 @@ class Rehearsing:
         return RehearsalStarted(self.at_ms, self.at_local, self.timezone, self.promotion,
                                 self.speed)
 
-    def clock(self, wall: Callable[[], int] = wall_clock_ms) -> Callable[[], int]:
+    def clock(self, wall: Callable[[], int] = wall_clock_ms) -> RehearsalClock:
         """The show clock: `at_ms` now, then `speed` show milliseconds per real one."""
-        started = wall()
-        return lambda: self.at_ms + (wall() - started) * self.speed
+        return RehearsalClock(self.at_ms, wall(), self.speed, wall)
+
+
+@dataclass(frozen=True)
+class RehearsalClock:
+    """A show clock set to `at_ms` at real time `started`, running `rate` times real time."""
+
+    at_ms: int
+    started: int
+    rate: int
+    wall: Callable[[], int]
+
+    def __call__(self) -> int:
+        return self.at_ms + (self.wall() - self.started) * self.rate
+
+
+def clock_rate(clock: Callable[[], int]) -> int:
+    """Show ms per real ms of a controller's clock: a rehearsal's speed, else 1 (wall time).
+    Told to every client with the time, so their countdowns run at the show clock's rate."""
+    return clock.rate if isinstance(clock, RehearsalClock) else 1
 
 
 def promotions() -> dict[str, Configurable]:

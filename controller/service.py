@@ -48,14 +48,10 @@ def rejection(exc: Rejected, command_id: str | None = None) -> dict[str, Any]:
 
 
 class Service:
-    def __init__(self, log: EventLog, show: Show, clock: Callable[[], int] = wall_clock_ms,
-                 rate: int = 1):
-        """`rate`: show ms per real ms of `clock` (a rehearsal's speed), told to every client
-        with the time so their countdowns run at the show clock's rate."""
+    def __init__(self, log: EventLog, show: Show, clock: Callable[[], int] = wall_clock_ms):
         self.log = log
         self.show = show
         self.clock = clock
-        self.rate = rate
 
     def replay(self) -> int:
         """Rebuild state from the log; views get the revision of the last event that touched

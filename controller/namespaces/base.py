@@ -16,6 +16,7 @@ from controller.attempts import NOT_PLAIN, TOO_MANY, plain_key, remote_address
 from controller.auth import authenticate
 from controller.hub import VIEWS_ROOM, Hub, visible
 from controller.login_routes import LOGGED_OUT, person
+from controller.rehearsal import clock_rate
 
 Refused = socketio.exceptions.ConnectionRefusedError
 
@@ -98,7 +99,8 @@ class AudienceNamespace(socketio.AsyncNamespace):
         """One NTP-style sample: the client keeps the round trips with the least delay; `rate`
         is how fast the show clock runs (a rehearsal's speed)."""
         return {"client_ms": data.get("client_ms") if isinstance(data, dict) else None,
-                "server_ms": self.hub.service.clock(), "rate": self.hub.service.rate}
+                "server_ms": self.hub.service.clock(),
+                "rate": clock_rate(self.hub.service.clock)}
 
     async def on_command(self, sid: str, envelope: Any = None) -> dict[str, Any]:
         return {"ok": False, "error": {
