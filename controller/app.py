@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -26,12 +27,14 @@ from controller.configs import record_configs
 from controller.features import build_features
 from controller.hub import AUDIENCES, Hub
 from controller.login_routes import add_routes, logins_key, people_page
-from controller.logins import LoginPolicy, Logins
+from controller.logins import REHEARSAL_COOKIE, LoginPolicy, Logins
 from controller.namespaces.control import ControlNamespace
 from controller.namespaces.cue import CueNamespace
 from controller.namespaces.display import DisplayNamespace
 from controller.playlist_watch import watch_playlists
-from controller.rehearsal import Rehearsing, require_kind
+from controller.rehearsal import Rehearsing, clock_rate, require_kind
+from controller.rehearsal_routes import add_rehearsal_routes, runner_key
+from controller.rehearsal_runner import RehearsalRunner
 from controller.screens import OPS_VIEW
 from controller.service import Service, wall_clock_ms
 from controller.show import Show
@@ -86,20 +89,25 @@ async def plain_keys(request: web.Request, handler: Handler) -> web.StreamRespon
 def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring | None = None,
                key_limit: KeyLimit | None = None,
                rehearsal: Rehearsing | None = None,
-               login_policy: LoginPolicy | None = None) -> web.Application:
+               login_policy: LoginPolicy | None = None,
+               host: str = "127.0.0.1") -> web.Application:
     """`playlists`: a directory whose changed files are reloaded onto screens (development);
     `anchor`: where to sign checkpoints of the log (at start, every N events, at shutdown);
     `key_limit`: wrong keys allowed per address before it is refused (controller/attempts.py);
     `rehearsal`: run a rehearsal log on a show clock set to its moment (controller/rehearsal.py);
     without it a rehearsal log is refused, with it a live one is;
-    `login_policy`: people's sessions and lock-out (controller/logins.py)."""
+    `login_policy`: people's sessions and lock-out (controller/logins.py);
+    `host`: where the console's rehearsals listen (controller/rehearsal_runner.py)."""
     app = web.Application(client_max_size=MAX_MESSAGE_BYTES,
                           middlewares=[plain_keys])
     app.on_response_prepare.append(security_headers)
     app[db_path_key] = db_path
     attempts = KeyAttempts(key_limit or KeyLimit())
     app[attempts_key] = attempts
-    app[logins_key] = Logins(login_policy or LoginPolicy())
+    policy = login_policy or LoginPolicy()
+    if rehearsal is not None:  # its own login cookie, beside the live show's on the same host
+        policy = dataclasses.replace(policy, cookie=REHEARSAL_COOKIE)
+    app[logins_key] = Logins(policy)
     sio = WireServer(list(AUDIENCES), max_http_buffer_size=MAX_MESSAGE_BYTES)
     sio.attach(app)
     app.cleanup_ctx.append(_open_store(sio, playlists, anchor, attempts, rehearsal))
@@ -109,6 +117,10 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
     app.router.add_get("/screens", screens_report)
     app.router.add_get("/screens/{screen}/screenshot.jpg", screenshot)
     app.router.add_get("/", index)
+    if rehearsal is None:
+        app[runner_key] = RehearsalRunner(db_path, host, lambda: _log_of(app).users())
+        app.on_shutdown.append(_stop_rehearsal)
+    add_rehearsal_routes(app, _log_of, lambda a: a[hub_key].service.clock())
     add_routes(app, WEB_DIR, _log_of)
     app.router.add_get("/tablet", people_page(WEB_DIR, "tablet.html", ControlNamespace.roles,
                                               _log_of))
@@ -156,6 +168,10 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
         log.close()
 
     return context
+
+
+async def _stop_rehearsal(app: web.Application) -> None:
+    await app[runner_key].stop()
 
 
 def _log_of(app: web.Application) -> EventLog:
@@ -239,7 +255,8 @@ async def screenshot(request: web.Request) -> web.Response:
 
 
 async def clock(request: web.Request) -> web.Response:
-    return web.json_response({"server_ms": request.app[hub_key].service.clock()})
+    service = request.app[hub_key].service
+    return web.json_response({"server_ms": service.clock(), "rate": clock_rate(service.clock)})
 
 
 async def index(request: web.Request) -> web.Response:

@@ -162,7 +162,8 @@ def _serve(args: argparse.Namespace) -> int:
         limit = KeyLimit(args.key_failures, args.key_window)
         policy = LoginPolicy(session_s=args.session_hours * 3600,
                              secure_cookie=args.secure_cookies)
-        app = create_app(args.db, args.playlists, anchor, limit, login_policy=policy)
+        app = create_app(args.db, args.playlists, anchor, limit, login_policy=policy,
+                         host=args.host)
         asyncio.run(_run_server(app, args.host, args.port))
     return 0
 

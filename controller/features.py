@@ -8,6 +8,7 @@ from controller.domain.keys import Keys
 from controller.domain.members import Members
 from controller.domain.rehearsal import Rehearsal
 from controller.domain.users import Users
+from controller.domain.venue import Venue
 from controller.promotions.poker import Poker
 from controller.promotions.roulette import Roulette
 from controller.promotions.slots import Slots
@@ -29,4 +30,4 @@ def build_features() -> list[Feature]:
     cue_sources = [WildcardCues(wildcard), SeatDrawCues(slots), SlotsCues(slots),
                    SeatDrawCues(poker)]
     return [members, slots, Roulette(members), poker, Super9(members), wildcard,
-            Cues(cue_sources), Screens(), Keys(), Users(), Rehearsal()]
+            Cues(cue_sources), Screens(), Keys(), Users(), Rehearsal(), Venue()]

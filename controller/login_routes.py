@@ -14,7 +14,7 @@ from typing import Any
 from aiohttp import web
 
 from controller.auth import Principal
-from controller.logins import COOKIE, LOCKED, WRONG, Logins, Session
+from controller.logins import LOCKED, WRONG, Logins, Session
 from controller.people import check_password, user_principal
 from controller.store.sqlite import EventLog
 
@@ -39,7 +39,7 @@ def live_session(logins: Logins, log: EventLog, token: str | None) -> Session | 
 def person(logins: Logins, log: EventLog, environ: dict[str, Any]) -> Principal | None:
     """The logged-in person behind a Socket.IO connection, from its session cookie."""
     request = environ.get("aiohttp.request")
-    token = request.cookies.get(COOKIE) if request is not None else None
+    token = request.cookies.get(logins.policy.cookie) if request is not None else None
     session = live_session(logins, log, token)
     if session is None:
         return None
@@ -78,20 +78,22 @@ def add_routes(app: web.Application, web_dir: Path, log_of) -> None:
         token = logins.open(user.name, user.role)
         response = web.json_response({"ok": True, "name": user.name, "role": user.role,
                                       "home": HOME[user.role]})
-        response.set_cookie(COOKIE, token, max_age=int(logins.policy.session_s), path="/",
-                            httponly=True, samesite="Strict",
+        response.set_cookie(logins.policy.cookie, token, max_age=int(logins.policy.session_s),
+                            path="/", httponly=True, samesite="Strict",
                             secure=logins.policy.secure_cookie)
         return response
 
     async def log_out(request: web.Request) -> web.Response:
-        request.app[logins_key].close(request.cookies.get(COOKIE))
+        logins = request.app[logins_key]
+        logins.close(request.cookies.get(logins.policy.cookie))
         response = web.json_response({"ok": True})
-        response.del_cookie(COOKIE, path="/")
+        response.del_cookie(logins.policy.cookie, path="/")
         return response
 
     async def whoami(request: web.Request) -> web.Response:
-        session = live_session(request.app[logins_key], log_of(request.app),
-                               request.cookies.get(COOKIE))
+        logins = request.app[logins_key]
+        session = live_session(logins, log_of(request.app),
+                               request.cookies.get(logins.policy.cookie))
         if session is None:
             raise web.HTTPUnauthorized(text=LOGGED_OUT)
         return web.json_response({"name": session.name, "role": session.role})
@@ -106,8 +108,9 @@ def people_page(web_dir: Path, name: str, roles: frozenset[str], log_of):
     """A page for logged-in people of `roles`; anyone else is sent to /login."""
 
     async def handler(request: web.Request) -> web.FileResponse:
-        session = live_session(request.app[logins_key], log_of(request.app),
-                               request.cookies.get(COOKIE))
+        logins = request.app[logins_key]
+        session = live_session(logins, log_of(request.app),
+                               request.cookies.get(logins.policy.cookie))
         if session is None:
             raise web.HTTPFound(f"/login?next={request.path}")
         if session.role not in roles:

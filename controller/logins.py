@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 log = logging.getLogger("controller.logins")
 
 COOKIE = "showrunner_session"
+REHEARSAL_COOKIE = "showrunner_rehearsal_session"
 LOCKED = "Too many wrong passwords for this name: wait 15 minutes, or ask a technician."
 WRONG = "Wrong name or password."
 MAX_TRACKED = 4096  # names with failures kept before a sweep of those past the window
@@ -29,6 +30,7 @@ class LoginPolicy:
     failures: int = 5
     window_s: float = 15 * 60
     secure_cookie: bool = False  # set the cookie's Secure flag (served over https)
+    cookie: str = COOKIE  # a rehearsal's has its own: a browser sends cookies to every port
 
 
 @dataclass(frozen=True)

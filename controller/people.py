@@ -72,6 +72,16 @@ def add_user(log: EventLog, name: str, role: str, password: str, now_ms: int) ->
     return event
 
 
+def copy_user(log: EventLog, user: User, now_ms: int) -> UserAdded:
+    """Record `UserAdded` for a person of another log with the same password hash: a
+    rehearsal's log knows the venue's people, who log in to it with their own passwords."""
+    event = UserAdded(user.name, user.role)
+    log.append(f"user:{now_ms}:{user.name}", ACTOR, now_ms, [event.record()], {"ok": True},
+               principal=SHELL, digest=None,
+               also=[users_table.insert(user.name, user.role, user.password_hash, now_ms)])
+    return event
+
+
 def disable_user(log: EventLog, name: str, now_ms: int, reason: str = "") -> UserDisabled:
     """Record `UserDisabled`: the person can no longer log in, and a running controller cuts
     their open pages. Raises ValueError when no such live user exists."""

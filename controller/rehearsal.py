@@ -1,9 +1,10 @@
 """Rehearsal mode: a separate log whose show clock starts at a chosen moment (docs/rehearsal.md).
 
-A log is one of three kinds, told by its first event that is not a key (`log_kind`): new (no
-show events yet), live, or rehearsal (that event is `RehearsalStarted`). `serve` runs only new
-or live logs and `rehearse` only new or rehearsal logs, so a rehearsal can never write to the
-live log; the mark is in the hash chain, so it cannot be removed without breaking it.
+A log is one of three kinds, told by its first event that is not a key or a person
+(`log_kind`): new (no show events yet), live, or rehearsal (that event is `RehearsalStarted`).
+`serve` runs only new or live logs and `rehearse` only new or rehearsal logs, so a rehearsal can
+never write to the live log; the mark is in the hash chain, so it cannot be removed without
+breaking it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from controller.domain.rehearsal import RehearsalStarted
 from controller.features import build_features
 from controller.service import wall_clock_ms
 from controller.store.sqlite import EventLog, StoreError
+from controller.store.users import USER_ADDED, USER_DISABLED
 from controller.store.writes import KEY_ISSUED, KEY_REVOKED
 
 NEW, LIVE, REHEARSAL = "new", "live", "rehearsal"
@@ -25,9 +27,12 @@ MAX_SPEED = 3600
 AT_FORMAT = "%Y-%m-%d %H:%M"
 
 
+NOT_SHOW = frozenset({KEY_ISSUED, KEY_REVOKED, USER_ADDED, USER_DISABLED})  # who, not what
+
+
 def log_kind(log: EventLog) -> str:
-    """NEW, LIVE or REHEARSAL: what the log's first show event (not a key) says."""
-    first = next((e for e in log.read() if e.type not in (KEY_ISSUED, KEY_REVOKED)), None)
+    """NEW, LIVE or REHEARSAL: what the log's first show event (not a key or a person) says."""
+    first = next((e for e in log.read() if e.type not in NOT_SHOW), None)
     if first is None:
         return NEW
     return REHEARSAL if first.type == RehearsalStarted.type_name else LIVE
@@ -59,10 +64,28 @@ class Rehearsing:
         return RehearsalStarted(self.at_ms, self.at_local, self.timezone, self.promotion,
                                 self.speed)
 
-    def clock(self, wall: Callable[[], int] = wall_clock_ms) -> Callable[[], int]:
+    def clock(self, wall: Callable[[], int] = wall_clock_ms) -> RehearsalClock:
         """The show clock: `at_ms` now, then `speed` show milliseconds per real one."""
-        started = wall()
-        return lambda: self.at_ms + (wall() - started) * self.speed
+        return RehearsalClock(self.at_ms, wall(), self.speed, wall)
+
+
+@dataclass(frozen=True)
+class RehearsalClock:
+    """A show clock set to `at_ms` at real time `started`, running `rate` times real time."""
+
+    at_ms: int
+    started: int
+    rate: int
+    wall: Callable[[], int]
+
+    def __call__(self) -> int:
+        return self.at_ms + (self.wall() - self.started) * self.rate
+
+
+def clock_rate(clock: Callable[[], int]) -> int:
+    """Show ms per real ms of a controller's clock: a rehearsal's speed, else 1 (wall time).
+    Told to every client with the time, so their countdowns run at the show clock's rate."""
+    return clock.rate if isinstance(clock, RehearsalClock) else 1
 
 
 def promotions() -> dict[str, Configurable]:

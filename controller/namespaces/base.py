@@ -16,6 +16,7 @@ from controller.attempts import NOT_PLAIN, TOO_MANY, plain_key, remote_address
 from controller.auth import authenticate
 from controller.hub import VIEWS_ROOM, Hub, visible
 from controller.login_routes import LOGGED_OUT, person
+from controller.rehearsal import clock_rate
 
 Refused = socketio.exceptions.ConnectionRefusedError
 
@@ -95,9 +96,11 @@ class AudienceNamespace(socketio.AsyncNamespace):
         return self.sees_operator_views or visible(name)
 
     async def on_clock(self, sid: str, data: Any = None) -> dict[str, Any]:
-        """One NTP-style sample: the client keeps the round trips with the least delay."""
+        """One NTP-style sample: the client keeps the round trips with the least delay; `rate`
+        is how fast the show clock runs (a rehearsal's speed)."""
         return {"client_ms": data.get("client_ms") if isinstance(data, dict) else None,
-                "server_ms": self.hub.service.clock()}
+                "server_ms": self.hub.service.clock(),
+                "rate": clock_rate(self.hub.service.clock)}
 
     async def on_command(self, sid: str, envelope: Any = None) -> dict[str, Any]:
         return {"ok": False, "error": {

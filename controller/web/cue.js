@@ -100,7 +100,7 @@
   // -- rendering --------------------------------------------------------------------------------
 
   function clockText(ms) {
-    return new Date(ms).toLocaleTimeString("en-GB", {hour12: false});
+    return state.link.timeOfDay(ms);
   }
 
   /** 83 400 ms -> "1:24" (whole seconds, rounded up, never below zero). */

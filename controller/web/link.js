@@ -13,6 +13,7 @@ window.Showrunner = (() => {
   const CLOCK_SAMPLES = 5;
   const CLOCK_RESAMPLE_MS = 60000;
   const REHEARSAL = "rehearsal";
+  const STEP_BACK_MS = 2000;  // real ms: a correction back by more is a clock set again
 
   const $ = (id) => document.getElementById(id);
 
@@ -93,6 +94,8 @@ window.Showrunner = (() => {
       this.handlers = handlers;
       this.views = new Map();
       this.offsetMs = null;
+      this.fix = null;  // {local, server, rate}: the controller's clock as last sampled
+      this.lastNow = null;
       this.pending = null;
       const auth = key === SESSION ? {} : {key};
       const socket = io(namespace, {auth, transports: ["websocket"]});
@@ -160,9 +163,32 @@ window.Showrunner = (() => {
       return this.views.get(name)?.doc;
     }
 
-    /** Controller time in epoch ms (the local clock until the first sample). */
+    /** Controller time in epoch ms (the local clock until the first sample). The show clock
+     * may run `rate` times real time (a rehearsal's speed): between samples it is carried on
+     * at that rate, and a correction of a few ms never makes it step back (a countdown must
+     * not count up); a step back of seconds is a clock set again, and is followed. */
     now() {
-      return Date.now() + (this.offsetMs ?? 0);
+      const local = Date.now();
+      const fix = this.fix;
+      const estimate = fix ? fix.server + (local - fix.local) * fix.rate : local;
+      const last = this.lastNow;
+      const rate = fix ? fix.rate : 1;
+      if (last !== null && last > estimate && last - estimate <= STEP_BACK_MS * rate) return last;
+      this.lastNow = estimate;
+      return estimate;
+    }
+
+    /** "17:55:04": the time of day at the venue (the `venue` view's zone, else this
+     * device's), for the clock in a page's bar. */
+    timeOfDay(ms) {
+      const options = {hour12: false};
+      const zone = this.doc("venue")?.timezone;
+      try {
+        return new Date(ms).toLocaleTimeString("en-GB", zone ? {...options, timeZone: zone}
+          : options);
+      } catch {
+        return new Date(ms).toLocaleTimeString("en-GB", options);  // a zone it does not know
+      }
     }
 
     /** NTP-style: of a few round trips, trust the one with the least delay. */
@@ -180,6 +206,8 @@ window.Showrunner = (() => {
         const rtt = received - sent;
         if (rtt <= best) {
           best = rtt;
+          const rate = reply.rate > 0 ? reply.rate : 1;
+          this.fix = {local: sent + rtt / 2, server: reply.server_ms, rate};
           this.offsetMs = reply.server_ms + rtt / 2 - received;
         }
       }

@@ -52,7 +52,7 @@
 
   function renderClock() {
     if (state.link.offsetMs === null) return;
-    $("clock").textContent = new Date(state.link.now()).toLocaleTimeString("en-GB", {hour12: false});
+    $("clock").textContent = state.link.timeOfDay(state.link.now());
   }
 
   // -- catalogue and the command form ------------------------------------------------------

@@ -25,6 +25,7 @@ from showrunner.contract.fields import (
     Percent,
     Score,
     ShortText,
+    TimeZone,
     text,
 )
 
@@ -506,6 +507,12 @@ class RehearsalView(ViewModel):
     speed: Annotated[StrictInt, Field(ge=1, le=3600)]
 
 
+class VenueView(ViewModel):
+    """The venue's wall clock: screens and pages show the time of day in it."""
+
+    timezone: TimeZone
+
+
 #: view name pattern -> model; the first match wins, so exact names come before patterns
 MODELS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("leaderboard:*", LeaderboardView),
@@ -525,6 +532,7 @@ MODELS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("screen:*", ScreenView),
     ("attract", AttractView),
     ("rehearsal", RehearsalView),
+    ("venue", VenueView),
     ("ops:screens", OpsScreensView),
     ("ops:poker", OpsPokerView),
     ("ops:*", OpsTournamentView),

@@ -261,7 +261,9 @@ class Display:
         due = [ms for ms in later if ms is not None]
         mono_now = self.time.monotonic()
         # at least a millisecond on: the show clock is read in whole milliseconds
-        wake = mono_now + (max(1, min(due) - show_now) / 1000) if due else float("inf")
+        # the show clock may run faster than real time (a rehearsal's speed)
+        wake = (mono_now + max(1, min(due) - show_now) / 1000 / self.clock.rate if due
+                else float("inf"))
         if self.moving:
             if drawn_at - self._next_frame > FRAME_S:  # after a rest, or far behind
                 self._next_frame = drawn_at
@@ -282,19 +284,20 @@ class Display:
 
     def overlays(self, ctx: SceneContext, screen: pygame.Surface) -> None:
         """What is drawn over every scene, on every frame presented."""
-        self.badge.draw(ctx, screen, self.time.wall_ms() / 1000)
+        venue = self.replica.views.get("venue") or {}
+        self.badge.draw(ctx, screen, self.time.wall_ms() / 1000, venue.get("timezone"))
         self.draw_offline_mark(ctx, screen)
 
     def overlay_due_ms(self, show_now: int) -> int | None:
         """When an overlay changes by itself (show clock): the venue badge's clock at the next
         minute, the offline mark after its grace."""
         wall_now = self.time.wall_ms()
-        due = show_now + MINUTE_MS - wall_now % MINUTE_MS
+        wait = MINUTE_MS - wall_now % MINUTE_MS
         if self.offline_since is not None:
             shows_at = self.started_ms + OFFLINE_GRACE_MS
             if wall_now < shows_at:
-                due = min(due, show_now + math.ceil(shows_at - wall_now))
-        return due
+                wait = min(wait, math.ceil(shows_at - wall_now))
+        return show_now + wait * self.clock.rate  # a wall-clock wait, on the show clock
 
     def frame(self, host: SceneHost, screen: pygame.Surface, dt: float) -> None:
         """Switch if the program says so, then update and draw; a scene that raises is
@@ -354,9 +357,10 @@ class Display:
         elif isinstance(message, ScreenshotRequested):
             self.want_screenshot = True
         elif isinstance(message, ClockOffset):
-            # the link refines the offset by a few ms every few seconds: not worth a frame
-            changed = abs(message.offset_ms - self.clock.offset_ms) >= REDRAW_OFFSET_MS
-            self.clock.offset_ms = message.offset_ms
+            # the link refines the clock by a few ms every few seconds: not worth a frame
+            changed = (abs(self.clock.correction_ms(message.fix)) >= REDRAW_OFFSET_MS
+                       or message.rate != self.clock.rate)
+            self.clock.fix = message.fix
             return changed
         return False
 

@@ -27,7 +27,7 @@ from typing import Any
 import aiohttp
 import socketio
 
-from showrunner.engine.clock import OffsetEstimator, local_ms
+from showrunner.engine.clock import ClockEstimator, ClockFix, local_ms
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,16 @@ class LinkStatus:
 
 @dataclass(frozen=True)
 class ClockOffset:
+    """The controller's clock is `offset_ms` ahead of the local one at local time `local_ms`
+    and runs `rate` times as fast (a rehearsal's `--speed`)."""
+
     offset_ms: float
+    rate: float = 1.0
+    local_ms: float = 0.0
+
+    @property
+    def fix(self) -> ClockFix:
+        return ClockFix(self.local_ms, self.local_ms + self.offset_ms, self.rate)
 
 
 @dataclass(frozen=True)
@@ -114,7 +123,7 @@ class Link:
         self.inbox: queue.Queue[LinkMessage] = queue.Queue()
         self._held = dict(held_revisions or {})
         self._log_id = log_id
-        self._estimator = OffsetEstimator()
+        self._estimator = ClockEstimator()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._stopping: asyncio.Event | None = None
@@ -190,6 +199,7 @@ class Link:
             except TimeoutError as exc:
                 raise LinkLost(f"no answer from the controller within {t.connect_s:g} s") from exc
             self._sio = sio
+            self._estimator.reset()  # the controller may have started again on another clock
             await self._hello(sio)
             self._status(True)
             online = True
@@ -284,8 +294,10 @@ class Link:
         """A clock sample that is also the heartbeat: no answer in time means a dead link."""
         sent = local_ms()
         reply = await self._call(sio, "clock", {"client_ms": sent})
-        offset = self._estimator.add(sent, float(reply["server_ms"]), local_ms())
-        self.inbox.put(ClockOffset(offset))
+        rate = reply.get("rate", 1)
+        rate = float(rate) if isinstance(rate, int | float) and rate > 0 else 1.0
+        fix = self._estimator.add(sent, float(reply["server_ms"]), local_ms(), rate)
+        self.inbox.put(ClockOffset(fix.offset_ms, fix.rate, fix.local_ms))
 
     def _status(self, online: bool, reason: str = "") -> None:
         self.inbox.put(LinkStatus(online, int(local_ms()), reason))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from controller.domain.config import ConfigError
-from controller.rehearsal import rehearsing
+from controller.rehearsal import clock_rate, rehearsing
+from controller.service import wall_clock_ms
 
 
 def test_at_is_read_in_the_promotions_venue_time_zone():
@@ -32,3 +33,9 @@ def test_the_show_clock_starts_at_the_moment_and_runs_at_speed():
 def test_a_wrong_start_is_refused_with_a_sentence(promotion, at, speed, words):
     with pytest.raises(ConfigError, match=words):
         rehearsing(promotion, at, speed)
+
+
+def test_the_clock_tells_its_rate_a_live_one_runs_at_1():
+    # the `clock` answer carries it, so screens count down at the rehearsal's speed
+    assert clock_rate(rehearsing("wildcard", "2024-01-18 17:55", speed=4).clock()) == 4
+    assert clock_rate(wall_clock_ms) == 1

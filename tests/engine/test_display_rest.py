@@ -111,6 +111,17 @@ def test_a_countdown_presents_once_a_second(tmp_path):
     assert sim.presented(61, 70) == 0  # NO MORE BETS stands still
 
 
+def test_at_a_rehearsals_speed_4_a_countdown_presents_four_times_a_second(tmp_path):
+    doc = samples.betting(False)
+    heat = {**doc["heats"][0], "betting_opened_at": BASE_MS,
+            "betting_closes_at": BASE_MS + 60_500}
+    speed_4 = ClockOffset(0.0, 4.0, BASE_MS + 1000)  # the show clock from 1 s on runs 4x
+    sim = play(tmp_path, "roulette_countdown", "spins:roulette", {**doc, "heats": [heat]}, 30,
+               messages=[(1.0, speed_4)])
+    assert sim.presented(4, 14) == 40  # each show second, a quarter of a real second
+    assert sim.presented(16, 30) == 0  # closed at 15.875 s: NO MORE BETS stands still
+
+
 def test_a_transition_runs_at_the_full_frame_rate(tmp_path):
     refused = LinkRefused("this key was revoked")  # the notice comes in with a crossfade
     sim = play(tmp_path, "leaderboard", "leaderboard:slots", samples.leaderboard(8, False), 60,

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import time
+from zoneinfo import ZoneInfo
 
 import pygame
 
 from showrunner.engine.render import entered, init_headless, render_scene
 from showrunner.engine.venue import VENUE_ENV, attract_pictures, venue_file
-from showrunner.engine.venue_badge import Badge
+from showrunner.engine.venue_badge import Badge, venue_time
 from showrunner.scenes.common import backdrop
 
 SIZE = (640, 360)
@@ -54,3 +56,24 @@ def test_the_badge_draws_the_logo_and_the_time_in_the_bottom_left_corner():
     _, time_only = badge_corner(None)  # no logo: the time alone, a narrower badge
     assert (pygame.image.tobytes(time_only.subsurface(corner), "RGB")
             != pygame.image.tobytes(after.subsurface(corner), "RGB"))
+
+
+def test_the_badge_shows_the_venues_time_not_the_pcs(monkeypatch):
+    monkeypatch.setenv("TZ", "America/New_York")  # the PC's zone, 7 hours behind the venue's
+    time.tzset()
+    try:
+        venue = dt.datetime(2026, 1, 18, 18, 5, tzinfo=ZoneInfo("Africa/Johannesburg"))
+        instant = venue.timestamp()
+        assert venue_time(instant, "Africa/Johannesburg") == "18:05"
+        assert venue_time(instant, None) == "11:05"  # no venue zone told: the PC's
+        assert venue_time(instant, "Not/AZone") == "11:05"
+        init_headless(SIZE)
+        host, _ = entered("announcement", {}, SIZE, {"title": "x"})
+        in_zone, local = pygame.Surface(SIZE).convert(), pygame.Surface(SIZE).convert()
+        Badge(None).draw(host.ctx, in_zone, instant, "Africa/Johannesburg")
+        pc_at_18_05 = dt.datetime(2026, 1, 18, 18, 5, tzinfo=ZoneInfo("America/New_York"))
+        Badge(None).draw(host.ctx, local, pc_at_18_05.timestamp())
+        assert pygame.image.tobytes(in_zone, "RGB") == pygame.image.tobytes(local, "RGB")
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()

@@ -81,7 +81,8 @@ def test_activation_only_while_the_bins_are_open():
     for at in (OPEN - 1, CLOSE, CLOSE + 3_600_000):
         error = rejected(s, "wildcard.activate", {"card": "1000001"}, at=at)
         assert error.code == "bins_closed"
-        assert "16:00:00 to 18:00:00" in error.message and "rule" in error.message
+        assert "16:00:00 to 18:00:00 on 18 January 2024" in error.message  # issue 15: the date
+        assert "rule" in error.message
     s.send("wildcard.activate", {"card": "1000001"}, at=OPEN)
     assert rejected(s, "wildcard.activate", {"card": "1000001"}, at=OPEN).code == "duplicate"
 

@@ -294,7 +294,8 @@ class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Featu
         if not self.config.bins_open_ms <= now_ms < self.config.bins_close_ms:
             raise Rejected("bins_closed", f"You can {action} only while the entry bins are open, "
                            f"{self.config.clock(self.config.bins_open_ms)} to "
-                           f"{self.config.clock(self.config.bins_close_ms)} ({rule}).")
+                           f"{self.config.clock(self.config.bins_close_ms)} on "
+                           f"{self.config.draw_day.day} {self.config.draw_day:%B %Y} ({rule}).")
 
     def _entrant(self, card: str) -> Member:
         """An active rewards cardholder who may take part and is not already a finalist."""
