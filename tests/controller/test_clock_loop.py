@@ -14,7 +14,6 @@ from controller.auth import Principal
 from controller.fault_log import FaultLog
 from controller.features import build_features
 from controller.hub import Hub
-from controller.promotions.wildcard import Wildcard
 from controller.service import Service
 from controller.show import Show
 from controller.store.sqlite import EventLog
@@ -45,16 +44,16 @@ async def test_a_reveal_still_happens_after_the_clock_tick_fails(tmp_path, monke
     now[0] = CLOSE + 1000
     drawn = send(service, "wildcard.draw")["events"][0]["data"]
 
-    real_due = Wildcard.due
+    real_record = Service.record
     calls = {"failed": 0}
 
-    def failing_due(self: Wildcard, now_ms: int):
+    def failing_record(self: Service, command_id: str, events, now=None):
         if calls["failed"] < FAILURES:
             calls["failed"] += 1
             raise sqlite3.IntegrityError("UNIQUE constraint failed: acks.principal")
-        return real_due(self, now_ms)
+        return real_record(self, command_id, events, now)
 
-    monkeypatch.setattr(Wildcard, "due", failing_due)
+    monkeypatch.setattr(Service, "record", failing_record)
     hub = Hub(service, socketio.AsyncServer(async_mode="aiohttp"))
     now[0] = drawn["reveal_at_ms"]
     caplog.set_level(logging.WARNING, logger="controller.hub")
