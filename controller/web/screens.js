@@ -26,13 +26,13 @@
     return new Date(ms).toLocaleTimeString("en-GB", {hour12: false});
   }
 
-  /** 95 000 ms -> "1 min", 12 000 -> "12 s", 7 300 000 -> "2 h 1 min". */
+  /** 95 000 ms -> "1 min", 12 000 -> "12 s", 7 300 000 -> "2 h 1 min" (unbroken). */
   function ago(ms) {
     const seconds = Math.max(0, Math.round(ms / 1000));
-    if (seconds < 60) return `${seconds} s`;
+    if (seconds < 60) return `${seconds}\u00a0s`;
     const minutes = Math.floor(seconds / 60);
-    if (minutes < 60) return `${minutes} min`;
-    return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+    if (minutes < 60) return `${minutes}\u00a0min`;
+    return `${Math.floor(minutes / 60)}\u00a0h ${minutes % 60}\u00a0min`;
   }
 
   function connection(row, now) {
@@ -129,7 +129,7 @@
     groupInput.setAttribute("aria-label", `New group for ${screen}`);
     groupInput.autocapitalize = "none";
     groupInput.spellcheck = false;
-    groupInput.placeholder = "group";
+    groupInput.placeholder = "New group";
     parts.groupInput = groupInput;
     const move = button("Move to group", null, () => {
       const group = groupInput.value.trim();

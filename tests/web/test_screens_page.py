@@ -92,7 +92,7 @@ async def test_a_technician_enrols_authorises_and_feeds_a_real_screen(
     await expect(page.locator("#no-screens")).to_be_visible()
 
     await page.get_by_label("Screen name").fill("stage-1")
-    await page.get_by_label("Group").fill("stage")
+    await page.locator("#enrol-group").fill("stage")
     await page.get_by_label("Where it hangs").fill("Stage left")
     await page.get_by_role("button", name="Enrol", exact=True).click()
     await expect(page.locator("#enrol-answer")).to_have_text(
@@ -137,6 +137,18 @@ async def test_a_technician_enrols_authorises_and_feeds_a_real_screen(
                     .get("doc", {}).get("playlists"))
         await expect(card).to_contain_text("Leaderboard", timeout=20000)  # its heartbeat
 
+        # a second screen, enrolled but not yet started: its own key, waiting
+        await page.get_by_label("Screen name").fill("bar-1")
+        await page.locator("#enrol-group").fill("bar")
+        await page.get_by_role("button", name="Enrol", exact=True).click()
+        await expect(page.locator("#enrol-answer")).to_have_text(
+            "bar-1 is enrolled in bar and waits for authorisation.")
+        assert await page.locator("#key").inner_text() not in ("", key)
+        await page.get_by_role("button", name="I have saved it").click()
+        bar = page.locator('[data-screen="bar-1"]')
+        await expect(bar).to_contain_text("Never connected")
+        await expect(bar.get_by_role("button", name="Authorise")).to_be_visible()
+
         # the thumbnail: the screen's latest picture, served to the logged-in technician
         await card.get_by_role("button", name="New picture").click()
         image = card.locator(".picture img")
@@ -148,10 +160,10 @@ async def test_a_technician_enrols_authorises_and_feeds_a_real_screen(
         assert "{" not in text and "_ms" not in text  # no JSON, no field names
         assert not re.search(r"\d{10}", text)  # no epochs, no hashes
 
-        await page.get_by_role("button", name="Move to group").click()
+        await card.get_by_role("button", name="Move to group").click()
         await expect(card.locator(".answer")).to_have_text("Type the group to move it to.")
         await page.get_by_label("New group for stage-1").fill("bar")
-        await page.get_by_role("button", name="Move to group").click()
+        await card.get_by_role("button", name="Move to group").click()
         await expect(card.locator(".answer")).to_have_text("stage-1 is now in bar.")
         await expect(card.locator("dd").nth(2)).to_have_text("bar")
 
