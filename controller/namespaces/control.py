@@ -7,8 +7,7 @@ from typing import Any
 from controller.floor import check_playlist, screens_report
 from controller.namespaces.base import AudienceNamespace
 
-TECHNICIANS_ONLY = {"ok": False, "error": {
-    "code": "forbidden", "message": "Only technicians may look after the screens."}}
+TECHNICIANS_ONLY = "Only technicians may look after the screens."
 
 
 class ControlNamespace(AudienceNamespace):
@@ -31,13 +30,13 @@ class ControlNamespace(AudienceNamespace):
     async def on_screens(self, sid: str, data: Any = None) -> dict[str, Any]:
         """The /screens page's report: every screen with its telemetry; technicians only."""
         if not await self.technician(sid):
-            return TECHNICIANS_ONLY
+            return {"ok": False, "error": {"code": "forbidden", "message": TECHNICIANS_ONLY}}
         return {"ok": True, **screens_report(self.hub)}
 
     async def on_check_playlist(self, sid: str, data: Any = None) -> dict[str, Any]:
         """Validate a playlist ({"file", "yaml"}) without assigning it; technicians only."""
         if not await self.technician(sid):
-            return TECHNICIANS_ONLY
+            return {"ok": False, "error": {"code": "forbidden", "message": TECHNICIANS_ONLY}}
         return check_playlist(data)
 
     async def on_screenshot_request(self, sid: str, data: Any = None) -> dict[str, Any]:

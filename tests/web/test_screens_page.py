@@ -22,7 +22,7 @@ from playwright.async_api import Browser, Page, expect
 from controller.process import ROOT
 from tests.support.browser import needs_chromium
 from tests.support.live import LiveController
-from tests.support.people import open_page_as
+from tests.support.people import PASSWORD, add_person, open_page_as
 
 pytestmark = needs_chromium
 
@@ -206,6 +206,9 @@ async def test_the_thumbnail_needs_a_login_or_a_key(ctl: LiveController,
     answer = await page.request.get(f"{ctl.url}/screens/stage-1/screenshot.jpg")
     assert answer.status == 403
     assert (await page.request.get(f"{ctl.url}/screens", max_redirects=0)).status == 302
-    await open_page_as(page, ctl, "/screens", "technician")
+    add_person(ctl.db_path, "sam", "technician")
+    login = await page.context.request.post(f"{ctl.url}/login",
+                                            data={"name": "sam", "password": PASSWORD})
+    assert (await login.json())["home"] == "/screens"  # a technician lands on this page
     answer = await page.request.get(f"{ctl.url}/screens/stage-1/screenshot.jpg")
     assert answer.status == 404  # let in: no picture from that screen yet
