@@ -25,8 +25,9 @@ from controller.auth import authenticate
 from controller.checkpoints import Anchoring, Checkpointer, load_private
 from controller.configs import record_configs
 from controller.features import build_features
+from controller.floor import screens_report
 from controller.hub import AUDIENCES, Hub
-from controller.login_routes import add_routes, logins_key, people_page
+from controller.login_routes import add_routes, live_session, logins_key, people_page
 from controller.logins import REHEARSAL_COOKIE, LoginPolicy, Logins
 from controller.namespaces.control import ControlNamespace
 from controller.namespaces.cue import CueNamespace
@@ -35,7 +36,6 @@ from controller.playlist_watch import watch_playlists
 from controller.rehearsal import Rehearsing, clock_rate, require_kind
 from controller.rehearsal_routes import add_rehearsal_routes, runner_key
 from controller.rehearsal_runner import RehearsalRunner
-from controller.screens import OPS_VIEW
 from controller.service import Service, wall_clock_ms
 from controller.show import Show
 from controller.store.sqlite import EventLog
@@ -114,7 +114,8 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
     app.on_shutdown.append(_close_connections(sio))
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/clock", clock)
-    app.router.add_get("/screens", screens_report)
+    app.router.add_get("/screens", screens(people_page(WEB_DIR, "screens.html",
+                                                       TECHNICIAN_PAGE, _log_of)))
     app.router.add_get("/screens/{screen}/screenshot.jpg", screenshot)
     app.router.add_get("/", index)
     if rehearsal is None:
@@ -220,12 +221,20 @@ async def healthz(request: web.Request) -> web.Response:
 
 
 SCREEN_READERS = frozenset({"technician", "operator", "auditor"})
+TECHNICIAN_PAGE = frozenset({"technician"})
 
 
 def _require_reader(request: web.Request) -> Hub:
-    """The hub, for a technician's, operator's or auditor's key in the key header; wrong keys
-    count against the address like on the sockets."""
+    """The hub, for a technician's, operator's or auditor's key in the key header, or for
+    such a person logged in (a page's thumbnails); wrong keys count against the address like
+    on the sockets."""
     hub, attempts, address = request.app[hub_key], request.app[attempts_key], request.remote
+    if KEY_HEADER not in request.headers:
+        logins = request.app[logins_key]
+        session = live_session(logins, hub.service.log,
+                               request.cookies.get(logins.policy.cookie))
+        if session is not None and session.role in SCREEN_READERS:
+            return hub
     address = address or "unknown"
     if attempts.blocked(address, HTTP_DOOR):
         raise web.HTTPTooManyRequests(text=TOO_MANY)
@@ -238,12 +247,16 @@ def _require_reader(request: web.Request) -> Hub:
     return hub
 
 
-async def screens_report(request: web.Request) -> web.Response:
-    """Every enrolled screen with its status and its latest heartbeat (telemetry)."""
-    hub = _require_reader(request)
-    rows = [{**summary, **hub.telemetry.report(summary["screen"])}
-            for summary in hub.screens.view(OPS_VIEW)["screens"]]
-    return web.json_response({"server_ms": hub.service.clock(), "screens": rows})
+def screens(page: Handler) -> Handler:
+    """`GET /screens`: with a key header, the report as JSON (the `screens` command); else the
+    technicians' page, for a logged-in technician."""
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        if KEY_HEADER not in request.headers:
+            return await page(request)
+        return web.json_response(screens_report(_require_reader(request)))
+
+    return handler
 
 
 async def screenshot(request: web.Request) -> web.Response:
@@ -251,7 +264,8 @@ async def screenshot(request: web.Request) -> web.Response:
     entry = hub.telemetry.screens.get(request.match_info["screen"])
     if entry is None or entry.screenshot is None:
         raise web.HTTPNotFound(text="No screenshot from that screen yet.")
-    return web.Response(body=entry.screenshot, content_type="image/jpeg")
+    return web.Response(body=entry.screenshot, content_type="image/jpeg",
+                        headers={"Cache-Control": "no-store"})
 
 
 async def clock(request: web.Request) -> web.Response:

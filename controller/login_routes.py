@@ -19,7 +19,7 @@ from controller.people import check_password, user_principal
 from controller.store.sqlite import EventLog
 
 logins_key = web.AppKey("logins", Logins)
-HOME = {"operator": "/tablet", "technician": "/tablet", "auditor": "/tablet",
+HOME = {"operator": "/tablet", "technician": "/screens", "auditor": "/tablet",
         "announcer": "/cue"}
 LOGGED_OUT = "Log in again: your session ended."
 

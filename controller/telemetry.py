@@ -13,7 +13,8 @@ from typing import Any
 
 HEARTBEAT_FIELDS = {"version": str, "fps": (int, float), "dropped_frames": int, "scene": str,
                     "uptime_s": (int, float), "switched_ms": int,
-                    "log_id": str, "resyncs": int, "resync_reason": str}
+                    "log_id": str, "resyncs": int, "resync_reason": str,
+                    "clock_offset_ms": int}
 MAX_SCREENSHOT_BYTES = 48 * 1024
 
 
@@ -21,6 +22,7 @@ MAX_SCREENSHOT_BYTES = 48 * 1024
 class ScreenTelemetry:
     connections: int = 0
     last_seen_ms: int | None = None
+    since_ms: int | None = None  # when it last came online or went offline
     heartbeat: dict[str, Any] = field(default_factory=dict)
     screenshot: bytes | None = None
     screenshot_ms: int | None = None
@@ -35,6 +37,8 @@ class Telemetry:
 
     def connected(self, screen: str, now_ms: int) -> None:
         entry = self._of(screen)
+        if entry.connections == 0:
+            entry.since_ms = now_ms
         entry.connections += 1
         entry.last_seen_ms = now_ms
 
@@ -42,6 +46,8 @@ class Telemetry:
         entry = self._of(screen)
         entry.connections = max(0, entry.connections - 1)
         entry.last_seen_ms = now_ms
+        if entry.connections == 0:
+            entry.since_ms = now_ms
 
     def heartbeat(self, screen: str, data: Any, now_ms: int) -> bool:
         """Keep the known fields of a heartbeat; False if it is not an object."""
@@ -72,4 +78,5 @@ class Telemetry:
     def report(self, screen: str) -> dict[str, Any]:
         entry = self.screens.get(screen, ScreenTelemetry())
         return {"online": entry.connections > 0, "last_seen_ms": entry.last_seen_ms,
+                "since_ms": entry.since_ms,
                 **entry.heartbeat, "screenshot_ms": entry.screenshot_ms}

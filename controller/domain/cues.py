@@ -4,6 +4,12 @@ A cue source (a promotion) turns its own events into `CueChanges`: cues to add, 
 time it becomes due (`at_ms`), and cues to withdraw (a reminder that is no longer needed). The
 cue page shows a cue once it is due, so reminders need no timers. Cues are derived state: they
 are rebuilt by replay like everything else; only the acknowledgement is an event of its own.
+
+A cue's `text` is read aloud as it stands: rule numbers and what the dealer or the MC must do go
+in its `notes`, for the operator. Cues of one `topic` (a Wild Card call: the winner, its
+reminders, time up, the claim) replace each other: only the latest due one is worth reading, so
+an unread cue is dropped when a later one of its topic is added, and the page shows only the
+latest due cue of each topic (a reminder is withdrawn once the next one falls due).
 Sources must be listed before `Cues` in the show so their state is current when asked.
 """
 
@@ -25,8 +31,10 @@ VIEW = "cues"
 @dataclass(frozen=True)
 class Cue:
     id: str  # stable: the source derives it from the event (e.g. "wildcard-r1-winner")
-    text: str
+    text: str  # to read aloud: no rule numbers, no instructions
     at_ms: int
+    topic: str = ""  # cues of a topic replace each other; "" for a cue of its own
+    notes: str = ""  # for the operator: the rule, what to check or do
 
 
 @dataclass(frozen=True)
@@ -100,11 +108,14 @@ class Cues(Feature):
         return (VIEW,)
 
     def _cue_changes(self, event: DomainEvent) -> Iterable[str]:
-        """Cues the sources add for `event`, and those they withdraw (unless already read)."""
+        """Cues the sources add for `event`, and those they withdraw or the new ones replace
+        (unless already read)."""
         changed = False
         for cues_for in self._by_event[type(event)]:
             changes = cues_for(event)
-            for cue_id in changes.withdraw:
+            replaced = [e.cue.id for cue in changes.add for e in self.entries.values()
+                        if _replaces(cue, e.cue)]
+            for cue_id in [*changes.withdraw, *replaced]:
                 entry = self.entries.get(cue_id)
                 if entry is not None and not entry.acknowledged:
                     del self.entries[cue_id]
@@ -120,7 +131,13 @@ class Cues(Feature):
     def view(self, name: str) -> dict[str, Any]:
         ordered = sorted(self.entries.values(), key=lambda e: e.cue.at_ms)
         return {"cues": [
-            {"id": e.cue.id, "text": e.cue.text, "at_ms": e.cue.at_ms,
+            {"id": e.cue.id, "text": e.cue.text, "notes": e.cue.notes,
+             "topic": e.cue.topic or e.cue.id, "at_ms": e.cue.at_ms,
              "acknowledged": e.acknowledged}
             for e in ordered
         ]}
+
+
+def _replaces(new: Cue, old: Cue) -> bool:
+    """Does `new` make `old` not worth reading: the same topic, due earlier?"""
+    return bool(new.topic) and new.topic == old.topic and old.at_ms < new.at_ms

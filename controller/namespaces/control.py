@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.floor import check_playlist, screens_report
 from controller.namespaces.base import AudienceNamespace
+
+TECHNICIANS_ONLY = "Only technicians may look after the screens."
 
 
 class ControlNamespace(AudienceNamespace):
@@ -21,11 +24,25 @@ class ControlNamespace(AudienceNamespace):
         principal = (await self.get_session(sid))["principal"]
         return await self.hub.execute(envelope, principal)
 
+    async def technician(self, sid: str) -> bool:
+        return (await self.get_session(sid))["principal"].role == "technician"
+
+    async def on_screens(self, sid: str, data: Any = None) -> dict[str, Any]:
+        """The /screens page's report: every screen with its telemetry; technicians only."""
+        if not await self.technician(sid):
+            return {"ok": False, "error": {"code": "forbidden", "message": TECHNICIANS_ONLY}}
+        return {"ok": True, **screens_report(self.hub)}
+
+    async def on_check_playlist(self, sid: str, data: Any = None) -> dict[str, Any]:
+        """Validate a playlist ({"file", "yaml"}) without assigning it; technicians only."""
+        if not await self.technician(sid):
+            return {"ok": False, "error": {"code": "forbidden", "message": TECHNICIANS_ONLY}}
+        return check_playlist(data)
+
     async def on_screenshot_request(self, sid: str, data: Any = None) -> dict[str, Any]:
         """Ask a connected screen for a fresh screenshot ({"screen"}); technicians only."""
-        principal = (await self.get_session(sid))["principal"]
         screen = data.get("screen") if isinstance(data, dict) else None
-        if principal.role != "technician":
+        if not await self.technician(sid):
             return {"ok": False, "error": {"code": "forbidden",
                                            "message": "Only technicians may ask for screenshots."}}
         if not isinstance(screen, str) or not await self.hub.request_screenshot(screen):

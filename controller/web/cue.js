@@ -1,12 +1,16 @@
 /* The PA announcer's cue page: the cue to read now in large type, its claim countdown, what is
- * coming up and what was read. One link to /cue (link.js).
+ * coming up and, folded away, what was read. One link to /cue (link.js).
  *
- * Two views make one timeline: `cues` (every promotion's cues with an id, a due time `at_ms`
- * and whether an announcer acknowledged it) and `cues:super9` (the lines after the latest
- * Super 9 spin; no id or time, so each revision is one entry, stamped when it arrives). A cue
- * shows once it is due, so reminders need no timers on the controller. "Done" on a `cues`
- * entry sends `cue.acknowledge` (one command_id per press, resent unchanged until answered);
- * Super 9 lines have no acknowledgement on the controller and are marked read on this device.
+ * Two views make one timeline: `cues` (every promotion's cues with an id, a topic, a due time
+ * `at_ms` and whether an announcer acknowledged it) and `cues:super9` (the lines after the
+ * latest Super 9 spin; no id or time, so each revision is one entry, stamped when it arrives).
+ * A cue shows once it is due, so reminders need no timers on the controller; of a topic only
+ * the latest due cue is worth reading, so an unread earlier one is withdrawn ("30 seconds left"
+ * goes when "Time is up" comes). Only the text read aloud is shown: a cue's notes (rules, what
+ * the dealer does) are the operator's. "Done" on a `cues` entry sends `cue.acknowledge` (one
+ * command_id per press, resent unchanged until answered); Super 9 lines have no
+ * acknowledgement on the controller and are marked read on this device. A new cue chimes, once
+ * sound was enabled with a tap (browsers play no sound before one).
  */
 "use strict";
 
@@ -22,8 +26,9 @@
   const SUPER9_KEEP = 12;
   const URGENT_S = 10;
   const TICK_MS = 250;
-  const TEXT_MIN_PX = 22;
+  const TEXT_MIN_PX = 14;
   const TEXT_MAX_PX = 68;
+  const GONE = new Set(["already_acknowledged", "unknown_cue"]); // read elsewhere, or withdrawn
 
   const PROMOTIONS = {wildcard: "Wild Card", super9: "Super 9", slots: "Slots PAYOFF",
     poker: "Heads-Up Poker", roulette: "Roulette"};
@@ -31,6 +36,7 @@
     [/-start$/, () => "Draw starting"],
     [/-winner$/, () => "Winner"],
     [/-remind-(\d+)$/, (m) => `Reminder, ${m[1]} s left`],
+    [/-time-up$/, () => "Time is up"],
     [/-claimed$/, () => "Claimed"],
     [/-redraw$/, () => "Redraw"],
     [/-stand-in-/, () => "Stand-in"],
@@ -46,6 +52,8 @@
     sending: null,
     note: null, // {cueId, kind, text}
     shape: "",
+    audio: null, // an AudioContext, once a tap enabled sound
+    chimed: null, // the cue id last chimed for
   };
 
   // -- the timeline ----------------------------------------------------------------------------
@@ -63,18 +71,24 @@
     return "Cue";
   }
 
-  /** Every cue of both views: {id, promotion, kind, lines, at, acknowledged, local, replaced}. */
-  function timeline() {
+  /** Every cue of both views worth showing: {id, topic, promotion, kind, lines, at,
+   * acknowledged, local}. An unread cue is left out once a later one of its topic is due. */
+  function timeline(now) {
     const server = (state.link.doc(CUES)?.cues ?? []).map((c) => ({
-      id: c.id, promotion: promotionOf(c.id), kind: kindOf(c.id), lines: [c.text], at: c.at_ms,
-      acknowledged: c.acknowledged || state.acknowledged.has(c.id), local: false, replaced: false,
+      id: c.id, topic: c.topic ?? c.id, promotion: promotionOf(c.id), kind: kindOf(c.id),
+      lines: [c.text], at: c.at_ms, acknowledged: c.acknowledged || state.acknowledged.has(c.id),
+      local: false,
     }));
-    const last = state.super9.length - 1;
-    const super9 = state.super9.map((s, i) => ({
-      id: s.id, promotion: "Super 9", kind: s.session ?? "Spin", lines: s.lines, at: s.at,
-      acknowledged: s.acknowledged, local: true, replaced: i < last && !s.acknowledged,
+    const super9 = state.super9.map((s) => ({
+      id: s.id, topic: SUPER9, promotion: "Super 9", kind: s.session ?? "Spin", lines: s.lines,
+      at: s.at, acknowledged: s.acknowledged, local: true,
     }));
-    return [...server, ...super9];
+    const all = [...server, ...super9];
+    const latest = new Map(); // topic -> the latest due cue
+    for (const cue of all) {
+      if (cue.at <= now && !(latest.get(cue.topic)?.at > cue.at)) latest.set(cue.topic, cue);
+    }
+    return all.filter((c) => c.acknowledged || c.at > now || latest.get(c.topic) === c);
   }
 
   /** A new `cues:super9` revision with lines is a new entry (kept for reloads). */
@@ -112,15 +126,15 @@
   /** Build what changed shape (a cue came due, was read, arrived); times are set by tick(). */
   function render() {
     const now = state.link.now();
-    const all = timeline();
+    const all = timeline(now);
     const due = all.filter((c) => c.at <= now);
     const upcoming = all.filter((c) => c.at > now).sort((a, b) => a.at - b.at);
-    const toRead = due.filter((c) => !c.acknowledged && !c.replaced).sort((a, b) => b.at - a.at);
+    const toRead = due.filter((c) => !c.acknowledged).sort((a, b) => b.at - a.at);
     const current = toRead[0] ?? null;
     const earlier = due.filter((c) => c !== current).sort((a, b) => b.at - a.at)
       .slice(0, EARLIER_SIZE);
     const shape = JSON.stringify([current, toRead.length, upcoming.map((c) => c.id),
-      earlier.map((c) => [c.id, c.acknowledged, c.replaced]), state.sending, state.note]);
+      earlier.map((c) => [c.id, c.acknowledged]), state.sending, state.note]);
     if (shape !== state.shape) {
       state.shape = shape;
       state.current = current;
@@ -128,6 +142,11 @@
       renderNow(current, toRead.length - 1, upcoming[0]);
       renderList($("upcoming"), upcoming.slice(0, UPCOMING_SIZE), "Nothing scheduled.", true);
       renderList($("earlier"), earlier, "Nothing read yet.", false);
+      $("earlier-count").textContent = earlier.length ? `(${earlier.length})` : "";
+      if (current && current.id !== state.chimed) chime(current.id);
+      tick(now);
+      fitText(); // once the button, the note and the countdown have taken their room
+      return;
     }
     tick(now);
   }
@@ -141,7 +160,6 @@
     $("now-queue").textContent = `+${waiting} more to read`;
     const text = cue ? cue.lines : ["Nothing to read right now."];
     $("now-text").replaceChildren(...text.map((line) => el("p", null, line)));
-    fitText();
     const done = $("done");
     done.hidden = cue === null;
     done.disabled = state.sending !== null;
@@ -193,7 +211,7 @@
       if (ahead) {
         head.append(timeSpan(cue.at, "in"));
       } else {
-        const status = cue.acknowledged ? "Read" : cue.replaced ? "Replaced" : "Not read";
+        const status = cue.acknowledged ? "Read" : "Not read";
         item.dataset.status = status.toLowerCase().replace(" ", "-");
         head.append(el("span", "status", status), el("span", "at", clockText(cue.at).slice(0, 5)));
       }
@@ -211,7 +229,10 @@
     }
     const deadline = deadlineOf(state.current);
     const box = $("countdown");
-    box.hidden = deadline === null;
+    if (box.hidden !== (deadline === null)) {
+      box.hidden = deadline === null;
+      fitText();
+    }
     if (deadline === null) return;
     const left = deadline - now;
     box.dataset.urgency = left <= 0 ? "over" : left <= URGENT_S * 1000 ? "urgent" : "running";
@@ -241,12 +262,48 @@
     const ack = await answer;
     state.sending = null;
     state.note = null;
-    if (ack.ok || ack.error.code === "already_acknowledged") {
+    if (ack.ok || GONE.has(ack.error.code)) {
       state.acknowledged.add(cue.id);
     } else {
       state.note = {cueId: cue.id, kind: "error", text: ack.error.message};
     }
     render();
+  }
+
+  // -- the chime --------------------------------------------------------------------------------
+
+  /** Browsers play no sound before a tap on the page: the first tap makes the AudioContext. */
+  function enableSound() {
+    state.audio = state.audio ?? new AudioContext();
+    state.audio.resume();
+    const button = $("sound");
+    button.dataset.state = "on";
+    button.textContent = "Sound on";
+    button.setAttribute("aria-pressed", "true");
+    beep(0);
+  }
+
+  /** Two short rising tones when a new cue comes to read (once per cue). */
+  function chime(cueId) {
+    state.chimed = cueId;
+    $("now").dataset.chimes = String(Number($("now").dataset.chimes ?? 0) + 1);
+    if (state.audio === null) return;
+    beep(0);
+    beep(0.18);
+  }
+
+  function beep(delay) {
+    const ctx = state.audio;
+    const start = ctx.currentTime + delay;
+    const tone = ctx.createOscillator();
+    const gain = ctx.createGain();
+    tone.frequency.value = delay ? 1320 : 880;
+    gain.gain.setValueAtTime(0.0001, start);
+    gain.gain.exponentialRampToValueAtTime(0.4, start + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.16);
+    tone.connect(gain).connect(ctx.destination);
+    tone.start(start);
+    tone.stop(start + 0.17);
   }
 
   // -- key, connection, start -------------------------------------------------------------------
@@ -268,6 +325,7 @@
       return;
     }
     $("done").addEventListener("click", onDone);
+    $("sound").addEventListener("click", enableSound);
     state.link = Showrunner.link("/cue", key, {
       online: async () => {
         $("gate").hidden = true;

@@ -369,7 +369,8 @@ class ScheduleView(ViewModel):
 
 class GameCuesView(ViewModel):
     session: ShortText | None
-    lines: rows(CueText, 100)
+    lines: rows(CueText, 100)  # read aloud
+    notes: rows(CueText, 100)  # for the operator: rules, what to check or do
 
 
 # -- the Wild Card draw (draw:wildcard) ----------------------------------------------------------
@@ -427,7 +428,9 @@ class DrawView(ViewModel):
 # -- cues, screens, attract ----------------------------------------------------------------------
 class CueLine(ViewModel):
     id: ShortText
-    text: CueText
+    text: CueText  # read aloud
+    notes: CueText  # for the operator: rules, what to check or do
+    topic: ShortText  # the latest due cue of a topic replaces the earlier ones
     at_ms: EpochMs
     acknowledged: Flag
 

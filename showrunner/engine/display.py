@@ -432,7 +432,8 @@ class Display:
             "dropped_frames": self.dropped, "scene": self.playing.scene if self.playing else "",
             "uptime_s": round(uptime, 1), "switched_ms": self.switched_ms or 0,
             "log_id": self.replica.log_id or "", "resyncs": self.resyncs,
-            "resync_reason": self.resync_reason})
+            "resync_reason": self.resync_reason,
+            "clock_offset_ms": round(self.clock.offset_ms)})
 
     def send_screenshot(self, screen: pygame.Surface) -> None:
         self.last_screenshot, self.want_screenshot = self.time.monotonic(), False

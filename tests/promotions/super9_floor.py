@@ -82,5 +82,8 @@ class Floor:
     def cues(self) -> list[str]:
         return self.super9.view(CUES)["lines"]
 
+    def notes(self) -> list[str]:
+        return self.super9.view(CUES)["notes"]
+
     def jackpot(self) -> dict[str, Any]:
         return self.super9.view(JACKPOT)

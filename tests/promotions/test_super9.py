@@ -209,8 +209,11 @@ def test_no_spin_records_no_number(floor):
     floor.do("super9.no_spin", {"reason": "ball left the wheel"})
     board = floor.board()
     assert board["called"] == [10, 11] and board["spins"] == 2 and board["no_spins"] == 1
-    assert floor.cues() == ["No spin: that spin is void and no number is recorded (rule 18.2).",
-                            "The ball goes back to 11 (rule 18.3)."]
+    assert floor.cues() == ["No spin: that spin does not count and no number is recorded."]
+    assert floor.notes() == [  # for the MC, never read aloud
+        "Rule 18.2: a spin after the dealer's \u201cNo spin\u201d is invalid.",
+        "Rule 18.3: the dealer returns the ball to 11, reverses the wheel one revolution and "
+        "spins again."]
 
 
 def test_simultaneous_winners_share_equally_remainder_to_the_lower_ticket():
@@ -266,7 +269,8 @@ def test_board_counts_tickets_needing_one_two_three_and_cues_the_announcer(floor
                             "1 ticket needs one more number."]
     floor.spins(1)
     assert floor.cues()[0] == ("Number 1, red, again: a repeat does not count toward the 18 "
-                               "spins (rule 19).")
+                               "spins.")
+    assert floor.notes() == ["Rule 19: a repeated number is disregarded for the jackpot."]
 
 
 def test_board_shows_all_37_numbers_in_order_and_no_card_numbers(floor):
@@ -352,7 +356,7 @@ def test_the_consolation_is_paid_with_the_jackpot(floor):
     assert floor.board()["winners"] == [{"name": "Thandi M.",
                                          "share": "R5\u00a0000 + R50 consolation"}]
     assert floor.cues() == ["Confirmed: Thandi M. wins the jackpot of R5\u00a0000!",
-                            "The consolation of R50 goes to the winner too (rule 16)."]
+                            "The consolation of R50 goes to the winner too."]
 
 
 def test_a_consolation_win_pays_the_consolation_once(floor):
@@ -372,7 +376,7 @@ def test_a_game_with_every_ticket_void_is_closed_with_a_reason_and_the_jackpot_g
     assert refusal.code == "winner_possible" and "4 tickets are still in play" in refusal.message
     for serial in ("0421", "0422", "0423", "0424"):
         floor.do("super9.void_ticket", {"ticket": serial, "reason": "marked ticket (rule 21)"})
-    assert floor.cues()[-1] == cues.NO_TICKETS
+    assert floor.cues()[-1] == cues.NO_TICKETS.said
     floor.now = ms(f"{WEDNESDAY} 20:00")
     floor.ticket("0600", C)
     floor.now = ms(f"{WEDNESDAY} 21:00")
@@ -388,7 +392,8 @@ def test_a_game_with_every_ticket_void_is_closed_with_a_reason_and_the_jackpot_g
     assert board["status"] == "closed" and board["winners"] == []
     assert board["message"] == "No winner this game: the jackpot grows to R5\u00a0150"
     assert floor.cues() == ["The game is closed without a winner: every ticket is void. The "
-                            "jackpot grows to R5\u00a0150 (rule 15)."]
+                            "jackpot grows to R5\u00a0150."]
+    assert floor.notes() == ["Rule 15: with no winner the jackpot carries over to the next game."]
     assert floor.jackpot()["jackpot_cents"] == grown
     assert floor.refused("super9.spin", {"number": 1}).code == "game_over"
     assert floor.refused("super9.close_session", {"reason": "again"}).code == "game_over"
@@ -417,8 +422,9 @@ def test_a_rule_9_void_disqualifies_the_holders_other_tickets_that_day(floor):
     floor.start()
     floor.spins(*A)  # Thandi's 0421 claims SUPER 9; the check finds the copies differ
     floor.do("super9.void_ticket", {"ticket": "0421", "reason": "copies differ (rule 9)"})
-    assert floor.cues()[0] == ("Ticket 0421 is void: copies differ (rule 9). The game goes on. "
-                               "The holder's 1 other ticket is void too (rule 9).")
+    assert floor.cues()[0] == ("Ticket 0421 is void: copies differ. The game goes on. "
+                               "The holder's 1 other ticket is void too.")
+    assert floor.notes()[0] == "Rule 9: a disqualified holder's other tickets that day are void."
     assert floor.super9.tickets["0430"].void == (
         f"holder disqualified on {WEDNESDAY} (rule 9): ticket 0421 is void (copies differ "
         "(rule 9))")

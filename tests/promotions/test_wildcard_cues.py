@@ -40,9 +40,11 @@ def test_cues_follow_the_draw_claim_and_redraw():
            at=second.claim_deadline_ms - 45_000)
     ids = texts(s)
     assert "Sipho N. has claimed the Wild Card" in ids["wildcard-r2-claimed"]
-    # the 60 s reminder was already due; the 30 s and 10 s ones are withdrawn
-    assert "wildcard-r2-remind-60" in ids
-    assert "wildcard-r2-remind-30" not in ids and "wildcard-r2-remind-10" not in ids
+    # the 30 s and 10 s reminders are withdrawn; the claim replaces the unread call and 60 s
+    # reminder of its topic: nobody reads them once the winner is at the stage
+    assert not {"wildcard-r2-remind-60", "wildcard-r2-remind-30", "wildcard-r2-remind-10",
+                "wildcard-r2-winner"} & set(ids)
+    assert "wildcard-r1-redraw" in ids  # another round's topic
     times = [c["at_ms"] for c in s.cue_list()]
     assert times == sorted(times)
 
@@ -78,3 +80,35 @@ def test_announcer_acknowledges_a_due_cue_once():
     with pytest.raises(Rejected) as unknown:
         s.send("cue.acknowledge", {"cue_id": "nope"}, at=CLOSE, role="announcer")
     assert unknown.value.code == "unknown_cue"
+
+
+def test_time_up_replaces_the_reminders_and_a_read_cue_stays():
+    # rule 40: no claim within 90 seconds; the reminders before "time is up" are withdrawn
+    s = activated_show()
+    s.send("wildcard.freeze", at=CLOSE)
+    (drawn,) = s.send("wildcard.draw", at=CLOSE, rng=ScriptedRng(0))
+    s.tick(drawn.reveal_at_ms)
+    deadline = drawn.claim_deadline_ms
+    s.send("cue.acknowledge", {"cue_id": "wildcard-r1-remind-60"}, at=deadline - 60_000,
+           role="announcer")
+    s.tick(deadline + 100)
+    cues = {c["id"]: c for c in s.cue_list()}
+    up = cues["wildcard-r1-time-up"]
+    assert up["text"] == "Time is up for Thandi M., card ending in 0001."
+    assert up["at_ms"] == deadline and up["topic"] == "wildcard-r1-claim"
+    assert "Rule 40" in up["notes"]
+    assert "wildcard-r1-remind-60" in cues  # read: kept for the history
+    assert "wildcard-r1-remind-30" not in cues and "wildcard-r1-remind-10" not in cues
+    assert "wildcard-r1-winner" not in cues
+
+
+def test_cue_text_is_for_reading_aloud_and_notes_are_for_the_operator():
+    # rule 39 is the MC's to check; the announcer never reads "(rule 39)" aloud
+    s = activated_show()
+    s.send("wildcard.freeze", at=CLOSE)
+    (drawn,) = s.send("wildcard.draw", at=CLOSE, rng=ScriptedRng(0))
+    s.tick(drawn.reveal_at_ms)
+    cues = s.cue_list()
+    assert cues and all("rule" not in c["text"].lower() for c in cues)
+    winner = next(c for c in cues if c["id"] == "wildcard-r1-winner")
+    assert winner["notes"].startswith("Rule 39: check the rewards card and the ID")

@@ -13,7 +13,9 @@ import yaml
 ZONE = "Africa/Johannesburg"
 
 
-def write_wildcard_config(directory: Path, close_in_ms: int, reveal_delay_ms: int = 1500) -> None:
+def write_wildcard_config(directory: Path, close_in_ms: int, reveal_delay_ms: int = 1500,
+                          claim_seconds: int = 90,
+                          reminder_seconds: tuple[int, ...] = (60, 30, 10)) -> None:
     """wildcard.yaml in `directory`: bins open since midnight, closing `close_in_ms` from now.
     Point SHOWRUNNER_CONFIG_DIR at `directory` before starting the controller."""
     close = dt.datetime.now(ZoneInfo(ZONE)) + dt.timedelta(milliseconds=close_in_ms)
@@ -21,8 +23,9 @@ def write_wildcard_config(directory: Path, close_in_ms: int, reveal_delay_ms: in
     (directory / "wildcard.yaml").write_text(yaml.safe_dump({
         "draw_day": close.date().isoformat(), "timezone": ZONE,
         "bins_open": "00:00:00", "bins_close": close.strftime("%H:%M:%S"),
-        "tickets_per_cardholder": 1, "tickets_per_participant": 5, "claim_seconds": 90,
-        "reminder_seconds": [60, 30, 10], "prize_claim_days": 15,
+        "tickets_per_cardholder": 1, "tickets_per_participant": 5,
+        "claim_seconds": claim_seconds, "reminder_seconds": list(reminder_seconds),
+        "prize_claim_days": 15,
         "reveal_delay_ms": reveal_delay_ms, "reveal_lead_ms": 500,
     }))
 

@@ -19,7 +19,8 @@ document.addEventListener("securitypolicyviolation",
 """
 
 
-@pytest.mark.parametrize(("path", "role"), [("/tablet", "operator"), ("/cue", "announcer")])
+@pytest.mark.parametrize(("path", "role"), [("/tablet", "operator"), ("/cue", "announcer"),
+                                           ("/screens", "technician")])
 async def test_the_page_works_under_its_policy_and_blocks_inline_script(
         browser: Browser, ctl: LiveController, path: str, role: str) -> None:
     context = await browser.new_context()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,12 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, Page, expect
 
+from tests.integration.test_tournaments import (
+    entry_of,
+    ok,
+    register,
+    wild_card_from_the_register,
+)
 from tests.integration.test_wildcard_live import MEMBERS
 from tests.support.browser import needs_chromium
 from tests.support.live import LiveController, live_controller
@@ -19,6 +26,7 @@ pytestmark = needs_chromium
 
 PHONE = {"width": 390, "height": 844}
 MONITOR = {"width": 1280, "height": 800}
+PORTRAIT = {"width": 800, "height": 1280}
 PUBLIC_NAMES = {"1000001": "Thandi M.", "1000002": "Sipho N."}
 DONE = "Done · Acknowledge"
 
@@ -125,3 +133,105 @@ async def test_cue_assets_are_served(ctl: LiveController, browser: Browser) -> N
         response = await page.request.get(ctl.url + path)
         assert response.ok, path
     assert (await page.request.get(ctl.url + "/cue")).headers["cache-control"] == "no-cache"
+
+
+async def fits(page: Page) -> None:
+    """The cue is whole: its text does not overflow its box, and the box and the Done button
+    are inside the window (nothing cut off at the bottom)."""
+    box = await page.evaluate("""() => {
+        const text = document.getElementById("now-text");
+        const done = document.getElementById("done").getBoundingClientRect();
+        return {scroll: text.scrollHeight, client: text.clientHeight,
+                bottom: document.getElementById("now").getBoundingClientRect().bottom,
+                done: done.bottom, height: window.innerHeight};
+    }""")
+    assert box["client"] > 0 and box["scroll"] <= box["client"], box
+    assert box["bottom"] <= box["height"] and box["done"] <= box["height"], box
+
+
+async def shoot(page: Page, name: str) -> None:
+    """Both orientations into $SHOWRUNNER_SCREENSHOTS, when it is set (docs/screenshots/)."""
+    directory = os.environ.get("SHOWRUNNER_SCREENSHOTS")
+    if directory:
+        await page.screenshot(path=Path(directory) / f"{name}.png")
+
+
+async def test_reminders_give_way_to_time_up_and_nothing_read_aloud_names_a_rule(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+    # rules 39-40: the winner, the reminders, then time up; each replaces the one before
+    write_wildcard_config(tmp_path / "config", close_in_ms=5000, reveal_delay_ms=1000,
+                          claim_seconds=12, reminder_seconds=(8, 4))
+    monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+        page = await open_cue(browser, ctl, viewport=MONITOR)
+        await expect(page.locator("#conn")).to_have_text("Online")
+        sound = page.get_by_role("button", name="Tap to enable sound")
+        await sound.click()
+        await expect(page.locator("#sound")).to_have_text("Sound on")
+        for card, name in MEMBERS[:2]:
+            assert (await mc.send("register_member", {"card": card, "display_name": name}))["ok"]
+            assert (await mc.send("wildcard.activate", {"card": card}))["ok"]
+        assert (await freeze_when_bins_close(mc))["ok"]
+        await page.get_by_role("button", name=DONE).click()
+        assert (await mc.send("wildcard.draw"))["ok"]
+        kind, earlier = page.locator("#now-kind"), page.locator("#earlier .cue-item")
+        await expect(kind).to_have_text("Winner", timeout=10000)
+        await expect(kind).to_have_text("Reminder, 8 s left", timeout=15000)
+        # the unread call is withdrawn, not queued behind the reminder
+        await expect(page.locator("#now-queue")).to_be_hidden()
+        await expect(page.locator('[data-cue="wildcard-r1-winner"]')).to_have_count(0)
+        await expect(kind).to_have_text("Reminder, 4 s left", timeout=10000)
+        await expect(page.locator('[data-cue="wildcard-r1-remind-8"]')).to_have_count(0)
+        await expect(kind).to_have_text("Time is up", timeout=10000)
+        await expect(page.locator("#now-text")).to_have_text(
+            re.compile(r"^Time is up for (Thandi M\.|Sipho N\.), card ending in \d{4}\.$"))
+        await expect(page.locator('[data-cue="wildcard-r1-remind-4"]')).to_have_count(0)
+        await expect(page.locator("#now-queue")).to_be_hidden()
+        assert int(await page.locator("#now").get_attribute("data-chimes") or 0) >= 4
+        # the MC's notes (rule 40, what to check) are not on the announcer's page
+        doc = await mc.wait_view("cues", lambda d: any(
+            c["id"] == "wildcard-r1-time-up" for c in d["cues"]))
+        assert all("Rule" in c["notes"] for c in doc["cues"])
+        # the history is folded away until opened
+        await page.get_by_role("button", name=DONE).click()
+        await expect(page.locator("#now")).to_have_attribute("data-state", "idle")
+        await expect(earlier.first).to_be_hidden()
+        await page.locator("#history summary").click()
+        await expect(earlier).to_have_count(2)  # the start and time up, both read
+        await expect(earlier.first).to_have_attribute("data-cue", "wildcard-r1-time-up")
+        assert "rule" not in (await page.locator("body").inner_text()).lower()
+
+
+async def test_a_long_seat_draw_fits_the_screen_in_both_orientations(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+    # slots rule 16: the semi-final seats are drawn and read out, thirty names at once
+    write_wildcard_config(tmp_path / "config", close_in_ms=4000, reveal_delay_ms=500)
+    monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+        await ok(mc, "register_member", {"card": "2000000", "display_name": "Wanda Wildcard"})
+        await ok(mc, "wildcard.activate", {"card": "2000000"})
+        await ok(mc, "wildcard.register_decline", {"card": "2000000", "in_person": True,
+                                                   "id_checked": True, "id_document": "SA ID"})
+        people = await register(mc, 32, 1_000_000)
+        for i, (card, _) in enumerate(people):
+            entry = await entry_of(mc, "slots.enter", {"card": card})
+            await ok(mc, "slots.record_score", {"entry": entry, "score": 10_000 - 100 * i})
+        await ok(mc, "slots.close_stage", {"stage": "qualifying"})
+        await wild_card_from_the_register(mc)
+        await ok(mc, "slots.draw_seats", {"stage": "semi"})
+        page = await open_cue(browser, ctl, viewport=MONITOR)
+        await expect(page.locator("#conn")).to_have_text("Online")
+        for _ in range(3):  # the start, the winner from the register, the seat draw
+            if await page.locator("#now-kind").inner_text() == "Seat draw":
+                break
+            await page.get_by_role("button", name=DONE).click()
+            await page.wait_for_timeout(300)
+        await expect(page.locator("#now-kind")).to_have_text("Seat draw")
+        text = await page.locator("#now-text").inner_text()
+        assert len(text) > 600 and text.count("Seat ") == 30
+        for name, viewport in (("cue-1280x800", MONITOR), ("cue-800x1280", PORTRAIT),
+                               ("cue-phone", PHONE)):
+            await page.set_viewport_size(viewport)
+            await page.wait_for_timeout(300)
+            await fits(page)
+            await shoot(page, name)

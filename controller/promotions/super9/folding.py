@@ -24,7 +24,6 @@ from controller.promotions.super9.game import Game
 from controller.promotions.super9.schedule import Schedule, session_day
 from controller.promotions.super9.state import Running, Ticket
 from controller.promotions.super9.views import BOARD, CUES, JACKPOT, SCHEDULE
-from showrunner.contract.money import format_zar
 
 
 class Super9Folds:
@@ -79,7 +78,7 @@ class Super9Folds:
         if not (run and live):
             return ()
         others = len(out) - 1
-        run.cue = [cues.void_line(e.ticket, e.reason, others), *self._progress_cue(run)]
+        run.say([cues.void_line(e.ticket, e.reason, others), *self._progress_cue(run)])
         return (BOARD, CUES)
 
     def _started(self, e: Super9SessionStarted) -> Iterable[str]:
@@ -89,36 +88,30 @@ class Super9Folds:
                     self.config.numbers_per_ticket)
         self.current = Running(session, game, e.jackpot_cents, e.buy_ins_cents,
                                e.consolation_cents)
-        self.current.cue = [
-            f"Super 9, {session.label}: {game.in_play()} tickets in play.",
-            f"The jackpot of {format_zar(e.jackpot_cents)} is won with all nine numbers within "
-            f"{self.config.jackpot_counted_spins} counted spins.",
-            f"The consolation of {format_zar(e.consolation_cents)} goes to the first to complete, "
-            "with the jackpot or after it (rule 16).",
-        ]
+        self.current.say(cues.started_lines(session.label, game.in_play(), e.jackpot_cents,
+                                            self.config.jackpot_counted_spins,
+                                            e.consolation_cents))
         self.last_at_ms = e.at_ms
         return (BOARD, CUES, JACKPOT, SCHEDULE)
 
     def _spun(self, e: Super9SpinEntered) -> Iterable[str]:
         run = self._current(e.session)
         call = run.game.call(e.number)
-        run.cue = [cues.spin_line(e.number, call.counted, self.config.jackpot_counted_spins),
-                   *self._progress_cue(run)]
+        run.say([cues.spin_line(e.number, call.counted, self.config.jackpot_counted_spins),
+                 *self._progress_cue(run)])
         return (BOARD, CUES)
 
     def _no_spin(self, e: Super9NoSpin) -> Iterable[str]:
         run = self._current(e.session)
         run.no_spins += 1
-        run.cue = ["No spin: that spin is void and no number is recorded (rule 18.2)."]
-        if run.game.calls:
-            run.cue.append(f"The ball goes back to {run.game.calls[-1].number} (rule 18.3).")
+        run.say(cues.no_spin_lines(run.game.calls[-1].number if run.game.calls else None))
         return (BOARD, CUES)
 
     def _undone(self, e: Super9SpinUndone) -> Iterable[str]:
         run = self._current(e.session)
         run.game.uncall()
-        run.cue = [f"Correction: number {e.number} is taken off the board.",
-                   *self._progress_cue(run)]
+        run.say([cues.Line(f"Correction: number {e.number} is taken off the board."),
+                 *self._progress_cue(run)])
         return (BOARD, CUES)
 
     def _won(self, e: Super9Won) -> Iterable[str]:
@@ -128,9 +121,10 @@ class Super9Folds:
         self.previous_jackpot_cents, self.jackpot_cents = self.jackpot_cents, e.jackpot_next_cents
         self.last_at_ms = e.at_ms
         names = self._names([w["ticket"] for w in e.winners])
-        run.cue = [cues.won_line(names, e.prize, [w["share_cents"] for w in e.winners])]
+        lines = [cues.won_line(names, e.prize, [w["share_cents"] for w in e.winners])]
         if e.consolation_cents:  # rule 16 (ruling): paid with the jackpot too
-            run.cue.append(cues.consolation_too_line(e.consolation_cents, len(names)))
+            lines.append(cues.consolation_too_line(e.consolation_cents, len(names)))
+        run.say(lines)
         return (BOARD, CUES, JACKPOT, SCHEDULE)
 
     def _closed(self, e: Super9SessionClosed) -> Iterable[str]:
@@ -139,7 +133,7 @@ class Super9Folds:
         self.played.add(e.session)
         self.previous_jackpot_cents, self.jackpot_cents = self.jackpot_cents, e.jackpot_next_cents
         self.last_at_ms = e.at_ms
-        run.cue = [cues.closed_line(e.reason, e.jackpot_next_cents)]
+        run.say([cues.closed_line(e.reason, e.jackpot_next_cents)])
         return (BOARD, CUES, JACKPOT, SCHEDULE)
 
     def _current(self, session_id: str) -> Running:
@@ -147,7 +141,7 @@ class Super9Folds:
         assert run is not None and run.session.id == session_id
         return run
 
-    def _progress_cue(self, run: Running) -> list[str]:
+    def _progress_cue(self, run: Running) -> list[cues.Line]:
         limit = self.config.jackpot_counted_spins
         winners = run.game.complete()
         if winners:

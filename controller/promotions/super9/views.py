@@ -38,7 +38,8 @@ class Super9Views:
         if name == CUES:
             run = self.current
             return {"session": run.session.label if run else None,
-                    "lines": list(run.cue) if run else []}
+                    "lines": list(run.cue) if run else [],
+                    "notes": list(run.notes) if run else []}
         if name == SCHEDULE:
             return {"title": "Coming up", "events": [
                 {"id": s.id, "name": "Super 9", "label": s.label, "starts_at": s.start_ms}

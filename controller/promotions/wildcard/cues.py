@@ -3,7 +3,10 @@
 Cue ids are derived from the round (`wildcard-r2-winner`), so replay rebuilds the same cues; a
 winner called again after an outage gets `wildcard-r2-call2`. Reminders are cues due at 60, 30 and
 10 s before the running claim deadline; a claim, a new call or a disqualification withdraws those
-not yet due. An ineligible winner's cue never says why (self-exclusion is private).
+not yet due. A call's cues share a topic (`wildcard-r2-claim`): the winner, the reminders, time up
+when the window runs out, the claim or the redraw each replace the ones before (docs/cue.md). An
+ineligible winner's cue never says why (self-exclusion is private). Rule numbers and what to
+check go in the cue's notes, for the MC, never in the text read aloud.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from controller.domain.events import DomainEvent
 from controller.promotions.wildcard import Wildcard
 from controller.promotions.wildcard.events import (
     WildcardClaimed,
+    WildcardClaimExpired,
     WildcardPoolFrozen,
     WildcardRedrawStarted,
     WildcardRevealed,
@@ -34,7 +38,7 @@ class WildcardCues:
     def cue_handlers(self) -> Mapping[type[DomainEvent], CueHandler]:
         return {WildcardPoolFrozen: self._frozen, WildcardRevealed: self._revealed,
                 WildcardClaimed: self._claimed, WildcardRedrawStarted: self._redraw,
-                WildcardStandInNamed: self._stand_in}
+                WildcardStandInNamed: self._stand_in, WildcardClaimExpired: self._expired}
 
     def _frozen(self, event: WildcardPoolFrozen) -> CueChanges:
         return CueChanges(add=[self._starting(event)])
@@ -55,7 +59,21 @@ class WildcardCues:
         withdraw = self._pending_reminders(event.round, event.at_ms)
         return CueChanges(add=[Cue(f"wildcard-r{event.round}-redraw",
                                    f"{text} We will draw again for the Wild Card.",
-                                   event.at_ms)], withdraw=withdraw)
+                                   event.at_ms, _topic(event.round),
+                                   "Rule 40: a finalist who does not come forward within 90 "
+                                   "seconds, and is not in the register, is replaced by a "
+                                   "redraw.")], withdraw=withdraw)
+
+    def _expired(self, event: WildcardClaimExpired) -> CueChanges:
+        """The claim window ran out: "time is up" replaces the last reminder."""
+        draw = self.wildcard.draw
+        if draw is None or draw.round != event.round:
+            return CueChanges()
+        text = f"Time is up for {self._name(draw.card)}, card ending in {draw.card[-4:]}."
+        return CueChanges(add=[Cue(
+            f"{self._prefix(event.round, self.calls[1])}-time-up", text, event.deadline_ms,
+            _topic(event.round), "Rule 40: the 90 seconds have run out; redraw, unless the "
+                                 "winner is at the stage with card and ID.")])
 
     def _stand_in(self, event: WildcardStandInNamed) -> CueChanges:
         text = (f"{event.stand_in} will play the Final on behalf of our Wild Card finalist, "
@@ -67,7 +85,8 @@ class WildcardCues:
             "We are drawing again for the Wild Card")
         text = (f"{lead}: {event.tickets} tickets from {event.members} rewards members are in "
                 f"the draw. Watch the screens for the winner!")
-        return Cue(f"wildcard-r{event.round}-start", text, event.at_ms)
+        return Cue(f"wildcard-r{event.round}-start", text, event.at_ms,
+                   notes="Rule 35: the draw is made from the stage and called on the PA.")
 
     def _winner(self, event: WildcardRevealed) -> list[Cue]:
         draw, calls, at = self.wildcard.draw, self.wildcard.reveals, self.wildcard.shown_at
@@ -83,16 +102,20 @@ class WildcardCues:
         if draw.in_register:
             text = (f"{said} {name} signed the decline-to-attend register and is our Wild Card "
                     "finalist without coming to the stage.")
-            return [Cue(f"wildcard-r{round_}-winner", text, at)]
+            return [Cue(f"wildcard-r{round_}-winner", text, at, _topic(round_),
+                        "Rule 41: a finalist in the decline-to-attend register need not come "
+                        "forward; record the claim from the register.")]
         text = (f"{said} {name}, you have 90 seconds to come to the stage with your rewards card "
                 "and your ID!")
-        cues = [Cue(prefix if calls > 1 else f"wildcard-r{round_}-winner", text, at)]
+        check = "Rule 39: check the rewards card and the ID before recording the claim."
+        cues = [Cue(prefix if calls > 1 else f"wildcard-r{round_}-winner", text, at,
+                    _topic(round_), check)]
         assert self.wildcard.deadline is not None
         for seconds in self.wildcard.config.reminder_seconds:
             cues.append(Cue(
                 f"{prefix}-remind-{seconds}",
                 f"{name}, card ending in {last4}: {seconds} seconds left to come to the stage!",
-                self.wildcard.deadline - seconds * 1000,
+                self.wildcard.deadline - seconds * 1000, _topic(round_), check,
             ))
         return cues
 
@@ -104,8 +127,8 @@ class WildcardCues:
             text = (f"{name} is confirmed as our Wild Card finalist from the decline-to-attend "
                     "register and takes the last seat in the Final.")
         pending = self._pending_reminders(event.round, event.at_ms)
-        return CueChanges(add=[Cue(f"wildcard-r{event.round}-claimed", text, event.at_ms)],
-                          withdraw=pending)
+        return CueChanges(add=[Cue(f"wildcard-r{event.round}-claimed", text, event.at_ms,
+                                   _topic(event.round))], withdraw=pending)
 
     def _pending_reminders(self, round_: int, now_ms: int) -> list[str]:
         """The reminder ids of the last call of `round_` not yet due at `now_ms`."""
@@ -122,3 +145,8 @@ class WildcardCues:
 
     def _name(self, card: str) -> str:
         return self.wildcard.members.by_card[card].display_name
+
+
+def _topic(round_: int) -> str:
+    """The topic of a round's calls: each cue of it replaces the ones before."""
+    return f"wildcard-r{round_}-claim"
