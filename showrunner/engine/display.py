@@ -433,7 +433,7 @@ class Display:
             "uptime_s": round(uptime, 1), "switched_ms": self.switched_ms or 0,
             "log_id": self.replica.log_id or "", "resyncs": self.resyncs,
             "resync_reason": self.resync_reason,
-            "clock_offset_ms": round(self.clock.offset_ms)})
+            "clock_offset_ms": round(self.clock.fix.offset_ms)})
 
     def send_screenshot(self, screen: pygame.Surface) -> None:
         self.last_screenshot, self.want_screenshot = self.time.monotonic(), False
