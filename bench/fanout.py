@@ -17,10 +17,13 @@ registry, pinned by package-lock.json; needs node and npm). Then, on a temporary
    longer (a score changes every second meanwhile); its resident memory at the end is
    `display_rss_mib`.
 3. `--clients` official socket.io JavaScript clients spread over `--processes` Node processes
-   (bench/fanout/client.js), WebSocket transport, `--batch` connecting at a time in each, all
-   with one display-role viewer key (a plain viewer of public views: no per-screen
-   enrolment), each calling `sync`. `controller_kib_per_client`: the controller's resident
-   memory once they are in, minus before, per client.
+   (bench/fanout/client.js), WebSocket transport, `--batch` connecting at a time in each, each
+   calling `sync`. With `--screens enrolled` (the default) each is its own screen, enrolled
+   and authorised before the commands of step 1 (`enrol_s`) in one group playing the demo's
+   playlist (playlists/demo.yaml: the leaderboard among other scenes), as a floor is; with
+   `--screens viewer` all share one display-role key (plain viewers of public views).
+   `controller_kib_per_client`: the controller's resident memory once they are in
+   (`connect_s`), minus before, per client.
 4. The same commands again: the send time and ack time at the operator, and each client's
    arrival time of the first message naming `leaderboard:slots` after the send (a "views"
    push, or any other event naming it, e.g. a delta). Clocks: Python's time.time() and Node's
@@ -55,12 +58,15 @@ import socketio
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.soak import rss_kib
+from controller.demo import PLAYLIST
 from controller.demo_night import MC, PLAYERS
 from controller.process import ROOT
+from controller.remote import assign_payload, enrol_payload
 from tests.support.live import LiveController
 
 NODE = ROOT / "bench" / "fanout"
 VIEW = "leaderboard:slots"
+GROUP = "floor"
 ARRIVAL_TIMEOUT_S = 10.0
 GAP_S = 0.02  # between commands: the clients' reports (flushed every 20 ms) come in
 
@@ -122,12 +128,11 @@ class Clients:
             process.stdin.write(json.dumps(command).encode() + b"\n")
         return [await queue.get() for queue in self.replies]
 
-    async def connect(self, url: str, key: str, clients: int, batch: int) -> int:
-        """Connect `clients` in all, spread evenly; returns how many are in."""
+    async def connect(self, url: str, auths: list[dict[str, str]], batch: int) -> int:
+        """Connect one client per auth, spread evenly; returns how many are in."""
         share = len(self.processes)
-        counts = [clients // share + (p < clients % share) for p in range(share)]
-        replies = await self.ask([{"op": "connect", "url": url, "auth": {"key": key},
-                                   "count": n, "batch": batch} for n in counts])
+        replies = await self.ask([{"op": "connect", "url": url, "auths": auths[p::share],
+                                   "batch": batch} for p in range(share)])
         return sum(r["ready"] for r in replies)
 
     async def close(self) -> None:
@@ -196,6 +201,27 @@ class Board:
             raise RuntimeError("a score change was refused")
 
 
+async def enrol(url: str, technician_key: str, count: int) -> list[dict[str, str]]:
+    """`count` screens enrolled and authorised in one group playing the demo's playlist, as a
+    technician would; their auths. Sent 50 at a time: the round trips overlap."""
+    technician = MC(lambda _: None)
+    await technician.connect(url, technician_key)
+    auths: list[dict[str, str]] = []
+    try:
+        for start in range(0, count, 50):
+            batch = [(f"fanout-{i:04d}", *enrol_payload(f"fanout-{i:04d}", GROUP))
+                     for i in range(start, min(start + 50, count))]
+            await asyncio.gather(*(technician.send("screens.enrol", payload)
+                                   for _, _, payload in batch))
+            await asyncio.gather(*(technician.send("screens.authorise", {"screen": screen})
+                                   for screen, _, _ in batch))
+            auths += [{"key": key, "screen": screen} for screen, key, _ in batch]
+        await technician.send("playlists.assign", assign_payload(PLAYLIST, [], [GROUP]))
+    finally:
+        await technician.close()
+    return auths
+
+
 def start_display(url: str, key: str, work: Path) -> subprocess.Popen[bytes]:
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
            "SHOWRUNNER_DISPLAY_KEY": key}
@@ -238,6 +264,12 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         await mc.connect(controller.url, controller.keys["operator"])
         board = Board(mc)
         await board.seed()
+        began = time.monotonic()
+        if args.screens == "enrolled":
+            auths = await enrol(controller.url, controller.keys["technician"], args.clients)
+        else:
+            auths = [{"key": controller.keys["display"]}] * args.clients
+        enrol_s = time.monotonic() - began
         alone = await fan_out(board.change, args.commands, None, 0)
         display = start_display(controller.url, controller.keys["display"], work)
         display_began = time.monotonic()
@@ -245,14 +277,15 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         await has_views(work / "screens" / "fanout-4k.json", display)
         assert controller.process is not None
         before = rss_kib(controller.process.pid) or 0
-        ready = await clients.connect(controller.url, controller.keys["display"], args.clients,
-                                      args.batch)
+        began = time.monotonic()
+        ready = await clients.connect(controller.url, auths, args.batch)
+        connect_s = time.monotonic() - began
         await asyncio.sleep(1.0)
         after = rss_kib(controller.process.pid) or 0
         ours = await fan_out(board.change, args.commands, clients, ready)
         size = int(statistics.median(clients.sizes)) if clients.sizes else 0
         await clients.close()
-        theirs = await on_reference(reference_url, clients, args, size)
+        theirs = await on_reference(reference_url, clients, auths, args, size)
         while time.monotonic() - display_began < args.display_minutes * 60:
             await board.change()
             await asyncio.sleep(1.0)
@@ -283,14 +316,14 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         "controller_kib_per_client": round((after - before) / max(ready, 1), 1),
         "display_rss_mib": round(display_kib / 1024, 1),
         "display_minutes": round((time.monotonic() - display_began) / 60, 2),
-        "auth": "one display-role viewer key shared by all clients",
+        "screens": args.screens, "enrol_s": round(enrol_s, 1), "connect_s": round(connect_s, 1),
     }
 
 
-async def on_reference(url: str, clients: Clients, args: argparse.Namespace,
-                       size: int) -> dict[str, list[float]]:
+async def on_reference(url: str, clients: Clients, auths: list[dict[str, str]],
+                       args: argparse.Namespace, size: int) -> dict[str, list[float]]:
     """The same clients, reconnected to the reference server, `--commands` broadcasts."""
-    ready = await clients.connect(url, "reference", args.clients, args.batch)
+    ready = await clients.connect(url, auths, args.batch)
     trigger_client = socketio.AsyncClient(reconnection=False)
     await trigger_client.connect(url, namespaces=["/control"], transports=["websocket"])
 
@@ -312,6 +345,9 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=4, help="Node processes for clients")
     parser.add_argument("--batch", type=int, default=25,
                         help="clients connecting at a time in each Node process")
+    parser.add_argument("--screens", choices=("enrolled", "viewer"), default="enrolled",
+                        help="enrolled: each client its own screen playing the demo playlist; "
+                        "viewer: all with one display-role key")
     parser.add_argument("--display-minutes", type=float, default=0.5,
                         help="keep the 4K display running at least this long")
     parser.add_argument("--json", action="store_true", help="print JSON (the only output form)")

@@ -1,7 +1,7 @@
 // Many /display clients in one Node process, driven by bench/fanout.py over stdin/stdout.
 //
 // stdin, one JSON object a line:
-//   {"op": "connect", "url", "auth", "count", "batch"}  open `count` sockets (each its own
+//   {"op": "connect", "url", "auths", "batch"}  open a socket per auth (each its own
 //        WebSocket, `batch` connecting at a time), each calls `sync`; answers {"ready", "failed"}
 //   {"op": "close"}  disconnect them all; answers {"closed"}
 // stdout: those answers, and {"arrivals": [[socket, ms], ...], "bytes"} for every message that
@@ -70,11 +70,11 @@ function open(url, auth, index) {
   });
 }
 
-async function connect({ url, auth, count, batch }) {
+async function connect({ url, auths, batch }) {
   let failed = 0;
-  for (let start = 0; start < count; start += batch) {
+  for (let start = 0; start < auths.length; start += batch) {
     const opened = await Promise.all(
-      Array.from({ length: Math.min(batch, count - start) }, (_, i) => open(url, auth, start + i)));
+      auths.slice(start, start + batch).map((auth, i) => open(url, auth, start + i)));
     for (const socket of opened) {
       if (socket) sockets.push(socket); else failed += 1;
     }
