@@ -12,10 +12,10 @@ registry, pinned by package-lock.json; needs node and npm). Then, on a temporary
    twelve players entered and scored. An operator client (the demo's MC) sends `--commands`
    score changes one at a time, each lifting the lowest player to the top, so every command
    changes `leaderboard:slots`; first with no screen connected (`ack_p99_no_screens_ms`).
-2. One real display process (`showrunner display`, 3840x2160, SDL dummy driver) on the same
-   controller, showing the leaderboard until the end of the run, or `--display-minutes` if
-   longer (a score changes every second meanwhile); its resident memory at the end is
-   `display_rss_mib`.
+2. One real display process (`showrunner display`, 3840x2160, SDL dummy driver), enrolled as
+   a screen of the group below, playing the demo's playlist on the same controller until the
+   end of the run, or `--display-minutes` if longer (a score changes every second meanwhile);
+   its resident memory at the end is `display_rss_mib`.
 3. `--clients` official socket.io JavaScript clients spread over `--processes` Node processes
    (bench/fanout/client.js), WebSocket transport, `--batch` connecting at a time in each, each
    calling `sync`. With `--screens enrolled` (the default) each is its own screen, enrolled
@@ -67,6 +67,7 @@ from tests.support.live import LiveController
 NODE = ROOT / "bench" / "fanout"
 VIEW = "leaderboard:slots"
 GROUP = "floor"
+DISPLAY = "fanout-4k"  # the real display process's screen
 ARRIVAL_TIMEOUT_S = 10.0
 GAP_S = 0.02  # between commands: the clients' reports (flushed every 20 ms) come in
 
@@ -201,16 +202,15 @@ class Board:
             raise RuntimeError("a score change was refused")
 
 
-async def enrol(url: str, technician_key: str, count: int) -> list[dict[str, str]]:
-    """`count` screens enrolled and authorised in one group playing the demo's playlist, as a
+async def enrol(url: str, technician_key: str, screens: list[str]) -> list[dict[str, str]]:
+    """`screens` enrolled and authorised in one group playing the demo's playlist, as a
     technician would; their auths. Sent 50 at a time: the round trips overlap."""
     technician = MC(lambda _: None)
     await technician.connect(url, technician_key)
     auths: list[dict[str, str]] = []
     try:
-        for start in range(0, count, 50):
-            batch = [(f"fanout-{i:04d}", *enrol_payload(f"fanout-{i:04d}", GROUP))
-                     for i in range(start, min(start + 50, count))]
+        for start in range(0, len(screens), 50):
+            batch = [(name, *enrol_payload(name, GROUP)) for name in screens[start:start + 50]]
             await asyncio.gather(*(technician.send("screens.enrol", payload)
                                    for _, _, payload in batch))
             await asyncio.gather(*(technician.send("screens.authorise", {"screen": screen})
@@ -227,8 +227,7 @@ def start_display(url: str, key: str, work: Path) -> subprocess.Popen[bytes]:
            "SHOWRUNNER_DISPLAY_KEY": key}
     return subprocess.Popen(
         [sys.executable, "-m", "showrunner.cli", "display", "--controller", url,
-         "--screen", "fanout-4k", "--size", "3840x2160", "--state-dir", str(work / "screens"),
-         "--param", f"view={VIEW}"],
+         "--screen", DISPLAY, "--size", "3840x2160", "--state-dir", str(work / "screens")],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -265,16 +264,17 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         board = Board(mc)
         await board.seed()
         began = time.monotonic()
-        if args.screens == "enrolled":
-            auths = await enrol(controller.url, controller.keys["technician"], args.clients)
-        else:
+        screens = [DISPLAY] + [f"fanout-{i:04d}" for i in range(args.clients)
+                               if args.screens == "enrolled"]
+        display_auth, *auths = await enrol(controller.url, controller.keys["technician"], screens)
+        if args.screens == "viewer":
             auths = [{"key": controller.keys["display"]}] * args.clients
         enrol_s = time.monotonic() - began
         alone = await fan_out(board.change, args.commands, None, 0)
-        display = start_display(controller.url, controller.keys["display"], work)
+        display = start_display(controller.url, display_auth["key"], work)
         display_began = time.monotonic()
         await clients.start(min(args.processes, args.clients))
-        await has_views(work / "screens" / "fanout-4k.json", display)
+        await has_views(work / "screens" / f"{DISPLAY}.json", display)
         assert controller.process is not None
         before = rss_kib(controller.process.pid) or 0
         began = time.monotonic()
