@@ -134,7 +134,10 @@ class Clients:
         share = len(self.processes)
         replies = await self.ask([{"op": "connect", "url": url, "auths": auths[p::share],
                                    "batch": batch} for p in range(share)])
-        return sum(r["ready"] for r in replies)
+        ready = sum(r["ready"] for r in replies)
+        if ready < len(auths):
+            raise RuntimeError(f"only {ready} of {len(auths)} clients could connect to {url}")
+        return ready
 
     async def close(self) -> None:
         await self.ask([{"op": "close"}] * len(self.processes))
@@ -292,6 +295,7 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         if display.poll() is not None:
             raise RuntimeError(f"the display process ended early (exit {display.returncode})")
         display_kib = rss_kib(display.pid) or 0
+        display_minutes = (time.monotonic() - display_began) / 60
     finally:
         await mc.close()
         await clients.stop()
@@ -315,7 +319,7 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         "missing": int(sum(ours["missing"])), "reference_missing": int(sum(theirs["missing"])),
         "controller_kib_per_client": round((after - before) / max(ready, 1), 1),
         "display_rss_mib": round(display_kib / 1024, 1),
-        "display_minutes": round((time.monotonic() - display_began) / 60, 2),
+        "display_minutes": round(display_minutes, 2),
         "screens": args.screens, "enrol_s": round(enrol_s, 1), "connect_s": round(connect_s, 1),
     }
 
