@@ -35,7 +35,7 @@ registry, pinned by package-lock.json; needs node and npm). Then, on a temporary
 Prints one JSON object: `p50_ms`, `p99_ms` over all arrivals; `last_p99_ms` the p99 over
 commands of the time until the last client had it; `ack_p99_ms`; the reference's figures;
 `ratio` = p99_ms / reference_p99_ms; `missing` arrivals that never came within 10 s; `wall_s`
-for the whole run (at 1000 clients on a quiet 2-core machine: about a minute; `enrol_s` of it
+for the whole run (1000 clients: about a minute on a busy 2-core machine, `enrol_s` of it
 enrols the screens). A client that cannot connect fails the run.
 """
 
