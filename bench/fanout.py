@@ -1,0 +1,368 @@
+"""Fan-out to a floor of screens: from an MC's command to its arrival at every /display client,
+beside a minimal Node socket.io server broadcasting a message of the same size to the same
+clients in the same run.
+
+    python bench/fanout.py --clients 1000 --json
+    python bench/fanout.py --clients 1000 --display-minutes 10 --json   # display_rss_mib as asked
+
+Setup: `npm ci` in bench/fanout/ on the first run (socket.io and socket.io-client from the npm
+registry, pinned by package-lock.json; needs node and npm). Then, on a temporary SQLite file:
+
+1. A real controller (tests/support/live.py) with the demo show's Slots leaderboard: the demo's
+   twelve players entered and scored. An operator client (the demo's MC) sends `--commands`
+   score changes one at a time, each lifting the lowest player to the top, so every command
+   changes `leaderboard:slots`; first with no screen connected (`ack_p99_no_screens_ms`).
+2. One real display process (`showrunner display`, 3840x2160, SDL dummy driver), enrolled as
+   a screen of the group below, playing the demo's playlist on the same controller until the
+   end of the run, or `--display-minutes` if longer (a score changes every second meanwhile);
+   its resident memory at the end is `display_rss_mib`.
+3. `--clients` official socket.io JavaScript clients spread over `--processes` Node processes
+   (bench/fanout/client.js), WebSocket transport, `--batch` connecting at a time in each, each
+   calling `sync`. With `--screens enrolled` (the default) each is its own screen, enrolled
+   and authorised before the commands of step 1 (`enrol_s`) in one group playing the demo's
+   playlist (playlists/demo.yaml: the leaderboard among other scenes), as a floor is; with
+   `--screens viewer` all share one display-role key (plain viewers of public views).
+   `controller_kib_per_client`: the controller's resident memory once they are in
+   (`connect_s`), minus before, per client.
+4. The same commands again: the send time and ack time at the operator, and each client's
+   arrival time of the first message naming `leaderboard:slots` after the send (a "views"
+   push, or any other event naming it, e.g. a delta). Clocks: Python's time.time() and Node's
+   performance.timeOrigin + performance.now(), the same machine clock.
+5. The clients leave and connect to bench/fanout/reference.js; an operator client there
+   triggers a broadcast of a "views" message as large as the controller's was
+   (`message_bytes`), `--commands` times, timed the same way.
+
+Prints one JSON object: `p50_ms`, `p99_ms` over all arrivals; `last_p99_ms` the p99 over
+commands of the time until the last client had it; `ack_p99_ms`; the reference's figures;
+`ratio` = p99_ms / reference_p99_ms; `missing` arrivals that never came within 10 s; `wall_s`
+for the whole run (1000 clients: about a minute on a busy 2-core machine, `enrol_s` of it
+enrols the screens). A client that cannot connect fails the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import socketio
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.soak import rss_kib
+from controller.demo import PLAYLIST
+from controller.demo_night import MC, PLAYERS
+from controller.process import ROOT
+from controller.remote import assign_payload, enrol_payload
+from tests.support.live import LiveController
+
+NODE = ROOT / "bench" / "fanout"
+VIEW = "leaderboard:slots"
+GROUP = "floor"
+DISPLAY = "fanout-4k"  # the real display process's screen
+ARRIVAL_TIMEOUT_S = 10.0
+GAP_S = 0.02  # between commands: the clients' reports (flushed every 20 ms) come in
+
+
+def now_ms() -> float:
+    return time.time() * 1000
+
+
+def percentile(values: list[float], q: int) -> float:
+    if len(values) < 2:
+        return round(values[0], 2) if values else 0.0
+    return round(statistics.quantiles(values, n=100, method="inclusive")[q - 1], 2)
+
+
+def npm_ci() -> None:
+    """Install the clients' and reference server's packages once (node_modules is ignored)."""
+    if not (NODE / "node_modules" / "socket.io-client").is_dir():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=NODE, check=True,
+                       stdout=sys.stderr)
+
+
+class Clients:
+    """N /display clients in a few Node processes; arrivals land in `self.current`."""
+
+    def __init__(self) -> None:
+        self.processes: list[asyncio.subprocess.Process] = []
+        self.replies: list[asyncio.Queue[dict[str, Any]]] = []
+        self.current: dict[tuple[int, int], float] = {}  # socket -> first arrival
+        self.since = float("inf")  # arrivals before this (ms) are of an earlier message
+        self.sizes: list[int] = []
+        self.readers: list[asyncio.Task[None]] = []
+
+    async def start(self, processes: int) -> None:
+        for p in range(processes):
+            process = await asyncio.create_subprocess_exec(
+                "node", str(NODE / "client.js"), VIEW, cwd=NODE, limit=1 << 24,
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+            self.processes.append(process)
+            self.replies.append(asyncio.Queue())
+            self.readers.append(asyncio.create_task(self.read(p)))
+
+    async def read(self, p: int) -> None:
+        stdout = self.processes[p].stdout
+        assert stdout is not None
+        while line := await stdout.readline():
+            message = json.loads(line)
+            if "arrivals" not in message:
+                await self.replies[p].put(message)
+                continue
+            if message["bytes"]:
+                self.sizes.append(message["bytes"])
+            for socket, t in message["arrivals"]:
+                if t >= self.since:
+                    self.current.setdefault((p, socket), t)
+
+    async def ask(self, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for process, command in zip(self.processes, commands, strict=True):
+            assert process.stdin is not None
+            process.stdin.write(json.dumps(command).encode() + b"\n")
+        return [await queue.get() for queue in self.replies]
+
+    async def connect(self, url: str, auths: list[dict[str, str]], batch: int) -> int:
+        """Connect one client per auth, spread evenly; returns how many are in."""
+        share = len(self.processes)
+        replies = await self.ask([{"op": "connect", "url": url, "auths": auths[p::share],
+                                   "batch": batch} for p in range(share)])
+        ready = sum(r["ready"] for r in replies)
+        if ready < len(auths):
+            raise RuntimeError(f"only {ready} of {len(auths)} clients could connect to {url}")
+        return ready
+
+    async def close(self) -> None:
+        await self.ask([{"op": "close"}] * len(self.processes))
+
+    async def stop(self) -> None:
+        for process in self.processes:
+            if process.stdin is not None:
+                process.stdin.close()
+        for process in self.processes:
+            try:
+                await asyncio.wait_for(process.wait(), 5)
+            except TimeoutError:
+                process.kill()
+        for reader in self.readers:
+            reader.cancel()
+
+
+async def fan_out(trigger: Callable[[int], Awaitable[None]], commands: int,
+                  clients: Clients | None, expected: int) -> dict[str, list[float]]:
+    """Send `commands` one at a time; with clients, wait (bounded) for every arrival."""
+    times: dict[str, list[float]] = {"ack": [], "arrival": [], "last": [], "missing": []}
+    for k in range(commands):
+        if clients is not None:
+            clients.current = {}
+        sent = now_ms()
+        if clients is not None:
+            clients.since = sent
+        await trigger(k)
+        times["ack"].append(now_ms() - sent)
+        if clients is not None:
+            deadline = time.monotonic() + ARRIVAL_TIMEOUT_S
+            while len(clients.current) < expected and time.monotonic() < deadline:
+                await asyncio.sleep(0.002)
+            arrivals = [t - sent for t in clients.current.values()]
+            times["arrival"] += arrivals
+            if arrivals:
+                times["last"].append(max(arrivals))
+            times["missing"].append(expected - len(arrivals))
+        await asyncio.sleep(GAP_S)
+    return times
+
+
+class Board:
+    """The demo's Slots leaderboard on the controller; each change lifts the lowest to the top."""
+
+    def __init__(self, mc: MC) -> None:
+        self.mc = mc
+        self.scores: dict[str, int] = {}
+
+    async def seed(self) -> None:
+        for i, name in enumerate(PLAYERS):
+            card = f"8{i:06d}"
+            await self.mc.send("register_member", {"card": card, "display_name": name})
+            data = await self.mc.send("slots.enter", {"card": card})
+            assert data, "slots.enter was refused"
+            self.scores[data["entry"]] = 9_000 + 731 * i
+            await self.mc.send("slots.record_score",
+                               {"entry": data["entry"], "score": self.scores[data["entry"]]})
+
+    async def change(self, _: int = 0) -> None:
+        low = min(self.scores, key=self.scores.__getitem__)
+        self.scores[low] = max(self.scores.values()) + 10
+        if await self.mc.send("slots.record_score", {"entry": low, "score": self.scores[low]}) \
+                is None:
+            raise RuntimeError("a score change was refused")
+
+
+async def enrol(url: str, technician_key: str, screens: list[str]) -> list[dict[str, str]]:
+    """`screens` enrolled and authorised in one group playing the demo's playlist, as a
+    technician would; their auths. Sent 50 at a time: the round trips overlap."""
+    technician = MC(lambda _: None)
+    await technician.connect(url, technician_key)
+    auths: list[dict[str, str]] = []
+    try:
+        for start in range(0, len(screens), 50):
+            batch = [(name, *enrol_payload(name, GROUP)) for name in screens[start:start + 50]]
+            await asyncio.gather(*(technician.send("screens.enrol", payload)
+                                   for _, _, payload in batch))
+            await asyncio.gather(*(technician.send("screens.authorise", {"screen": screen})
+                                   for screen, _, _ in batch))
+            auths += [{"key": key, "screen": screen} for screen, key, _ in batch]
+        await technician.send("playlists.assign", assign_payload(PLAYLIST, [], [GROUP]))
+    finally:
+        await technician.close()
+    return auths
+
+
+def start_display(url: str, key: str, work: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "SHOWRUNNER_DISPLAY_KEY": key}
+    return subprocess.Popen(
+        [sys.executable, "-m", "showrunner.cli", "display", "--controller", url,
+         "--screen", DISPLAY, "--size", "3840x2160", "--state-dir", str(work / "screens")],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+async def has_views(replica: Path, display: subprocess.Popen[bytes]) -> None:
+    """Until the display has saved the views it was sent: it is connected and settled."""
+    deadline = time.monotonic() + 60
+    while not replica.exists():
+        if display.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError("the display process did not get its views")
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(1.0)
+
+
+async def start_reference() -> tuple[asyncio.subprocess.Process, str]:
+    process = await asyncio.create_subprocess_exec(
+        "node", str(NODE / "reference.js"), VIEW, cwd=NODE, stdout=asyncio.subprocess.PIPE)
+    assert process.stdout is not None
+    line = (await asyncio.wait_for(process.stdout.readline(), 30)).decode()
+    if not line.startswith("listening on "):
+        raise RuntimeError(f"the reference server did not start: {line!r}")
+    return process, line.removeprefix("listening on ").strip()
+
+
+async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    controller = LiveController(work / "fanout.db")
+    controller.issue_keys()
+    await controller.start()
+    reference, reference_url = await start_reference()
+    clients = Clients()
+    display: subprocess.Popen[bytes] | None = None
+    mc = MC(lambda _: None)
+    try:
+        await mc.connect(controller.url, controller.keys["operator"])
+        board = Board(mc)
+        await board.seed()
+        began = time.monotonic()
+        screens = [DISPLAY] + [f"fanout-{i:04d}" for i in range(args.clients)
+                               if args.screens == "enrolled"]
+        display_auth, *auths = await enrol(controller.url, controller.keys["technician"], screens)
+        if args.screens == "viewer":
+            auths = [{"key": controller.keys["display"]}] * args.clients
+        enrol_s = time.monotonic() - began
+        alone = await fan_out(board.change, args.commands, None, 0)
+        display = start_display(controller.url, display_auth["key"], work)
+        display_began = time.monotonic()
+        await clients.start(min(args.processes, args.clients))
+        await has_views(work / "screens" / f"{DISPLAY}.json", display)
+        assert controller.process is not None
+        before = rss_kib(controller.process.pid) or 0
+        began = time.monotonic()
+        ready = await clients.connect(controller.url, auths, args.batch)
+        connect_s = time.monotonic() - began
+        await asyncio.sleep(1.0)
+        after = rss_kib(controller.process.pid) or 0
+        ours = await fan_out(board.change, args.commands, clients, ready)
+        size = int(statistics.median(clients.sizes)) if clients.sizes else 0
+        await clients.close()
+        theirs = await on_reference(reference_url, clients, auths, args, size)
+        while time.monotonic() - display_began < args.display_minutes * 60:
+            await board.change()
+            await asyncio.sleep(1.0)
+        if display.poll() is not None:
+            raise RuntimeError(f"the display process ended early (exit {display.returncode})")
+        display_kib = rss_kib(display.pid) or 0
+        display_minutes = (time.monotonic() - display_began) / 60
+    finally:
+        await mc.close()
+        await clients.stop()
+        reference.terminate()
+        await reference.wait()
+        if display is not None:
+            display.terminate()
+            display.wait(10)
+        controller.stop()
+    p99, ref_p99 = percentile(ours["arrival"], 99), percentile(theirs["arrival"], 99)
+    return {
+        "benchmark": "fanout", "clients": ready, "commands": args.commands,
+        "p50_ms": percentile(ours["arrival"], 50), "p99_ms": p99,
+        "last_p99_ms": percentile(ours["last"], 99),
+        "ack_p99_ms": percentile(ours["ack"], 99),
+        "ack_p99_no_screens_ms": percentile(alone["ack"], 99),
+        "reference_p50_ms": percentile(theirs["arrival"], 50), "reference_p99_ms": ref_p99,
+        "reference_last_p99_ms": percentile(theirs["last"], 99),
+        "ratio": round(p99 / ref_p99, 2) if ref_p99 else 0.0,
+        "message_bytes": size,
+        "missing": int(sum(ours["missing"])), "reference_missing": int(sum(theirs["missing"])),
+        "controller_kib_per_client": round((after - before) / max(ready, 1), 1),
+        "display_rss_mib": round(display_kib / 1024, 1),
+        "display_minutes": round(display_minutes, 2),
+        "screens": args.screens, "enrol_s": round(enrol_s, 1), "connect_s": round(connect_s, 1),
+    }
+
+
+async def on_reference(url: str, clients: Clients, auths: list[dict[str, str]],
+                       args: argparse.Namespace, size: int) -> dict[str, list[float]]:
+    """The same clients, reconnected to the reference server, `--commands` broadcasts."""
+    ready = await clients.connect(url, auths, args.batch)
+    trigger_client = socketio.AsyncClient(reconnection=False)
+    await trigger_client.connect(url, namespaces=["/control"], transports=["websocket"])
+
+    async def trigger(k: int) -> None:
+        await trigger_client.call("trigger", {"bytes": size, "revision": k},
+                                  namespace="/control", timeout=10)
+
+    try:
+        return await fan_out(trigger, args.commands, clients, ready)
+    finally:
+        await trigger_client.disconnect()
+        await clients.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=200)
+    parser.add_argument("--commands", type=int, default=100, help="per phase")
+    parser.add_argument("--processes", type=int, default=4, help="Node processes for clients")
+    parser.add_argument("--batch", type=int, default=25,
+                        help="clients connecting at a time in each Node process")
+    parser.add_argument("--screens", choices=("enrolled", "viewer"), default="enrolled",
+                        help="enrolled: each client its own screen playing the demo playlist; "
+                        "viewer: all with one display-role key")
+    parser.add_argument("--display-minutes", type=float, default=0.5,
+                        help="keep the 4K display running at least this long")
+    parser.add_argument("--json", action="store_true", help="print JSON (the only output form)")
+    args = parser.parse_args()
+    began = time.monotonic()
+    npm_ci()
+    with tempfile.TemporaryDirectory() as tmp:
+        result = asyncio.run(run(args, Path(tmp)))
+    print(json.dumps({**result, "wall_s": round(time.monotonic() - began, 1)}))
+
+
+if __name__ == "__main__":
+    main()
