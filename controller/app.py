@@ -25,8 +25,8 @@ from controller.checkpoints import Anchoring, Checkpointer, load_private
 from controller.configs import record_configs
 from controller.features import build_features
 from controller.hub import AUDIENCES, Hub
-from controller.login_routes import add_routes, logins_key, people_page
-from controller.logins import LoginPolicy, Logins
+from controller.login_routes import add_routes, live_session, logins_key, people_page
+from controller.logins import COOKIE, LoginPolicy, Logins
 from controller.namespaces.control import ControlNamespace
 from controller.namespaces.cue import CueNamespace
 from controller.namespaces.display import DisplayNamespace
@@ -207,10 +207,14 @@ SCREEN_READERS = frozenset({"technician", "operator", "auditor"})
 
 
 def _require_reader(request: web.Request) -> Hub:
-    """The hub, for a technician's, operator's or auditor's key in the key header; wrong keys
-    count against the address like on the sockets."""
+    """The hub, for a technician's, operator's or auditor's key in the key header, or their
+    login session (the console's thumbnails); wrong keys count against the address like on
+    the sockets."""
     hub, attempts, address = request.app[hub_key], request.app[attempts_key], request.remote
     address = address or "unknown"
+    session = live_session(request.app[logins_key], hub.service.log, request.cookies.get(COOKIE))
+    if session is not None and session.role in SCREEN_READERS:
+        return hub
     if attempts.blocked(address, HTTP_DOOR):
         raise web.HTTPTooManyRequests(text=TOO_MANY)
     principal = authenticate(hub.service.log, {"key": request.headers.get(KEY_HEADER)})
