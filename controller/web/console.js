@@ -25,6 +25,14 @@ window.Console = (() => {
     return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0");
   }
 
+  /** "60,000" / "60 000" / "60000" -> 60000, as the floor writes amounts; anything else stays
+   * text, sent as typed for the controller to say what is wrong. */
+  function amount(text) {
+    const typed = text.trim();
+    if (/^\d{1,3}([ ,\u00a0\u202f']\d{3})+$/.test(typed)) return Number(typed.replace(/\D/g, ""));
+    return /^\d+$/.test(typed) ? Number(typed) : typed;
+  }
+
   /** "1 ticket", "2 tickets", "1 200 tickets". */
   function count(n, word) {
     return `${grouped(n)} ${word}${n === 1 ? "" : "s"}`;
@@ -152,6 +160,6 @@ window.Console = (() => {
 
   return {
     state, act, confirm, button, panel, start, remember, showAnswer,
-    eventWords, grouped, count, span,
+    eventWords, grouped, count, span, amount,
   };
 })();

@@ -47,6 +47,7 @@
     $("gate").hidden = true;
     $("desk").hidden = false;
     const catalogue = await state.link.call("catalogue", {});
+    Console.state.scenes = catalogue.scenes ?? {};
     setCatalogue(catalogue.commands.filter((c) => c.role === catalogue.role));
   }
 
