@@ -259,6 +259,8 @@ async def test_an_announcer_is_refused_operator_actions(tmp_path: Path,
             "done-announcer is logged in as announcer; this page is for: auditor, operator, "
             "technician.")
         assert await page.locator("#tabs").count() == 0  # no console, no commands
+        picture = await page.goto(f"{ctl.url}/screens/{SCREEN}/screenshot.jpg")
+        assert picture is not None and picture.status == 403  # nor the screens' pictures
         assert event_types(ctl.db_path) == before
 
 
