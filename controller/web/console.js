@@ -38,10 +38,12 @@ window.Console = (() => {
     return `${grouped(n)} ${word}${n === 1 ? "" : "s"}`;
   }
 
-  /** "1:05" for 65 000 ms; "0:00" once past. */
+  /** "1:05" for 65 000 ms, "2:00:00" for two hours; "0:00" once past. */
   function span(ms) {
     const s = Math.max(0, Math.ceil(ms / 1000));
-    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+    const ss = String(s % 60).padStart(2, "0");
+    if (s < 3600) return `${Math.floor(s / 60)}:${ss}`;
+    return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, "0")}:${ss}`;
   }
 
   function showAnswer(box, kind, headline, detail = "") {

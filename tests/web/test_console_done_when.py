@@ -162,6 +162,7 @@ async def test_a_roulette_heat_with_a_no_spin(tmp_path: Path, monkeypatch: pytes
                 f"{name} is entered in Roulette.")
         await expect(page.locator("#tn-heats")).to_contain_text("Heat 1")
         await expect(page.locator("#tn-heats")).to_contain_text("1 Thandi M.")
+        await shoot(page, "tournament-heats")
 
         await tab(page, "Roulette")
         phase = page.locator("#rl-phase")
@@ -198,6 +199,7 @@ async def test_a_roulette_heat_with_a_no_spin(tmp_path: Path, monkeypatch: pytes
         await screen.wait_view("spins:roulette", lambda d: d["heats"] == [])
         await expect(phase).to_contain_text("all 3 spins played")
         await page.get_by_label("Chips left for Thandi M.").fill("1,250")
+        await shoot(page, "roulette-scores")
         await page.locator("#rl-seats tr", has_text="Thandi M.").get_by_role(
             "button", name="Record").click()
         await expect(page.locator("#rl-ack")).to_contain_text("Thandi M.: 1\u00a0250 recorded.")
@@ -246,6 +248,7 @@ async def test_a_super9_game_to_the_jackpot_on_the_keypad(
         assert board["winners"][0]["name"] == "Thandi M."
         assert board["winners"][0]["share"].startswith("R5\u00a0000")  # the jackpot
         await expect(page.locator("#s9-need")).to_contain_text("Winners: Thandi M. (R5")
+        await shoot(page, "super9-won")
 
 
 async def test_an_announcer_is_refused_operator_actions(tmp_path: Path,
