@@ -13,7 +13,14 @@ window.Console = (() => {
   const HEARTBEAT_MS = 1000;
   const HEARTBEAT_TIMEOUT_MS = 1500;
 
-  const state = {link: null, log: loadJson(LOG_STORE, []), panels: [], offline: false};
+  const state = {link: null, log: loadJson(LOG_STORE, []), panels: [], offline: false,
+    allowed: new Set()};
+
+  /** Whether this person's role may send `type` (the catalogue's commands for the role): a
+   * panel offers no button the controller would refuse for the role. */
+  function may(type) {
+    return state.allowed.has(type);
+  }
 
   /** "TournamentScoreRecorded" -> "tournament score recorded": words, not a class name. */
   function eventWords(type) {
@@ -161,7 +168,7 @@ window.Console = (() => {
   }
 
   return {
-    state, act, confirm, button, panel, start, remember, showAnswer,
+    state, act, confirm, button, panel, start, remember, showAnswer, may,
     eventWords, grouped, count, span, amount,
   };
 })();

@@ -66,11 +66,12 @@
     $("rl-countdown").dataset.kind = left <= 0 ? "up" : left <= 30000 ? "short" : "running";
     $("rl-countdown-time").textContent = span(left);
     $("rl-countdown-label").textContent = left > 0 ? "to place bets" : "Bets are closed";
-    $("rl-open-box").hidden = !(open === null && done < spins);
+    const mc = Console.may("roulette.spin");
+    $("rl-open-box").hidden = !(mc && open === null && done < spins);
     $("rl-open").textContent = `Open betting for spin ${done + 1}`;
-    $("rl-spin-box").hidden = open === null;
+    $("rl-spin-box").hidden = !mc || open === null;
     $("rl-spin").textContent = `Spin ${open ?? ""} played…`;
-    renderSeats(h, open !== null, done >= spins);
+    renderSeats(h, mc && open !== null, mc && done >= spins);
   }
 
   function renderChips(all) {

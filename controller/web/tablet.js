@@ -48,7 +48,10 @@
     $("desk").hidden = false;
     const catalogue = await state.link.call("catalogue", {});
     Console.state.scenes = catalogue.scenes ?? {};
-    setCatalogue(catalogue.commands.filter((c) => c.role === catalogue.role));
+    const mine = catalogue.commands.filter((c) => c.role === catalogue.role);
+    Console.state.allowed = new Set(mine.map((c) => c.type));
+    setCatalogue(mine);
+    if (state.link.views.size) onViews(new Set()); // the role's buttons, if views came first
   }
 
   function renderClock() {

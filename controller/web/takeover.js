@@ -32,7 +32,7 @@
   function render() {
     const all = groups();
     $("sc-empty").hidden = all.size > 0;
-    const shape = JSON.stringify([...all]);
+    const shape = JSON.stringify([Console.may("takeover.start"), ...all]);
     if (shape !== state.shape) {
       state.shape = shape;
       $("sc-groups").replaceChildren(...[...all].map(([group, screens]) => card(group, screens)));
@@ -52,10 +52,14 @@
         `${screens.length === 1 ? "" : "s"} showing`),
       el("div", takeover ? "screen-group-state taken" : "screen-group-state", takeover
         ? `Taken over: ${humanize(takeover)}` : "On its playlist"));
-    const buttons = el("div", "row");
-    buttons.append(Console.button("Take over…", "big", () => pick(group)));
-    if (takeover) buttons.append(Console.button("Hand back", "big danger", () => handBack(group)));
-    words.append(buttons);
+    if (Console.may("takeover.start")) {
+      const buttons = el("div", "row");
+      buttons.append(Console.button("Take over…", "big", () => pick(group)));
+      if (takeover) {
+        buttons.append(Console.button("Hand back", "big danger", () => handBack(group)));
+      }
+      words.append(buttons);
+    }
     node.append(words);
     return node;
   }

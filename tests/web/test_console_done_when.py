@@ -100,6 +100,9 @@ async def test_a_takeover_with_an_announcement_and_hand_back(tmp_path: Path,
             "Screen": SCREEN, "Group": GROUP,
             "Key hash": key_hash(SCREEN_KEY)})
         await run_generic(tech, "Screens", "Authorise", {"Screen": SCREEN})
+        await tab(tech, "Screens")  # takeovers are the MC's: no button a technician can't use
+        await expect(tech.locator(".screen-group")).to_contain_text("On its playlist")
+        await expect(tech.get_by_role("button", name="Take over…")).to_have_count(0)
         replica = Replica(ctl.url, SCREEN, SCREEN_KEY)
         replica.link.start()
         try:
