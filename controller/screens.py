@@ -274,6 +274,10 @@ class Screens(Feature):
         except PlaylistError as exc:
             messages = "; ".join(problem.message for problem in exc.problems)
             raise Rejected("bad_scene", f"The takeover cannot be shown: {messages}.") from exc
+        body = str(checked["params"].get("body", ""))
+        if checked["scene"] == "announcement" and not body.strip():
+            raise Rejected("no_text", "An announcement needs its text: type what the screens "
+                                      "should say, then send it again.")
         return [TakeoverStarted(p.group, f"T{self._takeovers_started + 1}", checked["scene"],
                                 checked["params"], ctx.now_ms + SWITCH_LEAD_MS)]
 

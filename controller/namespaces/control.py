@@ -6,6 +6,7 @@ from typing import Any
 
 from controller.floor import check_playlist, screens_report
 from controller.namespaces.base import AudienceNamespace
+from showrunner.contract.scenes import CATALOGUE
 
 TECHNICIANS_ONLY = "Only technicians may look after the screens."
 
@@ -16,9 +17,11 @@ class ControlNamespace(AudienceNamespace):
     sees_operator_views = True
 
     async def on_catalogue(self, sid: str, data: Any = None) -> dict[str, Any]:
-        """The commands this controller answers, to build forms from, and the caller's role."""
+        """The commands this controller answers, to build forms from, the caller's role, and
+        each scene's parameters (JSON Schema) for a takeover's fields."""
         principal = (await self.get_session(sid))["principal"]
-        return {"commands": self.hub.service.show.catalogue(), "role": principal.role}
+        return {"commands": self.hub.service.show.catalogue(), "role": principal.role,
+                "scenes": {name: model.model_json_schema() for name, model in CATALOGUE.items()}}
 
     async def on_command(self, sid: str, envelope: Any = None) -> dict[str, Any]:
         principal = (await self.get_session(sid))["principal"]

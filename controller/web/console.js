@@ -13,7 +13,14 @@ window.Console = (() => {
   const HEARTBEAT_MS = 1000;
   const HEARTBEAT_TIMEOUT_MS = 1500;
 
-  const state = {link: null, log: loadJson(LOG_STORE, []), panels: [], offline: false};
+  const state = {link: null, log: loadJson(LOG_STORE, []), panels: [], offline: false,
+    allowed: new Set()};
+
+  /** Whether this person's role may send `type` (the catalogue's commands for the role): a
+   * panel offers no button the controller would refuse for the role. */
+  function may(type) {
+    return state.allowed.has(type);
+  }
 
   /** "TournamentScoreRecorded" -> "tournament score recorded": words, not a class name. */
   function eventWords(type) {
@@ -25,15 +32,25 @@ window.Console = (() => {
     return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0");
   }
 
+  /** "60,000" / "60 000" / "60000" -> 60000, as the floor writes amounts; anything else stays
+   * text, sent as typed for the controller to say what is wrong. */
+  function amount(text) {
+    const typed = text.trim();
+    if (/^\d{1,3}([ ,\u00a0\u202f']\d{3})+$/.test(typed)) return Number(typed.replace(/\D/g, ""));
+    return /^\d+$/.test(typed) ? Number(typed) : typed;
+  }
+
   /** "1 ticket", "2 tickets", "1 200 tickets". */
   function count(n, word) {
     return `${grouped(n)} ${word}${n === 1 ? "" : "s"}`;
   }
 
-  /** "1:05" for 65 000 ms; "0:00" once past. */
+  /** "1:05" for 65 000 ms, "2:00:00" for two hours; "0:00" once past. */
   function span(ms) {
     const s = Math.max(0, Math.ceil(ms / 1000));
-    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+    const ss = String(s % 60).padStart(2, "0");
+    if (s < 3600) return `${Math.floor(s / 60)}:${ss}`;
+    return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, "0")}:${ss}`;
   }
 
   function showAnswer(box, kind, headline, detail = "") {
@@ -151,7 +168,7 @@ window.Console = (() => {
   }
 
   return {
-    state, act, confirm, button, panel, start, remember, showAnswer,
-    eventWords, grouped, count, span,
+    state, act, confirm, button, panel, start, remember, showAnswer, may,
+    eventWords, grouped, count, span, amount,
   };
 })();

@@ -47,7 +47,11 @@
     $("gate").hidden = true;
     $("desk").hidden = false;
     const catalogue = await state.link.call("catalogue", {});
-    setCatalogue(catalogue.commands.filter((c) => c.role === catalogue.role));
+    Console.state.scenes = catalogue.scenes ?? {};
+    const mine = catalogue.commands.filter((c) => c.role === catalogue.role);
+    Console.state.allowed = new Set(mine.map((c) => c.type));
+    setCatalogue(mine);
+    if (state.link.views.size) onViews(new Set()); // the role's buttons, if views came first
   }
 
   function renderClock() {

@@ -9,7 +9,7 @@
 
 (() => {
   const {$, el, humanize} = Showrunner;
-  const {act, grouped} = Console;
+  const {act, amount, grouped} = Console;
   const MATCHES = 8;
 
   const state = {promotion: null, picked: null};
@@ -20,13 +20,6 @@
     return [...link().views.keys()]
       .filter((name) => name.startsWith("ops:") && name !== "ops:screens")
       .map((name) => name.slice(4)).sort();
-  }
-
-  /** "60,000" / "60 000" / "60000" -> 60000; anything else stays text for the server to refuse. */
-  function scoreValue(text) {
-    const typed = text.trim();
-    if (/^\d{1,3}([ ,\u00a0\u202f']\d{3})+$/.test(typed)) return Number(typed.replace(/\D/g, ""));
-    return /^\d+$/.test(typed) ? Number(typed) : typed;
   }
 
   function entries() {
@@ -42,6 +35,8 @@
     if (!names.includes(state.promotion)) state.promotion = names[0] ?? null;
     if (changed === undefined || [...changed].some((n) => n.startsWith("ops:"))) renderChips(names);
     renderStandings();
+    renderHeats();
+    renderFinalists();
     renderMatches();
     renderPicked();
   }
@@ -78,6 +73,77 @@
     return tr;
   }
 
+  /** The heats with a player still to score (and every later stage's seating), by seat. */
+  function renderHeats() {
+    const heats = new Map();
+    for (const e of entries()) {
+      if (e.heat === null || ["refunded", "to_final"].includes(e.status)) continue;
+      const key = `${e.stage === "qualifying" ? "" : `${humanize(e.stage)} · `}${e.heat}`;
+      if (!heats.has(key)) heats.set(key, []);
+      heats.get(key).push(e);
+    }
+    const shown = [...heats].filter(([, seats]) => seats.some((e) => e.stage !== "qualifying" ||
+      (e.status === "active" && e.score === null)));
+    $("tn-heats").replaceChildren(...(shown.length ? shown.map(([heat, seats]) => {
+      const wrap = el("div", "heat");
+      wrap.append(el("div", "heat-name", heat), el("div", "heat-seats", seats
+        .sort((a, b) => a.seat - b.seat)
+        .map((e) => `${e.seat} ${e.name}${e.score === null ? "" : ` (${grouped(e.score)})`}` +
+          `${e.status === "active" ? "" : ` · ${humanize(e.status)}`}`).join(" · ")));
+      return wrap;
+    }) : [el("p", "muted", "No heat is waiting for scores.")]));
+  }
+
+  /** Who reached each later stage, and how (qualifiers:<promotion>). */
+  function renderFinalists() {
+    const stages = link().doc(`qualifiers:${state.promotion}`)?.stages ?? [];
+    const known = stages.filter((s) => s.qualifiers.length);
+    $("tn-finalists").replaceChildren(...(known.length ? known.map((s) => {
+      const wrap = el("div", "heat");
+      wrap.append(el("div", "heat-name", s.title), el("div", "heat-seats", s.qualifiers
+        .map((q) => (q.via ? `${q.name} (${q.via})` : q.name)).join(" · ")));
+      return wrap;
+    }) : [el("p", "muted", "Not known yet: they are seated when the stage before closes.")]));
+  }
+
+  /** Card digits as swiped or typed ("1234 567", "1234-567"), or null if it is not a card. */
+  function cardDigits(text) {
+    const typed = text.trim();
+    return /^\d[\d \-]*\d$/.test(typed) ? typed.replace(/\D/g, "") : null;
+  }
+
+  /** The operator's view masks cards to their last four digits: a card matches on those. */
+  function matches(query) {
+    const digits = cardDigits(query);
+    return entries().filter((e) => {
+      if (digits === null) return e.name.toLowerCase().includes(query.toLowerCase());
+      const tail = e.card.replace(/\D/g, "");
+      return digits.length >= tail.length ? digits.endsWith(tail) : tail.includes(digits);
+    });
+  }
+
+  /** A card reader types the number then Enter: one player with that card is picked (their
+   * entry still to score, if they have one). */
+  function onSearchKey(event) {
+    if (event.key !== "Enter") return;
+    const query = $("tn-search").value;
+    if (cardDigits(query) === null) return;
+    event.preventDefault();
+    const found = matches(query);
+    const names = new Set(found.map((e) => e.name));
+    if (names.size !== 1) return;
+    const open = found.filter((e) => e.status === "active" && e.score === null);
+    choose((open.length ? open : found).at(-1));
+  }
+
+  function choose(e) {
+    state.picked = e.entry;
+    $("tn-search").value = "";
+    renderMatches();
+    renderPicked();
+    $("tn-score").focus();
+  }
+
   function describe(e) {
     const where = [e.stage, e.heat, e.seat ? `seat ${e.seat}` : null]
       .filter(Boolean).join(", ");
@@ -87,22 +153,16 @@
   }
 
   function renderMatches() {
-    const query = $("tn-search").value.trim().toLowerCase();
+    const query = $("tn-search").value.trim();
     const list = $("tn-matches");
     if (!query) {
-      list.replaceChildren(el("p", "muted", "Type part of the player's name."));
+      list.replaceChildren(el("p", "muted",
+        "Type part of the player's name, or swipe their card."));
       return;
     }
-    const found = entries().filter((e) => e.name.toLowerCase().includes(query) ||
-      e.card.includes(query)).slice(0, MATCHES);
+    const found = matches(query).slice(0, MATCHES);
     list.replaceChildren(...(found.length ? found.map((e) => {
-      const choice = Console.button("", "match", () => {
-        state.picked = e.entry;
-        $("tn-search").value = "";
-        renderMatches();
-        renderPicked();
-        $("tn-score").focus();
-      });
+      const choice = Console.button("", "match", () => choose(e));
       choice.append(el("span", "match-name", e.name), el("span", "match-detail", describe(e)));
       return choice;
     }) : [el("p", "muted", `Nobody called “${query}” in ${humanize(state.promotion)}.`)]));
@@ -123,7 +183,7 @@
   function sendScore() {
     const e = picked();
     if (e === null) return;
-    const score = scoreValue($("tn-score").value);
+    const score = amount($("tn-score").value);
     const correcting = e.score !== null;
     const payload = {entry: e.entry, score};
     const shown = typeof score === "number" ? grouped(score) : `“${score}”`;
@@ -132,7 +192,7 @@
       payload.reason = $("tn-reason").value.trim();
       values += ` · reason: ${payload.reason || "none"}`;
     } else if (state.promotion === "poker") {
-      payload.hands = scoreValue($("tn-hands").value);
+      payload.hands = amount($("tn-hands").value);
     }
     const type = `${state.promotion}.${correcting ? "correct_score" : "record_score"}`;
     act({box: $("tn-ack"), label: correcting ? "Correct score" : "Record score", type, payload,
@@ -146,7 +206,7 @@
   }
 
   async function registerAndEnter() {
-    const card = $("tn-new-card").value.trim();
+    const card = cardDigits($("tn-new-card").value) ?? $("tn-new-card").value.trim();
     const name = $("tn-new-name").value.trim();
     const box = $("tn-new-ack");
     const promotion = state.promotion;
@@ -166,6 +226,7 @@
   }
 
   $("tn-search").addEventListener("input", renderMatches);
+  $("tn-search").addEventListener("keydown", onSearchKey);
   $("tn-record").addEventListener("click", sendScore);
   $("tn-enter").addEventListener("click", registerAndEnter);
   Console.panel({name: "tournament", render});

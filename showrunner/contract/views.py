@@ -278,6 +278,20 @@ class OpsPokerView(OpsTournamentView):
     weekly: rows(OpsWeek, 60)
 
 
+class OpsHeatSpins(ViewModel):
+    stage: ShortText
+    heat: ShortText
+    done: Count
+    open: Place | None
+
+
+class OpsRouletteView(OpsTournamentView):
+    """Roulette's operator view adds every heat's spins so far, for the MC console."""
+
+    spins_per_heat: Place
+    heats: rows(OpsHeatSpins, 10_000)
+
+
 # -- Super 9 (board:super9, jackpot:super9, schedule:super9, cues:super9) -----------------------
 class JackpotView(ViewModel):
     title: ShortText
@@ -538,6 +552,7 @@ MODELS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("venue", VenueView),
     ("ops:screens", OpsScreensView),
     ("ops:poker", OpsPokerView),
+    ("ops:roulette", OpsRouletteView),
     ("ops:*", OpsTournamentView),
 )
 

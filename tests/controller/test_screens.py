@@ -142,6 +142,17 @@ def test_takeover_is_for_operators_and_checks_its_scene():
         "no_takeover"
 
 
+@pytest.mark.parametrize("params", [{}, {"title": "Final tonight"}, {"body": "  \n "}])
+def test_an_announcement_without_text_is_refused_and_changes_nothing(params):
+    floor = Floor()
+    floor.enrol("stage-1")
+    before = floor.view("stage-1")
+    refused = floor.refusal("takeover.start", {"group": "stage", "scene": "announcement",
+                                               "params": params}, role="operator")
+    assert refused.code == "no_text" and "needs its text" in refused.message
+    assert floor.view("stage-1") == before and floor.screens.takeovers == {}
+
+
 def test_pending_screens_get_no_program():
     floor = Floor()
     floor.enrol("stage-1")

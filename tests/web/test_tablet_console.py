@@ -23,7 +23,7 @@ from playwright.async_api import Browser, Page, expect
 from controller.domain.config import CONFIG_DIR_ENV
 from tests.integration.test_super9_session import noon_zone, write_config
 from tests.support.browser import needs_chromium
-from tests.support.live import LiveController, live_controller
+from tests.support.live import Client, LiveController, live_controller
 from tests.support.people import open_page_as
 from tests.support.wildcard import write_wildcard_config
 
@@ -74,6 +74,11 @@ async def run_generic(page: Page, group: str, command: str, fields: dict[str, st
 
 
 async def test_register_and_score_a_player_by_name(ctl: LiveController, browser: Browser) -> None:
+    async with ctl.client("display") as screen:
+        await register_and_score(ctl, browser, screen)
+
+
+async def register_and_score(ctl: LiveController, browser: Browser, screen: Client) -> None:
     page = await open_console(browser, ctl)
     await tab(page, "Tournament")
     await page.get_by_role("button", name="Slots", exact=True).click()
@@ -98,6 +103,17 @@ async def test_register_and_score_a_player_by_name(ctl: LiveController, browser:
     standings = page.locator("#tn-standings tr").first
     await expect(standings).to_contain_text("Thandi M.")
     await expect(standings).to_contain_text("60\u00a0000")
+    board = await screen.wait_view("leaderboard:slots", lambda d: d["rows"])
+    assert [(r["name"], r["score"]) for r in board["rows"]] == [("Thandi M.", 60000)]
+
+    # a card reader types the card's digits and Enter into the search box: the player is picked
+    await page.get_by_label("Find the player").fill("7654 321")
+    await page.get_by_label("Find the player").press("Enter")
+    await expect(page.locator("#tn-picked-name")).to_have_text("Sipho D.")
+    await score.fill("41 000")
+    await page.get_by_role("button", name="Record score").click()
+    await expect(ack).to_contain_text("Sipho D.: 41\u00a0000 recorded.")
+    await screen.wait_view("leaderboard:slots", lambda d: len(d["rows"]) == 2)
 
     # a second score for the same player is a correction, with a reason
     await page.get_by_label("Find the player").fill("THANDI")
@@ -113,6 +129,7 @@ async def test_register_and_score_a_player_by_name(ctl: LiveController, browser:
     await page.get_by_role("button", name="Correct score").click()
     await expect(ack).to_contain_text("62\u00a0500 corrected.")
     await expect(standings).to_contain_text("62\u00a0500")
+    await screen.wait_view("leaderboard:slots", lambda d: d["rows"][0]["score"] == 62500)
 
     await tab(page, "Recent")
     first = page.locator("#log .log-item").first
@@ -278,6 +295,8 @@ async def test_an_expired_countdown_then_a_confirmed_redraw(
         await expect(page.locator("#wc-countdown-label")).to_have_text("Time is up",
                                                                        timeout=15000)
         await expect(page.locator("#wc-countdown-time")).to_have_text("0:00")
+        expired = await screen.wait_view("draw:wildcard", lambda d: d["winner"])
+        assert expired["claim_deadline"] <= time.time() * 1000  # the floor's clock is up too
         await expect(page.get_by_role("button", name="Claimed on stage")).to_be_hidden()
         await shoot(page, "wildcard-expired")
         await redraw.click()
@@ -285,6 +304,8 @@ async def test_an_expired_countdown_then_a_confirmed_redraw(
         await sheet.get_by_role("button", name="Yes, redraw").click()
         await expect(phase).to_contain_text("Round 2: the pool is frozen")
         await expect(page.locator("#wc-pool")).to_contain_text("1 member, 1 ticket")
+        await screen.wait_view("draw:wildcard", lambda d: d["round"] == 2 and
+                               d["phase"] == "frozen" and d["pool"]["members"] == 1)
         await expect(page.locator("#wc-history")).to_contain_text(
             f"Round 1: {first['winner']['name']}")
         await page.get_by_role("button", name="Draw the winner…").click()

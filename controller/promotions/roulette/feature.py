@@ -225,12 +225,12 @@ class Roulette(RouletteViews, Tournament):
         spins = self.spins.setdefault((event.stage, event.heat), Spins())
         spins.open, spins.deadline_ms = event.spin, event.deadline_ms
         spins.no_spin, spins.opened_ms = no_spin, opened_ms
-        return {self.spins_view}
+        return {self.spins_view, self.ops_view}  # ops: the console's heat progress
 
     def _spun(self, event: RouletteSpun) -> set[str]:
         spins = self.spins[(event.stage, event.heat)]
         spins.open, spins.done = None, event.spin
-        return {self.spins_view}
+        return {self.spins_view, self.ops_view}  # ops: the console's heat progress
 
     def _rebought(self, event: RouletteRebought) -> set[str]:
         self.rebuys[event.entry] = self.rebuys.get(event.entry, 0) + 1

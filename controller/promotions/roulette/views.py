@@ -31,6 +31,14 @@ class RouletteViews:
             return self.spins_doc()
         return super().view(name)
 
+    def ops_doc(self) -> dict[str, Any]:
+        """The operator's entries (tournament), with every heat's spins so far: the MC console
+        offers a heat's next step from them (open betting, the spin, then the scores)."""
+        heats = [{"stage": stage, "heat": heat, "done": s.done, "open": s.open}
+                 for (stage, heat), s in sorted(self.spins.items())]
+        return {**super().ops_doc(), "spins_per_heat": self.config.spins_per_heat,
+                "heats": heats}
+
     def spins_doc(self) -> dict[str, Any]:
         """Heats under way for the betting countdown (docs/scenes.md): heats taking bets first,
         the latest window first; times are UTC ms."""
