@@ -22,6 +22,8 @@ from aiohttp import web
 from controller.attempts import NOT_PLAIN, TOO_MANY, KeyAttempts, KeyLimit, plain_key
 from controller.auth import authenticate
 from controller.checkpoints import Anchoring, Checkpointer, load_private
+from controller.cluster.owner import share
+from controller.cluster.queue import MessageQueue
 from controller.configs import record_configs
 from controller.features import build_features
 from controller.hub import AUDIENCES, Hub
@@ -86,13 +88,15 @@ async def plain_keys(request: web.Request, handler: Handler) -> web.StreamRespon
 def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring | None = None,
                key_limit: KeyLimit | None = None,
                rehearsal: Rehearsing | None = None,
-               login_policy: LoginPolicy | None = None) -> web.Application:
+               login_policy: LoginPolicy | None = None,
+               queue: MessageQueue | None = None) -> web.Application:
     """`playlists`: a directory whose changed files are reloaded onto screens (development);
     `anchor`: where to sign checkpoints of the log (at start, every N events, at shutdown);
     `key_limit`: wrong keys allowed per address before it is refused (controller/attempts.py);
     `rehearsal`: run a rehearsal log on a show clock set to its moment (controller/rehearsal.py);
     without it a rehearsal log is refused, with it a live one is;
-    `login_policy`: people's sessions and lock-out (controller/logins.py)."""
+    `login_policy`: people's sessions and lock-out (controller/logins.py);
+    `queue`: Redis, when fan-out processes serve screens too (controller/cluster/)."""
     app = web.Application(client_max_size=MAX_MESSAGE_BYTES,
                           middlewares=[plain_keys])
     app.on_response_prepare.append(security_headers)
@@ -100,9 +104,10 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
     attempts = KeyAttempts(key_limit or KeyLimit())
     app[attempts_key] = attempts
     app[logins_key] = Logins(login_policy or LoginPolicy())
-    sio = WireServer(list(AUDIENCES), max_http_buffer_size=MAX_MESSAGE_BYTES)
+    sio = WireServer(list(AUDIENCES), max_http_buffer_size=MAX_MESSAGE_BYTES,
+                     client_manager=queue.manager() if queue else None)
     sio.attach(app)
-    app.cleanup_ctx.append(_open_store(sio, playlists, anchor, attempts, rehearsal))
+    app.cleanup_ctx.append(_open_store(sio, playlists, anchor, attempts, rehearsal, queue))
     app.on_shutdown.append(_close_connections(sio))
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/clock", clock)
@@ -119,7 +124,8 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
 
 
 def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | None,
-                attempts: KeyAttempts, rehearsal: Rehearsing | None):
+                attempts: KeyAttempts, rehearsal: Rehearsing | None,
+                queue: MessageQueue | None):
     async def context(app: web.Application) -> AsyncIterator[None]:
         log = EventLog.open(app[db_path_key])
         try:
@@ -146,6 +152,8 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
                  asyncio.create_task(_watch_log(hub, checkpointer))]
         if playlists is not None:
             tasks.append(asyncio.create_task(watch_playlists(hub, playlists)))
+        if queue is not None:
+            tasks += [asyncio.create_task(task) for task in share(hub, queue)]
         yield
         for task in tasks:
             task.cancel()
@@ -232,10 +240,10 @@ async def screens_report(request: web.Request) -> web.Response:
 
 async def screenshot(request: web.Request) -> web.Response:
     hub = _require_reader(request)
-    entry = hub.telemetry.screens.get(request.match_info["screen"])
-    if entry is None or entry.screenshot is None:
+    image = hub.telemetry.screenshot_of(request.match_info["screen"])
+    if image is None:
         raise web.HTTPNotFound(text="No screenshot from that screen yet.")
-    return web.Response(body=entry.screenshot, content_type="image/jpeg")
+    return web.Response(body=image, content_type="image/jpeg")
 
 
 async def clock(request: web.Request) -> web.Response:
