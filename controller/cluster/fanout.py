@@ -5,7 +5,8 @@ It never writes the log. It follows the owner's SQLite log read-only (keys, scre
 views a `sync` sends) and catches up before each connect and sync, so a screen that fails over
 to it gets every view the owner has made durable. Changed views reach its screens from the
 owner through Redis (`AsyncRedisManager`); it does not emit views itself. The console
-(/control) connects to the owner only: commands are run where the rules are.
+(/control) connects to the owner only; a cue page's commands are relayed to the owner over
+Redis (controller/cluster/commands.py): commands run where the rules are.
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ from controller.app import (
     security_headers,
 )
 from controller.attempts import KeyAttempts
-from controller.cluster.owner import share
+from controller.cluster.commands import CommandRelay
 from controller.cluster.queue import MessageQueue
+from controller.cluster.telemetry import keep_in_redis
 from controller.features import build_features
 from controller.hub import AUDIENCES, OPERATOR_AUDIENCE, SCREEN_EVENTS, Hub
 from controller.namespaces.cue import CueNamespace
@@ -67,6 +69,16 @@ class FollowingDisplay(DisplayNamespace):
 
 
 class FollowingCue(CueNamespace):
+    """/cue here: its commands are relayed to the owner, which runs them and answers."""
+
+    def __init__(self, hub: Hub, relay: CommandRelay) -> None:
+        super().__init__(hub)
+        self.relay = relay
+
+    async def on_command(self, sid: str, envelope: Any = None) -> dict[str, Any]:
+        principal = (await self.get_session(sid))["principal"]
+        return await self.relay.execute(envelope, principal)
+
     async def on_connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
         await follow(self.hub)
         await super().on_connect(sid, environ, auth)
@@ -100,12 +112,13 @@ def _follow_log(db_path: Path, sio: WireServer, queue: MessageQueue):
         service = Service(log, Show(build_features()), wall_clock_ms)
         service.replay()
         hub = Hub(service, sio, app[attempts_key])
-        beside = share(hub, queue)
+        telemetry = keep_in_redis(hub, queue)
         app[hub_key] = hub
-        for namespace in (FollowingDisplay(hub), FollowingCue(hub)):
+        for namespace in (FollowingDisplay(hub), FollowingCue(hub, CommandRelay(queue))):
             sio.register_namespace(namespace)
         sio.register_namespace(OwnerOnly(OPERATOR_AUDIENCE))
-        tasks = [asyncio.create_task(task) for task in (_keep_following(hub), *beside)]
+        tasks = [asyncio.create_task(_keep_following(hub)),
+                 asyncio.create_task(telemetry.keep_alive())]
         yield
         for task in tasks:
             task.cancel()

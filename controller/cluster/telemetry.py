@@ -83,3 +83,11 @@ class RedisTelemetry:
                 "last_seen_ms": None if last_seen is None else int(last_seen),
                 **(json.loads(heartbeat) if heartbeat else {}),
                 "screenshot_ms": None if shot is None else int(shot)}
+
+
+def keep_in_redis(hub: Any, queue: MessageQueue) -> RedisTelemetry:
+    """Make `hub` (controller.hub.Hub) keep telemetry in Redis; run its `keep_alive` beside."""
+    telemetry = RedisTelemetry(queue)
+    telemetry.alive()
+    hub.telemetry = telemetry
+    return telemetry

@@ -19,6 +19,7 @@ import socketio
 
 from controller.auth import key_hash
 from controller.process import ROOT, ControllerProcess
+from controller.store.sqlite import EventLog
 from tests.support.live import Client, LiveController
 from tests.support.redis import redis_url  # noqa: F401  (the fixture)
 
@@ -132,6 +133,33 @@ async def test_the_console_is_told_to_use_the_owner(tmp_path, redis_url):  # noq
         with pytest.raises(socketio.exceptions.ConnectionError):
             await console.connect()
         assert "the controller that owns the show" in refused[0]["message"]
+
+
+async def test_a_command_sent_to_a_fanout_process_runs_on_the_owner(
+        tmp_path, redis_url):  # noqa: F811
+    async with show(tmp_path, redis_url) as (owner, (fanout, _)), \
+            owner.client("operator") as mc:
+        cue_page = Client(fanout.url, "announcer", owner.keys["operator"])  # an operator on /cue
+        await cue_page.connect()
+        try:
+            member = {"card": "1234567", "display_name": "Thandi Mokoena"}
+            ack = await cue_page.send("register_member", member, command_id="relayed-1")
+            assert ack["ok"], ack
+            again = await cue_page.send("register_member", member, command_id="relayed-1")
+            assert again["seq"] == ack["seq"]  # relayed twice, applied once
+            entry = (await mc.send("slots.enter", {"card": "1234567"}))["events"][0]["data"]
+            assert entry["entry"]
+            owner.stop()  # no owner: the fan-out process must not run it itself
+            refused = await cue_page.send("register_member", {"card": "7654321",
+                                                              "display_name": "Sipho Dube"})
+            assert refused["error"]["code"] == "owner_unavailable", "".join(fanout.output)
+            assert "nothing was done" in refused["error"]["message"]
+            await owner.start()  # and it is not run later behind the page's back
+            await asyncio.sleep(2)
+            with EventLog.open(owner.db_path, create=False) as log:
+                assert not [e for e in log.read() if "7654321" in json.dumps(e.data)]
+        finally:
+            await cue_page.close()
 
 
 async def test_a_revoked_screen_is_cut_on_a_fanout_process(tmp_path, redis_url):  # noqa: F811
