@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -33,8 +34,10 @@ from controller.attempts import KeyAttempts
 from controller.cluster.commands import CommandRelay
 from controller.cluster.queue import MessageQueue
 from controller.cluster.telemetry import keep_in_redis
+from controller.fault_log import FaultLog
 from controller.features import build_features
 from controller.hub import AUDIENCES, OPERATOR_AUDIENCE, SCREEN_EVENTS, Hub
+from controller.namespaces.base import AudienceNamespace
 from controller.namespaces.cue import CueNamespace
 from controller.namespaces.display import DisplayNamespace
 from controller.service import Service, wall_clock_ms
@@ -43,6 +46,7 @@ from controller.store.sqlite import EventLog
 from controller.wire import WireServer
 
 FOLLOW_S = 0.2
+log = logging.getLogger(__name__)
 OWNER_ONLY = ("This is a fan-out process for screens and cue pages; connect the console to the "
               "controller that owns the show.")
 
@@ -58,7 +62,10 @@ async def follow(hub: Hub) -> None:
                              if type_name in SCREEN_EVENTS)
 
 
-class FollowingDisplay(DisplayNamespace):
+class Following(AudienceNamespace):
+    """Catch up with the log first: a key, a screen or a view the owner made durable a moment
+    ago is known at the connect and in the sync that follow it."""
+
     async def on_connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
         await follow(self.hub)
         await super().on_connect(sid, environ, auth)
@@ -68,7 +75,11 @@ class FollowingDisplay(DisplayNamespace):
         return await super().on_sync(sid, data)
 
 
-class FollowingCue(CueNamespace):
+class FollowingDisplay(Following, DisplayNamespace):
+    pass
+
+
+class FollowingCue(Following, CueNamespace):
     """/cue here: its commands are relayed to the owner, which runs them and answers."""
 
     def __init__(self, hub: Hub, relay: CommandRelay) -> None:
@@ -78,14 +89,6 @@ class FollowingCue(CueNamespace):
     async def on_command(self, sid: str, envelope: Any = None) -> dict[str, Any]:
         principal = (await self.get_session(sid))["principal"]
         return await self.relay.execute(envelope, principal)
-
-    async def on_connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
-        await follow(self.hub)
-        await super().on_connect(sid, environ, auth)
-
-    async def on_sync(self, sid: str, data: Any = None) -> dict[str, Any]:
-        await follow(self.hub)
-        return await super().on_sync(sid, data)
 
 
 class OwnerOnly(socketio.AsyncNamespace):
@@ -108,8 +111,8 @@ def create_fanout_app(db_path: Path, queue: MessageQueue) -> web.Application:
 
 def _follow_log(db_path: Path, sio: WireServer, queue: MessageQueue):
     async def context(app: web.Application) -> AsyncIterator[None]:
-        log = EventLog.open(db_path, create=False)
-        service = Service(log, Show(build_features()), wall_clock_ms)
+        events = EventLog.open(db_path, create=False)
+        service = Service(events, Show(build_features()), wall_clock_ms)
         service.replay()
         hub = Hub(service, sio, app[attempts_key])
         telemetry = keep_in_redis(hub, queue)
@@ -126,12 +129,19 @@ def _follow_log(db_path: Path, sio: WireServer, queue: MessageQueue):
                 await task
         with contextlib.suppress(Exception):
             await asyncio.wait_for(sio.eio.disconnect(), 1.0)
-        log.close()
+        events.close()
 
     return context
 
 
 async def _keep_following(hub: Hub) -> None:
+    """Follow the log for ever: a read that fails (the disk) is logged and tried again."""
+    faults = FaultLog(log, "Following the owner's log")
     while True:
-        await follow(hub)
+        try:
+            await follow(hub)
+        except Exception as exc:
+            faults.failed(exc)
+        else:
+            faults.succeeded()
         await asyncio.sleep(FOLLOW_S)
