@@ -23,6 +23,8 @@ from aiohttp import web
 from controller.attempts import NOT_PLAIN, TOO_MANY, KeyAttempts, KeyLimit, plain_key
 from controller.auth import authenticate
 from controller.checkpoints import Anchoring, Checkpointer, load_private
+from controller.cluster.owner import share
+from controller.cluster.queue import MessageQueue
 from controller.configs import record_configs
 from controller.features import build_features
 from controller.floor import screens_report
@@ -90,14 +92,16 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
                key_limit: KeyLimit | None = None,
                rehearsal: Rehearsing | None = None,
                login_policy: LoginPolicy | None = None,
-               host: str = "127.0.0.1") -> web.Application:
+               host: str = "127.0.0.1",
+               queue: MessageQueue | None = None) -> web.Application:
     """`playlists`: a directory whose changed files are reloaded onto screens (development);
     `anchor`: where to sign checkpoints of the log (at start, every N events, at shutdown);
     `key_limit`: wrong keys allowed per address before it is refused (controller/attempts.py);
     `rehearsal`: run a rehearsal log on a show clock set to its moment (controller/rehearsal.py);
     without it a rehearsal log is refused, with it a live one is;
     `login_policy`: people's sessions and lock-out (controller/logins.py);
-    `host`: where the console's rehearsals listen (controller/rehearsal_runner.py)."""
+    `host`: where the console's rehearsals listen (controller/rehearsal_runner.py);
+    `queue`: Redis, when fan-out processes serve screens too (controller/cluster/)."""
     app = web.Application(client_max_size=MAX_MESSAGE_BYTES,
                           middlewares=[plain_keys])
     app.on_response_prepare.append(security_headers)
@@ -108,9 +112,10 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
     if rehearsal is not None:  # its own login cookie, beside the live show's on the same host
         policy = dataclasses.replace(policy, cookie=REHEARSAL_COOKIE)
     app[logins_key] = Logins(policy)
-    sio = WireServer(list(AUDIENCES), max_http_buffer_size=MAX_MESSAGE_BYTES)
+    sio = WireServer(list(AUDIENCES), max_http_buffer_size=MAX_MESSAGE_BYTES,
+                     client_manager=queue.manager() if queue else None)
     sio.attach(app)
-    app.cleanup_ctx.append(_open_store(sio, playlists, anchor, attempts, rehearsal))
+    app.cleanup_ctx.append(_open_store(sio, playlists, anchor, attempts, rehearsal, queue))
     app.on_shutdown.append(_close_connections(sio))
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/clock", clock)
@@ -132,7 +137,8 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
 
 
 def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | None,
-                attempts: KeyAttempts, rehearsal: Rehearsing | None):
+                attempts: KeyAttempts, rehearsal: Rehearsing | None,
+                queue: MessageQueue | None):
     async def context(app: web.Application) -> AsyncIterator[None]:
         log = EventLog.open(app[db_path_key])
         try:
@@ -159,6 +165,8 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
                  asyncio.create_task(_watch_log(hub, checkpointer))]
         if playlists is not None:
             tasks.append(asyncio.create_task(watch_playlists(hub, playlists)))
+        if queue is not None:
+            tasks += [asyncio.create_task(task) for task in share(hub, queue)]
         yield
         for task in tasks:
             task.cancel()
@@ -261,10 +269,10 @@ def screens(page: Handler) -> Handler:
 
 async def screenshot(request: web.Request) -> web.Response:
     hub = _require_reader(request)
-    entry = hub.telemetry.screens.get(request.match_info["screen"])
-    if entry is None or entry.screenshot is None:
+    image = hub.telemetry.screenshot_of(request.match_info["screen"])
+    if image is None:
         raise web.HTTPNotFound(text="No screenshot from that screen yet.")
-    return web.Response(body=entry.screenshot, content_type="image/jpeg",
+    return web.Response(body=image, content_type="image/jpeg",
                         headers={"Cache-Control": "no-store"})
 
 

@@ -28,6 +28,8 @@ from controller.checkpoints import (
     write_checkpoint,
 )
 from controller.checkpoints import verify as verify_checkpoints
+from controller.cluster.fanout import create_fanout_app
+from controller.cluster.queue import MessageQueue, message_queue
 from controller.domain.commands import ROLES
 from controller.domain.config import ConfigError
 from controller.logins import LoginPolicy
@@ -73,7 +75,19 @@ def main(argv: list[str] | None = None) -> int:
                        help="a person's login lasts this long (default 12)")
     serve.add_argument("--secure-cookies", action="store_true", help="mark the login cookie "
                        "Secure: set it when the pages are served over https")
+    serve.add_argument("--message-queue", metavar="redis://HOST:PORT/N", help="share the show "
+                       "with fan-out processes (`fanout`) through this Redis (docs/operations.md)")
     serve.set_defaults(run=_serve)
+
+    fanout = sub.add_parser("fanout", help="serve more screens and cue pages of a show that a "
+                            "`serve --message-queue` process owns (docs/operations.md)")
+    fanout.add_argument("--db", type=Path, required=True, help="the owner's event log (read "
+                        "only)")
+    fanout.add_argument("--message-queue", required=True, metavar="redis://HOST:PORT/N",
+                        help="the owner's --message-queue")
+    fanout.add_argument("--host", default="127.0.0.1")
+    fanout.add_argument("--port", type=int, default=8080, help="0 picks a free port")
+    fanout.set_defaults(run=_fanout)
 
     rehearse = sub.add_parser("rehearse", help="run a rehearsal log whose show clock starts at "
                               "a chosen moment (docs/rehearsal.md); never the live log")
@@ -162,10 +176,23 @@ def _serve(args: argparse.Namespace) -> int:
         limit = KeyLimit(args.key_failures, args.key_window)
         policy = LoginPolicy(session_s=args.session_hours * 3600,
                              secure_cookie=args.secure_cookies)
+        queue = _queue(args.db, args.message_queue) if args.message_queue else None
         app = create_app(args.db, args.playlists, anchor, limit, login_policy=policy,
-                         host=args.host)
+                         host=args.host, queue=queue)
         asyncio.run(_run_server(app, args.host, args.port))
     return 0
+
+
+def _fanout(args: argparse.Namespace) -> int:
+    _check_log(args.db, rehearsing=False)
+    app = create_fanout_app(args.db, _queue(args.db, args.message_queue))
+    asyncio.run(_run_server(app, args.host, args.port))
+    return 0
+
+
+def _queue(db: Path, url: str) -> MessageQueue:
+    with EventLog.open(db, create=False) as log:
+        return message_queue(url, log.log_id)
 
 
 def _rehearse(args: argparse.Namespace) -> int:

@@ -155,7 +155,7 @@ class Hub:
                                     namespace=DISPLAY_AUDIENCE)
 
     async def request_screenshot(self, screen: str) -> bool:
-        if not self.screen_sids.get(screen):
+        if not self.telemetry.report(screen)["online"]:  # on any process
             return False
         await self.sio.emit("screenshot_request", {}, room=screen_room(screen),
                             namespace=DISPLAY_AUDIENCE)

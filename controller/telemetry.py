@@ -1,4 +1,5 @@
-"""What screens report about themselves: heartbeats and screenshots, kept in memory only.
+"""What screens report about themselves: heartbeats and screenshots, kept in memory only
+(in Redis when several processes serve screens: controller/cluster/telemetry.py).
 
 Telemetry is not show state: it is not logged as events and is lost on restart (screens
 report again within seconds).
@@ -16,6 +17,29 @@ HEARTBEAT_FIELDS = {"version": str, "fps": (int, float), "dropped_frames": int, 
                     "log_id": str, "resyncs": int, "resync_reason": str,
                     "clock_offset_ms": int}
 MAX_SCREENSHOT_BYTES = 48 * 1024
+
+
+def heartbeat_fields(data: Any) -> dict[str, Any] | None:
+    """The known fields of a heartbeat, or None if it is not an object."""
+    if not isinstance(data, dict):
+        return None
+    return {k: v for k, v in data.items()
+            if k in HEARTBEAT_FIELDS and isinstance(v, HEARTBEAT_FIELDS[k])
+            and not isinstance(v, bool)}
+
+
+def screenshot_jpeg(data: Any) -> bytes | None:
+    """The JPEG of {"jpeg": base64}, or None if it is not one or too large."""
+    raw = data.get("jpeg") if isinstance(data, dict) else None
+    if not isinstance(raw, str):
+        return None
+    try:
+        image = base64.b64decode(raw, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    if len(image) > MAX_SCREENSHOT_BYTES or not image.startswith(b"\xff\xd8"):
+        return None
+    return image
 
 
 @dataclass
@@ -51,29 +75,25 @@ class Telemetry:
 
     def heartbeat(self, screen: str, data: Any, now_ms: int) -> bool:
         """Keep the known fields of a heartbeat; False if it is not an object."""
-        if not isinstance(data, dict):
+        fields = heartbeat_fields(data)
+        if fields is None:
             return False
         entry = self._of(screen)
-        entry.heartbeat = {k: v for k, v in data.items()
-                           if k in HEARTBEAT_FIELDS and isinstance(v, HEARTBEAT_FIELDS[k])
-                           and not isinstance(v, bool)}
-        entry.last_seen_ms = now_ms
+        entry.heartbeat, entry.last_seen_ms = fields, now_ms
         return True
 
     def screenshot(self, screen: str, data: Any, now_ms: int) -> bool:
         """Keep a JPEG sent as {"jpeg": base64}; False if it is not one or too large."""
-        raw = data.get("jpeg") if isinstance(data, dict) else None
-        if not isinstance(raw, str):
-            return False
-        try:
-            image = base64.b64decode(raw, validate=True)
-        except (binascii.Error, ValueError):
-            return False
-        if len(image) > MAX_SCREENSHOT_BYTES or not image.startswith(b"\xff\xd8"):
+        image = screenshot_jpeg(data)
+        if image is None:
             return False
         entry = self._of(screen)
         entry.screenshot, entry.screenshot_ms = image, now_ms
         return True
+
+    def screenshot_of(self, screen: str) -> bytes | None:
+        entry = self.screens.get(screen)
+        return None if entry is None else entry.screenshot
 
     def report(self, screen: str) -> dict[str, Any]:
         entry = self.screens.get(screen, ScreenTelemetry())

@@ -1,0 +1,147 @@
+"""A fan-out process: serves screens (/display) and cue pages (/cue) of a show another process
+owns, so that more screens can be served than one process can.
+
+It never writes the log. It follows the owner's SQLite log read-only (keys, screen status, the
+views a `sync` sends) and catches up before each connect and sync, so a screen that fails over
+to it gets every view the owner has made durable. Changed views reach its screens from the
+owner through Redis (`AsyncRedisManager`); it does not emit views itself. The console
+(/control) connects to the owner only; a cue page's commands are relayed to the owner over
+Redis (controller/cluster/commands.py): commands run where the rules are.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import socketio
+from aiohttp import web
+
+from controller.app import (
+    MAX_MESSAGE_BYTES,
+    attempts_key,
+    clock,
+    healthz,
+    hub_key,
+    plain_keys,
+    security_headers,
+)
+from controller.attempts import KeyAttempts
+from controller.cluster.commands import CommandRelay
+from controller.cluster.queue import MessageQueue
+from controller.cluster.telemetry import keep_in_redis
+from controller.fault_log import FaultLog
+from controller.features import build_features
+from controller.hub import AUDIENCES, OPERATOR_AUDIENCE, SCREEN_EVENTS, Hub
+from controller.namespaces.base import AudienceNamespace
+from controller.namespaces.cue import CueNamespace
+from controller.namespaces.display import DisplayNamespace
+from controller.service import Service, wall_clock_ms
+from controller.show import Show
+from controller.store.sqlite import EventLog
+from controller.wire import WireServer
+
+FOLLOW_S = 0.2
+log = logging.getLogger(__name__)
+OWNER_ONLY = ("This is a fan-out process for screens and cue pages; connect the console to the "
+              "controller that owns the show.")
+
+
+async def follow(hub: Hub) -> None:
+    """Fold what the owner appended; cut sessions it revoked and let screens it authorised
+    in, on this process. Its views went out from the owner already."""
+    events, _ = hub.service.catch_up()
+    records = [event.record() for event in events]
+    for type_name, _, data in records:
+        await hub.revoked(type_name, data)
+    await hub.follow_screens(data["screen"] for type_name, _, data in records
+                             if type_name in SCREEN_EVENTS)
+
+
+class Following(AudienceNamespace):
+    """Catch up with the log first: a key, a screen or a view the owner made durable a moment
+    ago is known at the connect and in the sync that follow it."""
+
+    async def on_connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
+        await follow(self.hub)
+        await super().on_connect(sid, environ, auth)
+
+    async def on_sync(self, sid: str, data: Any = None) -> dict[str, Any]:
+        await follow(self.hub)
+        return await super().on_sync(sid, data)
+
+
+class FollowingDisplay(Following, DisplayNamespace):
+    pass
+
+
+class FollowingCue(Following, CueNamespace):
+    """/cue here: its commands are relayed to the owner, which runs them and answers."""
+
+    def __init__(self, hub: Hub, relay: CommandRelay) -> None:
+        super().__init__(hub)
+        self.relay = relay
+
+    async def on_command(self, sid: str, envelope: Any = None) -> dict[str, Any]:
+        principal = (await self.get_session(sid))["principal"]
+        return await self.relay.execute(envelope, principal)
+
+
+class OwnerOnly(socketio.AsyncNamespace):
+    async def on_connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
+        raise socketio.exceptions.ConnectionRefusedError(OWNER_ONLY)
+
+
+def create_fanout_app(db_path: Path, queue: MessageQueue) -> web.Application:
+    app = web.Application(client_max_size=MAX_MESSAGE_BYTES, middlewares=[plain_keys])
+    app.on_response_prepare.append(security_headers)
+    app[attempts_key] = KeyAttempts()
+    sio = WireServer(list(AUDIENCES), max_http_buffer_size=MAX_MESSAGE_BYTES,
+                     client_manager=queue.manager())
+    sio.attach(app)
+    app.cleanup_ctx.append(_follow_log(db_path, sio, queue))
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/clock", clock)
+    return app
+
+
+def _follow_log(db_path: Path, sio: WireServer, queue: MessageQueue):
+    async def context(app: web.Application) -> AsyncIterator[None]:
+        events = EventLog.open(db_path, create=False)
+        service = Service(events, Show(build_features()), wall_clock_ms)
+        service.replay()
+        hub = Hub(service, sio, app[attempts_key])
+        telemetry = keep_in_redis(hub, queue)
+        app[hub_key] = hub
+        for namespace in (FollowingDisplay(hub), FollowingCue(hub, CommandRelay(queue))):
+            sio.register_namespace(namespace)
+        sio.register_namespace(OwnerOnly(OPERATOR_AUDIENCE))
+        tasks = [asyncio.create_task(_keep_following(hub)),
+                 asyncio.create_task(telemetry.keep_alive())]
+        yield
+        for task in tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(sio.eio.disconnect(), 1.0)
+        events.close()
+
+    return context
+
+
+async def _keep_following(hub: Hub) -> None:
+    """Follow the log for ever: a read that fails (the disk) is logged and tried again."""
+    faults = FaultLog(log, "Following the owner's log")
+    while True:
+        try:
+            await follow(hub)
+        except Exception as exc:
+            faults.failed(exc)
+        else:
+            faults.succeeded()
+        await asyncio.sleep(FOLLOW_S)
