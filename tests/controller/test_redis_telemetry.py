@@ -19,8 +19,8 @@ def test_a_report_to_one_process_is_read_by_another(redis_url):  # noqa: F811
     fanout.connected("bar-1", 1000)
     assert fanout.heartbeat("bar-1", {"fps": 60, "scene": "leaderboard", "nan": "x"}, 2000)
     assert fanout.screenshot("bar-1", {"jpeg": base64.b64encode(JPEG).decode()}, 3000)
-    assert owner.report("bar-1") == {"online": True, "last_seen_ms": 2000, "fps": 60,
-                                     "scene": "leaderboard", "screenshot_ms": 3000}
+    assert owner.report("bar-1") == {"online": True, "last_seen_ms": 2000, "since_ms": 1000,
+                                     "fps": 60, "scene": "leaderboard", "screenshot_ms": 3000}
     assert owner.screenshot_of("bar-1") == JPEG
     assert not fanout.heartbeat("bar-1", ["not", "an", "object"], 4000)
     assert not fanout.screenshot("bar-1", {"jpeg": "not base64!"}, 4000)
@@ -42,5 +42,5 @@ def test_two_shows_on_one_redis_do_not_mix(redis_url):  # noqa: F811
     one, other = (RedisTelemetry(message_queue(redis_url, log)) for log in ("log-a", "log-b"))
     one.alive()
     one.connected("bar-1", 1000)
-    assert other.report("bar-1") == {"online": False, "last_seen_ms": None,
+    assert other.report("bar-1") == {"online": False, "last_seen_ms": None, "since_ms": None,
                                      "screenshot_ms": None}
