@@ -100,3 +100,26 @@ def test_a_countdown_presents_only_its_ring_each_second(tmp_path):
     assert recording.shown == [None, *[ring] * 3, None, *[ring] * 7]
     assert pygame.image.tobytes(screen, "RGB") == \
         pygame.image.tobytes(whole_frame(display, ctx, host), "RGB")
+
+
+def test_the_wild_card_draw_presents_its_reel_then_whole_for_the_winner_then_its_ring(tmp_path):
+    # rule 39: the winner has 90 seconds to come forward, and the ring counts them down
+    display, screen, ctx, host, recording = run(
+        tmp_path, "wildcard_draw", "draw:wildcard", samples.wildcard("claim"), 12)
+    scene = host.current
+    reel, ring = [scene._reel_window()], [pygame.Rect(r) for r in scene.moving_rects()]
+    assert ring != reel
+    kinds = []  # runs of what was presented, in order
+    for rects in recording.shown:
+        kind = "whole" if rects is None else "reel" if rects == reel else \
+            "ring" if rects == ring else repr(rects)
+        if not kinds or kinds[-1][0] != kind:
+            kinds.append([kind, 0])
+        kinds[-1][1] += 1
+    # in, the reel spinning to 6 s (the offline mark comes at 3 s, whole), the winner popping
+    # in (whole), then only the ring once a second
+    assert [k for k, _ in kinds] == ["whole", "reel", "whole", "reel", "whole", "ring"]
+    assert kinds[1][1] + kinds[3][1] > 5 * 60
+    assert 5 <= kinds[5][1] <= 6  # 7 s ... 11 s (+ the first second after the pop)
+    assert pygame.image.tobytes(screen, "RGB") == \
+        pygame.image.tobytes(whole_frame(display, ctx, host), "RGB")
