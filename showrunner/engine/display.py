@@ -6,8 +6,10 @@ player what to show (the screen's program on the show clock), update and draw th
 mark "offline since hh:mm" while the controller is unreachable, present. While something moves
 (a tween, a transition) frames come at 60 a second; at rest the loop waits on the inbox until a
 view changes or the next moment the picture changes (a countdown's next second, a page turn, a
-scene switch), so a leaderboard that stands still costs almost nothing: presenting a full frame
-into a real X window costs about 1 % of a core each at 1080p. A frame is timed to land on a
+scene switch), so a leaderboard that stands still costs almost nothing. Where only part of the
+screen moves (a ticker, a countdown ring) a frame is drawn and presented only there
+(`Scene.moving_rects`, showrunner.engine.present); anything else that changed the picture (a
+view, a switch, a transition, an overlay) makes a whole frame. A frame is timed to land on a
 scene boundary, so screens of a group change together. A scene that raises is logged and
 skipped; the screen goes on with the next one.
 
