@@ -7,10 +7,12 @@ Slots tournament of ten players (one page of the leaderboard), and one display p
 fullscreen in the X server, reading the board through the real link. After the board has come
 in, `rest` runs `--seconds` with no score changes; `moving` runs `--seconds` while a score lifts
 the lowest player to the top every second, so rows keep sliding. For each: the display
-process's CPU (from /proc/<pid>/stat; 100 = one core), frames presented a second, and the
-longest frame of the phase (update, draw and present) in ms. Xvfb's own CPU is reported
-beside it. Needs Xvfb (`apt-get install xvfb`, scripts/setup). Prints one JSON object with
---json.
+process's CPU (from /proc/<pid>/stat; 100 = one core), frames presented a second, frames
+dropped while moving (a frame over 1.5 frame times late), CPU ms a frame and the share of a
+60 fps frame's budget that is (figures that hold on a machine busy with other work, where fps
+alone would not), and the longest frame of the phase (update, draw and present) in ms. Xvfb's
+own CPU is reported beside it. Needs Xvfb (`apt-get install xvfb`, scripts/setup). Prints one
+JSON object with --json.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 WARM_UP_S = 5.0
+FPS = 60  # the frame budget: 1000 / FPS ms
 PLAYERS = 10  # one page: the board can come to rest
 
 
@@ -52,9 +56,9 @@ def child(args: argparse.Namespace) -> int:
         longest = 0.0
         _began = 0.0
 
-        def frame(self, host, screen, dt):  # type: ignore[no-untyped-def]
+        def frame(self, *args):  # type: ignore[no-untyped-def]
             self._began = time.perf_counter()
-            super().frame(host, screen, dt)
+            return super().frame(*args)
 
         def plan(self, host, drawn_at):  # type: ignore[no-untyped-def]  # right after present
             self.longest = max(self.longest, time.perf_counter() - self._began)
@@ -73,7 +77,7 @@ def child(args: argparse.Namespace) -> int:
     def report() -> None:
         while True:
             tmp = stats.with_suffix(".tmp")
-            tmp.write_text(json.dumps({"frames": display.frames,
+            tmp.write_text(json.dumps({"frames": display.frames, "dropped": display.dropped,
                                        "longest_ms": display.longest * 1000}))
             os.replace(tmp, stats)
             time.sleep(0.5)
@@ -102,11 +106,35 @@ class Phase:
     async def stop(self) -> dict[str, Any]:
         t1, cpu1, x1, s1 = await self.read()
         t0, cpu0, x0, s0 = self.began
-        span = t1 - t0
+        span, frames = t1 - t0, s1["frames"] - s0["frames"]
+        per_frame = 1000 * (cpu1 - cpu0) / frames if frames else 0.0
         return {"seconds": round(span, 1), "cpu_percent": round(100 * (cpu1 - cpu0) / span, 1),
                 "xvfb_cpu_percent": round(100 * (x1 - x0) / span, 1),
-                "fps": round((s1["frames"] - s0["frames"]) / span, 2),
+                "fps": round(frames / span, 2),
+                "dropped_frames": s1["dropped"] - s0["dropped"],
+                "cpu_ms_per_frame": round(per_frame, 2),
+                "frame_budget_used": round(per_frame / (1000 / FPS), 3),
                 "longest_frame_ms": round(s1["longest_ms"], 1)}
+
+
+class Operator:
+    """The MC's tablet: a real /control client sending one command at a time."""
+
+    def __init__(self) -> None:
+        import socketio
+
+        self.sio = socketio.AsyncClient()
+
+    async def connect(self, url: str, key: str) -> None:
+        await self.sio.connect(url, namespaces=["/control"], auth={"key": key},
+                               transports=["websocket"])
+
+    async def send(self, type_: str, payload: dict[str, Any]) -> dict[str, Any]:
+        envelope = {"type": type_, "payload": payload, "command_id": uuid.uuid4().hex}
+        ack = await self.sio.call("command", envelope, namespace="/control")
+        if not ack["ok"]:
+            raise RuntimeError(f"{type_}: {ack['error']['message']}")
+        return ack
 
 
 def measure(size: tuple[int, int], seconds: float) -> dict[str, Any]:
@@ -141,14 +169,14 @@ def measure(size: tuple[int, int], seconds: float) -> dict[str, Any]:
 async def show(url: str, operator: str, screen_key: str, where: str, work: Path, xvfb: int,
                seconds: float, started: list[subprocess.Popen[bytes]]) -> dict[str, Any]:
     """Seed the board, start the display, measure it at rest and then moving."""
-    from controller.demo import PLAYERS as DEMO_PLAYERS
-    from controller.demo import Operator
+    from controller.demo_night import PLAYERS as NAMES
 
     mc = Operator()
     await mc.connect(url, operator)
     try:
         scores: dict[str, int] = {}
-        for i, (name, score) in enumerate(DEMO_PLAYERS[:PLAYERS]):
+        for i, name in enumerate(NAMES[:PLAYERS]):
+            score = 18_000 - 700 * i
             card = f"{8_000_100 + i}"
             await mc.send("register_member", {"card": card, "display_name": name})
             ack = await mc.send("slots.enter", {"card": card})

@@ -61,6 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--fullscreen", action="store_true")
     d.add_argument("--output", type=int, default=0, metavar="N",
                    help="the monitor to show on, 0 the first (default 0)")
+    d.add_argument("--vsync", action="store_true",
+                   help="present whole frames through the GPU in step with the monitor (no "
+                   "tearing; costs more CPU without a GPU, and rules out partial presents)")
     d.add_argument("--state-dir", type=Path, default=Path("var/screens"),
                    help="where <screen>.json keeps the last-known views")
     d.add_argument("--snapshot", type=Path, help="write the current frame to this PNG")
@@ -187,7 +190,7 @@ def display(args: argparse.Namespace, params: dict[str, Any]) -> int:
         controller=args.controller, screen=args.screen, key=key, size=args.size,
         fullscreen=args.fullscreen, state_dir=args.state_dir, snapshot=args.snapshot,
         snapshot_every=args.snapshot_every, scene=args.scene, params=params, theme=args.theme,
-        output=args.output)
+        output=args.output, vsync=args.vsync)
     try:
         return Display(options).run()
     except NoSuchOutput as exc:

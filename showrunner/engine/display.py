@@ -6,8 +6,10 @@ player what to show (the screen's program on the show clock), update and draw th
 mark "offline since hh:mm" while the controller is unreachable, present. While something moves
 (a tween, a transition) frames come at 60 a second; at rest the loop waits on the inbox until a
 view changes or the next moment the picture changes (a countdown's next second, a page turn, a
-scene switch), so a leaderboard that stands still costs almost nothing: presenting a full frame
-into a real X window costs about 1 % of a core each at 1080p. A frame is timed to land on a
+scene switch), so a leaderboard that stands still costs almost nothing. Where only part of the
+screen moves (a ticker, a countdown ring) a frame is drawn and presented only there
+(`Scene.moving_rects`, showrunner.engine.present); anything else that changed the picture (a
+view, a switch, a transition, an overlay) makes a whole frame. A frame is timed to land on a
 scene boundary, so screens of a group change together. A scene that raises is logged and
 skipped; the screen goes on with the next one.
 
@@ -51,6 +53,7 @@ from showrunner.engine.link import (
 )
 from showrunner.engine.logonce import warn_once
 from showrunner.engine.player import Player
+from showrunner.engine.present import Presenter, Rects, clipped
 from showrunner.engine.replica import Replica
 from showrunner.engine.scene import SceneContext
 from showrunner.engine.theme import Theme
@@ -104,6 +107,7 @@ class DisplayOptions:
     params: Mapping[str, Any] = field(default_factory=dict)
     theme: Path | None = None
     output: int = 0  # the monitor (pygame display index)
+    vsync: bool = False  # whole frames through the GPU at the refresh (open_window)
     max_passes: int | None = None  # tests stop the loop after this many (a frame or a wait)
 
 
@@ -112,9 +116,14 @@ class NoSuchOutput(Exception):
 
 
 def open_window(size: tuple[int, int] | None, fullscreen: bool,
-                output: int = 0) -> pygame.Surface:
-    """The screen surface on monitor `output`: fullscreen at its size, or a window; vsync
-    where offered; no mouse cursor, and the screen never blanks while it runs."""
+                output: int = 0, vsync: bool = False) -> pygame.Surface:
+    """The screen surface on monitor `output`: fullscreen at its size, or a window; no mouse
+    cursor, and the screen never blanks while it runs.
+
+    By default the plain window surface, where a frame in which only a ticker moves presents
+    only the ticker (showrunner.engine.present); with `vsync` (where the driver offers it)
+    frames go through the GPU in step with the monitor's refresh, no tearing, but every
+    present is a whole frame."""
     pygame.display.init()
     pygame.font.init()
     monitors = pygame.display.get_num_displays()
@@ -127,12 +136,14 @@ def open_window(size: tuple[int, int] | None, fullscreen: bool,
         desktop = pygame.display.get_desktop_sizes()[output]
         size = desktop if fullscreen and desktop[0] > 0 else (1920, 1080)
     surface = None
-    if os.environ.get("SDL_VIDEODRIVER") != "dummy":
+    if vsync and os.environ.get("SDL_VIDEODRIVER") != "dummy":
         try:
             surface = pygame.display.set_mode(size, flags, vsync=1, display=output)
         except pygame.error:  # this driver offers no vsync: a plain window
             surface = None
     if surface is None:
+        # the window surface itself, not a texture on a renderer: update(rects) sends only those
+        os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
         surface = pygame.display.set_mode(size, flags, display=output)
     pygame.mouse.set_visible(False)
     keep_awake()
@@ -181,13 +192,15 @@ class Display:
         self._next_frame = self.time.monotonic()
         self.moving = True  # the last frame drawn was part of a motion
         self.notifier = Notifier.from_env()
+        self.presenter = Presenter()
+        self._overlays: tuple[str, bool] | None = None
 
     def stop(self, *_: object) -> None:
         self.running = False
 
     def open(self) -> tuple[pygame.Surface, SceneContext, SceneHost]:
         """The window, the scenes' context and the scene host."""
-        screen = open_window(self.o.size, self.o.fullscreen, self.o.output)
+        screen = open_window(self.o.size, self.o.fullscreen, self.o.output, self.o.vsync)
         theme = Theme.load(self.o.theme or venue_file("theme.yaml"))
         ctx = SceneContext.create(screen.get_size(), theme, self.replica.views, self.clock.now_ms)
         self.badge = Badge(venue_file("logo.png"))
@@ -233,9 +246,13 @@ class Display:
                 dt, last = now - last, now
                 if self.moving and dt > 1.5 * FRAME_S:
                     self.dropped += 1
-                self.frame(host, screen, dt)
-                self.overlays(ctx, screen)
-                pygame.display.flip()
+                overlays = self.overlay_state()
+                whole = changed or overlays != self._overlays
+                self._overlays = overlays
+                rects = self.frame(host, screen, dt, whole)
+                with clipped(screen, rects):
+                    self.overlays(ctx, screen)
+                self.presenter.present(rects)
                 self.frames += 1
                 if self.frames == 1:
                     self.notifier.ready()
@@ -299,9 +316,19 @@ class Display:
                 wait = min(wait, math.ceil(shows_at - wall_now))
         return show_now + wait * self.clock.rate  # a wall-clock wait, on the show clock
 
-    def frame(self, host: SceneHost, screen: pygame.Surface, dt: float) -> None:
-        """Switch if the program says so, then update and draw; a scene that raises is
-        skipped (logged once) and the next one takes its place in the same frame."""
+    def overlay_state(self) -> tuple[str, bool]:
+        """What the overlays show that changes by itself (the badge's minute, the offline
+        mark after its grace): a frame where it changes is drawn whole."""
+        wall = self.time.wall_ms()
+        shown = self.offline_since is not None and wall - self.started_ms >= OFFLINE_GRACE_MS
+        return time.strftime("%H:%M", time.localtime(wall / 1000)), shown
+
+    def frame(self, host: SceneHost, screen: pygame.Surface, dt: float,
+              whole: bool = True) -> Rects | None:
+        """Switch if the program says so, then update and draw: only where the scene moves
+        unless `whole` (something else changed), returning those rectangles (None: all of
+        it). A scene that raises is skipped (logged once) and the next one takes its place
+        in the same frame."""
         for _attempt in range(4):
             slot = self.player.slot(self.replica.views, self.clock.now_ms())
             if self.playing is None or slot.key != self.playing.key or \
@@ -312,14 +339,16 @@ class Display:
                 self.playing = slot
             try:
                 host.update(dt)
-                host.draw(screen)
-                return
+                rects = None if whole else host.changed_rects()
+                host.draw(screen, rects)
+                return rects
             except Exception as exc:  # a scene's bug must not take the screen down
                 self.player.crashed(self.playing, exc)
                 host.current = host.outgoing = host.transition = None
                 host.pending.clear()
                 self.playing = None
-                dt = 0.0
+                dt, whole = 0.0, True
+        return None
 
     def drain(self, inbox: queue.Queue, first: object | None = None) -> bool:
         """Apply `first` and everything else the link has put on the queue so far; never

@@ -17,6 +17,7 @@ import pygame
 
 from showrunner.engine.badge import RehearsalBadge
 from showrunner.engine.logonce import warn_once
+from showrunner.engine.present import Rects, clipped
 from showrunner.engine.scene import Scene, SceneContext
 from showrunner.engine.transitions import Transition
 
@@ -87,9 +88,22 @@ class SceneHost:
         known = [t for t in times if t is not None]
         return min(known) if known else None
 
-    def draw(self, surface: pygame.Surface) -> None:
-        self._draw_scenes(surface)
-        self.badge.draw(self.ctx, surface)
+    def changed_rects(self) -> list[pygame.Rect] | None:
+        """Where the next frame differs from the last one drawn (after `update`): the current
+        scene's moving parts, or None for the whole screen (a scene's first frame, a new view,
+        a transition, a scene that does not say)."""
+        scene = self.current
+        if scene is None or scene.redraw_all or self.transition is not None:
+            return None
+        return scene.moving_rects()
+
+    def draw(self, surface: pygame.Surface, rects: Rects | None = None) -> None:
+        """Draw the frame, only inside `rects` if given (see changed_rects)."""
+        with clipped(surface, rects):
+            self._draw_scenes(surface)
+            self.badge.draw(self.ctx, surface)
+        if self.current is not None:  # a blend drawn now: the frame after it is drawn whole
+            self.current.redraw_all = self.transition is not None
 
     def _draw_scenes(self, surface: pygame.Surface) -> None:
         if self.current is None:

@@ -69,6 +69,8 @@ class Scene:
     name: ClassVar[str] = ""
     #: the full-screen layer a scene builds when its view changes and blits first each frame
     static: pygame.Surface | None = None
+    #: the next frame is drawn whole (entering, a new view); the host clears it after drawing
+    redraw_all: bool = True
 
     def __init__(self, ctx: SceneContext) -> None:
         self.ctx = ctx
@@ -84,6 +86,7 @@ class Scene:
         self._doc_obj = self._current_doc_obj()
         self.doc = self._doc_obj if isinstance(self._doc_obj, dict) else {}
         self.on_view(self.doc, first=True)
+        self.redraw_all = True
 
     def update(self, dt: float) -> None:
         self.elapsed += dt
@@ -92,6 +95,7 @@ class Scene:
             self._doc_obj = found
             self.doc = found if isinstance(found, dict) else {}
             self.on_view(self.doc, first=False)
+            self.redraw_all = True
         self.tick(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -116,6 +120,15 @@ class Scene:
         scene is at rest until then (a countdown's next second, a page turn); None when it is
         at rest until its view changes. A scene that does not say is always moving."""
         return now_ms
+
+    def moving_rects(self) -> list[pygame.Rect] | None:
+        """Where this frame can differ from the one before (screen pixels), when only part of
+        the screen moves: a ticker's digits, a countdown's ring. The display then draws (the
+        scene's whole `draw`, clipped) and presents only there. Each rectangle must cover what
+        was drawn there last frame as well as now; a fixed box around the moving part does.
+        None (the default) redraws the whole screen. Not asked on a scene's first frame, after
+        a new view or during a transition: those are always drawn whole."""
+        return None
 
     # helpers ---------------------------------------------------------------------------------
     def _current_doc_obj(self) -> object:

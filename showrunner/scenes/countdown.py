@@ -39,6 +39,13 @@ def ring_colour(ctx: SceneContext, seconds_left: float) -> tuple[int, int, int]:
     return ctx.theme.colour("accent")
 
 
+def ring_box(ctx: SceneContext, centre: tuple[float, float], radius: float) -> pygame.Rect:
+    """The screen rectangle the ring at logical `centre` draws in, digits and caption too:
+    all a countdown changes from one second to the next."""
+    box = ctx.layout.rect(centre[0] - radius, centre[1] - radius, 2 * radius, 2 * radius)
+    return box.inflate(4, 4)
+
+
 def draw_ring(ctx: SceneContext, surface: pygame.Surface, centre: tuple[float, float],
               radius: float, seconds_left: float, total: float, caption: str = "") -> None:
     """Ring at logical `centre` with the remaining time in its middle and a caption under it."""

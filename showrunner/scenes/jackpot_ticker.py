@@ -68,6 +68,16 @@ class JackpotTicker(Scene):
     def next_change_ms(self, now_ms: int) -> int | None:
         return now_ms if any(not j.roll.done for j in self.jackpots) else None
 
+    def moving_rects(self) -> list[pygame.Rect] | None:
+        """The band of each amount still rolling: the digits never leave it."""
+        lay, rects = self.ctx.layout, []
+        for j, (x, y, w, h) in zip(self.jackpots, self._boxes(), strict=False):
+            if not j.roll.done:
+                _, cell_h, _ = self._strip(self._digit_size(h))
+                rects.append(pygame.Rect(lay.x(x + 40), lay.y(y + h * 0.52) - cell_h // 2,
+                                         lay.px(w - 80), cell_h))
+        return rects
+
     def _boxes(self) -> list[tuple[float, float, float, float]]:
         x, _, w, _ = self.ctx.layout.safe()
         top = content_top() + 20

@@ -17,7 +17,7 @@ from showrunner.engine import viewdata as vd
 from showrunner.engine.draw import panel
 from showrunner.engine.scene import Scene, next_second_ms
 from showrunner.scenes.common import centred_message, content_top, static_layer
-from showrunner.scenes.countdown import draw_ring
+from showrunner.scenes.countdown import draw_ring, ring_box
 
 NO_SPIN_EXTRA = 30.0  # rule 25
 FIELDS = ("stage", "heat", "title", "spin", "spins", "betting_opened_at", "betting_closes_at",
@@ -58,10 +58,22 @@ class RouletteCountdown(Scene):
     def next_change_ms(self, now_ms: int) -> int | None:
         return next_second_ms(now_ms, self.closes)  # the ring and digits move once a second
 
-    def draw(self, surface: pygame.Surface) -> None:
+    def moving_rects(self) -> list[pygame.Rect] | None:
+        if self.closes is None or self.closes <= self.now_ms():
+            return None  # NO MORE BETS replaces the ring: drawn whole
+        return [ring_box(self.ctx, *self._ring())]
+
+    def _ring(self) -> tuple[tuple[float, float], float]:
+        """The ring's centre and radius (logical)."""
         lay = self.ctx.layout
-        surface.blit(self.static, (0, 0))
         cy = (content_top() + 90 + lay.height - 64) / 2
+        radius = min(340.0, (lay.height - 64 - content_top() - 100) / 2 - 10,
+                     lay.width / 2 - 100)
+        return (lay.width / 2, cy), radius
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.blit(self.static, (0, 0))
+        (cx, cy), radius = self._ring()
         if self.closes is None:
             centred_message(self.ctx, surface, "Place your bets", cy, size=120, role="display")
             return
@@ -70,7 +82,5 @@ class RouletteCountdown(Scene):
             centred_message(self.ctx, surface, "NO MORE BETS", cy, size=200, role="display",
                             colour="red")
             return
-        radius = min(340.0, (lay.height - 64 - content_top() - 100) / 2 - 10,
-                     lay.width / 2 - 100)
-        draw_ring(self.ctx, surface, (lay.width / 2, cy), radius, left, self.total,
+        draw_ring(self.ctx, surface, (cx, cy), radius, left, self.total,
                   "to place your bets")

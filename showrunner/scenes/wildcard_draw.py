@@ -24,14 +24,16 @@ from showrunner.engine import viewdata as vd
 from showrunner.engine.draw import panel
 from showrunner.engine.drawings import Drawings
 from showrunner.engine.easing import clamp01, out_back, out_quart
-from showrunner.engine.scene import Scene
+from showrunner.engine.scene import Scene, next_second_ms
 from showrunner.scenes.common import content_top, static_layer
-from showrunner.scenes.countdown import draw_ring
+from showrunner.scenes.countdown import draw_ring, ring_box
 
 VISIBLE = 5  # reel cards in view; the middle one is the pick
 SPEED = 14.0  # reel cards per second at full speed
 MAX_REEL = 64
 CARD_H = 120.0
+POP_S = 0.6  # the winner card pops in
+POPPED_S = POP_S + 0.1  # from here only the claim ring moves (the card drawn whole at rest)
 PHASES = ("entries", "frozen", "drawing", "claim", "finalist")
 FIELDS = ("title", "phase", "round", "pool", "reel", "winner", "finalist", "spin_started_at",
           "reveal_at", "claim_deadline")
@@ -184,11 +186,44 @@ class WildcardDraw(Scene):
         u = clamp01((now - self.spin_at) / (self.reveal_at - self.spin_at))
         return target * out_quart(u), target
 
+    # motion ----------------------------------------------------------------------------------
+    def next_change_ms(self, now_ms: int) -> int | None:
+        """The reel spins from `spin_started_at` to `reveal_at`; the winner card pops in for
+        POP_S, then the claim ring moves once a second; otherwise at rest."""
+        if self.spin_at is not None and self.reveal_at is not None and now_ms < self.reveal_at:
+            return max(now_ms, self.spin_at)
+        if self._winner_shown(now_ms) and self.phase == "claim":
+            assert self.reveal_at is not None
+            if now_ms < self.reveal_at + POP_S * 1000:
+                return now_ms
+            return next_second_ms(now_ms, self.deadline)
+        return None
+
+    def moving_rects(self) -> list[pygame.Rect] | None:
+        """While spinning, the reel's window; after the pop, the claim ring."""
+        now = self.now_ms()
+        if self.spin_at is not None and self.reveal_at is not None and \
+                self.spin_at <= now < self.reveal_at:
+            return [self._reel_window()]
+        if self._winner_shown(now) and self.phase == "claim" and self.deadline is not None \
+                and self.reveal_at is not None and now >= self.reveal_at + POPPED_S * 1000:
+            cx, cy, radius = self.ring
+            return [ring_box(self.ctx, (cx, cy), radius)]
+        return None
+
+    def _winner_shown(self, now: int) -> bool:
+        revealed = self.reveal_at is not None and now >= self.reveal_at
+        return bool(self.winner) and (self.phase == "finalist" or
+                                      (revealed and self.phase == "claim"))
+
+    def _reel_window(self) -> pygame.Rect:
+        x, y = self.reel_xy
+        return self.ctx.layout.rect(x, y, self.reel_w, CARD_H * VISIBLE)
+
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(self.static, (0, 0))
         now = self.now_ms()
-        revealed = self.reveal_at is not None and now >= self.reveal_at
-        if self.winner and (self.phase == "finalist" or (revealed and self.phase == "claim")):
+        if self._winner_shown(now):
             self._draw_winner(surface, now)
         else:
             self._draw_reel(surface, now)
@@ -197,9 +232,8 @@ class WildcardDraw(Scene):
         lay, theme = self.ctx.layout, self.ctx.theme
         x, y = self.reel_xy
         offset, target = self._offset(now)
-        clip = lay.rect(x, y, self.reel_w, CARD_H * VISIBLE)
         previous = surface.get_clip()
-        surface.set_clip(clip)
+        surface.set_clip(self._reel_window().clip(previous))  # within the display's own clip
         base = int(offset)
         frac = offset - base
         for k in range(-1, VISIBLE + 1):
@@ -219,7 +253,7 @@ class WildcardDraw(Scene):
         lay = self.ctx.layout
         x, y = self.reel_xy
         since = (now - (self.reveal_at or now)) / 1000
-        pop = out_back(clamp01(since / 0.6)) if self.phase == "claim" else 1.0
+        pop = out_back(clamp01(since / POP_S)) if self.phase == "claim" else 1.0
         panel_img = self.winner_panel
         if pop < 0.999:
             scale = 0.6 + 0.4 * pop
