@@ -1,7 +1,10 @@
 """Command-to-screens latency: from sending a command on /control to the moment every
-connected display has applied the changed view.
+connected display has applied the changed view, and the MC's ack time beside it.
 
     python bench/latency.py --displays 20 --commands 300 --json
+
+`ack_p50_ms`/`ack_p99_ms`: from sending the command to its ack (the ack does not wait for the
+screens, so it should not grow with `--displays`). Displays apply deltas (docs/protocol.md).
 
 Runs a real controller process on a temporary SQLite file (WAL, synchronous=FULL) and real
 Socket.IO display clients on loopback. Prints one JSON object.
@@ -26,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from controller.auth import issue_key
 from controller.process import ControllerProcess
 from controller.store.sqlite import EventLog
+from showrunner.contract.delta import patch
 
 VIEW = "leaderboard:slots"
 
@@ -36,13 +40,23 @@ class Screen:
     def __init__(self) -> None:
         self.sio = socketio.AsyncClient(reconnection=False)
         self.arrivals: dict[int, float] = {}
+        self.doc: dict = {}
+        self.revision = -1
         self.sio.on("views", self.on_views, namespace="/display")
 
     async def on_views(self, message: dict) -> None:
         now = time.perf_counter()
         for view in message["views"]:
-            if view["name"] == VIEW and view["doc"]["rows"]:
-                self.arrivals.setdefault(view["doc"]["rows"][0]["score"], now)
+            if view["name"] != VIEW or view["revision"] <= self.revision:
+                continue
+            if "delta" in view:
+                assert view["base"] == self.revision, "a gap: the benchmark lost a message"
+                self.doc = patch(self.doc, view["delta"])
+            else:
+                self.doc = view["doc"]
+            self.revision = view["revision"]
+            if self.doc["rows"]:
+                self.arrivals.setdefault(self.doc["rows"][0]["score"], now)
 
 
 async def run(displays: int, commands: int) -> dict:
@@ -75,10 +89,13 @@ async def measure(url: str, operator: str, display: str, displays: int, commands
     for screen in screens:
         await screen.sio.connect(url, namespaces=["/display"], auth={"key": display},
                                  transports=["websocket"])
-    latencies = []
+        reply = await screen.sio.call("sync", {"revisions": {}}, namespace="/display")
+        await screen.on_views(reply)
+    latencies, acks = [], []
     for score in range(1, commands + 1):
         started = time.perf_counter()
         ack = await send("slots.record_score", {"entry": "S1", "score": score})
+        acks.append((time.perf_counter() - started) * 1000)
         assert ack["ok"], ack
         while not all(score in s.arrivals for s in screens):
             await asyncio.sleep(0.0005)
@@ -87,9 +104,11 @@ async def measure(url: str, operator: str, display: str, displays: int, commands
         await screen.sio.disconnect()
     await mc.disconnect()
     cuts = statistics.quantiles(latencies, n=100)
+    ack_cuts = statistics.quantiles(acks, n=100)
     return {"benchmark": "latency", "displays": displays, "commands": commands,
             "p50_ms": round(cuts[49], 2), "p99_ms": round(cuts[98], 2),
-            "max_ms": round(max(latencies), 2)}
+            "max_ms": round(max(latencies), 2),
+            "ack_p50_ms": round(ack_cuts[49], 2), "ack_p99_ms": round(ack_cuts[98], 2)}
 
 
 def main() -> None:
