@@ -99,7 +99,8 @@ async def measure(url: str, operator: str, display: str, displays: int, commands
         assert ack["ok"], ack
         while not all(score in s.arrivals for s in screens):
             await asyncio.sleep(0.0005)
-        latencies.append((max(s.arrivals[score] for s in screens) - started) * 1000)
+        arrived = max((s.arrivals[score] for s in screens), default=time.perf_counter())
+        latencies.append((arrived - started) * 1000)
     for screen in screens:
         await screen.sio.disconnect()
     await mc.disconnect()

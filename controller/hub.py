@@ -26,7 +26,7 @@ from controller.service import Service
 from controller.sessions import Sessions, screen_principal
 from controller.show import View
 from controller.store.principal_ids import key_principal
-from controller.subscriptions import VIEWS_ROOM, display_rooms, screen_room, screen_views, visible
+from controller.subscriptions import VIEWS_ROOM, on_display, screen_room, screen_views, visible
 from controller.telemetry import Telemetry
 
 OPERATOR_AUDIENCE = "/control"
@@ -94,10 +94,10 @@ class Hub:
             await asyncio.sleep(TICK_S)
 
     async def broadcast(self, views: list[View]) -> None:
-        """Operators get every changed view, cue pages the public ones; on /display each view
-        goes to its room (the screens that need it, and viewers if public), large ones as
-        deltas. Screens whose program changed move rooms first and get the views they now
-        need, so those arrive before the program that shows them."""
+        """Operators get every changed view, cue pages and viewers on /display the public
+        ones; on /display each view also goes to its room (the screens that need it), and
+        large ones go as deltas there. Screens whose program changed move rooms first and get
+        the views they now need, so those arrive before the program that shows them."""
         everything = [v.message() for v in views]
         await self.sio.emit("views", {"views": everything}, room=VIEWS_ROOM,
                             namespace=OPERATOR_AUDIENCE)
@@ -107,11 +107,14 @@ class Hub:
                                 namespace=CUE_AUDIENCE)
         await self.follow_screens(v.name.removeprefix(VIEW_PREFIX) for v in views
                                   if v.name.startswith(VIEW_PREFIX))
-        for view in views:
-            rooms = display_rooms(view.name)
-            if rooms:
-                await self.sio.emit("views", {"views": [self.deltas.message(view)]},
-                                    room=rooms, namespace=DISPLAY_AUDIENCE)
+        shown = [self.deltas.message(v) for v in views if on_display(v.name)]
+        viewers = [m for m in shown if visible(m["name"])]
+        if viewers:  # viewer keys: one message for the whole change, like cue pages
+            await self.sio.emit("views", {"views": viewers}, room=VIEWS_ROOM,
+                                namespace=DISPLAY_AUDIENCE)
+        for message in shown:  # screens: each view to the room of those that need it
+            await self.sio.emit("views", {"views": [message]}, room=message["name"],
+                                namespace=DISPLAY_AUDIENCE)
 
     def revoked(self, event_type: str, data: dict[str, Any]) -> None:
         """If this event revokes a principal, cut its live sessions (behind the views queued

@@ -42,8 +42,7 @@ def screen_views(screen: str, doc: Mapping[str, Any] | None) -> set[str]:
     return {own} | {name for name in program_views(doc) if visible(name)}
 
 
-def display_rooms(name: str) -> list[str]:
-    """Where a change to view `name` goes on /display: its room, and viewers' if public."""
-    if name.startswith(VIEW_PREFIX):
-        return [name]
-    return [name, VIEWS_ROOM] if is_public(name) else []
+def on_display(name: str) -> bool:
+    """Does a change to view `name` go to /display at all (to its room, and to viewers if
+    it is public)?"""
+    return name.startswith(VIEW_PREFIX) or is_public(name)
