@@ -4,7 +4,8 @@ connected display has applied the changed view, and the MC's ack time beside it.
     python bench/latency.py --displays 20 --commands 300 --json
 
 `ack_p50_ms`/`ack_p99_ms`: from sending the command to its ack (the ack does not wait for the
-screens, so it should not grow with `--displays`). Displays apply deltas (docs/protocol.md).
+screens, so it should not grow with `--displays`). The displays run in a process of their own
+(so they do not delay the ack's arrival here) and apply deltas (docs/protocol.md).
 
 Runs a real controller process on a temporary SQLite file (WAL, synchronous=FULL) and real
 Socket.IO display clients on loopback. Prints one JSON object.
@@ -15,11 +16,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import statistics
 import sys
 import tempfile
 import time
 import uuid
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import socketio
@@ -74,6 +77,30 @@ async def run(displays: int, commands: int) -> dict:
             controller.stop()
 
 
+def displays_process(url: str, display: str, displays: int, conn: Connection) -> None:
+    """The display clients, in a process of their own so that their work does not delay the
+    MC's ack in the measuring process: sends "ready", then (score, last arrival) per score."""
+
+    async def main() -> None:
+        screens = [Screen() for _ in range(displays)]
+        for screen in screens:
+            await screen.sio.connect(url, namespaces=["/display"], auth={"key": display},
+                                     transports=["websocket"])
+            reply = await screen.sio.call("sync", {"revisions": {}}, namespace="/display")
+            await screen.on_views(reply)
+        conn.send("ready")
+        score = 1
+        while not conn.poll():  # the parent says when to stop
+            if all(score in s.arrivals for s in screens):
+                conn.send((score, max(s.arrivals[score] for s in screens)))
+                score += 1
+            await asyncio.sleep(0.0005)
+        for screen in screens:
+            await screen.sio.disconnect()
+
+    asyncio.run(main())
+
+
 async def measure(url: str, operator: str, display: str, displays: int, commands: int) -> dict:
     mc = socketio.AsyncClient(reconnection=False)
     await mc.connect(url, namespaces=["/control"], auth={"key": operator},
@@ -85,24 +112,27 @@ async def measure(url: str, operator: str, display: str, displays: int, commands
 
     await send("register_member", {"card": "1000001", "display_name": "Bench Player"})
     await send("slots.enter", {"card": "1000001"})
-    screens = [Screen() for _ in range(displays)]
-    for screen in screens:
-        await screen.sio.connect(url, namespaces=["/display"], auth={"key": display},
-                                 transports=["websocket"])
-        reply = await screen.sio.call("sync", {"revisions": {}}, namespace="/display")
-        await screen.on_views(reply)
+    conn, child_end = multiprocessing.Pipe()
+    child = multiprocessing.get_context("spawn").Process(
+        target=displays_process, args=(url, display, displays, child_end), daemon=True)
+    if displays:
+        child.start()
+        assert await asyncio.to_thread(conn.recv) == "ready"
     latencies, acks = [], []
     for score in range(1, commands + 1):
         started = time.perf_counter()
         ack = await send("slots.record_score", {"entry": "S1", "score": score})
         acks.append((time.perf_counter() - started) * 1000)
         assert ack["ok"], ack
-        while not all(score in s.arrivals for s in screens):
-            await asyncio.sleep(0.0005)
-        arrived = max((s.arrivals[score] for s in screens), default=time.perf_counter())
-        latencies.append((arrived - started) * 1000)
-    for screen in screens:
-        await screen.sio.disconnect()
+        if displays:  # perf_counter is the system's monotonic clock: the same in both
+            arrived_score, arrived = await asyncio.to_thread(conn.recv)
+            assert arrived_score == score
+            latencies.append((arrived - started) * 1000)
+        else:
+            latencies.append(acks[-1])
+    if displays:
+        conn.send("stop")
+        await asyncio.to_thread(child.join, 10)
     await mc.disconnect()
     cuts = statistics.quantiles(latencies, n=100)
     ack_cuts = statistics.quantiles(acks, n=100)
