@@ -161,6 +161,7 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
         app[hub_key] = hub
         for namespace in (ControlNamespace(hub), DisplayNamespace(hub), CueNamespace(hub)):
             sio.register_namespace(namespace)
+        hub.fanout.start()
         tasks = [asyncio.create_task(hub.run_clock()),
                  asyncio.create_task(_watch_log(hub, checkpointer))]
         if playlists is not None:
@@ -172,6 +173,7 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await hub.fanout.stop()
         if checkpointer is not None:
             checkpointer.now(service.clock())  # clean shutdown: the log's end is anchored
         log.close()
@@ -214,9 +216,8 @@ async def _watch_log(hub: Hub, checkpointer: Checkpointer | None) -> None:
         events, views = hub.service.catch_up()
         for event in events:  # a key revoked at the shell: its live sessions are cut now
             type_name, _, data = event.record()
-            await hub.revoked(type_name, data)
-        if views:
-            await hub.broadcast(views)
+            hub.revoked(type_name, data)
+        hub.publish(views)
         if checkpointer is not None:
             checkpointer.maybe(hub.service.clock())
         await asyncio.sleep(WATCH_S)

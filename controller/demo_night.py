@@ -60,6 +60,10 @@ class MC:
         if not ack["ok"]:
             self.say(f"  refused {type_}: {ack['error']['message']} (carrying on)")
             return None
+        # the ack goes before the views it changed (the fan-out runs behind it): sync, so the
+        # script reads the state its command made
+        await self._on_views(await self.sio.call("sync", {"revisions": self.revisions},
+                                                 namespace="/control", timeout=10))
         return ack["events"][0]["data"] if ack["events"] else {}
 
     def view(self, name: str) -> dict[str, Any]:

@@ -1,8 +1,8 @@
-"""Joins the service to Socket.IO: run a command, then push the views it changed.
+"""Joins the service to Socket.IO: run a command, answer at once, then push what it changed.
 
-Who receives a view: /control gets every view; /display and /cue get public views, except that
-a screen's own view `screen:<id>` goes only to that screen (Socket.IO room `screen:<id>`), and
-a screen that is not yet authorised gets nothing but its own view.
+The ack goes out as soon as the command is durable; the views it changed, and the sessions it
+revokes, are sent behind it by the ordered fan-out queue (controller/fanout.py). Who receives
+which view is controller/subscriptions.py.
 """
 
 from __future__ import annotations
@@ -10,28 +10,29 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 import socketio
 
 from controller.attempts import KeyAttempts
 from controller.auth import Principal
+from controller.fanout import Deltas, FanOut
 from controller.fault_log import FaultLog
 from controller.logins import Logins
 from controller.people import user_principal
-from controller.screens import AUTHORISED, VIEW_PREFIX, Screens, revoked_sentence
+from controller.screens import VIEW_PREFIX, Screens, revoked_sentence
 from controller.service import Service
 from controller.sessions import Sessions, screen_principal
-from controller.show import View, is_public
+from controller.show import View
 from controller.store.principal_ids import key_principal
+from controller.subscriptions import VIEWS_ROOM, on_display, screen_room, screen_views, visible
 from controller.telemetry import Telemetry
 
 OPERATOR_AUDIENCE = "/control"
 DISPLAY_AUDIENCE = "/display"
-PUBLIC_AUDIENCES = (DISPLAY_AUDIENCE, "/cue")
-VIEWS_ROOM = "views"
-SCREEN_EVENTS = ("ScreenEnrolled", "ScreenAuthorised", "ScreenRevoked")
-AUDIENCES = (OPERATOR_AUDIENCE, *PUBLIC_AUDIENCES)
+CUE_AUDIENCE = "/cue"
+AUDIENCES = (OPERATOR_AUDIENCE, DISPLAY_AUDIENCE, CUE_AUDIENCE)
 KEY_REVOKED = "This key was revoked."
 USER_DISABLED = "This user was disabled; ask a technician."
 
@@ -48,17 +49,6 @@ TICK_S = 0.05
 log = logging.getLogger(__name__)
 
 
-def screen_room(screen: str) -> str:
-    return f"{VIEW_PREFIX}{screen}"
-
-
-def visible(name: str, screen: str | None = None, authorised: bool = True) -> bool:
-    """May a public client (a screen, a cue page) see view `name`?"""
-    if name.startswith(VIEW_PREFIX):
-        return screen is not None and name == screen_room(screen)
-    return authorised and is_public(name)
-
-
 class Hub:
     def __init__(self, service: Service, sio: socketio.AsyncServer,
                  attempts: KeyAttempts | None = None, logins: Logins | None = None) -> None:
@@ -66,6 +56,9 @@ class Hub:
         self.sio = sio
         self.telemetry = Telemetry()
         self.screen_sids: dict[str, set[str]] = {}
+        self.subscribed: dict[str, set[str]] = {}  # a screen's sid -> the views it receives
+        self.fanout = FanOut()
+        self.deltas = Deltas()
         self.sessions = Sessions()
         self.attempts = attempts or KeyAttempts()
         self.logins = logins or Logins()
@@ -75,14 +68,17 @@ class Hub:
         return self.service.show.feature(Screens)  # type: ignore[return-value]
 
     async def execute(self, envelope: Any, principal: Principal) -> dict[str, Any]:
+        """Run a command and answer: the ack never waits for the clients (`fanout`)."""
         ack, views = self.service.execute(envelope, principal)
-        if views:
-            await self.broadcast(views)
+        self.publish(views)
         for event in ack.get("events", []):
-            await self.revoked(event["type"], event["data"])
-        await self.follow_screens(e["data"]["screen"] for e in ack.get("events", [])
-                                  if e["type"] in SCREEN_EVENTS)
+            self.revoked(event["type"], event["data"])
         return ack
+
+    def publish(self, views: list[View]) -> None:
+        """Queue changed views for every client, behind what was queued before."""
+        if views:
+            self.fanout.push(partial(self.broadcast, views))
 
     async def run_clock(self) -> None:
         """Emit time-driven events (reveals, expiries) as they fall due. A tick that fails is
@@ -90,9 +86,7 @@ class Hub:
         faults = FaultLog(log, "The clock (reveals, expiries)")
         while True:
             try:
-                views = self.service.tick()
-                if views:
-                    await self.broadcast(views)
+                self.publish(self.service.tick())
             except Exception as exc:
                 faults.failed(exc)
             else:
@@ -100,27 +94,36 @@ class Hub:
             await asyncio.sleep(TICK_S)
 
     async def broadcast(self, views: list[View]) -> None:
-        """Operators get every changed view; screens and cues only what they may see."""
+        """Operators get every changed view, cue pages and viewers on /display the public
+        ones; on /display each view also goes to its room (the screens that need it), and
+        large ones go as deltas there. Screens whose program changed move rooms first and get
+        the views they now need, so those arrive before the program that shows them."""
         everything = [v.message() for v in views]
         await self.sio.emit("views", {"views": everything}, room=VIEWS_ROOM,
                             namespace=OPERATOR_AUDIENCE)
         public = [m for m in everything if visible(m["name"])]
         if public:
-            for namespace in PUBLIC_AUDIENCES:
-                await self.sio.emit("views", {"views": public}, room=VIEWS_ROOM,
-                                    namespace=namespace)
-        for message in everything:
-            if message["name"].startswith(VIEW_PREFIX):
-                await self.sio.emit("views", {"views": [message]}, room=message["name"],
-                                    namespace=DISPLAY_AUDIENCE)
+            await self.sio.emit("views", {"views": public}, room=VIEWS_ROOM,
+                                namespace=CUE_AUDIENCE)
+        await self.follow_screens(v.name.removeprefix(VIEW_PREFIX) for v in views
+                                  if v.name.startswith(VIEW_PREFIX))
+        shown = [self.deltas.message(v) for v in views if on_display(v.name)]
+        viewers = [m for m in shown if visible(m["name"])]
+        if viewers:  # viewer keys: one message for the whole change, like cue pages
+            await self.sio.emit("views", {"views": viewers}, room=VIEWS_ROOM,
+                                namespace=DISPLAY_AUDIENCE)
+        for message in shown:  # screens: each view to the room of those that need it
+            await self.sio.emit("views", {"views": [message]}, room=message["name"],
+                                namespace=DISPLAY_AUDIENCE)
 
-    async def revoked(self, event_type: str, data: dict[str, Any]) -> None:
-        """If this event revokes a principal, cut its live sessions: called with a command's
-        events, and meant for those another process appended (`key revoke` at the shell)."""
+    def revoked(self, event_type: str, data: dict[str, Any]) -> None:
+        """If this event revokes a principal, cut its live sessions (behind the views queued
+        before): called with a command's events, and for those another process appended
+        (`key revoke` at the shell)."""
         if event_type == "UserDisabled":
             self.logins.close_user(data["name"])
         if event_type in REVOCATIONS:
-            await self.cut(*REVOCATIONS[event_type](data))
+            self.fanout.push(partial(self.cut, *REVOCATIONS[event_type](data)))
 
     async def cut(self, principal: str, sentence: str) -> None:
         """`principal` was revoked: every live session authenticated as it is told why and
@@ -130,29 +133,44 @@ class Hub:
             await self.sio.disconnect(sid, namespace=namespace)
 
     # -- connected screens -------------------------------------------------------------------
+    def screen_doc(self, screen: str) -> dict[str, Any] | None:
+        view = self.service.show.views.get(screen_room(screen))
+        return view.doc if view else None
+
     async def screen_connected(self, sid: str, screen: str) -> None:
         self.screen_sids.setdefault(screen, set()).add(sid)
         self.telemetry.connected(screen, self.service.clock())
-        await self.sio.enter_room(sid, screen_room(screen), namespace=DISPLAY_AUDIENCE)
-        if self.screens.screens[screen].status == AUTHORISED:
-            await self.sio.enter_room(sid, VIEWS_ROOM, namespace=DISPLAY_AUDIENCE)
+        await self.subscribe(sid, screen_views(screen, self.screen_doc(screen)))
 
     def screen_disconnected(self, sid: str, screen: str) -> None:
         self.screen_sids.get(screen, set()).discard(sid)
+        self.subscribed.pop(sid, None)
         self.telemetry.disconnected(screen, self.service.clock())
 
+    async def subscribe(self, sid: str, wanted: set[str]) -> set[str]:
+        """Move a screen's connection into the rooms of `wanted` (and out of the others);
+        the view names it newly receives."""
+        held = self.subscribed.get(sid, set())
+        for name in wanted - held:
+            await self.sio.enter_room(sid, name, namespace=DISPLAY_AUDIENCE)
+        for name in held - wanted:
+            await self.sio.leave_room(sid, name, namespace=DISPLAY_AUDIENCE)
+        self.subscribed[sid] = wanted
+        return wanted - held
+
     async def follow_screens(self, screens: Iterable[str]) -> None:
-        """After an enrolment change: an authorised screen starts receiving public views
-        (and gets those it lacks); a revoked one was cut already (`cut`)."""
+        """After a screen's program or status changed: its connections move rooms and are sent
+        the views they now need, whole (a revoked one was cut already, see `cut`)."""
+        views = self.service.show.views
         for screen in set(screens):
-            if self.screens.screens[screen].status != AUTHORISED:
-                continue
+            wanted = screen_views(screen, self.screen_doc(screen))
             for sid in list(self.screen_sids.get(screen, ())):
-                await self.sio.enter_room(sid, VIEWS_ROOM, namespace=DISPLAY_AUDIENCE)
-                missing = [v.message() for v in self.service.show.views_since({})
-                           if visible(v.name, screen)]
-                await self.sio.emit("views", {"views": missing}, to=sid,
-                                    namespace=DISPLAY_AUDIENCE)
+                new = await self.subscribe(sid, wanted)
+                missing = [views[n].message() for n in sorted(new)
+                           if n in views and n != screen_room(screen)]
+                if missing:
+                    await self.sio.emit("views", {"views": missing}, to=sid,
+                                        namespace=DISPLAY_AUDIENCE)
 
     async def request_screenshot(self, screen: str) -> bool:
         if not self.telemetry.report(screen)["online"]:  # on any process

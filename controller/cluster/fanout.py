@@ -36,10 +36,11 @@ from controller.cluster.queue import MessageQueue
 from controller.cluster.telemetry import keep_in_redis
 from controller.fault_log import FaultLog
 from controller.features import build_features
-from controller.hub import AUDIENCES, OPERATOR_AUDIENCE, SCREEN_EVENTS, Hub
+from controller.hub import AUDIENCES, OPERATOR_AUDIENCE, Hub
 from controller.namespaces.base import AudienceNamespace
 from controller.namespaces.cue import CueNamespace
 from controller.namespaces.display import DisplayNamespace
+from controller.screens import VIEW_PREFIX
 from controller.service import Service, wall_clock_ms
 from controller.show import Show
 from controller.store.sqlite import EventLog
@@ -52,14 +53,14 @@ OWNER_ONLY = ("This is a fan-out process for screens and cue pages; connect the 
 
 
 async def follow(hub: Hub) -> None:
-    """Fold what the owner appended; cut sessions it revoked and let screens it authorised
-    in, on this process. Its views went out from the owner already."""
-    events, _ = hub.service.catch_up()
-    records = [event.record() for event in events]
-    for type_name, _, data in records:
-        await hub.revoked(type_name, data)
-    await hub.follow_screens(data["screen"] for type_name, _, data in records
-                             if type_name in SCREEN_EVENTS)
+    """Fold what the owner appended; on this process, cut sessions it revoked and move the
+    screens whose program or status changed into the rooms of the views they now show (and
+    send them those views whole). Changed views went out from the owner already."""
+    events, views = hub.service.catch_up()
+    for type_name, _, data in (event.record() for event in events):
+        hub.revoked(type_name, data)
+    await hub.follow_screens(v.name.removeprefix(VIEW_PREFIX) for v in views
+                             if v.name.startswith(VIEW_PREFIX))
 
 
 class Following(AudienceNamespace):

@@ -2,19 +2,21 @@
 
 A screen connects with `auth: {"key", "screen"}`: its own key, issued at enrolment. A pending
 screen is let in but receives only its own view (it shows "waiting for authorisation"); a
-revoked or unknown key is refused with a sentence the screen shows on itself. A `display`
-role key (from `showrunner-controller key`) connects as a plain viewer of public views.
+revoked or unknown key is refused with a sentence the screen shows on itself. An authorised
+screen receives only the views its program can show (controller/subscriptions.py). A `display`
+role key (from `showrunner-controller key`) connects as a plain viewer of public views. Large
+views arrive here as deltas (docs/protocol.md, "Deltas"); `sync` always answers whole views.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from controller.auth import authenticate
-from controller.hub import visible
 from controller.namespaces.base import AudienceNamespace, WrongKey
-from controller.screens import AUTHORISED
 from controller.sessions import screen_principal
+from controller.subscriptions import screen_views, visible
 
 
 class DisplayNamespace(AudienceNamespace):
@@ -52,11 +54,11 @@ class DisplayNamespace(AudienceNamespace):
         log = self.hub.service.log
         return {**reply, "log": {"id": log.log_id, "last_seq": log.last_seq}}
 
-    def may_see(self, session: dict[str, Any], name: str) -> bool:
+    def may_see(self, session: dict[str, Any]) -> Callable[[str], bool]:
         screen = session.get("screen")
         if screen is None:
-            return visible(name)
-        return visible(name, screen, self.hub.screens.screens[screen].status == AUTHORISED)
+            return visible
+        return screen_views(screen, self.hub.screen_doc(screen)).__contains__
 
     async def on_heartbeat(self, sid: str, data: Any = None) -> dict[str, Any]:
         """{version, fps, dropped_frames, scene, uptime_s, log_id, resyncs, resync_reason}:

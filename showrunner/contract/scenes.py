@@ -8,7 +8,8 @@ draw: finite numbers, ranged whole numbers, printable text of a limited length, 
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -138,3 +139,16 @@ CATALOGUE: dict[str, type[SceneParams]] = {model.scene: model for model in (
 def default_view(scene: str) -> str | None:
     """The view a scene reads unless its `view` parameter names another."""
     return CATALOGUE[scene].model_fields["view"].default
+
+
+#: views a screen reads whatever it plays: the REHEARSAL badge's (showrunner/engine/badge.py)
+OVERLAY_VIEWS = ("rehearsal",)
+
+
+def scene_view(scene: str, params: Mapping[str, Any]) -> str | None:
+    """The view a scene reads with these parameters (its `view`, else the scene's default);
+    None for a scene that reads none or one this catalogue does not know."""
+    if "view" in params:
+        name = params["view"]
+        return name if isinstance(name, str) and name else None
+    return default_view(scene) if scene in CATALOGUE else None

@@ -50,6 +50,7 @@ from showrunner.engine.link import (
     LogJoined,
     ScreenshotRequested,
     ViewChanged,
+    ViewPatched,
 )
 from showrunner.engine.logonce import warn_once
 from showrunner.engine.player import Player
@@ -369,6 +370,12 @@ class Display:
             if self.replica.apply(message.name, message.revision, message.doc):
                 self.dirty = True
                 return True
+        elif isinstance(message, ViewPatched):
+            if self.replica.patch(message.name, message.revision, message.base, message.delta):
+                self.dirty = True
+                return True
+            if self.link is not None:
+                self.link.request_whole(message.name)
         elif isinstance(message, LinkStatus):
             before = self.offline_since
             self.offline_since = None if message.online else (

@@ -10,6 +10,10 @@ client on its own HTTP session, every await has a timeout, any failure is logged
 by a capped, jittered exponential backoff, for ever. A ping (the `clock` call, which also
 keeps the clock offset fresh) every `ping_every_s` must be answered within `call_s`, so a
 silent loss is noticed within `ping_every_s + call_s` (7 s by default).
+
+A large view may arrive as a delta against the revision held (docs/protocol.md, "Deltas"):
+it is passed on as `ViewPatched` when its base is the revision held; otherwise (a gap) the
+link asks for that view whole with `sync`.
 """
 
 from __future__ import annotations
@@ -60,6 +64,16 @@ class ViewChanged:
 
 
 @dataclass(frozen=True)
+class ViewPatched:
+    """A change to view `name` from revision `base` (the one held) to `revision`."""
+
+    name: str
+    revision: int
+    base: int
+    delta: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class LinkStatus:
     online: bool
     since_ms: int
@@ -102,8 +116,8 @@ class LogJoined:
     reset: str = ""
 
 
-LinkMessage = (ViewChanged | LinkStatus | ClockOffset | LinkRefused | ScreenshotRequested
-               | LogJoined)
+LinkMessage = (ViewChanged | ViewPatched | LinkStatus | ClockOffset | LinkRefused
+               | ScreenshotRequested | LogJoined)
 
 
 class LinkLost(Exception):
@@ -128,6 +142,7 @@ class Link:
         self._thread: threading.Thread | None = None
         self._stopping: asyncio.Event | None = None
         self._sio: socketio.AsyncClient | None = None
+        self._filling: set[asyncio.Task[None]] = set()
 
     # -- thread ----------------------------------------------------------------------------
     def start(self) -> None:
@@ -144,6 +159,11 @@ class Link:
         """Send telemetry from the render thread without waiting; dropped while offline."""
         if self._loop is not None and self._sio is not None and self._sio.connected:
             asyncio.run_coroutine_threadsafe(self._emit(self._sio, event, data), self._loop)
+
+    def request_whole(self, name: str) -> None:
+        """From the render thread: a delta did not fit the view held; fetch it whole."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._fill, [name])
 
     async def _emit(self, sio: socketio.AsyncClient, event: str, data: dict[str, Any]) -> None:
         with contextlib.suppress(socketio.exceptions.SocketIOError):
@@ -283,11 +303,38 @@ class Link:
         self.inbox.put(ScreenshotRequested())
 
     async def _on_views(self, message: dict[str, Any]) -> None:
+        gaps = []
         for view in message.get("views", []):
             name, revision = view["name"], int(view["revision"])
-            if revision >= self._held.get(name, -1):
+            held = self._held.get(name, -1)
+            if "delta" in view:
+                if revision <= held:
+                    continue  # a sync brought this revision or a later one already
+                if view.get("base") != held:
+                    gaps.append(name)
+                    continue
+                self._held[name] = revision
+                self.inbox.put(ViewPatched(name, revision, held, view["delta"]))
+            elif revision >= held:
                 self._held[name] = revision
                 self.inbox.put(ViewChanged(name, revision, view["doc"]))
+        if gaps:
+            self._fill(gaps)
+
+    def _fill(self, names: list[str]) -> None:
+        """Ask for these views whole (a gap in their revisions); a lost link resyncs anyway."""
+        task = asyncio.ensure_future(self._sync_whole(names))
+        self._filling.add(task)
+        task.add_done_callback(self._filling.discard)
+
+    async def _sync_whole(self, names: list[str]) -> None:
+        sio = self._sio
+        if sio is None:
+            return
+        for name in names:
+            self._held.pop(name, None)
+        with contextlib.suppress(LinkLost):
+            await self._on_views(await self._call(sio, "sync", {"revisions": self._held}))
 
     # -- ping and clock --------------------------------------------------------------------
     async def _ping(self, sio: socketio.AsyncClient) -> None:

@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from showrunner.contract.delta import patch
+
 log = logging.getLogger(__name__)
 
 
@@ -29,6 +31,20 @@ class Replica:
         if revision < self.revisions.get(name, -1):
             return False
         if self.revisions.get(name) == revision and self.views.get(name) == doc:
+            return False
+        self.views[name] = doc
+        self.revisions[name] = revision
+        return True
+
+    def patch(self, name: str, revision: int, base: int, delta: dict[str, Any]) -> bool:
+        """Apply a delta from revision `base`; False if the view held is not that revision
+        or the delta does not fit it (the view must then be fetched whole)."""
+        if self.revisions.get(name) != base or name not in self.views:
+            return False
+        try:
+            doc = patch(self.views[name], delta)
+        except ValueError as exc:
+            log.warning("view %s: %s", name, exc)
             return False
         self.views[name] = doc
         self.revisions[name] = revision

@@ -8,8 +8,9 @@ from bisect import bisect_right
 
 import pytest
 
+from showrunner.contract.delta import diff
 from showrunner.engine.display import FPS, Display, DisplayOptions, NoSuchOutput, open_window
-from showrunner.engine.link import ClockOffset, LinkRefused, ViewChanged
+from showrunner.engine.link import ClockOffset, LinkRefused, ViewChanged, ViewPatched
 from showrunner.scenes import samples
 
 NOBODY = "http://127.0.0.1:9"
@@ -86,6 +87,20 @@ def test_a_view_change_wakes_the_display_at_once(tmp_path):
     assert sim.frames_at(100.0) > sim.frames_at(99.99)  # drawn at the moment it arrived
     assert sim.presented(100, 104) > 60  # the rows that moved slide to their places
     assert sim.presented(105, 120) == clock_ticks(105, 120)
+
+
+def test_a_delta_to_the_view_held_wakes_the_display_and_one_that_does_not_fit_is_left(
+        tmp_path):
+    old, new = samples.leaderboard(8, False), samples.leaderboard(9, True)
+    patched = ViewPatched("leaderboard:slots", 2, 1, diff(old, new))
+    stray = ViewPatched("leaderboard:slots", 9, 7, diff(new, old))  # base 7: never held
+    sim = play(tmp_path, "leaderboard", "leaderboard:slots", old, 120,
+               messages=[(100.0, patched), (110.0, stray)])
+    assert sim.frames_at(100.0) > sim.frames_at(99.99)  # drawn at the moment it arrived
+    replica = sim.display.replica
+    assert replica.views["leaderboard:slots"] == new
+    assert replica.revisions["leaderboard:slots"] == 2
+    assert sim.presented(111, 120) == clock_ticks(111, 120)
 
 
 def test_the_link_refining_the_clock_by_a_few_ms_is_not_worth_a_frame(tmp_path):

@@ -55,3 +55,17 @@ def test_render_state_file_may_be_a_plain_map(tmp_path):
     path = tmp_path / "state.json"
     path.write_text(json.dumps({"jackpot": {"amount": 5}}))
     assert Replica.from_state_file(path).views == {"jackpot": {"amount": 5}}
+
+
+def test_a_delta_applies_only_onto_its_base_revision():
+    replica = Replica()
+    replica.apply("leaderboard:slots", 3, {"rows": [{"score": 1}, {"score": 2}], "n": 2})
+    delta = {"set": {"n": 3}, "rows": {"rows": {"length": 3, "at": [[2, {"score": 9}]]}}}
+    assert not replica.patch("leaderboard:slots", 5, 4, delta)  # a gap: fetch it whole
+    assert not replica.patch("other", 5, 3, delta)
+    assert replica.revisions["leaderboard:slots"] == 3
+    assert replica.patch("leaderboard:slots", 5, 3, delta)
+    assert replica.views["leaderboard:slots"] == {
+        "rows": [{"score": 1}, {"score": 2}, {"score": 9}], "n": 3}
+    assert replica.revisions["leaderboard:slots"] == 5
+    assert not replica.patch("leaderboard:slots", 6, 5, {"rows": {"n": {"length": 1, "at": []}}})

@@ -14,7 +14,7 @@ from pathlib import Path
 from showrunner.engine.display import Display, DisplayOptions
 from showrunner.engine.link import Link, LinkMessage, LinkStatus, LinkTimings, LogJoined
 from tests.integration.test_display import saved_view, start_display, until
-from tests.integration.test_screens import enrol, screens_report
+from tests.integration.test_screens import PLAYLIST, enrol, screens_report
 from tests.support.live import LiveController, live_controller
 
 VIEW = "leaderboard:slots"
@@ -128,6 +128,12 @@ async def test_a_restored_backup_behind_the_screen_is_resynced_from_scratch(tmp_
         assert screen.display.replica.revisions[VIEW] < scored["seq"]
 
 
+async def shows_the_leaderboard(tech) -> None:
+    """A screen receives only the views its program shows (docs/protocol.md)."""
+    assert (await tech.send("playlists.assign", {"file": "stage.yaml", "yaml": PLAYLIST,
+                                                 "screens": ["test-1"]}))["ok"]
+
+
 async def test_a_screen_meeting_another_log_drops_its_views_and_says_so(tmp_path):
     """Controller A on db 1, then B on the same URL with a fresh db 2: B's views are shown
     although A's had higher revisions, and the screen's telemetry reports the resync."""
@@ -139,6 +145,7 @@ async def test_a_screen_meeting_another_log_drops_its_views_and_says_so(tmp_path
         async with first.client("technician") as tech:
             key = await enrol(tech, "test-1")
             assert (await tech.send("screens.authorise", {"screen": "test-1"}))["ok"]
+            await shows_the_leaderboard(tech)
         async with first.client() as mc:
             await mc.send("register_member", {"card": "1234567", "display_name": "Thandi M"})
             await mc.send("slots.enter", {"card": "1234567"})
@@ -155,6 +162,7 @@ async def test_a_screen_meeting_another_log_drops_its_views_and_says_so(tmp_path
             async with second.client("technician") as tech:
                 assert await enrol(tech, "test-1") == key
                 assert (await tech.send("screens.authorise", {"screen": "test-1"}))["ok"]
+                await shows_the_leaderboard(tech)
             async with second.client() as mc:
                 await mc.send("register_member", {"card": "7654321", "display_name": "Sipho D"})
                 await mc.send("slots.enter", {"card": "7654321"})

@@ -49,6 +49,8 @@ async def test_enrol_authorise_revoke_through_the_link(tmp_path):
             held = [m.name for m in inbox.seen if isinstance(m, ViewChanged)]
             assert held == [SCREEN_VIEW]  # a pending screen sees nothing but its own view
             assert (await tech.send("screens.authorise", {"screen": "stage-1"}))["ok"]
+            assert (await tech.send("playlists.assign", {"file": "stage.yaml", "yaml": PLAYLIST,
+                                                         "groups": ["stage"]}))["ok"]
             await inbox.first(ViewChanged, lambda m: m.name == "leaderboard:slots")
             assert (await tech.send("screens.revoke", {"screen": "stage-1",
                                                        "reason": "stolen"}))["ok"]

@@ -19,6 +19,7 @@ from controller.auth import issue_key
 from controller.domain.commands import ROLES
 from controller.process import ControllerProcess
 from controller.store.sqlite import EventLog
+from showrunner.contract.delta import patch
 
 NAMESPACE_OF_ROLE = {"operator": "/control", "technician": "/control", "auditor": "/control",
                      "display": "/display", "announcer": "/cue"}
@@ -45,9 +46,20 @@ class Client:
 
     async def _on_views(self, message: dict[str, Any]) -> None:
         for view in message["views"]:
-            if view["revision"] >= self.revisions.get(view["name"], -1):
-                self.views[view["name"]] = view["doc"]
-                self.revisions[view["name"]] = view["revision"]
+            name, held = view["name"], self.revisions.get(view["name"], -1)
+            if "delta" in view:  # docs/protocol.md, "Deltas"
+                if view["revision"] <= held:
+                    continue
+                if view["base"] != held:  # a gap: fetch the view whole
+                    self.revisions.pop(name, None)
+                    self.views.pop(name, None)
+                    await self._on_views(await self.call("sync", {"revisions": self.revisions}))
+                    continue
+                self.views[name] = patch(self.views[name], view["delta"])
+                self.revisions[name] = view["revision"]
+            elif view["revision"] >= held:
+                self.views[name] = view["doc"]
+                self.revisions[name] = view["revision"]
         self._changed.set()
 
     async def send(self, type_: str, payload: dict[str, Any] | None = None,

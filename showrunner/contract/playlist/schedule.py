@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from showrunner.contract.scenes import DEFAULT_SCENE
+from showrunner.contract.scenes import DEFAULT_SCENE, OVERLAY_VIEWS, scene_view
 
 IDLE_RECHECK_MS = 60_000
 FAR_FUTURE_MS = 2**62
@@ -157,3 +157,20 @@ def _capped(slot: Slot, cap: int) -> Slot:
         return slot
     return Slot(slot.scene, slot.params, slot.transition, slot.start_ms, cap, slot.source,
                 slot.index)
+
+
+def program_views(view: Mapping[str, Any]) -> set[str]:
+    """Every view a screen whose `screen:<id>` view is `view` may read from now on: its
+    playlists' scenes and fallbacks, its group's running takeover, the default scene and the
+    overlays. The controller sends a screen these views and no others (its subscriptions)."""
+    slots = [(DEFAULT_SCENE, {})]
+    for entry in view.get("playlists") or []:
+        slots += [(item["scene"], item["params"]) for item in entry.get("items", [])]
+        fallback = entry.get("fallback")
+        if fallback:
+            slots.append((fallback["scene"], fallback["params"]))
+    takeover = view.get("takeover")
+    if takeover and takeover.get("end_ms") is None:  # an ended one keeps what it had
+        slots.append((takeover["scene"], takeover["params"]))
+    names = {scene_view(scene, params) for scene, params in slots}
+    return {name for name in names if name} | set(OVERLAY_VIEWS)
