@@ -121,6 +121,7 @@ def _follow_log(db_path: Path, sio: WireServer, queue: MessageQueue):
         for namespace in (FollowingDisplay(hub), FollowingCue(hub, CommandRelay(queue))):
             sio.register_namespace(namespace)
         sio.register_namespace(OwnerOnly(OPERATOR_AUDIENCE))
+        hub.fanout.start()  # this process's own sends: session cuts, views a screen now needs
         tasks = [asyncio.create_task(_keep_following(hub)),
                  asyncio.create_task(telemetry.keep_alive())]
         yield
@@ -128,6 +129,7 @@ def _follow_log(db_path: Path, sio: WireServer, queue: MessageQueue):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await hub.fanout.stop()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(sio.eio.disconnect(), 1.0)
         events.close()

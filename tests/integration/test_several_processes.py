@@ -24,6 +24,11 @@ from tests.support.live import Client, LiveController
 from tests.support.redis import redis_url  # noqa: F401  (the fixture)
 
 LEADERBOARD = "leaderboard:slots"
+PLAYLIST = """\
+name: floor-loop
+scenes:
+  - {scene: leaderboard, duration: 1h, params: {view: leaderboard:slots}}
+"""
 
 
 class Fanout(ControllerProcess):
@@ -67,10 +72,14 @@ async def show(tmp_path, queue: str) -> AsyncIterator[tuple[LiveController, list
 
 
 async def enrol(tech: Client, screen: str) -> str:
+    """Enrol and authorise `screen` in group floor, which plays the leaderboard (a screen is
+    sent only the views its program shows)."""
     key = f"secret-of-{screen}"
     for type_, payload in (("screens.enrol", {"screen": screen, "group": "floor",
                                               "key_hash": key_hash(key)}),
-                           ("screens.authorise", {"screen": screen})):
+                           ("screens.authorise", {"screen": screen}),
+                           ("playlists.assign", {"file": "floor.yaml", "yaml": PLAYLIST,
+                                                 "groups": ["floor"]})):
         ack = await tech.send(type_, payload)
         assert ack["ok"], ack
     return key

@@ -114,7 +114,9 @@ async def test_a_technician_enrols_authorises_and_feeds_a_real_screen(
         await expect(card.locator(".answer")).to_have_text(
             "stage-1 is authorised: it shows the show.")
         await expect(card).to_contain_text("Authorised")
-        await until(lambda: "leaderboard:slots" in replica(tmp_path, "stage-1"))
+        await until(lambda: replica(tmp_path, "stage-1").get("screen:stage-1", {})
+                    .get("doc", {}).get("status") == "authorised")
+        assert "leaderboard:slots" not in replica(tmp_path, "stage-1")  # no playlist yet
 
         # a malformed playlist: every problem by line and column, and nothing changes
         await page.get_by_label("File name").fill("stage.yaml")
@@ -135,6 +137,7 @@ async def test_a_technician_enrols_authorises_and_feeds_a_real_screen(
         await expect(card.locator("dd").nth(3)).to_have_text("stage-loop")
         await until(lambda: replica(tmp_path, "stage-1").get("screen:stage-1", {})
                     .get("doc", {}).get("playlists"))
+        await until(lambda: "leaderboard:slots" in replica(tmp_path, "stage-1"))  # it shows
         await expect(card).to_contain_text("Leaderboard", timeout=20000)  # its heartbeat
 
         # a second screen, enrolled but not yet started: its own key, waiting
