@@ -11,6 +11,7 @@ from playwright.async_api import Browser, expect
 from tests.support.browser import needs_chromium
 from tests.support.live import LiveController
 from tests.support.people import PASSWORD, open_page_as
+from tests.web.test_tablet_console import shoot
 
 pytestmark = needs_chromium
 
@@ -42,6 +43,7 @@ async def test_the_mc_rehearses_the_wild_card_night_from_the_console(ctl: LiveCo
     await expect(live.locator("#rh-what")).to_contain_text(
         "Wild Card draw: show clock from 2024-01-18 17:55 (Africa/Johannesburg) at 4× speed"
         " · started by test-operator")
+    await shoot(live, "rehearse")
     url = await live.locator("#rh-open").get_attribute("href")
     assert url and url.endswith("/tablet") and f":{ctl.port}/" not in url
 

@@ -179,6 +179,9 @@ async def test_a_wild_card_draw_to_a_claim(tmp_path: Path, monkeypatch: pytest.M
         await expect(countdown).to_have_text(re.compile(r"^1:[23]\d$"))  # the 90 s, live
         await expect(page.locator("#wc-countdown-label")).to_have_text("left to claim")
         await expect(page.get_by_role("button", name="Claimed on stage")).to_be_visible()
+        # what the cue page must not read aloud reaches the MC: the rule and what to check
+        await expect(page.locator("#wc-notes")).to_contain_text(
+            "Rule 39: check the rewards card and the ID before recording the claim.")
         await shoot(page, "wildcard-claim")
         # rule 39: card and ID are checked before the claim; unchecked is refused in words
         await page.get_by_role("button", name="Claimed on stage").click()

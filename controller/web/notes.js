@@ -1,0 +1,37 @@
+/* The MC's notes: what the cue page must not read aloud (the rule behind a call, what to check
+ * or do) is shown to the MC beside the moment it belongs to — on the Wild Card panel from the
+ * `cues` view, on the Super 9 panel from `cues:super9`. The newest first, a few at most.
+ */
+"use strict";
+
+(() => {
+  const {$, el} = Showrunner;
+  const SHOWN = 3;
+
+  const link = () => Console.state.link;
+
+  function wildcardNotes() {
+    const cues = link().doc("cues")?.cues ?? [];
+    const now = link().now();
+    return cues.filter((c) => c.notes && c.topic.startsWith("wildcard") && c.at_ms <= now)
+      .map((c) => c.notes).reverse();
+  }
+
+  function super9Notes() {
+    return [...(link().doc("cues:super9")?.notes ?? [])].reverse();
+  }
+
+  function show(id, notes) {
+    const box = $(id);
+    box.hidden = notes.length === 0;
+    box.replaceChildren(el("h3", "notes-title", "For you, not read aloud"),
+      ...notes.slice(0, SHOWN).map((text) => el("p", "mc-note", text)));
+  }
+
+  function render() {
+    show("wc-notes", wildcardNotes());
+    show("s9-notes", super9Notes());
+  }
+
+  Console.panel({name: "notes", render, ticks: true});
+})();
