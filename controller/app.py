@@ -169,10 +169,7 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
         if queue is not None:
             tasks += [asyncio.create_task(task) for task in share(hub, queue)]
         yield
-        for task in tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel(tasks)
         await hub.fanout.stop()
         if checkpointer is not None:
             checkpointer.now(service.clock())  # clean shutdown: the log's end is anchored
@@ -206,6 +203,14 @@ def _close_connections(sio: WireServer):
 
 
 WATCH_S = 0.5
+
+
+async def cancel(tasks: list[asyncio.Task[None]]) -> None:
+    """Stop background tasks at shutdown and wait until each has."""
+    for task in tasks:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
 
 async def _watch_log(hub: Hub, checkpointer: Checkpointer | None) -> None:

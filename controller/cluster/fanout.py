@@ -24,6 +24,7 @@ from aiohttp import web
 from controller.app import (
     MAX_MESSAGE_BYTES,
     attempts_key,
+    cancel,
     clock,
     healthz,
     hub_key,
@@ -125,10 +126,7 @@ def _follow_log(db_path: Path, sio: WireServer, queue: MessageQueue):
         tasks = [asyncio.create_task(_keep_following(hub)),
                  asyncio.create_task(telemetry.keep_alive())]
         yield
-        for task in tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel(tasks)
         await hub.fanout.stop()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(sio.eio.disconnect(), 1.0)

@@ -308,19 +308,11 @@
 
   // -- key, connection, start -------------------------------------------------------------------
 
-  function showGate(title, text) {
-    $("desk").hidden = true;
-    $("clock").classList.add("off");
-    $("gate").hidden = false;
-    $("gate-title").textContent = title;
-    $("gate-text").textContent = text;
-  }
-
   function start() {
     const key = Showrunner.takeKey(KEY_STORE);
     if (!key) {
       Showrunner.setConnection("refused", "No key");
-      showGate("No key", "Open this page with the cue link from the technician: " +
+      Showrunner.showGate("No key", "Open this page with the cue link from the technician: " +
         `${location.origin}/cue?key=…`);
       return;
     }
@@ -337,7 +329,7 @@
       },
       refused: (message) => {
         sessionStorage.removeItem(KEY_STORE);
-        showGate("Key refused", `The controller refused this page's key: ${message} ` +
+        Showrunner.showGate("Key refused", `The controller refused this page's key: ${message} ` +
           "Ask the technician for a new cue link.");
       },
     });

@@ -67,6 +67,15 @@ window.Showrunner = (() => {
     conn.textContent = text;
   }
 
+  /** The page can do nothing now (no key, refused): its desk hides, the gate says why. */
+  function showGate(title, text) {
+    $("desk").hidden = true;
+    $("clock").classList.add("off");
+    $("gate").hidden = false;
+    $("gate-title").textContent = title;
+    $("gate-text").textContent = text;
+  }
+
   /** A rehearsal log (docs/rehearsal.md): a small banner on every page, so nobody takes it for
    * the live show. Only a rehearsal log publishes the `rehearsal` view. */
   function markRehearsal(doc) {
@@ -250,7 +259,7 @@ window.Showrunner = (() => {
   }
 
   return {
-    $, el, humanize, loadJson, saveJson, takeKey, setConnection,
+    $, el, humanize, loadJson, saveJson, takeKey, setConnection, showGate,
     link: (namespace, key, handlers) => new Link(namespace, key, handlers),
   };
 })();

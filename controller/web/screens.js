@@ -242,7 +242,7 @@
       return;
     }
     if (!report.ok) {
-      showGate("Not for this login", report.error.message);
+      Showrunner.showGate("Not for this login", report.error.message);
       return;
     }
     state.report = report;
@@ -371,14 +371,6 @@
 
   // -- start --------------------------------------------------------------------------------
 
-  function showGate(title, text) {
-    $("desk").hidden = true;
-    $("clock").classList.add("off");
-    $("gate").hidden = false;
-    $("gate-title").textContent = title;
-    $("gate-text").textContent = text;
-  }
-
   function start() {
     $("enrol-form").addEventListener("submit", onEnrol);
     $("copy-key").addEventListener("click", onCopyKey);
@@ -396,7 +388,7 @@
       views: (changed) => {
         if (changed.has(OPS)) refresh();
       },
-      refused: (message) => showGate("Refused", message),
+      refused: (message) => Showrunner.showGate("Refused", message),
     });
     setInterval(refresh, REPORT_MS);
     setInterval(askPictures, PICTURE_MS);

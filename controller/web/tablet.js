@@ -23,21 +23,13 @@
 
   // -- key and connection ------------------------------------------------------------------
 
-  function showGate(title, text) {
-    $("desk").hidden = true;
-    $("clock").classList.add("off");
-    $("gate").hidden = false;
-    $("gate-title").textContent = title;
-    $("gate-text").textContent = text;
-  }
-
   function connect(key) {
     state.link = Showrunner.link("/control", key, {
       online: onOnline,
       views: onViews,
       refused: (message) => {
         sessionStorage.removeItem(KEY_STORE);
-        showGate("Key refused", `The controller refused this tablet's key: ${message} ` +
+        Showrunner.showGate("Key refused", `The controller refused this tablet's key: ${message} ` +
           "Ask the technician for a new tablet link.");
       },
     });
@@ -439,7 +431,7 @@
     const key = Showrunner.takeKey(KEY_STORE);
     if (!key) {
       Showrunner.setConnection("refused", "No key");
-      showGate("No key", "Open this page with the tablet link from the technician: " +
+      Showrunner.showGate("No key", "Open this page with the tablet link from the technician: " +
         `${location.origin}/tablet?key=…`);
       return;
     }
