@@ -102,6 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     rehearse.add_argument("--host", default="127.0.0.1")
     rehearse.add_argument("--port", type=int, default=8080, help="0 picks a free port")
     rehearse.add_argument("--playlists", type=Path, help="as for serve")
+    rehearse.add_argument("--stop-with-parent", action="store_true",
+                          help="stop when the process that started this one ends, even if it "
+                          "was killed (the console's rehearsals)")
     rehearse.set_defaults(run=_rehearse)
 
     _key_commands(sub)
@@ -202,8 +205,9 @@ def _rehearse(args: argparse.Namespace) -> int:
         print(f"REHEARSAL on {args.db}: the show clock starts at {start.at_local} "
               f"({start.timezone}, {start.promotion}'s venue) and runs {start.speed}x real time",
               flush=True)
+        parent = os.getppid() if args.stop_with_parent else None
         asyncio.run(_run_server(create_app(args.db, args.playlists, rehearsal=start),
-                                args.host, args.port))
+                                args.host, args.port, parent))
     return 0
 
 
@@ -225,11 +229,19 @@ def _beside(db: Path, suffix: str) -> Path:
     return db.with_name(db.name + suffix)
 
 
-async def _run_server(app: web.Application, host: str, port: int) -> None:
+PARENT_CHECK_S = 0.5
+
+
+async def _run_server(app: web.Application, host: str, port: int,
+                      parent: int | None = None) -> None:
+    """Serve until SIGINT or SIGTERM, or until process `parent` is gone (this process is
+    handed to init when its parent dies: a rehearsal must not outlive a killed controller)."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    watch = (asyncio.create_task(_stop_when_orphaned(parent, stop)) if parent is not None
+             else None)
     runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=SHUTDOWN_S)
     await runner.setup()
     try:
@@ -238,7 +250,15 @@ async def _run_server(app: web.Application, host: str, port: int) -> None:
         print(f"listening on http://{bound_host}:{bound_port}", flush=True)
         await stop.wait()
     finally:
+        if watch is not None:
+            watch.cancel()
         await runner.cleanup()
+
+
+async def _stop_when_orphaned(parent: int, stop: asyncio.Event) -> None:
+    while os.getppid() == parent:
+        await asyncio.sleep(PARENT_CHECK_S)
+    stop.set()
 
 
 def _technician_commands(sub: argparse._SubParsersAction) -> None:

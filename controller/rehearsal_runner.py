@@ -76,7 +76,7 @@ class RehearsalRunner:
             self._give_people(db)
             process = RehearsalProcess(db, self.host, 0, (
                 "--promotion", start.promotion, "--at", start.at_local,
-                "--speed", str(start.speed)))
+                "--speed", str(start.speed), "--stop-with-parent"))
             try:
                 await asyncio.to_thread(process.start, START_TIMEOUT_S)
             except RuntimeError as exc:

@@ -3,6 +3,7 @@ untouched, and the rehearsal's own controller on its own port and log."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from zoneinfo import ZoneInfo
 
@@ -85,3 +86,27 @@ async def test_an_operator_starts_and_stops_a_rehearsal_and_the_live_log_is_unto
     with EventLog.open(db, create=False) as log:
         assert log_kind(log) == REHEARSAL and log.first_broken_link() is None
         assert [u.name for u in log.users()] == ["Mpho", "Thabo", "Zanele"]  # they log in there too
+
+
+async def test_a_rehearsal_does_not_outlive_a_killed_controller(tmp_path):
+    async with live_controller(tmp_path / "show.db") as ctl:
+        add_person(ctl.db_path, "Mpho", "operator")
+        async with browser() as mc:
+            assert (await log_in(mc, ctl.url, "Mpho"))[0] == 200
+            async with mc.post(f"{ctl.url}/rehearsal/start",
+                               json={"promotion": "wildcard", "at": AT}) as r:
+                answer = await r.json()
+            assert answer["running"], answer
+            rehearsal = f"http://127.0.0.1:{answer['port']}"
+            async with mc.get(f"{rehearsal}/clock") as r:
+                assert r.status == 200
+            ctl.kill()  # SIGKILL: no shutdown hook runs to stop the rehearsal
+            deadline = asyncio.get_running_loop().time() + 10
+            while asyncio.get_running_loop().time() < deadline:
+                try:
+                    async with mc.get(f"{rehearsal}/clock") as r:
+                        await asyncio.sleep(0.2)
+                except aiohttp.ClientConnectionError:
+                    break
+            else:
+                raise AssertionError("the rehearsal outlived its killed controller")
