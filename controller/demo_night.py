@@ -52,19 +52,26 @@ class MC:
                 self.views[view["name"]] = view["doc"]
                 self.revisions[view["name"]] = view["revision"]
 
-    async def send(self, type_: str, payload: dict[str, Any] | None = None) -> dict | None:
-        """The ack's first event's data when it was done; None (and the refusal printed) when
-        it was refused: the MC may have done it already, or differently."""
+    async def command(self, type_: str, payload: dict[str, Any] | None = None) -> dict | None:
+        """Send one command and return at its ack (the views it changed follow): the ack's
+        first event's data when it was done; None (and the refusal printed) when it was
+        refused: the MC may have done it already, or differently."""
         envelope = {"type": type_, "payload": payload or {}, "command_id": uuid.uuid4().hex}
         ack = await self.sio.call("command", envelope, namespace="/control", timeout=10)
         if not ack["ok"]:
             self.say(f"  refused {type_}: {ack['error']['message']} (carrying on)")
             return None
-        # the ack goes before the views it changed (the fan-out runs behind it): sync, so the
-        # script reads the state its command made
+        return ack["events"][0]["data"] if ack["events"] else {}
+
+    async def send(self, type_: str, payload: dict[str, Any] | None = None) -> dict | None:
+        """`command`, then sync: the ack goes before the views it changed (the fan-out runs
+        behind it), and the script reads the state its command made."""
+        data = await self.command(type_, payload)
+        if data is None:
+            return None
         await self._on_views(await self.sio.call("sync", {"revisions": self.revisions},
                                                  namespace="/control", timeout=10))
-        return ack["events"][0]["data"] if ack["events"] else {}
+        return data
 
     def view(self, name: str) -> dict[str, Any]:
         return self.views.get(name) or {}
