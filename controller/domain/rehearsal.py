@@ -13,8 +13,9 @@ from typing import Any
 
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature, Handler
+from showrunner.contract.scenes import REHEARSAL_VIEW
 
-VIEW = "rehearsal"
+VIEW = REHEARSAL_VIEW  # every screen reads it (showrunner.contract.scenes.OVERLAY_VIEWS)
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,9 @@ from typing import Any
 from controller.domain.config import PromotionConfigured
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature, Handler
+from showrunner.contract.scenes import VENUE_VIEW
 
-VIEW = "venue"
+VIEW = VENUE_VIEW  # every screen reads it (showrunner.contract.scenes.OVERLAY_VIEWS)
 
 
 class Venue(Feature):

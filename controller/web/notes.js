@@ -21,8 +21,13 @@
     return [...(link().doc("cues:super9")?.notes ?? [])].reverse();
   }
 
+  const shown = new Map(); // box id -> the notes it holds: rebuilt only when they change
+
   function show(id, notes) {
     const box = $(id);
+    const key = JSON.stringify(notes.slice(0, SHOWN));
+    if (shown.get(id) === key) return;
+    shown.set(id, key);
     box.hidden = notes.length === 0;
     box.replaceChildren(el("h3", "notes-title", "For you, not read aloud"),
       ...notes.slice(0, SHOWN).map((text) => el("p", "mc-note", text)));

@@ -141,8 +141,9 @@ def default_view(scene: str) -> str | None:
     return CATALOGUE[scene].model_fields["view"].default
 
 
-#: views a screen reads whatever it plays: the REHEARSAL badge's (showrunner/engine/badge.py)
-OVERLAY_VIEWS = ("rehearsal",)
+REHEARSAL_VIEW = "rehearsal"  # the REHEARSAL mark (showrunner.engine.badge)
+VENUE_VIEW = "venue"  # the venue's time zone, for the times the overlays show
+OVERLAY_VIEWS = (REHEARSAL_VIEW, VENUE_VIEW)  # read on every screen, whatever it plays
 
 
 def scene_view(scene: str, params: Mapping[str, Any]) -> str | None:

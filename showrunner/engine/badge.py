@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pygame
 
-from showrunner.contract.scenes import OVERLAY_VIEWS
+from showrunner.contract.scenes import REHEARSAL_VIEW
 from showrunner.engine.draw import panel
 from showrunner.engine.scene import SceneContext
 
-VIEW = OVERLAY_VIEWS[0]  # "rehearsal"
+VIEW = REHEARSAL_VIEW
 LABEL = "REHEARSAL"
 VENUE_BADGE_CLEARANCE = 64  # logical px: the venue badge (logo and time) sits below
 

@@ -39,6 +39,7 @@ from typing import Any
 import pygame
 
 from showrunner.contract.playlist.schedule import Slot
+from showrunner.contract.scenes import VENUE_VIEW
 from showrunner.engine.clock import ShowClock, local_ms
 from showrunner.engine.draw import panel
 from showrunner.engine.host import SceneHost
@@ -59,7 +60,7 @@ from showrunner.engine.replica import Replica
 from showrunner.engine.scene import SceneContext
 from showrunner.engine.theme import Theme
 from showrunner.engine.venue import venue_file
-from showrunner.engine.venue_badge import Badge
+from showrunner.engine.venue_badge import Badge, venue_time
 from showrunner.engine.watchdog import Notifier
 
 log = logging.getLogger(__name__)
@@ -178,7 +179,7 @@ class Display:
         self.dirty = False
         self.last_save = 0.0
         self.last_snapshot = 0.0
-        self._mark: tuple[int, pygame.Surface] | None = None
+        self._mark: tuple[tuple[int, str | None], pygame.Surface] | None = None
         self.player = Player(options.screen, options.scene, options.params)
         self.playing: Slot | None = None
         self.switched_ms: int | None = None
@@ -194,7 +195,7 @@ class Display:
         self.moving = True  # the last frame drawn was part of a motion
         self.notifier = Notifier.from_env()
         self.presenter = Presenter()
-        self._overlays: tuple[str, bool] | None = None
+        self._overlays: tuple[int, bool] | None = None
 
     def stop(self, *_: object) -> None:
         self.running = False
@@ -302,9 +303,12 @@ class Display:
 
     def overlays(self, ctx: SceneContext, screen: pygame.Surface) -> None:
         """What is drawn over every scene, on every frame presented."""
-        venue = self.replica.views.get("venue") or {}
-        self.badge.draw(ctx, screen, self.time.wall_ms() / 1000, venue.get("timezone"))
+        self.badge.draw(ctx, screen, self.time.wall_ms() / 1000, self.venue_zone())
         self.draw_offline_mark(ctx, screen)
+
+    def venue_zone(self) -> str | None:
+        """The venue's IANA zone (the `venue` view), for the times the overlays show."""
+        return (self.replica.views.get(VENUE_VIEW) or {}).get("timezone")
 
     def overlay_due_ms(self, show_now: int) -> int | None:
         """When an overlay changes by itself (show clock): the venue badge's clock at the next
@@ -317,12 +321,12 @@ class Display:
                 wait = min(wait, math.ceil(shows_at - wall_now))
         return show_now + wait * self.clock.rate  # a wall-clock wait, on the show clock
 
-    def overlay_state(self) -> tuple[str, bool]:
+    def overlay_state(self) -> tuple[int, bool]:
         """What the overlays show that changes by itself (the badge's minute, the offline
         mark after its grace): a frame where it changes is drawn whole."""
         wall = self.time.wall_ms()
         shown = self.offline_since is not None and wall - self.started_ms >= OFFLINE_GRACE_MS
-        return time.strftime("%H:%M", time.localtime(wall / 1000)), shown
+        return int(wall // MINUTE_MS), shown
 
     def frame(self, host: SceneHost, screen: pygame.Surface, dt: float,
               whole: bool = True) -> Rects | None:
@@ -417,8 +421,9 @@ class Display:
         since = self.offline_since
         if since is None or self.time.wall_ms() - self.started_ms < OFFLINE_GRACE_MS:
             return
-        if self._mark is None or self._mark[0] != since:
-            hhmm = time.strftime("%H:%M", time.localtime(since / 1000))
+        key = (since, self.venue_zone())
+        if self._mark is None or self._mark[0] != key:
+            hhmm = venue_time(since / 1000, key[1])
             text = ctx.text.render(f"offline since {hhmm}", "body", 22,
                                    ctx.theme.colour("muted"))
             lay = ctx.layout
@@ -426,7 +431,7 @@ class Display:
                                   pygame.SRCALPHA)
             panel(mark, mark.get_rect(), ctx.theme.colour("background_top"), lay.px(8), 200)
             mark.blit(text, (lay.px(12), lay.px(4)))
-            self._mark = (since, mark)
+            self._mark = (key, mark)
         mark = self._mark[1]
         w, h = screen.get_size()
         screen.blit(mark, (w - mark.get_width() - ctx.layout.px(12),

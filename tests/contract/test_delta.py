@@ -67,7 +67,7 @@ def test_a_program_needs_its_scenes_views_its_takeover_and_the_overlays():
         "fallback": {"scene": "next_event", "params": {}}}],
         "takeover": {"scene": "super9_board", "params": {}, "end_ms": None}}
     assert program_views(program) == {"leaderboard:poker", "prizes:slots", "schedule:super9",
-                                      "board:super9", "attract", "rehearsal"}
+                                      "board:super9", "attract", "rehearsal", "venue"}
     ended = {**program, "takeover": {**program["takeover"], "end_ms": 5}}
     assert "board:super9" not in program_views(ended)
-    assert program_views({"playlists": [], "takeover": None}) == {"attract", "rehearsal"}
+    assert program_views({"playlists": [], "takeover": None}) == {"attract", "rehearsal", "venue"}

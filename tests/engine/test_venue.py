@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pygame
 
+from showrunner.engine.display import Display, DisplayOptions
 from showrunner.engine.render import entered, init_headless, render_scene
 from showrunner.engine.venue import VENUE_ENV, attract_pictures, venue_file
 from showrunner.engine.venue_badge import Badge, venue_time
@@ -74,6 +75,33 @@ def test_the_badge_shows_the_venues_time_not_the_pcs(monkeypatch):
         pc_at_18_05 = dt.datetime(2026, 1, 18, 18, 5, tzinfo=ZoneInfo("America/New_York"))
         Badge(None).draw(host.ctx, local, pc_at_18_05.timestamp())
         assert pygame.image.tobytes(in_zone, "RGB") == pygame.image.tobytes(local, "RGB")
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+
+
+def test_the_offline_mark_says_the_venues_time_too(monkeypatch, tmp_path):
+    monkeypatch.setenv("TZ", "America/New_York")  # the PC's zone, 7 hours behind the venue's
+    time.tzset()
+    try:
+        init_headless(SIZE)
+        host, _ = entered("announcement", {}, SIZE, {"title": "x"})
+        lost = dt.datetime(2026, 1, 18, 18, 5, tzinfo=ZoneInfo("Africa/Johannesburg"))
+        pc_at_18_05 = dt.datetime(2026, 1, 18, 18, 5, tzinfo=ZoneInfo("America/New_York"))
+
+        def mark(since: dt.datetime, venue: dict) -> bytes:
+            display = Display(DisplayOptions(controller="http://127.0.0.1:9", screen="s1",
+                                             size=SIZE, state_dir=tmp_path))
+            display.replica.views.update(venue)
+            display.offline_since = int(since.timestamp() * 1000)
+            display.started_ms = display.offline_since - 60_000  # past the mark's grace
+            surface = pygame.Surface(SIZE).convert()
+            display.draw_offline_mark(host.ctx, surface)
+            return pygame.image.tobytes(surface, "RGB")
+
+        in_zone = mark(lost, {"venue": {"timezone": "Africa/Johannesburg"}})
+        assert in_zone == mark(pc_at_18_05, {})  # "offline since 18:05" either way
+        assert in_zone != mark(lost, {})  # the PC's zone would say 11:05
     finally:
         monkeypatch.delenv("TZ")
         time.tzset()

@@ -140,6 +140,8 @@ async def test_a_screen_gets_only_what_its_program_shows_and_a_takeover_brings_i
             # the screen's sync brings what its program reads, nothing of Super 9
             assert BOARD in screen.views and "screen:stage-1" in screen.views
             assert not {n for n in screen.views if "super9" in n}
+            # and what every screen's overlays read: the venue's zone for its clock
+            assert screen.views["venue"]["timezone"]
             await mc.command("register_member", {"card": "1234567", "display_name": "Thandi"})
             await mc.command("super9.sell_ticket", {"ticket": "0421", "card": "1234567"})
             await mc.command("slots.enter", {"card": "1234567"})
