@@ -5,9 +5,8 @@ by a single consumer task, so the MC never waits for the floor and broadcasts ke
 order (clock ticks and the log watcher use the same queue). `Deltas` turns a change to a large
 view into a small delta against the revision sent before it (showrunner.contract.delta).
 
-python-socketio encodes a packet once per `emit` to a room (AsyncManager.emit builds the
-packet, encodes it, then queues the same engine.io packet to each participant; 5.18), so each
-message here is serialised once per audience, not once per client.
+Each `emit` to a room is serialised and framed once and the frame written to every recipient's
+WebSocket in turn (controller/direct.py), not once per client.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ import socketio
 from socketio import packet
 
 from controller.attempts import remote_address
+from controller.direct import DirectEngine, DirectManager
 
 log = logging.getLogger("controller.wire")
 
@@ -43,12 +44,18 @@ class OneLine(logging.Filter):
 
 
 class WireServer(socketio.AsyncServer):
-    def __init__(self, namespaces: list[str], **options: Any) -> None:
-        super().__init__(async_mode="aiohttp", namespaces=namespaces,
-                         transports=["websocket"], **options)
+    """Packets go straight to each WebSocket (controller/direct.py)."""
+
+    def __init__(self, namespaces: list[str], client_manager: socketio.AsyncManager | None = None,
+                 **options: Any) -> None:
+        super().__init__(client_manager=client_manager or DirectManager(), async_mode="aiohttp",
+                         namespaces=namespaces, transports=["websocket"], **options)
         for library_log in (self.logger, self.eio.logger):
             if not any(isinstance(f, OneLine) for f in library_log.filters):
                 library_log.addFilter(OneLine())
+
+    def _engineio_server_class(self) -> type[DirectEngine]:
+        return DirectEngine
 
     async def _handle_eio_message(self, eio_sid: str, data: Any) -> None:
         try:

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 import redis
-import socketio
 
+from controller.direct import DirectRedisManager
 from controller.store.sqlite import StoreError
 
 ALIVE_S = 15  # a process that has not said it is alive for this long is gone (its screens too)
@@ -27,8 +27,8 @@ class MessageQueue:
     def prefix(self) -> str:
         return f"showrunner:{self.log_id}:"
 
-    def manager(self) -> socketio.AsyncRedisManager:
-        return socketio.AsyncRedisManager(self.url, channel=f"{self.prefix}socketio")
+    def manager(self) -> DirectRedisManager:
+        return DirectRedisManager(self.url, channel=f"{self.prefix}socketio")
 
     def client(self) -> redis.Redis:
         return redis.Redis.from_url(self.url)

@@ -196,3 +196,21 @@ async def test_only_websocket_is_spoken(tmp_path):
                              data=b'40/control,{"key":"\xff"}') as response:
             assert response.status == 400
     assert "Traceback" not in "".join(ctl.output)
+
+
+async def test_a_client_offering_compression_is_answered_uncompressed_and_in_plain_frames(
+        tmp_path):
+    """controller/direct.py: deflating each message once per client cost more than it saved;
+    the frames it writes itself must still be well formed for a strict client (aiohttp's)."""
+    async with live_controller(tmp_path / "show.db") as ctl, aiohttp.ClientSession() as http, \
+            http.ws_connect(ctl.url + "/socket.io/?EIO=4&transport=websocket",
+                            compress=15) as ws:
+        assert ws.compress == 0  # permessage-deflate offered, declined
+        assert (await ws.receive_str()).startswith("0{")
+        await ws.send_str("40/display," + json.dumps({"key": ctl.keys["display"]}))
+        assert (await reply(ws)).startswith("40/display,{")  # written straight to the socket
+        await ws.send_str('42/display,7["sync",{"revisions":{}}]')
+        answer = await reply(ws)
+        assert answer.startswith("43/display,7[")
+        views = json.loads(answer.removeprefix("43/display,7"))[0]["views"]
+        assert {v["name"] for v in views} >= {"venue"}
