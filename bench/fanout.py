@@ -1,6 +1,6 @@
 """Fan-out to a floor of screens: from an MC's command to its arrival at every /display client,
-beside a minimal Node socket.io server broadcasting a message of the same size to the same
-clients in the same run.
+beside a minimal Node socket.io server broadcasting the same message to the same clients in
+the same run.
 
     python bench/fanout.py --clients 1000 --json
     python bench/fanout.py --clients 1000 --display-minutes 10 --json   # display_rss_mib as asked
@@ -12,11 +12,7 @@ registry, pinned by package-lock.json; needs node and npm). Then, on a temporary
    twelve players entered and scored. An operator client (the demo's MC) sends `--commands`
    score changes one at a time, each lifting the lowest player to the top, so every command
    changes `leaderboard:slots`; first with no screen connected (`ack_p99_no_screens_ms`).
-2. One real display process (`showrunner display`, 3840x2160, SDL dummy driver), enrolled as
-   a screen of the group below, playing the demo's playlist on the same controller until the
-   end of the run, or `--display-minutes` if longer (a score changes every second meanwhile);
-   its resident memory at the end is `display_rss_mib`.
-3. `--clients` official socket.io JavaScript clients spread over `--processes` Node processes
+2. `--clients` official socket.io JavaScript clients spread over `--processes` Node processes
    (bench/fanout/client.js), WebSocket transport, `--batch` connecting at a time in each, each
    calling `sync`. With `--screens enrolled` (the default) each is its own screen, enrolled
    and authorised before the commands of step 1 (`enrol_s`) in one group playing the demo's
@@ -24,13 +20,19 @@ registry, pinned by package-lock.json; needs node and npm). Then, on a temporary
    `--screens viewer` all share one display-role key (plain viewers of public views).
    `controller_kib_per_client`: the controller's resident memory once they are in
    (`connect_s`), minus before, per client.
-4. The same commands again: the send time and ack time at the operator, and each client's
+3. The same commands again: the send time and ack time at the operator, and each client's
    arrival time of the first message naming `leaderboard:slots` after the send (a "views"
    push, or any other event naming it, e.g. a delta). Clocks: Python's time.time() and Node's
    performance.timeOrigin + performance.now(), the same machine clock.
-5. The clients leave and connect to bench/fanout/reference.js; an operator client there
-   triggers a broadcast of a "views" message as large as the controller's was
-   (`message_bytes`), `--commands` times, timed the same way.
+4. The clients leave and connect to bench/fanout/reference.js; an operator client there
+   triggers a broadcast of the very "views" message the controller's clients received last
+   (`message_bytes` long; its JSON, not padding of that length, so that the clients parse the
+   same thing on both servers), `--commands` times, timed the same way.
+5. One real display process (`showrunner display`, 3840x2160, SDL dummy driver), enrolled as
+   a screen of the group below, plays the demo's playlist on the controller for
+   `--display-minutes` while a score changes every second; its resident memory at the end is
+   `display_rss_mib`. It runs after the timed phases, not during them: its rendering would
+   take CPU from the controller's phase only (the reference's broadcasts do not reach it).
 
 Prints one JSON object: `p50_ms`, `p99_ms` over all arrivals; `last_p99_ms` the p99 over
 commands of the time until the last client had it; `ack_p99_ms`; the reference's figures;
@@ -99,6 +101,7 @@ class Clients:
         self.current: dict[tuple[int, int], float] = {}  # socket -> first arrival
         self.since = float("inf")  # arrivals before this (ms) are of an earlier message
         self.sizes: list[int] = []
+        self.sample: Any = None  # the data of the last such message, as socket 0 had it
         self.readers: list[asyncio.Task[None]] = []
 
     async def start(self, processes: int) -> None:
@@ -120,6 +123,8 @@ class Clients:
                 continue
             if message["bytes"]:
                 self.sizes.append(message["bytes"])
+            if message["sample"] is not None:
+                self.sample = message["sample"]
             for socket, t in message["arrivals"]:
                 if t >= self.since:
                     self.current.setdefault((p, socket), t)
@@ -248,7 +253,7 @@ async def has_views(replica: Path, display: subprocess.Popen[bytes]) -> None:
 
 async def start_reference() -> tuple[asyncio.subprocess.Process, str]:
     process = await asyncio.create_subprocess_exec(
-        "node", str(NODE / "reference.js"), VIEW, cwd=NODE, stdout=asyncio.subprocess.PIPE)
+        "node", str(NODE / "reference.js"), cwd=NODE, stdout=asyncio.subprocess.PIPE)
     assert process.stdout is not None
     line = (await asyncio.wait_for(process.stdout.readline(), 30)).decode()
     if not line.startswith("listening on "):
@@ -276,10 +281,7 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             auths = [{"key": controller.keys["display"]}] * args.clients
         enrol_s = time.monotonic() - began
         alone = await fan_out(board.change, args.commands, None, 0)
-        display = start_display(controller.url, display_auth["key"], work)
-        display_began = time.monotonic()
         await clients.start(min(args.processes, args.clients))
-        await has_views(work / "screens" / f"{DISPLAY}.json", display)
         assert controller.process is not None
         before = rss_kib(controller.process.pid) or 0
         began = time.monotonic()
@@ -290,7 +292,10 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         ours = await fan_out(board.change, args.commands, clients, ready)
         size = int(statistics.median(clients.sizes)) if clients.sizes else 0
         await clients.close()
-        theirs = await on_reference(reference_url, clients, auths, args, size)
+        theirs = await on_reference(reference_url, clients, auths, args, clients.sample)
+        display = start_display(controller.url, display_auth["key"], work)
+        display_began = time.monotonic()
+        await has_views(work / "screens" / f"{DISPLAY}.json", display)
         while time.monotonic() - display_began < args.display_minutes * 60:
             await board.change()
             await asyncio.sleep(1.0)
@@ -327,14 +332,14 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
 
 async def on_reference(url: str, clients: Clients, auths: list[dict[str, str]],
-                       args: argparse.Namespace, size: int) -> dict[str, list[float]]:
+                       args: argparse.Namespace, message: Any) -> dict[str, list[float]]:
     """The same clients, reconnected to the reference server, `--commands` broadcasts."""
     ready = await clients.connect(url, auths, args.batch)
     trigger_client = socketio.AsyncClient(reconnection=False)
     await trigger_client.connect(url, namespaces=["/control"], transports=["websocket"])
 
-    async def trigger(k: int) -> None:
-        await trigger_client.call("trigger", {"bytes": size, "revision": k},
+    async def trigger(_: int) -> None:
+        await trigger_client.call("trigger", {"message": message},
                                   namespace="/control", timeout=10)
 
     try:

@@ -4,9 +4,10 @@
 //   {"op": "connect", "url", "auths", "batch"}  open a socket per auth (each its own
 //        WebSocket, `batch` connecting at a time), each calls `sync`; answers {"ready", "failed"}
 //   {"op": "close"}  disconnect them all; answers {"closed"}
-// stdout: those answers, and {"arrivals": [[socket, ms], ...], "bytes"} for every message that
-// names the watched view (`ms` on the machine's wall clock, like Python's time.time() * 1000;
-// `bytes` the size of one such message as JSON, measured on one socket only).
+// stdout: those answers, and {"arrivals": [[socket, ms], ...], "bytes", "sample"} for every
+// message that names the watched view (`ms` on the machine's wall clock, like Python's
+// time.time() * 1000; `bytes` the size of one such message as JSON and `sample` its data,
+// taken on one socket only, so that the reference server can broadcast the very same message).
 "use strict";
 
 const readline = require("node:readline");
@@ -20,6 +21,7 @@ const FLUSH_MS = 20;
 let sockets = [];
 let arrivals = [];
 let bytes = 0;
+let sample = null;
 let flushing = null;
 
 const now = () => performance.timeOrigin + performance.now();
@@ -41,8 +43,9 @@ function names(args) {
 
 function flush() {
   flushing = null;
-  say({ arrivals, bytes });
+  say({ arrivals, bytes, sample });
   arrivals = [];
+  sample = null;
 }
 
 function open(url, auth, index) {
@@ -53,7 +56,10 @@ function open(url, auth, index) {
     socket.onAny((event, ...args) => {
       const t = now();
       if (!names(args)) return;
-      if (index === 0) bytes = Buffer.byteLength(JSON.stringify([event, ...args]));
+      if (index === 0) {
+        bytes = Buffer.byteLength(JSON.stringify([event, ...args]));
+        sample = args[0];
+      }
       arrivals.push([index, t]);
       if (flushing === null) flushing = setTimeout(flush, FLUSH_MS);
     });

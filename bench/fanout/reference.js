@@ -1,13 +1,13 @@
 // The minimal Node socket.io server bench/fanout.py compares the controller with: /display
-// answers `sync` and receives broadcasts; on /control, `trigger` {bytes, revision} broadcasts a
-// "views" message of exactly `bytes` bytes (as JSON) to every /display socket, then acks.
+// answers `sync` and receives broadcasts; on /control, `trigger` {message} broadcasts `message`
+// as a "views" event to every /display socket, then acks. bench/fanout.py sends the very message
+// the controller's clients received, so both servers' clients parse the same JSON.
 // Prints "listening on http://127.0.0.1:PORT" once it listens (port 0: a free one).
 "use strict";
 
 const http = require("node:http");
 const { Server } = require("socket.io");
 
-const VIEW = process.argv[2] || "leaderboard:slots";
 const server = http.createServer();
 const io = new Server(server, { serveClient: false, transports: ["websocket"] });
 
@@ -15,15 +15,9 @@ io.of("/display").on("connection", (socket) => {
   socket.on("sync", (_data, ack) => ack({ views: [] }));
 });
 
-function message(bytes, revision) {
-  const build = (pad) => ({ views: [{ name: VIEW, revision, doc: { pad } }] });
-  const empty = Buffer.byteLength(JSON.stringify(["views", build("")]));
-  return build("x".repeat(Math.max(0, bytes - empty)));
-}
-
 io.of("/control").on("connection", (socket) => {
-  socket.on("trigger", ({ bytes, revision }, ack) => {
-    io.of("/display").emit("views", message(bytes, revision));
+  socket.on("trigger", ({ message }, ack) => {
+    io.of("/display").emit("views", message);
     ack({ ok: true });
   });
 });
