@@ -20,9 +20,10 @@ registry, pinned by package-lock.json; needs node and npm). Then, on a temporary
    `--screens viewer` all share one display-role key (plain viewers of public views).
    `controller_kib_per_client`: the controller's resident memory once they are in
    (`connect_s`), minus before, per client.
-3. The same commands again: the send time and ack time at the operator, and each client's
-   arrival time of the first message naming `leaderboard:slots` after the send (a "views"
-   push, or any other event naming it, e.g. a delta). Clocks: Python's time.time() and Node's
+3. The same commands again (each phase after `WARMUP` untimed ones): the send time and ack
+   time at the operator, and each client's arrival time of the first message naming
+   `leaderboard:slots` after the send (a "views" push, or any other event naming it, e.g. a
+   delta). Clocks: Python's time.time() and Node's
    performance.timeOrigin + performance.now(), the same machine clock.
 4. The clients leave and connect to bench/fanout/reference.js; an operator client there
    triggers a broadcast of the very "views" message the controller's clients received last
@@ -73,6 +74,8 @@ GROUP = "floor"
 DISPLAY = "fanout-4k"  # the real display process's screen
 ARRIVAL_TIMEOUT_S = 10.0
 GAP_S = 0.02  # between commands: the clients' reports (flushed every 20 ms) come in
+WARMUP = 10  # untimed commands before each phase: the first few on either server took up to
+# three times as long (the clients' JIT, each server's first runs of its paths)
 
 
 def now_ms() -> float:
@@ -162,27 +165,33 @@ class Clients:
 
 
 async def fan_out(trigger: Callable[[int], Awaitable[None]], commands: int,
-                  clients: Clients | None, expected: int) -> dict[str, list[float]]:
-    """Send `commands` one at a time; with clients, wait (bounded) for every arrival."""
+                  clients: Clients | None, expected: int,
+                  warmup: int = WARMUP) -> dict[str, list[float]]:
+    """Send `warmup` + `commands` one at a time, timing the last `commands`; with clients,
+    wait (bounded) for every arrival."""
     times: dict[str, list[float]] = {"ack": [], "arrival": [], "last": [], "missing": []}
-    for k in range(commands):
+    for k in range(-warmup, commands):
         if clients is not None:
             clients.current = {}
         sent = now_ms()
         if clients is not None:
             clients.since = sent
         await trigger(k)
-        times["ack"].append(now_ms() - sent)
+        acked = now_ms() - sent
         if clients is not None:
             deadline = time.monotonic() + ARRIVAL_TIMEOUT_S
             while len(clients.current) < expected and time.monotonic() < deadline:
                 await asyncio.sleep(0.002)
             arrivals = [t - sent for t in clients.current.values()]
+        await asyncio.sleep(GAP_S)
+        if k < 0:
+            continue
+        times["ack"].append(acked)
+        if clients is not None:
             times["arrival"] += arrivals
             if arrivals:
                 times["last"].append(max(arrivals))
             times["missing"].append(expected - len(arrivals))
-        await asyncio.sleep(GAP_S)
     return times
 
 
