@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
+from controller.domain.config import CONFIG_DIR_ENV
+
 ROOT = Path(__file__).resolve().parents[1]
 LISTENING = "listening on "
+
+
+def child_env() -> dict[str, str]:
+    """This environment for a controller that runs from the repository's root: a venue's
+    config folder named relative to where we are still names the same folder there."""
+    env = dict(os.environ)
+    if env.get(CONFIG_DIR_ENV):
+        env[CONFIG_DIR_ENV] = os.path.abspath(env[CONFIG_DIR_ENV])
+    return env
 
 
 class ControllerProcess:
@@ -32,9 +44,10 @@ class ControllerProcess:
         """Start and block until it listens; returns its URL."""
         self.output = []
         self.process = subprocess.Popen(
-            [sys.executable, "-u", "-m", "controller.cli", self.command, "--db", str(self.db_path),
-             "--host", self.host, "--port", str(self.port), *self.extra_args],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
+            [sys.executable, "-u", "-m", "controller.cli", self.command,
+             "--db", os.path.abspath(self.db_path), "--host", self.host, "--port", str(self.port),
+             *self.extra_args],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=child_env(),
         )
         ready = threading.Event()
         threading.Thread(target=self._read, args=(ready,), daemon=True).start()
