@@ -43,7 +43,9 @@
   }
 
   /** The next game to start, by its advertised time; the later ones only listed. The button
-   * is kept and its words updated, so a tick never swaps it from under a finger. */
+   * is kept and its words updated, so a tick never swaps it from under a finger; it opens at
+   * the advertised time (rule 4: the controller refuses an earlier start), so after a win the
+   * next day's game is on show, not on offer. */
   function renderSessions() {
     const [next, ...later] = link().doc(SCHEDULE)?.events ?? [];
     state.next = next ?? null;
@@ -52,7 +54,8 @@
     if (next === undefined) return;
     const left = next.starts_at - link().now();
     $("s9-start-label").textContent = `Start the ${next.label} game`;
-    $("s9-start-detail").textContent = left > 0 ? `starts in ${span(left)}` : "due now";
+    $("s9-start").disabled = left > 0;
+    $("s9-start-detail").textContent = left > 0 ? `opens in ${span(left)}` : "due now";
     $("s9-later").textContent = later.length ? `Then: ${later.map((s) => s.label).join(", ")}`
       : "";
   }

@@ -216,9 +216,13 @@ async def test_a_super9_spin_on_the_keypad(tmp_path: Path, monkeypatch: pytest.M
         session = page.locator("#s9-start")
         await expect(session).to_contain_text("Start the")
         await expect(session).not_to_contain_text("2026-")  # the advertised time, not the id
+        # rule 4: a game starts at its advertised time; until then its button is on show only
+        await expect(session).to_be_disabled()
+        await expect(session).to_contain_text("opens in")
         await shoot(page, "super9-idle")
         schedule = await screen.wait_view("schedule:super9", lambda d: d["events"])
         await asyncio.sleep(max(0.0, schedule["events"][0]["starts_at"] / 1000 - time.time()) + 0.3)
+        await expect(session).to_be_enabled()
         await session.click()
         await expect(page.locator("#s9-status")).to_contain_text("Game on")
         await page.get_by_role("button", name="32 red", exact=True).click()
