@@ -77,7 +77,7 @@ VERSION = "0.1.0"
 OFFLINE_GRACE_MS = 3000  # do not flash the mark while the first connection is being made
 MAX_WAIT_S = 0.5  # at rest the loop still looks at the window and its timers this often
 REDRAW_OFFSET_MS = 50  # a clock correction this large is drawn at once (a countdown's second)
-PREPARE_MS = 750  # this long before a scene's end, at rest, the next one's layers are made
+PREPARE_MS = 250  # this long before a scene's end, at rest, the next one's layers are made
 SWITCH_LAYERS = 2  # the incoming scene's layer and the transition's buffer
 
 
@@ -199,6 +199,7 @@ class Display:
         self.notifier = Notifier.from_env()
         self.presenter = Presenter()
         self._overlays: tuple[int, bool] | None = None
+        self._prepare_at = math.inf  # (monotonic) when to make the next switch's layers
 
     def stop(self, *_: object) -> None:
         self.running = False
@@ -242,7 +243,8 @@ class Display:
         passes = 0
         while self.running and (self.o.max_passes is None or passes < self.o.max_passes):
             passes += 1
-            message = t.wait(inbox, min(wake - t.monotonic(), MAX_WAIT_S))
+            message = t.wait(inbox, min(min(wake, self._prepare_at) - t.monotonic(),
+                                        MAX_WAIT_S))
             now = t.monotonic()
             if seconds is not None and now - start >= seconds:
                 return
@@ -292,6 +294,9 @@ class Display:
                 self._next_frame = drawn_at
             self._next_frame += FRAME_S
             wake = min(wake, self._next_frame)
+        self._prepare_at = (mono_now + max(0, self.playing.end_ms - PREPARE_MS - show_now)
+                            / 1000 / self.clock.rate
+                            if self.playing is not None and not self.moving else math.inf)
         return wake
 
     def window_events(self) -> bool:
@@ -442,13 +447,12 @@ class Display:
                            h - mark.get_height() - ctx.layout.px(12)))
 
     def prepare_switch(self, screen: pygame.Surface) -> None:
-        """Shortly before the scene's end, while the screen rests, make the full-screen
-        layers the switch will need: made on the switch's frame they cost it about 30 ms at
-        4K, and kept all the time they cost 64 MiB. A screen that is moving then makes them on
-        the switch's frame."""
-        slot = self.playing
-        if slot is not None and not self.moving and \
-                slot.end_ms - PREPARE_MS <= self.clock.now_ms() < slot.end_ms:
+        """Just before the scene's end, while the screen rests, make the full-screen layers
+        the switch will need (`plan` says when): made on the switch's frame they cost it about
+        30 ms at 4K, and kept all the time they cost 64 MiB. A screen that is moving then
+        makes them on the switch's frame."""
+        if self.time.monotonic() >= self._prepare_at:
+            self._prepare_at = math.inf
             prepare_layers(screen.get_size(), SWITCH_LAYERS, screen)
 
     def housekeeping(self, screen: pygame.Surface) -> None:

@@ -140,7 +140,7 @@ def test_the_demo_show_keeps_two_full_screens_at_rest_and_four_during_a_switch(t
 def test_at_rest_before_a_switch_the_screen_makes_the_layers_the_switch_needs(
         tmp_path, switch_s, kind):
     screen = DemoScreen(tmp_path)
-    screen.play_until(switch_s - 0.3)  # the scene at rest, its end near
+    screen.play_until(switch_s - 0.1)  # the scene at rest, its end near
     ready = screen.full_screens_now()
     assert len(ready) == 4  # the window, the scene's layer, and two made for the switch
     censuses = screen.play_until(switch_s + 0.1)
