@@ -10,6 +10,7 @@ import json
 import queue
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import pygame
 import pytest
@@ -18,6 +19,7 @@ from controller.demo import PLAYLIST
 from showrunner.contract.playlist.validate import validate
 from showrunner.engine.display import Display, DisplayOptions
 from showrunner.engine.link import ViewChanged
+from showrunner.engine.memory import return_freed_surfaces
 from showrunner.engine.present import Presenter
 from showrunner.scenes import samples
 from tests.engine.test_display_rest import BASE_MS, NOBODY, SimTime
@@ -152,9 +154,24 @@ def test_at_rest_before_a_switch_the_screen_makes_the_layers_the_switch_needs(
     assert len(screen.full_screens_now()) == 2  # freed when the transition ended
 
 
+def resident_mib() -> float:
+    status = Path("/proc/self/status").read_text()
+    return int(status.split("VmRSS:")[1].split()[0]) / 1024
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+def test_a_freed_full_screen_leaves_the_process():
+    return_freed_surfaces()
+    before = resident_mib()
+    for _ in range(3):  # glibc raised its threshold at the first free, and kept the next
+        layer = pygame.Surface((3840, 2160))
+        layer.fill((1, 2, 3))
+        del layer
+    assert resident_mib() - before < 16  # a 4K layer is 31.6 MiB
+
+
 if __name__ == "__main__":  # a census of each scene change, to see where the memory goes
     import sys
-    from pathlib import Path
     from tempfile import TemporaryDirectory
 
     began = time.monotonic()
