@@ -10,8 +10,8 @@ demo's playlist (playlists/demo.yaml: leaderboard, jackpot ticker, prize table, 
 and a slide between them), for `--minutes`. Its memory is read from /proc/PID/status every
 second: `display_rss_mib` at the end (VmRSS), `display_peak_mib` (VmHWM), the median and the
 largest of the samples after the first cycle (`median_rss_mib`, `max_rss_mib`: a screen holds
-two more full screens for about a second around each scene switch), and the RSS one cycle
-apart (`cycle_rss_mib`), which stays flat when nothing leaks.
+two more full screens for about a second around each scene switch), and the median of each
+cycle's samples (`cycle_rss_mib`), which stays flat when nothing leaks.
 """
 
 from __future__ import annotations
@@ -65,20 +65,19 @@ async def run(minutes: float, work: Path) -> dict[str, Any]:
         display = start_display(controller.url, auth["key"], work)
         began = time.monotonic()
         await has_views(work / "screens" / f"{DISPLAY}.json", display)
-        cycles: list[float] = []
-        samples: list[int] = []
+        cycles: list[list[int]] = [[]]
         next_cycle = began + CYCLE_S
         while (now := time.monotonic()) - began < minutes * 60:
             if display.poll() is not None:
                 raise RuntimeError(f"the display process ended early (exit {display.returncode})")
-            if now >= began + CYCLE_S:
-                samples.append(status_kib(display.pid, "VmRSS"))
             if now >= next_cycle:
-                cycles.append(mib(samples[-1]))
+                cycles.append([])
                 next_cycle += CYCLE_S
+            cycles[-1].append(status_kib(display.pid, "VmRSS"))
             await board.change()
             await asyncio.sleep(SAMPLE_S)
         rss, peak = status_kib(display.pid, "VmRSS"), status_kib(display.pid, "VmHWM")
+        settled = [kib for cycle in cycles[1:] for kib in cycle]
         ran = time.monotonic() - began
     finally:
         await mc.close()
@@ -88,9 +87,10 @@ async def run(minutes: float, work: Path) -> dict[str, Any]:
         controller.stop()
     return {"benchmark": "display_memory", "size": "3840x2160",
             "display_rss_mib": mib(rss), "display_peak_mib": mib(peak),
-            "median_rss_mib": mib(int(statistics.median(samples))) if samples else 0.0,
-            "max_rss_mib": mib(max(samples, default=0)),
-            "cycle_rss_mib": cycles, "display_minutes": round(ran / 60, 2)}
+            "median_rss_mib": mib(int(statistics.median(settled))) if settled else 0.0,
+            "max_rss_mib": mib(max(settled, default=0)),
+            "cycle_rss_mib": [mib(int(statistics.median(c))) for c in cycles if c],
+            "display_minutes": round(ran / 60, 2)}
 
 
 def main() -> None:

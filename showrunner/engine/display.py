@@ -54,7 +54,7 @@ from showrunner.engine.link import (
     ViewPatched,
 )
 from showrunner.engine.logonce import warn_once
-from showrunner.engine.memory import return_freed_surfaces
+from showrunner.engine.memory import return_freed_surfaces, trim
 from showrunner.engine.player import Player
 from showrunner.engine.present import Presenter, Rects, clipped
 from showrunner.engine.replica import Replica
@@ -269,6 +269,7 @@ class Display:
                     self.heartbeat()
                 wake = self.plan(host, now)
             self.housekeeping(screen)
+            self.release(host)
             self.notifier.alive(t.monotonic())
 
     def plan(self, host: SceneHost, drawn_at: float) -> float:
@@ -454,6 +455,14 @@ class Display:
         if self.time.monotonic() >= self._prepare_at:
             self._prepare_at = math.inf
             prepare_layers(screen.get_size(), SWITCH_LAYERS, screen)
+
+    def release(self, host: SceneHost) -> None:
+        """At rest after a scene has left, hand back to the system the heap memory it freed
+        (a leaderboard's rows: 20 MiB at 4K): not while moving, where it cost a transition's
+        last frame at 4K 8 ms (the pages are faulted in again as they are reused)."""
+        if host.left and not self.moving:
+            host.left = False
+            trim()
 
     def housekeeping(self, screen: pygame.Surface) -> None:
         self.prepare_switch(screen)

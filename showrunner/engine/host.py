@@ -44,6 +44,7 @@ class SceneHost:
     pending: list[PendingSwitch] = field(default_factory=list)
     _buffer: pygame.Surface | None = None  # the incoming frame, during a transition only
     badge: RehearsalBadge = field(default_factory=RehearsalBadge)
+    left: bool = False  # a scene has left since the display last trimmed the heap
 
     def switch(self, name: str, params: Mapping[str, Any] | None = None,
                transition: str = "cut", duration: float = 0.6,
@@ -72,7 +73,7 @@ class SceneHost:
             self.outgoing.update(dt)
             self.transition.update(0.0 if started else dt)
             if self.transition.done:
-                self.outgoing.exit()
+                self._leave(self.outgoing)
                 self.outgoing = None
                 self.transition = None
                 self._switch_done()
@@ -124,10 +125,10 @@ class SceneHost:
         scene = self.registry[switch.name](self.ctx)
         scene.enter(switch.params)
         if self.outgoing is not None:  # a switch during a transition: drop the oldest
-            self.outgoing.exit()
+            self._leave(self.outgoing)
         if self.current is None or switch.transition.kind == "cut":
             if self.current is not None:
-                self.current.exit()
+                self._leave(self.current)
             self.outgoing, self.transition = None, None
             self._switch_done()
         else:
@@ -139,6 +140,10 @@ class SceneHost:
         if self._buffer is None or self._buffer.get_size() != size:
             self._buffer = spare_layer(size) or pygame.Surface(size, 0, surface)
         return self._buffer
+
+    def _leave(self, scene: Scene) -> None:
+        scene.exit()
+        self.left = True
 
     def _switch_done(self) -> None:
         """The switch is done: its buffer and any layer made for it and not used are freed."""

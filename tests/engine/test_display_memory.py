@@ -154,6 +154,18 @@ def test_at_rest_before_a_switch_the_screen_makes_the_layers_the_switch_needs(
     assert len(screen.full_screens_now()) == 2  # freed when the transition ended
 
 
+def test_at_rest_after_a_scene_has_left_the_heap_is_trimmed_once(tmp_path, monkeypatch):
+    screen = DemoScreen(tmp_path)
+    trims: list[tuple[float, bool]] = []
+    monkeypatch.setattr("showrunner.engine.display.trim",
+                        lambda: trims.append((screen.sim.now, screen.display.moving)))
+    screen.play_until(19.9)
+    assert trims == []  # no scene has left yet
+    screen.play_until(27.9)  # the crossfade to the jackpots ends at 20.6 s, the amounts roll
+    assert len(trims) == 1 and 20.6 < trims[0][0] < 27.9
+    assert not trims[0][1]  # at rest, not on a moving frame
+
+
 def resident_mib() -> float:
     status = Path("/proc/self/status").read_text()
     return int(status.split("VmRSS:")[1].split()[0]) / 1024
