@@ -9,15 +9,14 @@ import pygame
 from showrunner.engine.theme import Colour
 
 
-def vertical_gradient(size: tuple[int, int], top: Colour, bottom: Colour) -> pygame.Surface:
-    """A full-screen gradient, built once (1 px column scaled up: cheap even at 4K)."""
-    w, h = size
-    column = pygame.Surface((1, max(h, 1)))
-    for y in range(h):
-        t = y / max(h - 1, 1)
+def gradient_column(height: int, top: Colour, bottom: Colour) -> pygame.Surface:
+    """A vertical gradient one pixel wide: scaled sideways, any strip of the full-screen one."""
+    column = pygame.Surface((1, max(height, 1)))
+    for y in range(height):
+        t = y / max(height - 1, 1)
         column.set_at((0, y), tuple(round(a + (b - a) * t) for a, b in zip(top, bottom,
                                                                           strict=True)))
-    return pygame.transform.scale(column, (w, h))
+    return column
 
 
 def panel(surface: pygame.Surface, rect: pygame.Rect, colour: Colour, radius: int,

@@ -18,7 +18,7 @@ import pygame
 from showrunner.engine.badge import RehearsalBadge
 from showrunner.engine.logonce import warn_once
 from showrunner.engine.present import Rects, clipped
-from showrunner.engine.scene import Scene, SceneContext
+from showrunner.engine.scene import Scene, SceneContext, drop_spare_layers, spare_layer
 from showrunner.engine.transitions import Transition
 
 log = logging.getLogger(__name__)
@@ -42,8 +42,9 @@ class SceneHost:
     outgoing: Scene | None = None
     transition: Transition | None = None
     pending: list[PendingSwitch] = field(default_factory=list)
-    _buffers: tuple[pygame.Surface, pygame.Surface] | None = None
+    _buffer: pygame.Surface | None = None  # the incoming frame, during a transition only
     badge: RehearsalBadge = field(default_factory=RehearsalBadge)
+    left: bool = False  # a scene has left since the display last trimmed the heap
 
     def switch(self, name: str, params: Mapping[str, Any] | None = None,
                transition: str = "cut", duration: float = 0.6,
@@ -72,9 +73,10 @@ class SceneHost:
             self.outgoing.update(dt)
             self.transition.update(0.0 if started else dt)
             if self.transition.done:
-                self.outgoing.exit()
+                self._leave(self.outgoing)
                 self.outgoing = None
                 self.transition = None
+                self._switch_done()
 
     def next_change_ms(self, now_ms: int) -> int | None:
         """When the screen next changes (see Scene.next_change_ms): at once during a
@@ -112,27 +114,38 @@ class SceneHost:
         if self.outgoing is None or self.transition is None:
             self.current.draw(surface)
             return
-        old, new = self._frames(surface.get_size())
-        if self.transition.kind == "crossfade":
-            old = surface  # the outgoing frame straight onto the screen: one 4K copy less
-        self.outgoing.draw(old)
+        # the outgoing frame straight onto the screen, the incoming one into a buffer: one
+        # full-screen surface more than the scenes' own, and only while the transition runs
+        new = self._incoming(surface)
+        self.outgoing.draw(surface)
         self.current.draw(new)
-        self.transition.compose(surface, old, new)
+        self.transition.compose(surface, surface, new)
 
     def _start(self, switch: PendingSwitch) -> None:
         scene = self.registry[switch.name](self.ctx)
         scene.enter(switch.params)
         if self.outgoing is not None:  # a switch during a transition: drop the oldest
-            self.outgoing.exit()
+            self._leave(self.outgoing)
         if self.current is None or switch.transition.kind == "cut":
             if self.current is not None:
-                self.current.exit()
+                self._leave(self.current)
             self.outgoing, self.transition = None, None
+            self._switch_done()
         else:
             self.outgoing, self.transition = self.current, switch.transition
         self.current = scene
 
-    def _frames(self, size: tuple[int, int]) -> tuple[pygame.Surface, pygame.Surface]:
-        if self._buffers is None or self._buffers[0].get_size() != size:
-            self._buffers = (pygame.Surface(size).convert(), pygame.Surface(size).convert())
-        return self._buffers
+    def _incoming(self, surface: pygame.Surface) -> pygame.Surface:
+        size = surface.get_size()
+        if self._buffer is None or self._buffer.get_size() != size:
+            self._buffer = spare_layer(size) or pygame.Surface(size, 0, surface)
+        return self._buffer
+
+    def _leave(self, scene: Scene) -> None:
+        scene.exit()
+        self.left = True
+
+    def _switch_done(self) -> None:
+        """The switch is done: its buffer and any layer made for it and not used are freed."""
+        self._buffer = None
+        drop_spare_layers()

@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 ELLIPSIS = "…"
 MAX_TEXT = 300  # characters; longer strings are cut before they reach the font engine
-SCREENS_OF_TEXT = 8  # the text cache's default budget, in full screens' worth of pixels
+SCREENS_OF_TEXT = 0.5  # the text cache's default budget, in full screens' worth of pixels
 
 
 class Fonts:
@@ -80,14 +80,16 @@ class TextCache:
 
     The budget is in bytes, not entries: a countdown renders a new string every second, and
     at 4K each is several megabytes (a thousand of them took 6 GB). By default it is
-    SCREENS_OF_TEXT full screens' worth of pixels; every sample scene's text once takes
-    about 3.4.
+    SCREENS_OF_TEXT full screens' worth of pixels (16 MiB at 4K): about the demo show's text
+    (every sample scene's together takes 1.7 screens), and a scene entering with its text out
+    of the cache takes 1 to 2 ms more at 4K (measured); a bigger budget only filled up with
+    scores a leaderboard will never show again (one a second), as resident memory.
     """
 
     def __init__(self, fonts: Fonts, budget_bytes: int | None = None) -> None:
         self.fonts = fonts
         width, height = fonts.layout.real
-        self.budget_bytes = budget_bytes or SCREENS_OF_TEXT * width * height * 4
+        self.budget_bytes = budget_bytes or int(SCREENS_OF_TEXT * width * height * 4)
         self.bytes = 0
         self._cache: OrderedDict[tuple[object, ...], tuple[pygame.Surface, str]] = OrderedDict()
         self.hits = 0

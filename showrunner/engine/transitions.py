@@ -43,8 +43,9 @@ class Transition:
     def compose(self, target: pygame.Surface, old: pygame.Surface, new: pygame.Surface) -> None:
         """Draw the blend of `old` and `new` frames (same size as `target`) onto `target`.
 
-        A crossfade's `old` may be `target` itself, already holding the outgoing frame, and
-        it uses `new` as scratch (a scene draws it afresh every frame).
+        `old` may be `target` itself, already holding the outgoing frame (the host draws it
+        there: no buffer for it); a crossfade uses `new` as scratch (a scene draws it afresh
+        every frame).
         """
         p = self.progress
         if self.kind == "crossfade":
@@ -63,7 +64,10 @@ class Transition:
         elif self.kind == "slide":
             w = target.get_width()
             shift = round(w * p)
-            target.blit(old, (-shift, 0))
+            if old is target:  # moved left in place; the columns it leaves are covered next
+                target.scroll(-shift, 0)
+            else:
+                target.blit(old, (-shift, 0))
             target.blit(new, (w - shift, 0))
         else:
             target.blit(new, (0, 0))

@@ -14,7 +14,7 @@ from showrunner.engine import viewdata as vd
 from showrunner.engine.easing import clamp01, out_cubic
 from showrunner.engine.scene import Scene
 from showrunner.engine.text import ELLIPSIS, wrap
-from showrunner.scenes.common import backdrop
+from showrunner.scenes.common import backdrop_layer
 
 SIZES = (96, 84, 72, 64, 56, 48)
 RISE_SECONDS = 0.7
@@ -28,7 +28,7 @@ class Announcement(Scene):
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
         title = vd.text(doc, "title", self.p["title"], where)
         body = doc.get("body") if isinstance(doc.get("body"), str) else self.p["body"]
-        self.static = backdrop(self.ctx).copy()
+        self.static = backdrop_layer(self.ctx, into=self.static)
         _x, y, w, h = lay.safe(120)
         t = text.fit(title.upper(), "display", 180, theme.colour("accent"), w, min_size=90)
         title_h = t.get_height() / lay.scale
@@ -49,18 +49,18 @@ class Announcement(Scene):
         self.body = [text.render(line, "bold", size, theme.colour("text")) for line in lines]
         self.line_h = font.get_linesize()
         self.body_y = lay.y(self.title_y + title_h + 60)
-        self.settled: pygame.Surface | None = None
+        self.settled = False  # the text is on the static layer
 
     def next_change_ms(self, now_ms: int) -> int | None:
-        return now_ms if self.settled is None else None
+        return None if self.settled else now_ms
 
     def draw(self, surface: pygame.Surface) -> None:
         rise = (1 - out_cubic(clamp01(self.elapsed / RISE_SECONDS))) * 80
-        if rise == 0:  # settled: one blit of the composed page from now on
-            if self.settled is None:
-                self.settled = self.static.copy()
-                self._compose(self.settled, 0.0)
-            surface.blit(self.settled, (0, 0))
+        if rise == 0:  # settled: the text joins the layer, one blit from now on
+            if not self.settled:
+                self._compose(self.static, 0.0)
+                self.settled = True
+            surface.blit(self.static, (0, 0))
             return
         surface.blit(self.static, (0, 0))
         self._compose(surface, rise)

@@ -21,7 +21,7 @@ from showrunner.engine.bandscale import BandedScale
 from showrunner.engine.easing import in_out_sine
 from showrunner.engine.scene import Scene
 from showrunner.engine.venue import attract_pictures
-from showrunner.scenes.common import backdrop
+from showrunner.scenes.common import paint_backdrop
 
 OVERSCAN = 1.12
 ZOOM = 0.06  # how much the picture grows across its slot
@@ -183,7 +183,7 @@ class Attract(Scene):
     # drawing ----------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
         if not self.names:
-            surface.blit(backdrop(self.ctx), (0, 0))
+            paint_backdrop(self.ctx, surface)
             return
         index, motion, light = self._shot(self.elapsed)
         progress = self._progress(motion)
@@ -218,6 +218,6 @@ class Attract(Scene):
         """While an image loads: the last frame held still, or the theme's backdrop."""
         self.standing_in = True
         if self.shown.key is None:
-            surface.blit(backdrop(self.ctx), (0, 0))
+            paint_backdrop(self.ctx, surface)
         else:
             self._blit_held(surface)

@@ -4,26 +4,58 @@ from __future__ import annotations
 
 import pygame
 
-from showrunner.engine.draw import vertical_gradient
+from showrunner.engine.draw import gradient_column
 from showrunner.engine.layout import SAFE_MARGIN
 from showrunner.engine.scene import SceneContext, spare_layer
 
 HEADER_H = 150  # logical px below the top safe margin
-_gradients: dict[tuple[object, ...], pygame.Surface] = {}
+_columns: dict[tuple[object, ...], pygame.Surface] = {}
 
 
-def backdrop(ctx: SceneContext) -> pygame.Surface:
-    """The theme's gradient at the real screen size (built once per size and theme)."""
-    size = ctx.layout.real
+def _column(ctx: SceneContext) -> pygame.Surface:
+    """The theme's gradient, one pixel wide, at the screen's height (built once per height
+    and theme). Never kept full-screen: at 4K that is 32 MiB, and a scale from the column
+    into a layer costs about what a blit of it would (2 ms)."""
+    height = ctx.layout.real[1]
     top, bottom = ctx.theme.colour("background_top"), ctx.theme.colour("background_bottom")
-    key = (size, top, bottom)
-    found = _gradients.get(key)
+    key = (height, top, bottom)
+    found = _columns.get(key)
     if found is None:
-        if len(_gradients) > 4:
-            _gradients.clear()
-        found = vertical_gradient(size, top, bottom).convert()
-        _gradients[key] = found
+        if len(_columns) > 4:
+            _columns.clear()
+        found = gradient_column(height, top, bottom).convert()
+        _columns[key] = found
     return found
+
+
+def paint_backdrop(ctx: SceneContext, target: pygame.Surface, top: int = 0) -> None:
+    """The theme's backdrop (a vertical gradient) into `target` inside its clip, the target's
+    row 0 being the screen's row `top`; rows off the screen are left as they are."""
+    column = _column(ctx)
+    area = target.get_clip()
+    rows = pygame.Rect(0, top + area.y, 1, area.height).clip(column.get_rect())
+    if area.width <= 0 or rows.height <= 0:
+        return
+    into = pygame.Rect(area.x, rows.y - top, area.width, rows.height)
+    pygame.transform.scale(column.subsurface(rows), into.size, target.subsurface(into))
+
+
+def backdrop_strip(ctx: SceneContext, size: tuple[int, int], top: int) -> pygame.Surface:
+    """A new opaque surface of `size` holding the backdrop from the screen's row `top`."""
+    strip = pygame.Surface(size, 0, _column(ctx))
+    paint_backdrop(ctx, strip, top)
+    return strip
+
+
+def backdrop_layer(ctx: SceneContext, into: pygame.Surface | None = None) -> pygame.Surface:
+    """A full-screen layer holding the backdrop: `into` if it is one, else one the display
+    made ahead of the switch (showrunner.engine.scene.prepare_layers), else a new one (about
+    15 ms at 4K)."""
+    size = ctx.layout.real
+    if into is None or into.get_size() != size:
+        into = spare_layer(size) or pygame.Surface(size, 0, _column(ctx))
+    paint_backdrop(ctx, into)
+    return into
 
 
 def static_layer(ctx: SceneContext, title: str, subtitle: str = "", right: str = "",
@@ -31,17 +63,11 @@ def static_layer(ctx: SceneContext, title: str, subtitle: str = "", right: str =
     """A full-screen surface: backdrop, title, subtitle, optional right-hand caption, logo.
 
     Scenes build it when their view changes and blit it first every frame. Drawn `into` the
-    scene's previous layer, or one a scene that left gave up: a new 4K surface costs about
-    9 ms, a blit 2.
+    scene's previous layer where it has one (see backdrop_layer): a new 4K surface costs
+    about 15 ms, a blit 2.
     """
     lay, theme, text = ctx.layout, ctx.theme, ctx.text
-    if into is None:
-        into = spare_layer(lay.real)
-    if into is not None and into.get_size() == lay.real:
-        layer = into
-        layer.blit(backdrop(ctx), (0, 0))
-    else:
-        layer = backdrop(ctx).copy()
+    layer = backdrop_layer(ctx, into)
     x, y, w, _ = lay.safe()
     logo_w = 0
     if theme.logo is not None:

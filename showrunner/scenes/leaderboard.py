@@ -20,7 +20,7 @@ from showrunner.engine.drawings import Drawings
 from showrunner.engine.easing import clamp01, in_quad, out_cubic
 from showrunner.engine.layout import SAFE_MARGIN
 from showrunner.engine.scene import Scene
-from showrunner.scenes.common import backdrop, centred_message, content_top, static_layer
+from showrunner.scenes.common import backdrop_strip, centred_message, content_top, static_layer
 
 MOVE_DELAY = 0.4  # s before rank changes start, so eyes find the board first
 MOVE_TIME = 1.4
@@ -140,9 +140,7 @@ class Leaderboard(Scene):
         # Laid on the backdrop behind its place, the row is opaque: an opaque blit costs a
         # third of a blended one. The backdrop is a vertical gradient, so sliding sideways
         # shows the same pixels behind the rounded corners.
-        opaque = pygame.Surface(surf.get_size(), 0, backdrop(self.ctx))
-        opaque.blit(backdrop(self.ctx), (0, 0),
-                    pygame.Rect(0, lay.y(self.top + slot * row_h), *surf.get_size()))
+        opaque = backdrop_strip(self.ctx, surf.get_size(), lay.y(self.top + slot * row_h))
         opaque.blit(surf, (0, 0))
         return opaque
 

@@ -12,7 +12,7 @@ from showrunner.engine.display import Display, DisplayOptions
 from showrunner.engine.render import entered, init_headless, render_scene
 from showrunner.engine.venue import VENUE_ENV, attract_pictures, venue_file
 from showrunner.engine.venue_badge import Badge, venue_time
-from showrunner.scenes.common import backdrop
+from showrunner.scenes.common import backdrop_layer
 
 SIZE = (640, 360)
 
@@ -26,7 +26,7 @@ def test_the_attract_loop_shows_the_venue_pictures_when_given_none():
     host, _ = entered("attract", {}, SIZE, {}, 3.0)
     assert host.current.names == attract_pictures()
     frame = render_scene("attract", {}, 3.0, SIZE, {})
-    plain = backdrop(host.ctx)
+    plain = backdrop_layer(host.ctx)
     assert pygame.image.tobytes(frame, "RGB") != pygame.image.tobytes(plain, "RGB")
 
 
