@@ -8,10 +8,11 @@ players entered and scored, a score changing every second), and one real display
 (`showrunner display --size 3840x2160`, SDL dummy driver) enrolled as a screen playing the
 demo's playlist (playlists/demo.yaml: leaderboard, jackpot ticker, prize table, with a crossfade
 and a slide between them), for `--minutes`. Its memory is read from /proc/PID/status every
-second: `display_rss_mib` at the end (VmRSS), `display_peak_mib` (VmHWM), the median and the
-largest of the samples after the first cycle (`median_rss_mib`, `max_rss_mib`: a screen holds
-two more full screens for about a second around each scene switch), and the median of each
-cycle's samples (`cycle_rss_mib`), which stays flat when nothing leaks.
+second: `display_rss_mib`, the median over the last playlist cycle (36 s: what it holds after
+`--minutes`, not the second of a switch, when a screen holds two more full screens),
+`display_end_mib` the last reading (VmRSS), `display_peak_mib` (VmHWM), `max_rss_mib` the
+largest sample after the first cycle, and `cycle_rss_mib` each cycle's median, which stays flat
+when nothing leaks. bench/fanout.py measures its display with `watch` too.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import argparse
 import asyncio
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -28,7 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.fanout import DISPLAY, Board, enrol, has_views, start_display
+from bench.show import DISPLAY, Board, enrol, has_views, start_display
 from controller.demo_night import MC
 from tests.support.live import LiveController
 
@@ -51,6 +53,31 @@ def mib(kib: int) -> float:
     return round(kib / 1024, 1)
 
 
+async def watch(display: subprocess.Popen[bytes], board: Board,
+                minutes: float) -> dict[str, Any]:
+    """Sample `display`'s memory every second for `minutes` while a score changes every
+    second; its figures."""
+    began = time.monotonic()
+    cycles: list[list[int]] = [[]]
+    next_cycle = began + CYCLE_S
+    while (now := time.monotonic()) - began < minutes * 60 or not cycles[-1]:
+        if display.poll() is not None:
+            raise RuntimeError(f"the display process ended early (exit {display.returncode})")
+        if now >= next_cycle:
+            cycles.append([])
+            next_cycle += CYCLE_S
+        cycles[-1].append(status_kib(display.pid, "VmRSS"))
+        await board.change()
+        await asyncio.sleep(SAMPLE_S)
+    settled = [kib for cycle in cycles[1:] for kib in cycle]
+    return {"display_rss_mib": mib(int(statistics.median(cycles[-1]))),
+            "display_end_mib": mib(status_kib(display.pid, "VmRSS")),
+            "display_peak_mib": mib(status_kib(display.pid, "VmHWM")),
+            "max_rss_mib": mib(max(settled, default=0)),
+            "cycle_rss_mib": [mib(int(statistics.median(c))) for c in cycles if c],
+            "display_minutes": round((time.monotonic() - began) / 60, 2)}
+
+
 async def run(minutes: float, work: Path) -> dict[str, Any]:
     controller = LiveController(work / "memory.db")
     controller.issue_keys()
@@ -63,34 +90,15 @@ async def run(minutes: float, work: Path) -> dict[str, Any]:
         await board.seed()
         [auth] = await enrol(controller.url, controller.keys["technician"], [DISPLAY])
         display = start_display(controller.url, auth["key"], work)
-        began = time.monotonic()
         await has_views(work / "screens" / f"{DISPLAY}.json", display)
-        cycles: list[list[int]] = [[]]
-        next_cycle = began + CYCLE_S
-        while (now := time.monotonic()) - began < minutes * 60:
-            if display.poll() is not None:
-                raise RuntimeError(f"the display process ended early (exit {display.returncode})")
-            if now >= next_cycle:
-                cycles.append([])
-                next_cycle += CYCLE_S
-            cycles[-1].append(status_kib(display.pid, "VmRSS"))
-            await board.change()
-            await asyncio.sleep(SAMPLE_S)
-        rss, peak = status_kib(display.pid, "VmRSS"), status_kib(display.pid, "VmHWM")
-        settled = [kib for cycle in cycles[1:] for kib in cycle]
-        ran = time.monotonic() - began
+        return {"benchmark": "display_memory", "size": "3840x2160",
+                **await watch(display, board, minutes)}
     finally:
         await mc.close()
         if display is not None:
             display.terminate()
             display.wait(10)
         controller.stop()
-    return {"benchmark": "display_memory", "size": "3840x2160",
-            "display_rss_mib": mib(rss), "display_peak_mib": mib(peak),
-            "median_rss_mib": mib(int(statistics.median(settled))) if settled else 0.0,
-            "max_rss_mib": mib(max(settled, default=0)),
-            "cycle_rss_mib": [mib(int(statistics.median(c))) for c in cycles if c],
-            "display_minutes": round(ran / 60, 2)}
 
 
 def main() -> None:

@@ -30,9 +30,10 @@ registry, pinned by package-lock.json; needs node and npm). Then, on a temporary
    (`message_bytes` long; its JSON, not padding of that length, so that the clients parse the
    same thing on both servers), `--commands` times, timed the same way.
 5. One real display process (`showrunner display`, 3840x2160, SDL dummy driver), enrolled as
-   a screen of the group below, plays the demo's playlist on the controller for
-   `--display-minutes` while a score changes every second; its resident memory at the end is
-   `display_rss_mib`. It runs after the timed phases, not during them: its rendering would
+   a screen of the same group, plays the demo's playlist on the controller for
+   `--display-minutes` while a score changes every second; `display_rss_mib` is its resident
+   memory over the last playlist cycle (median), `display_peak_mib` its peak
+   (bench/display_memory.py). It runs after the timed phases, not during them: its rendering would
    take CPU from the controller's phase only (the reference's broadcasts do not reach it).
 
 With `--pin` (the default on two cores or more) the server under test, the controller and then
@@ -67,17 +68,15 @@ import socketio
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.display_memory import watch
+from bench.show import DISPLAY, Board, enrol, has_views, start_display
 from bench.soak import rss_kib
-from controller.demo import PLAYLIST
-from controller.demo_night import MC, PLAYERS
+from controller.demo_night import MC
 from controller.process import ROOT
-from controller.remote import assign_payload, enrol_payload
 from tests.support.live import LiveController
 
 NODE = ROOT / "bench" / "fanout"
 VIEW = "leaderboard:slots"
-GROUP = "floor"
-DISPLAY = "fanout-4k"  # the real display process's screen
 ARRIVAL_TIMEOUT_S = 10.0
 GAP_S = 0.02  # between commands: the clients' reports (flushed every 20 ms) come in
 SERVER_CORES = {0}  # with --pin: the server under test (controller, then reference) runs here
@@ -207,71 +206,6 @@ async def fan_out(trigger: Callable[[int], Awaitable[None]], commands: int,
     return times
 
 
-class Board:
-    """The demo's Slots leaderboard on the controller; each change lifts the lowest to the top."""
-
-    def __init__(self, mc: MC) -> None:
-        self.mc = mc
-        self.scores: dict[str, int] = {}
-
-    async def seed(self) -> None:
-        for i, name in enumerate(PLAYERS):
-            card = f"8{i:06d}"
-            await self.mc.send("register_member", {"card": card, "display_name": name})
-            data = await self.mc.send("slots.enter", {"card": card})
-            assert data, "slots.enter was refused"
-            self.scores[data["entry"]] = 9_000 + 731 * i
-            await self.mc.send("slots.record_score",
-                               {"entry": data["entry"], "score": self.scores[data["entry"]]})
-
-    async def change(self, _: int = 0) -> None:
-        low = min(self.scores, key=self.scores.__getitem__)
-        self.scores[low] = max(self.scores.values()) + 10
-        # the ack alone is timed: the MC's console does not wait for the views to come back
-        if await self.mc.command("slots.record_score",
-                                 {"entry": low, "score": self.scores[low]}) is None:
-            raise RuntimeError("a score change was refused")
-
-
-async def enrol(url: str, technician_key: str, screens: list[str]) -> list[dict[str, str]]:
-    """`screens` enrolled and authorised in one group playing the demo's playlist, as a
-    technician would; their auths. Sent 50 at a time: the round trips overlap."""
-    technician = MC(lambda _: None)
-    await technician.connect(url, technician_key)
-    auths: list[dict[str, str]] = []
-    try:
-        for start in range(0, len(screens), 50):
-            batch = [(name, *enrol_payload(name, GROUP)) for name in screens[start:start + 50]]
-            await asyncio.gather(*(technician.send("screens.enrol", payload)
-                                   for _, _, payload in batch))
-            await asyncio.gather(*(technician.send("screens.authorise", {"screen": screen})
-                                   for screen, _, _ in batch))
-            auths += [{"key": key, "screen": screen} for screen, key, _ in batch]
-        await technician.send("playlists.assign", assign_payload(PLAYLIST, [], [GROUP]))
-    finally:
-        await technician.close()
-    return auths
-
-
-def start_display(url: str, key: str, work: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-           "SHOWRUNNER_DISPLAY_KEY": key}
-    return subprocess.Popen(
-        [sys.executable, "-m", "showrunner.cli", "display", "--controller", url,
-         "--screen", DISPLAY, "--size", "3840x2160", "--state-dir", str(work / "screens")],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-async def has_views(replica: Path, display: subprocess.Popen[bytes]) -> None:
-    """Until the display has saved the views it was sent: it is connected and settled."""
-    deadline = time.monotonic() + 60
-    while not replica.exists():
-        if display.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError("the display process did not get its views")
-        await asyncio.sleep(0.2)
-    await asyncio.sleep(1.0)
-
-
 async def start_reference() -> tuple[asyncio.subprocess.Process, str]:
     process = await asyncio.create_subprocess_exec(
         "node", str(NODE / "reference.js"), cwd=NODE, stdout=asyncio.subprocess.PIPE)
@@ -319,15 +253,8 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         await clients.close()
         theirs = await on_reference(reference_url, clients, auths, args, clients.sample)
         display = start_display(controller.url, display_auth["key"], work)
-        display_began = time.monotonic()
         await has_views(work / "screens" / f"{DISPLAY}.json", display)
-        while time.monotonic() - display_began < args.display_minutes * 60:
-            await board.change()
-            await asyncio.sleep(1.0)
-        if display.poll() is not None:
-            raise RuntimeError(f"the display process ended early (exit {display.returncode})")
-        display_kib = rss_kib(display.pid) or 0
-        display_minutes = (time.monotonic() - display_began) / 60
+        memory = await watch(display, board, args.display_minutes)
     finally:
         await mc.close()
         await clients.stop()
@@ -350,8 +277,7 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         "message_bytes": size,
         "missing": int(sum(ours["missing"])), "reference_missing": int(sum(theirs["missing"])),
         "controller_kib_per_client": round((after - before) / max(ready, 1), 1),
-        "display_rss_mib": round(display_kib / 1024, 1),
-        "display_minutes": round(display_minutes, 2),
+        **{k: memory[k] for k in ("display_rss_mib", "display_peak_mib", "display_minutes")},
         "pinned": args.pin, "screens": args.screens,
         "enrol_s": round(enrol_s, 1), "connect_s": round(connect_s, 1),
     }

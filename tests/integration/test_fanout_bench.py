@@ -13,7 +13,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ("clients", "p50_ms", "p99_ms", "last_p99_ms", "ack_p99_ms", "ack_p99_no_screens_ms",
-           "reference_p99_ms", "ratio", "controller_kib_per_client", "display_rss_mib", "wall_s")
+           "reference_p99_ms", "ratio", "controller_kib_per_client", "display_rss_mib",
+           "display_peak_mib", "wall_s")
 
 
 def test_fanout_bench_prints_every_figure() -> None:
