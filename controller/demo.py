@@ -38,6 +38,7 @@ PLAYLIST = ROOT / "playlists" / "demo.yaml"
 MARKER = ".showrunner-demo"  # the demo made this directory; it may clear what it wrote there
 OWN = (MARKER, "config", "cycle", "screens", "screen.png", "technician.key")
 STOP_WITHIN_S = 1.0
+LEAVE_WITHIN_S = 0.5  # for the script's MC to disconnect before the children are stopped
 
 
 PEOPLE = (("MC", "operator"), ("Announcer", "announcer"))  # who logs in to the pages
@@ -99,12 +100,13 @@ class Show:
                 show.result()  # a crash of the script is shown, not swallowed
         finally:
             print("\nstopping…", flush=True)
-            children = self.signal_children()
             for task in (show, halt):
                 task.cancel()
+            # the script's MC leaves first, while the controller still answers its goodbye
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(asyncio.gather(show, halt, return_exceptions=True), 0.3)
-            self.reap(children)
+                await asyncio.wait_for(asyncio.gather(show, halt, return_exceptions=True),
+                                       LEAVE_WITHIN_S)
+            self.reap(self.signal_children())
         return 0
 
     async def cycles_of_the_night(self) -> None:
