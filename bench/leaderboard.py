@@ -5,7 +5,9 @@
 `record_p99_ms`: one `slots.record_score` through the real service path (decide, durable SQLite
 append with synchronous=FULL, apply, leaderboard view re-rendered and published) into a Slots
 qualifying board of `--entries` entries. Every timed score lands on the visible top 45, so the
-view changes each time. `replay_s`: a fresh controller rebuilding its state from a log of
+view changes each time, after the replayed state is frozen as the controller freezes it
+(controller/heap.py; `full_gc_ms` one full garbage collection then, `full_gc_ms_unfrozen`
+before). `replay_s`: a fresh controller rebuilding its state from a log of
 `--events` events (members, entries and scores), exactly as at start-up. The logs are written
 in bulk first, as in bench/super9.py. Prints one JSON object.
 """
@@ -13,6 +15,7 @@ in bulk first, as in bench/super9.py. Prints one JSON object.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import statistics
@@ -29,6 +32,7 @@ from controller.auth import Principal
 from controller.domain.events import DomainEvent
 from controller.domain.members import MemberRegistered
 from controller.features import build_features
+from controller.heap import keep_replayed_state
 from controller.promotions.tournament.events import TournamentEntered, TournamentScoreRecorded
 from controller.service import Service, wall_clock_ms
 from controller.show import Show
@@ -74,6 +78,13 @@ def started(path: Path) -> tuple[Service, int, float]:
     return service, count, time.perf_counter() - begin
 
 
+def full_gc_ms() -> float:
+    """How long one full collection of the cyclic garbage collector holds the process."""
+    begin = time.perf_counter()
+    gc.collect()
+    return round((time.perf_counter() - begin) * 1000, 1)
+
+
 def record_scores(service: Service, entries: int, records: int,
                   rng: random.Random) -> list[float]:
     timings = []
@@ -98,8 +109,12 @@ def run(entries: int, events: int, records: int, seed: int) -> dict[str, Any]:
         write_log(board_log, tournament_events(entries, rng, at_ms), at_ms)
         service, board_events, board_replay_s = started(board_log)
         try:
+            unfrozen_gc_ms = full_gc_ms()
+            keep_replayed_state()  # as the controller does once it has replayed
+            frozen_gc_ms = full_gc_ms()
             timings = record_scores(service, entries, records, rng)
         finally:
+            gc.unfreeze()
             service.log.close()
 
         replay_log = Path(tmp) / "replay.db"
@@ -113,6 +128,7 @@ def run(entries: int, events: int, records: int, seed: int) -> dict[str, Any]:
     return {"benchmark": "leaderboard", "entries": entries, "records": records,
             "record_p50_ms": round(cuts[49], 3), "record_p99_ms": round(cuts[98], 3),
             "record_max_ms": round(max(timings), 3),
+            "full_gc_ms_unfrozen": unfrozen_gc_ms, "full_gc_ms": frozen_gc_ms,
             "replay_events": replay_events, "replay_s": round(replay_s, 3),
             "board_log_events": board_events, "board_replay_s": round(board_replay_s, 3)}
 

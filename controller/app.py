@@ -28,6 +28,7 @@ from controller.cluster.queue import MessageQueue
 from controller.configs import record_configs
 from controller.features import build_features
 from controller.floor import screens_report
+from controller.heap import keep_replayed_state
 from controller.hub import AUDIENCES, Hub
 from controller.login_routes import add_routes, live_session, logins_key, people_page
 from controller.logins import REHEARSAL_COOKIE, LoginPolicy, Logins
@@ -149,6 +150,7 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
             if rehearsal is not None:  # before the configs: the mark is the first show event
                 service.record(f"rehearsal:{log.last_seq}", [rehearsal.event()])
             record_configs(service)
+            keep_replayed_state()
             checkpointer = None
             if anchor is not None:
                 checkpointer = Checkpointer(log, load_private(anchor.key), anchor.path,

@@ -37,6 +37,7 @@ from controller.cluster.queue import MessageQueue
 from controller.cluster.telemetry import keep_in_redis
 from controller.fault_log import FaultLog
 from controller.features import build_features
+from controller.heap import keep_replayed_state
 from controller.hub import AUDIENCES, OPERATOR_AUDIENCE, Hub
 from controller.namespaces.base import AudienceNamespace
 from controller.namespaces.cue import CueNamespace
@@ -116,6 +117,7 @@ def _follow_log(db_path: Path, sio: WireServer, queue: MessageQueue):
         events = EventLog.open(db_path, create=False)
         service = Service(events, Show(build_features()), wall_clock_ms)
         service.replay()
+        keep_replayed_state()
         hub = Hub(service, sio, app[attempts_key])
         telemetry = keep_in_redis(hub, queue)
         app[hub_key] = hub
