@@ -13,7 +13,7 @@ def test_what_lives_after_the_replay_is_frozen_and_what_comes_later_is_not():
         keep_replayed_state()
         frozen = gc.get_freeze_count()
         assert frozen >= len(state)  # out of the walk of every later full collection
-        later = [{"entry": "S1001"}]
+        later = [{"entry": "S1001", "scores": []}]  # holds a container: tracked
         assert gc.is_tracked(later[0]) and gc.get_freeze_count() == frozen
     finally:
         gc.unfreeze()
