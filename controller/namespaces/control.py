@@ -6,9 +6,12 @@ from typing import Any
 
 from controller.floor import check_playlist, screens_report
 from controller.namespaces.base import AudienceNamespace
+from controller.promotions.tournament.feature import Tournament
 from showrunner.contract.scenes import CATALOGUE
 
 TECHNICIANS_ONLY = "Only technicians may look after the screens."
+FOUND = 8  # entries a search answers with: the console shows that many
+MAX_QUERY = 100  # characters of a search looked at
 
 
 class ControlNamespace(AudienceNamespace):
@@ -26,6 +29,18 @@ class ControlNamespace(AudienceNamespace):
     async def on_command(self, sid: str, envelope: Any = None) -> dict[str, Any]:
         principal = (await self.get_session(sid))["principal"]
         return await self.hub.execute(envelope, principal)
+
+    async def on_find_entries(self, sid: str, data: Any = None) -> dict[str, Any]:
+        """{promotion, query}: the entries whose player the MC is looking for, by name or card
+        (the operator's view holds only the entries in play)."""
+        data = data if isinstance(data, dict) else {}
+        promotion, query = data.get("promotion"), data.get("query")
+        tournament = next((f for f in self.hub.service.show.features
+                           if isinstance(f, Tournament) and f.name == promotion), None)
+        if tournament is None or not isinstance(query, str):
+            return {"ok": False, "error": {"code": "bad_query", "message":
+                    "Say which tournament and what to look for."}}
+        return {"ok": True, "entries": tournament.find(query[:MAX_QUERY], FOUND)}
 
     async def technician(self, sid: str) -> bool:
         return (await self.get_session(sid))["principal"].role == "technician"

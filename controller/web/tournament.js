@@ -1,6 +1,7 @@
 /* The Tournament panel: standings with names, a new player registered and entered, and a
- * score recorded (or corrected, with a reason) for a player picked by name from the
- * operator's view (ops:<promotion>): the MC never types an entry id.
+ * score recorded (or corrected, with a reason) for a player picked by name or card, found by
+ * the controller (find_entries: the operator's view ops:<promotion> holds only the entries in
+ * play): the MC never types an entry id.
  *
  * Scores may be typed as the floor writes them ("60,000", "60 000"); the page only takes the
  * separators out, and anything else is sent as typed for the controller to name what is wrong.
@@ -12,7 +13,8 @@
   const {act, amount, grouped} = Console;
   const MATCHES = 8;
 
-  const state = {promotion: null, picked: null};
+  // found: the controller's answer for the query `answered`; query: the one last asked
+  const state = {promotion: null, picked: null, row: null, query: "", answered: "", found: []};
   const link = () => Console.state.link;
 
   /** The promotions with an operator view, in name order (ops:screens is not one). */
@@ -26,8 +28,9 @@
     return link().doc(`ops:${state.promotion}`)?.entries ?? [];
   }
 
+  /** The picked entry: as the operator's view has it now, or as it was found. */
   function picked() {
-    return entries().find((e) => e.entry === state.picked) ?? null;
+    return entries().find((e) => e.entry === state.picked) ?? state.row;
   }
 
   function render(changed) {
@@ -45,8 +48,8 @@
     $("tn-promotions").replaceChildren(...names.map((name) => {
       const chip = Console.button(humanize(name), "chip", () => {
         state.promotion = name;
-        state.picked = null;
-        render();
+        state.picked = state.row = null;
+        search();
       });
       chip.setAttribute("aria-pressed", String(name === state.promotion));
       return chip;
@@ -112,33 +115,44 @@
     return /^\d[\d \-]*\d$/.test(typed) ? typed.replace(/\D/g, "") : null;
   }
 
-  /** The operator's view masks cards to their last four digits: a card matches on those. */
-  function matches(query) {
-    const digits = cardDigits(query);
-    return entries().filter((e) => {
-      if (digits === null) return e.name.toLowerCase().includes(query.toLowerCase());
-      const tail = e.card.replace(/\D/g, "");
-      return digits.length >= tail.length ? digits.endsWith(tail) : tail.includes(digits);
-    });
+  /** The entries whose player's name holds `query`, or whose card it is (the controller
+   * matches; newest first). The last query typed wins. */
+  async function matches(query) {
+    const promotion = state.promotion;
+    const reply = await link().call("find_entries", {promotion, query}).catch(() => null);
+    return reply?.ok && promotion === state.promotion ? reply.entries : [];
+  }
+
+  async function search() {
+    const query = $("tn-search").value.trim();
+    state.query = query;
+    const found = query ? await matches(query) : [];
+    if (query !== state.query) return;  // typed on meanwhile
+    state.found = found;
+    state.answered = query;
+    render();
   }
 
   /** A card reader types the number then Enter: one player with that card is picked (their
    * entry still to score, if they have one). */
-  function onSearchKey(event) {
+  async function onSearchKey(event) {
     if (event.key !== "Enter") return;
     const query = $("tn-search").value;
     if (cardDigits(query) === null) return;
     event.preventDefault();
-    const found = matches(query);
+    const found = await matches(query);
     const names = new Set(found.map((e) => e.name));
     if (names.size !== 1) return;
     const open = found.filter((e) => e.status === "active" && e.score === null);
-    choose((open.length ? open : found).at(-1));
+    choose((open.length ? open : found)[0]);
   }
 
   function choose(e) {
     state.picked = e.entry;
+    state.row = e;
     $("tn-search").value = "";
+    state.query = state.answered = "";
+    state.found = [];
     renderMatches();
     renderPicked();
     $("tn-score").focus();
@@ -160,7 +174,8 @@
         "Type part of the player's name, or swipe their card."));
       return;
     }
-    const found = matches(query).slice(0, MATCHES);
+    if (query !== state.answered) return;  // its answer is on its way
+    const found = state.found.slice(0, MATCHES);
     list.replaceChildren(...(found.length ? found.map((e) => {
       const choice = Console.button("", "match", () => choose(e));
       choice.append(el("span", "match-name", e.name), el("span", "match-detail", describe(e)));
@@ -199,8 +214,10 @@
       values, done: () => `${e.name}: ${shown} ${correcting ? "corrected" : "recorded"}.`})
       .then((ack) => {
         if (ack?.ok) {
+          if (state.row?.entry === e.entry) state.row = {...state.row, score};
           $("tn-score").value = "";
           $("tn-reason").value = "";
+          renderPicked();
         }
       });
   }
@@ -225,7 +242,7 @@
     }
   }
 
-  $("tn-search").addEventListener("input", renderMatches);
+  $("tn-search").addEventListener("input", search);
   $("tn-search").addEventListener("keydown", onSearchKey);
   $("tn-record").addEventListener("click", sendScore);
   $("tn-enter").addEventListener("click", registerAndEnter);

@@ -314,7 +314,7 @@ class Slots(Tournament):
         given = mine[-1]
         heat, seat = given.heat, given.seat
         self._seat(semi, given, None, None)
-        given.status = "to_final"
+        self.set_status(given, "to_final")
         dirty = {self.seating_view, self.qualifiers_view}
         origin = self.next_qualifier(card)
         successor = None

@@ -78,6 +78,7 @@ class TournamentFolds:
         stage = self.stages[e.stage]
         stage.entries.append(e.id)
         stage.cards.setdefault(e.card, []).append(e.id)
+        self.track(stage, e)
         self._seat(stage, e, ev.heat, ev.seat)
         self.add_money(ev.paid)
         dirty = self.money_views(ev.paid)
@@ -104,7 +105,7 @@ class TournamentFolds:
     def _on_entry_removed(self, ev: TournamentEntryRemoved) -> set[str]:
         e = self.entries[ev.entry]
         dirty = self._score(e, None) if e.score is not None else set()
-        e.status = ev.status
+        self.set_status(e, ev.status)
         self.stages[e.stage].seats.pop((e.heat, e.seat), None)
         self.add_money(-ev.refund)
         if self.later(e.stage):
@@ -153,7 +154,7 @@ class TournamentFolds:
             if e.card == ev.card and e.status == "active" and not self.stages[e.stage].closed:
                 if e.score is not None:
                     dirty |= self._score(e, None)
-                e.status = "disqualified"
+                self.set_status(e, "disqualified")
                 self.stages[e.stage].seats.pop((e.heat, e.seat), None)
                 if self.later(e.stage):
                     dirty.add(self.seating_view)
@@ -162,7 +163,9 @@ class TournamentFolds:
     def _score(self, e: Entry, score: int | None) -> set[str]:
         stage = self.stages[e.stage]
         self._remember_places(stage)
+        self.untrack(stage, e)
         e.score = score
+        self.track(stage, e)
         if score is None:
             stage.standings.drop(e.id, e.card)
         else:
@@ -170,10 +173,31 @@ class TournamentFolds:
             stage.standings.put(e.id, e.card, score, self._seq)
         return self.standing_views(stage)
 
+    def set_status(self, e: Entry, status: str) -> None:
+        stage = self.stages[e.stage]
+        self.untrack(stage, e)
+        e.status = status
+        self.track(stage, e)
+
     @staticmethod
-    def _seat(stage: Stage, e: Entry, heat: str | None, seat: int | None) -> None:
+    def track(stage: Stage, e: Entry) -> None:
+        """File `e` under its heat (Stage.heats, Stage.unscored)."""
+        stage.heats.setdefault(e.heat, {})[e.id] = None
+        if e.status == "active" and e.score is None:
+            stage.unscored.setdefault(e.heat, set()).add(e.id)
+
+    @staticmethod
+    def untrack(stage: Stage, e: Entry) -> None:
+        """Take `e` out of its heat's files, before its heat, score or status changes."""
+        stage.heats.get(e.heat, {}).pop(e.id, None)
+        stage.unscored.get(e.heat, set()).discard(e.id)
+
+    @classmethod
+    def _seat(cls, stage: Stage, e: Entry, heat: str | None, seat: int | None) -> None:
         stage.seats.pop((e.heat, e.seat), None)
+        cls.untrack(stage, e)
         e.heat, e.seat = heat, seat
+        cls.track(stage, e)
         if heat is not None and seat is not None:
             stage.seats[(heat, seat)] = e.id
             stage.last_heat = max(stage.last_heat, heat_number(heat))

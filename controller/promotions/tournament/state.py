@@ -52,3 +52,8 @@ class Stage:
     seats: dict[tuple[str, int], str] = field(default_factory=dict)  # active seat -> entry
     cards: dict[str, list[str]] = field(default_factory=dict)  # card -> its entries here
     last_heat: int = 0  # the highest heat number seated so far
+    # heat (None: not seated) -> its entries, in entry order; and -> those still to score
+    # (active, no score): the operator's view lists the heats in play from these, not every
+    # entry of the tournament (controller/promotions/tournament/folding.py keeps them)
+    heats: dict[str | None, dict[str, None]] = field(default_factory=dict)
+    unscored: dict[str | None, set[str]] = field(default_factory=dict)

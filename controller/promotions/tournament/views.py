@@ -150,15 +150,44 @@ class TournamentViews:
         return ", ".join(parts)
 
     def ops_doc(self) -> dict[str, Any]:
-        """Every entry of every stage with its entry id, for the operator (and the MC console's
-        score entry by name)."""
-        rows = [{"entry": e.id, "card": self.members.by_card[e.card].masked_card,
-                 "name": self.name_of(e.card), "stage": e.stage, "heat": e.heat, "seat": e.seat,
-                 "score": e.score, "status": e.status, "via": self.route(e),
-                 "proxy": None if e.proxy is None else self.name_of(e.proxy)}
-                for name in self.order for e in (self.entries[i]
-                                                  for i in self.stages[name].entries)]
-        return {"title": self.title, "entries": rows}
+        """The entries in play, with their entry ids, for the operator: every seat of a heat
+        with a score still to come (or an entry still to score that has no heat), and every
+        entry of the later stages. Not every entry: a qualifying stage can hold 100 000, and
+        this view is rebuilt and sent on every change; the console finds any other entry with
+        `find` (bench/leaderboard.py)."""
+        first = self.stages[self.order[0]]
+        playing = [i for heat, waiting in first.unscored.items() if waiting
+                   for i in (first.heats[heat] if heat is not None else sorted(waiting))]
+        later = [i for name in self.order[1:] for i in self.stages[name].entries]
+        return {"title": self.title,
+                "entries": [self.ops_row(self.entries[i]) for i in [*playing, *later]]}
+
+    def ops_row(self, e: Entry) -> dict[str, Any]:
+        return {"entry": e.id, "card": self.members.by_card[e.card].masked_card,
+                "name": self.name_of(e.card), "stage": e.stage, "heat": e.heat, "seat": e.seat,
+                "score": e.score, "status": e.status, "via": self.route(e),
+                "proxy": None if e.proxy is None else self.name_of(e.proxy)}
+
+    def find(self, query: str, limit: int) -> list[dict[str, Any]]:
+        """Up to `limit` entries, newest first, whose player's name holds `query` (any case),
+        or whose card matches typed card digits (the view masks all but the last four: a
+        swiped number matches on its end, a few digits anywhere in them)."""
+        text = query.strip().lower()
+        digits = "".join(c for c in text if c.isdigit())
+        is_card = bool(digits) and all(c.isdigit() or c in " -" for c in text)
+        found = []
+        for e in reversed(self.entries.values()):
+            member = self.members.by_card[e.card]
+            if is_card:
+                tail = "".join(c for c in member.masked_card if c.isdigit())
+                hit = digits.endswith(tail) if len(digits) >= len(tail) else digits in tail
+            else:
+                hit = bool(text) and text in self.name_of(e.card).lower()
+            if hit:
+                found.append(self.ops_row(e))
+                if len(found) == limit:
+                    break
+        return found
 
     def qualifiers_doc(self) -> dict[str, Any]:
         stages = []
