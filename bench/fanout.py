@@ -241,7 +241,6 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         enrol_s = time.monotonic() - began
         alone = await fan_out(board.change, args.commands, None, 0)
         await clients.start(min(args.processes, args.clients))
-        assert controller.process is not None
         before = rss_kib(controller.process.pid) or 0
         began = time.monotonic()
         ready = await clients.connect(controller.url, auths, args.batch)

@@ -13,6 +13,7 @@ heap, quick to reuse; at rest after a scene has left, `trim` hands back what it 
 from __future__ import annotations
 
 import ctypes
+import functools
 import logging
 from collections.abc import Callable
 
@@ -22,6 +23,7 @@ M_MMAP_THRESHOLD = -3  # glibc's malloc.h
 MMAP_THRESHOLD = 4 << 20  # full screens (8 MiB at 1080p) and up; rows and text stay in the heap
 
 
+@functools.cache
 def _glibc(name: str) -> Callable[..., int] | None:
     try:
         return getattr(ctypes.CDLL(None), name)

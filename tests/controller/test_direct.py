@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from aiohttp._websocket.writer import WebSocketWriter
+from aiohttp.http import WebSocketWriter
 
 from controller import direct
 from controller.direct import DirectEngine, websocket_frame
