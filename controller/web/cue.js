@@ -154,6 +154,7 @@
   function renderNow(cue, waiting, next) {
     const now = $("now");
     now.dataset.state = cue ? "cue" : "idle";
+    now.dataset.cue = cue ? cue.id : "";
     $("now-promo").textContent = cue ? cue.promotion : "All clear";
     $("now-kind").textContent = cue ? cue.kind : "";
     $("now-queue").hidden = waiting <= 0;

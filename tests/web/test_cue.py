@@ -221,11 +221,14 @@ async def test_a_long_seat_draw_fits_the_screen_in_both_orientations(
         await ok(mc, "slots.draw_seats", {"stage": "semi"})
         page = await open_cue(browser, ctl, viewport=MONITOR)
         await expect(page.locator("#conn")).to_have_text("Online")
+        now = page.locator("#now")
         for _ in range(3):  # the start, the winner from the register, the seat draw
+            await expect(now).to_have_attribute("data-state", "cue")  # one is on show
             if await page.locator("#now-kind").inner_text() == "Seat draw":
                 break
+            read = await now.get_attribute("data-cue")
             await page.get_by_role("button", name=DONE).click()
-            await page.wait_for_timeout(300)
+            await expect(now).not_to_have_attribute("data-cue", read or "")  # the next one
         await expect(page.locator("#now-kind")).to_have_text("Seat draw")
         text = await page.locator("#now-text").inner_text()
         assert len(text) > 600 and text.count("Seat ") == 30
