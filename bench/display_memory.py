@@ -31,7 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.show import DISPLAY, Board, enrol, has_views, start_display
-from controller.demo_night import MC
+from controller.demo.night import MC
 from tests.support.live import LiveController
 
 SAMPLE_S = 1.0

@@ -29,8 +29,8 @@ import socketio
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.auth import issue_key
-from controller.process import ControllerProcess
+from controller.access.keys import issue_key
+from controller.application.child_process import ControllerProcess
 from controller.store.sqlite import EventLog
 from showrunner.contract.delta import patch
 

@@ -6,8 +6,8 @@
 append with synchronous=FULL, apply, leaderboard view re-rendered and published) into a Slots
 qualifying board of `--entries` entries. Every timed score lands on the visible top 45, so the
 view changes each time, after the replayed state is frozen as the controller freezes it
-(controller/heap.py; `full_gc_ms` one full garbage collection then, `full_gc_ms_unfrozen`
-before). `replay_s`: a fresh controller rebuilding its state from a log of
+(controller/application/heap.py; `full_gc_ms` one full garbage collection then,
+`full_gc_ms_unfrozen` before). `replay_s`: a fresh controller rebuilding its state from a log of
 `--events` events (members, entries and scores), exactly as at start-up. The logs are written
 in bulk first, as in bench/super9.py. Prints one JSON object.
 """
@@ -28,14 +28,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.auth import Principal
+from controller.access.keys import Principal
+from controller.application.features import build_features
+from controller.application.heap import keep_replayed_state
+from controller.application.service import Service, wall_clock_ms
+from controller.application.show import Show
 from controller.domain.events import DomainEvent
 from controller.domain.members import MemberRegistered
-from controller.features import build_features
-from controller.heap import keep_replayed_state
 from controller.promotions.tournament.events import TournamentEntered, TournamentScoreRecorded
-from controller.service import Service, wall_clock_ms
-from controller.show import Show
 from controller.store.sqlite import EventLog
 
 CHUNK = 5000  # events per bulk append

@@ -138,9 +138,9 @@ class Operator:
 
 
 def measure(size: tuple[int, int], seconds: float) -> dict[str, Any]:
-    from controller.auth import issue_key
-    from controller.process import ControllerProcess
-    from controller.service import wall_clock_ms
+    from controller.access.keys import issue_key
+    from controller.application.child_process import ControllerProcess
+    from controller.application.service import wall_clock_ms
     from controller.store.sqlite import EventLog
     from tests.support.xvfb import start_xvfb
 
@@ -169,7 +169,7 @@ def measure(size: tuple[int, int], seconds: float) -> dict[str, Any]:
 async def show(url: str, operator: str, screen_key: str, where: str, work: Path, xvfb: int,
                seconds: float, started: list[subprocess.Popen[bytes]]) -> dict[str, Any]:
     """Seed the board, start the display, measure it at rest and then moving."""
-    from controller.demo_night import PLAYERS as NAMES
+    from controller.demo.night import PLAYERS as NAMES
 
     mc = Operator()
     await mc.connect(url, operator)

@@ -10,10 +10,10 @@ import sys
 import time
 from pathlib import Path
 
-from controller.demo import PLAYLIST
-from controller.demo_night import MC, PLAYERS
-from controller.process import ROOT
-from controller.remote import assign_payload, enrol_payload
+from controller.application.child_process import ROOT
+from controller.demo.night import MC, PLAYERS
+from controller.demo.run import PLAYLIST
+from controller.http.client import assign_payload, enrol_payload
 
 GROUP = "floor"
 DISPLAY = "fanout-4k"  # the real display process's screen

@@ -23,14 +23,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.auth import Principal
-from controller.domain.config import shipped
-from controller.features import build_features
+from controller.access.keys import Principal
+from controller.application.features import build_features
+from controller.application.service import Service
+from controller.application.settings import shipped
+from controller.application.show import Show
 from controller.promotions.super9.config import Super9Config
 from controller.promotions.super9.schedule import Schedule
 from controller.promotions.super9.views import BOARD
-from controller.service import Service
-from controller.show import Show
 from controller.store.sqlite import EventLog
 
 CHUNK = 2000  # tickets per bulk append

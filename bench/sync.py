@@ -25,10 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.auth import issue_key
-from controller.process import ROOT, ControllerProcess
-from controller.remote import screens as screens_report
-from controller.remote import send
+from controller.access.keys import issue_key
+from controller.application.child_process import ROOT, ControllerProcess
+from controller.http.client import screens as screens_report
+from controller.http.client import send
 from controller.store.sqlite import EventLog
 
 GROUP = "bench"
@@ -43,7 +43,7 @@ SIZE = "192x108"
 
 
 def enrol_all(url: str, tech: str, count: int) -> dict[str, str]:
-    from controller.remote import enrol
+    from controller.http.client import enrol
 
     keys = {}
     for i in range(count):

@@ -149,7 +149,7 @@ def render(args: argparse.Namespace, params: dict[str, Any]) -> int:
 
 
 def validate(paths: Sequence[Path]) -> int:
-    from showrunner.contract.playlist.validate import check_file
+    from showrunner.contract.playlist.files import check_file
 
     failed = 0
     for path in paths:
@@ -165,7 +165,7 @@ def validate(paths: Sequence[Path]) -> int:
 
 
 def preview(args: argparse.Namespace) -> int:
-    from showrunner.contract.playlist.validate import check_file
+    from showrunner.contract.playlist.files import check_file
     from showrunner.engine.preview import contact_sheet
 
     doc, problems = check_file(args.path)

@@ -16,10 +16,10 @@ from typing import Any
 
 import redis.asyncio
 
-from controller.auth import Principal
+from controller.access.keys import Principal
+from controller.application.faults import FaultLog
 from controller.cluster.queue import MessageQueue
-from controller.fault_log import FaultLog
-from controller.hub import Hub
+from controller.realtime.hub import Hub
 
 ANSWER_S = 5
 REPLY_KEPT_S = 60

@@ -21,7 +21,16 @@ from typing import Any
 import socketio
 from aiohttp import web
 
-from controller.app import (
+from controller.access.attempts import KeyAttempts
+from controller.application.faults import FaultLog
+from controller.application.features import build_features
+from controller.application.heap import keep_replayed_state
+from controller.application.service import Service, wall_clock_ms
+from controller.application.show import Show
+from controller.cluster.commands import CommandRelay
+from controller.cluster.queue import MessageQueue
+from controller.cluster.redis_telemetry import RedisTelemetry
+from controller.http.app import (
     MAX_MESSAGE_BYTES,
     attempts_key,
     cancel,
@@ -31,22 +40,13 @@ from controller.app import (
     plain_keys,
     security_headers,
 )
-from controller.attempts import KeyAttempts
-from controller.cluster.commands import CommandRelay
-from controller.cluster.queue import MessageQueue
-from controller.cluster.telemetry import keep_in_redis
-from controller.fault_log import FaultLog
-from controller.features import build_features
-from controller.heap import keep_replayed_state
-from controller.hub import AUDIENCES, OPERATOR_AUDIENCE, Hub
-from controller.namespaces.base import AudienceNamespace
-from controller.namespaces.cue import CueNamespace
-from controller.namespaces.display import DisplayNamespace
-from controller.screens import VIEW_PREFIX
-from controller.service import Service, wall_clock_ms
-from controller.show import Show
+from controller.realtime.hub import AUDIENCES, OPERATOR_AUDIENCE, Hub
+from controller.realtime.namespaces.base import AudienceNamespace
+from controller.realtime.namespaces.cue import CueNamespace
+from controller.realtime.namespaces.display import DisplayNamespace
+from controller.realtime.server import WireServer
+from controller.screens.feature import VIEW_PREFIX
 from controller.store.sqlite import EventLog
-from controller.wire import WireServer
 
 FOLLOW_S = 0.2
 log = logging.getLogger(__name__)
@@ -118,8 +118,8 @@ def _follow_log(db_path: Path, sio: WireServer, queue: MessageQueue):
         service = Service(events, Show(build_features()), wall_clock_ms)
         service.replay()
         keep_replayed_state()
-        hub = Hub(service, sio, app[attempts_key])
-        telemetry = keep_in_redis(hub, queue)
+        telemetry = RedisTelemetry(queue)
+        hub = Hub(service, sio, app[attempts_key], telemetry=telemetry)
         app[hub_key] = hub
         for namespace in (FollowingDisplay(hub), FollowingCue(hub, CommandRelay(queue))):
             sio.register_namespace(namespace)

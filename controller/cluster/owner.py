@@ -1,17 +1,16 @@
-"""The owner's side: its views go out through Redis, its telemetry is read from there, and it
-runs the commands fan-out processes relay."""
+"""The owner's side: its views go out through Redis, its telemetry is kept there, and it runs
+the commands fan-out processes relay."""
 
 from __future__ import annotations
 
-from collections.abc import Coroutine
-from typing import Any
-
 from controller.cluster.commands import serve_commands
 from controller.cluster.queue import MessageQueue
-from controller.cluster.telemetry import keep_in_redis
-from controller.hub import Hub
+from controller.cluster.redis_telemetry import RedisTelemetry
+from controller.realtime.sharing import Sharing
 
 
-def share(hub: Hub, queue: MessageQueue) -> list[Coroutine[Any, Any, None]]:
-    """Make `hub` keep telemetry in Redis; the tasks that must run beside it."""
-    return [keep_in_redis(hub, queue).keep_alive(), serve_commands(hub, queue)]
+def share(queue: MessageQueue) -> Sharing:
+    """How the owner of a show joins `queue` (`serve --message-queue`)."""
+    telemetry = RedisTelemetry(queue)
+    return Sharing(manager=queue.manager(), telemetry=telemetry,
+                   beside=lambda hub: [telemetry.keep_alive(), serve_commands(hub, queue)])

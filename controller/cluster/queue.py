@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 import redis
 
-from controller.direct import DirectRedisManager
+from controller.realtime.direct import DirectRedisManager
 from controller.store.sqlite import StoreError
 
 ALIVE_S = 15  # a process that has not said it is alive for this long is gone (its screens too)

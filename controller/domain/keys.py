@@ -7,11 +7,24 @@ auditor's verify checks the two agree, so a key slipped into the table is caught
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
+
+
+def new_key() -> str:
+    """A fresh secret key: 192 random bits as hex, so it is safe on any command line (a
+    URL-safe token may start with "-", which argparse takes for an option)."""
+    return secrets.token_hex(24)
+
+
+def key_hash(key: str) -> str:
+    """What the log and the principals table keep of a key: its SHA-256, in hex."""
+    return hashlib.sha256(key.encode()).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from controller.demo import MARKER, DemoError, claim_directory
-from controller.process import ROOT
+from controller.application.child_process import ROOT
+from controller.demo.run import MARKER, DemoError, claim_directory
 
 MOMENTS = {  # what the floor screen must show in one cycle, by scene
     "leaderboard", "jackpot_ticker", "roulette_countdown", "wildcard_draw", "claim_countdown",

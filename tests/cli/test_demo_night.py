@@ -6,8 +6,8 @@ import asyncio
 import dataclasses
 import datetime as dt
 
-from controller.demo_night import MC, Night
-from controller.demo_venue import FAST
+from controller.demo.night import MC, Night
+from controller.demo.venue import FAST
 from tests.support.live import live_controller
 
 

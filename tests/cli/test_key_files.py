@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.process import ROOT
+from controller.application.child_process import ROOT
 from tests.support.live import live_controller
 
 BARE_ENV = {k: v for k, v in os.environ.items()

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_importing_the_controller_loads_no_pygame():
-    code = "import controller.app, controller.cli, sys; assert 'pygame' not in sys.modules"
+    code = "import controller.http.app, controller.cli, sys; assert 'pygame' not in sys.modules"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
+from showrunner.contract.playlist.files import check_file
 from showrunner.contract.playlist.validate import (
     PlaylistError,
     check,
-    check_file,
     check_scene,
     validate,
 )

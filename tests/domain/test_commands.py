@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from controller.application.features import build_features
+from controller.application.show import Show
 from controller.domain.commands import Context, payload_schema
 from controller.domain.errors import Rejected
 from controller.domain.members import RegisterMember
-from controller.features import build_features
-from controller.show import Show
 from showrunner.contract.fields import MAX_SCORE
 
 MC = Context("mc", "operator", 0)

@@ -5,11 +5,11 @@ import pickle
 from hypothesis import given
 from hypothesis import strategies as st
 
+from controller.application.features import build_features
+from controller.application.show import Show
 from controller.domain.commands import Context
 from controller.domain.errors import Rejected
 from controller.domain.money import split
-from controller.features import build_features
-from controller.show import Show
 from showrunner.contract.money import format_zar
 
 MC = Context("mc", "operator", 0)

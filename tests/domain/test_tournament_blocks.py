@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.domain.config import ConfigError, load, shipped
+from controller.application.settings import load, shipped
+from controller.domain.config import ConfigError
 from controller.domain.errors import Rejected
 from controller.domain.heats import first_free_seat, take_seat
 from controller.domain.prizes import check_split, prize_table

@@ -15,7 +15,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from controller.demo import PLAYLIST
+from controller.demo.run import PLAYLIST
 from showrunner.contract.playlist.validate import validate
 from showrunner.engine.display import Display, DisplayOptions
 from showrunner.engine.link import ViewChanged

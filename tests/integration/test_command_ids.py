@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 from contextlib import asynccontextmanager
 
-from controller.auth import issue_key
+from controller.access.keys import issue_key
 from controller.store.sqlite import EventLog
 from tests.support.live import Client, live_controller
 

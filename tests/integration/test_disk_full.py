@@ -14,7 +14,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from controller.process import ROOT
+from controller.application.child_process import ROOT
 from tests.support.live import live_controller
 
 SENTENCE = ("The show log cannot be written (disk full?): nothing was recorded. "

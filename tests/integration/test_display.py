@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pygame
 
-from controller.process import ROOT
+from controller.application.child_process import ROOT
 from tests.support.live import live_controller
 
 VIEW = "leaderboard:slots"

@@ -10,7 +10,7 @@ from typing import Any
 
 import socketio
 
-from controller.domain.config import CONFIG_DIR_ENV
+from controller.application.settings import CONFIG_DIR_ENV
 from showrunner.contract.delta import patch
 from tests.integration.test_screens import PLAYLIST, enrol
 from tests.integration.test_super9_session import noon_zone, write_config

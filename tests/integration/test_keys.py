@@ -10,7 +10,7 @@ import aiohttp
 import pytest
 import socketio
 
-from controller.auth import key_hash
+from controller.domain.keys import key_hash
 from tests.support.live import live_controller
 
 TOO_MANY = "Too many wrong keys from this address; wait a minute and try again."

@@ -13,7 +13,7 @@ from pathlib import Path
 import aiohttp
 import socketio
 
-from controller.process import ROOT
+from controller.application.child_process import ROOT
 from tests.support.live import LiveController, live_controller
 from tests.support.people import PASSWORD, add_person, log_in
 

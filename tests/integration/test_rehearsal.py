@@ -8,8 +8,8 @@ import sqlite3
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from controller.cli import main
-from controller.rehearsal import LIVE, REHEARSAL, log_kind
+from controller.cli.main import main
+from controller.rehearsal.log import LIVE, REHEARSAL, log_kind
 from controller.store.sqlite import EventLog
 from tests.support.live import LiveController, live_controller
 from tests.support.wildcard import freeze_when_bins_close

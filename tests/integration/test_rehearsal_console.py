@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import aiohttp
 
-from controller.rehearsal import REHEARSAL, log_kind
+from controller.rehearsal.log import REHEARSAL, log_kind
 from controller.store.sqlite import EventLog
 from tests.integration.test_rehearsal import footprint
 from tests.support.live import live_controller

@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from controller.domain.config import CONFIG_DIR, CONFIG_DIR_ENV
+from controller.application.settings import CONFIG_DIR, CONFIG_DIR_ENV
 from tests.support.live import live_controller
 
 ZONE = "Asia/Tokyo"

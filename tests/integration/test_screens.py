@@ -11,8 +11,8 @@ import time
 import aiohttp
 import pytest
 
-from controller.auth import key_hash
-from controller.process import ROOT
+from controller.application.child_process import ROOT
+from controller.domain.keys import key_hash
 from showrunner.engine.link import Link, LinkRefused, LinkStatus, ViewChanged
 from tests.integration.test_commands import log_rows
 from tests.integration.test_link import Inbox

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 import socketio
 
-from controller.auth import key_hash
-from controller.process import ROOT, ControllerProcess
+from controller.application.child_process import ROOT, ControllerProcess
+from controller.domain.keys import key_hash
 from controller.store.sqlite import EventLog
 from tests.support.live import Client, LiveController
 from tests.support.redis import redis_url  # noqa: F401  (the fixture)

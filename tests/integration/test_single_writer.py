@@ -7,7 +7,7 @@ import asyncio
 import subprocess
 import sys
 
-from controller.process import ROOT
+from controller.application.child_process import ROOT
 from tests.support.live import live_controller
 
 

@@ -14,7 +14,7 @@ import time
 
 import yaml
 
-from controller.domain.config import CONFIG_DIR_ENV
+from controller.application.settings import CONFIG_DIR_ENV
 from controller.promotions.super9.config import WEEKDAYS
 from tests.support.live import live_controller
 

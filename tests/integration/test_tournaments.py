@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from controller.service import wall_clock_ms
+from controller.application.service import wall_clock_ms
 from tests.support.live import live_controller
 from tests.support.tables import write_tables_config
 from tests.support.wildcard import freeze_when_bins_close, write_wildcard_config

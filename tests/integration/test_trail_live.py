@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import socketio
 
-from controller.cli import main
+from controller.cli.main import main
 from controller.store.sqlite import EventLog
 from tests.support.live import Client, live_controller
 

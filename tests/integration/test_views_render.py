@@ -19,8 +19,8 @@ import pygame
 import pytest
 from PIL import Image, ImageChops
 
+from controller.application.show import is_public
 from controller.domain.commands import Context
-from controller.show import is_public
 from showrunner.engine import logonce
 from showrunner.engine.host import SceneHost
 from showrunner.engine.render import SteppedClock, advance, init_headless
@@ -254,7 +254,8 @@ def test_poker_showdown_views_render_from_qualifying_to_the_semi(caplog):
 
 
 def test_takeover_announcement_renders_from_its_parameters(caplog):
-    """Takeovers (controller/screens.py) pass the announcement's text as scene parameters."""
+    """Takeovers (controller/screens/feature.py) pass the announcement's text as scene
+    parameters."""
     d = Driver()
     tech = Context("tech", "technician", d.now)
     for type_, payload in (("screens.enrol", {"screen": "stage-1", "group": "stage",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from controller.service import wall_clock_ms
+from controller.application.service import wall_clock_ms
 from tests.support.live import live_controller
 from tests.support.wildcard import freeze_when_bins_close, write_wildcard_config
 

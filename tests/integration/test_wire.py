@@ -200,8 +200,8 @@ async def test_only_websocket_is_spoken(tmp_path):
 
 async def test_a_client_offering_compression_is_answered_uncompressed_and_in_plain_frames(
         tmp_path):
-    """controller/direct.py: deflating each message once per client cost more than it saved;
-    the frames it writes itself must still be well formed for a strict client (aiohttp's)."""
+    """controller/realtime/direct.py: deflating each message once per client cost more than it
+    saved; the frames it writes itself must still be well formed for a strict client (aiohttp's)."""
     async with live_controller(tmp_path / "show.db") as ctl, aiohttp.ClientSession() as http, \
             http.ws_connect(ctl.url + "/socket.io/?EIO=4&transport=websocket",
                             compress=15) as ws:

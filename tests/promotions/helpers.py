@@ -9,11 +9,11 @@ import pickle
 import random
 from typing import Any
 
+from controller.application.features import build_features
+from controller.application.show import Show
 from controller.domain.commands import Context, Randomness
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
-from controller.features import build_features
-from controller.show import Show
 
 NOW = 1_721_044_800_000  # 2024-07-15 12:00 UTC
 

@@ -8,15 +8,15 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from controller.application.settings import shipped
+from controller.application.show import Show
 from controller.domain.commands import Context
-from controller.domain.config import shipped
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.members import Members
 from controller.promotions.super9 import Super9
 from controller.promotions.super9.config import Super9Config
 from controller.promotions.super9.views import BOARD, CUES, JACKPOT
-from controller.show import Show
 
 TZ = ZoneInfo("Africa/Johannesburg")
 WEDNESDAY = "2025-06-04"  # a Wednesday; sessions 19:00 and 21:00

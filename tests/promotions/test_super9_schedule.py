@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from pydantic import ValidationError
 
-from controller.domain.config import describe, shipped
+from controller.application.settings import describe, shipped
 from controller.promotions.super9.config import Super9Config
 from controller.promotions.super9.schedule import Schedule
 from tests.promotions.super9_floor import ms

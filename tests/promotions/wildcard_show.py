@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.application.settings import shipped
+from controller.application.show import Show
 from controller.domain.commands import Context, Randomness
-from controller.domain.config import shipped
 from controller.domain.cues import Cues
 from controller.domain.events import DomainEvent
 from controller.domain.members import Members
@@ -18,7 +19,6 @@ from controller.promotions.wildcard import Wildcard
 from controller.promotions.wildcard.config import WildcardConfig
 from controller.promotions.wildcard.cues import WildcardCues
 from controller.promotions.wildcard.views import VIEW
-from controller.show import Show
 
 OPEN = 1_705_586_400_000  # 16:00 in Johannesburg on 18 January 2024
 CLOSE = OPEN + 2 * 60 * 60 * 1000  # 18:00

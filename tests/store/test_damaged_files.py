@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.process import ROOT
+from controller.application.child_process import ROOT
 from controller.store.sqlite import EventLog, StoreError
 
 

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from controller.audit import check_draws
-from controller.auth import Principal
-from controller.cli import main
+from controller.access.keys import Principal
+from controller.application.features import build_features
+from controller.application.service import Service
+from controller.application.show import Show
+from controller.audit.verify import check_draws
+from controller.cli.main import main
 from controller.domain.events import event_from
-from controller.features import build_features
-from controller.service import Service
-from controller.show import Show
 from controller.store import migrations
 from controller.store.principal_ids import CLOCK, LEGACY
 from controller.store.sqlite import SCHEMA_VERSION, EventLog

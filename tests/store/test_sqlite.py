@@ -84,7 +84,8 @@ def test_controller_stops_at_start_with_a_clear_message(tmp_path):
 
 
 def test_issued_keys_are_safe_on_a_command_line(tmp_path):
-    from controller.auth import issue_key, new_key
+    from controller.access.keys import issue_key
+    from controller.domain.keys import new_key
 
     log = EventLog.open(tmp_path / "s.db")
     keys = [issue_key(log, "display", "screen", 0) for _ in range(200)] + [

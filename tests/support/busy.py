@@ -9,10 +9,10 @@ import pickle
 from pathlib import Path
 from typing import Any
 
-from controller.auth import Principal
-from controller.features import build_features
-from controller.service import Service
-from controller.show import Show
+from controller.access.keys import Principal
+from controller.application.features import build_features
+from controller.application.service import Service
+from controller.application.show import Show
 from controller.store.sqlite import EventLog
 from tests.promotions.super9_floor import WEDNESDAY, ms
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import socketio
 
-from controller.auth import issue_key
+from controller.access.keys import issue_key
+from controller.application.child_process import ControllerProcess
 from controller.domain.commands import ROLES
-from controller.process import ControllerProcess
 from controller.store.sqlite import EventLog
 from showrunner.contract.delta import patch
 

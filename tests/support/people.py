@@ -7,7 +7,7 @@ from typing import Any
 
 import aiohttp
 
-from controller.people import add_user
+from controller.access.people import add_user
 from controller.store.sqlite import EventLog
 
 PASSWORD = "correct horse battery"

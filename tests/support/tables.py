@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 import yaml
 
-from controller.domain.config import CONFIG_DIR
+from controller.application.settings import CONFIG_DIR
 
 
 def afternoon_zone() -> str:

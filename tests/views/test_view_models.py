@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from controller.application.show import Show
 from controller.domain.commands import Context
-from controller.show import Show
 from showrunner.contract.views import view_model
-from tests.controller.test_screens import LOOP
-from tests.controller.test_screens import Floor as ScreensFloor
+from tests.screens.test_screens import LOOP
+from tests.screens.test_screens import Floor as ScreensFloor
 from tests.promotions.helpers import Driver
 from tests.promotions.super9_floor import SESSION, WEDNESDAY, Floor, ms
 from tests.promotions.test_poker import driver, play_semi, to_semi

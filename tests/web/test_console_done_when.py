@@ -23,8 +23,8 @@ import pygame
 import pytest
 from playwright.async_api import Browser, Page, expect
 
-from controller.auth import key_hash
-from controller.domain.config import CONFIG_DIR_ENV
+from controller.application.settings import CONFIG_DIR_ENV
+from controller.domain.keys import key_hash
 from showrunner.engine.link import Link, ViewChanged
 from tests.integration.test_super9_session import noon_zone, write_config
 from tests.support.browser import needs_chromium

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from playwright.async_api import Browser, Page, expect
 
-from controller.process import ROOT
+from controller.application.child_process import ROOT
 from tests.support.browser import needs_chromium
 from tests.support.live import LiveController
 from tests.support.people import PASSWORD, add_person, open_page_as

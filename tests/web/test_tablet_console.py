@@ -20,7 +20,7 @@ import pytest
 import yaml
 from playwright.async_api import Browser, Page, expect
 
-from controller.domain.config import CONFIG_DIR_ENV
+from controller.application.settings import CONFIG_DIR_ENV
 from tests.integration.test_super9_session import noon_zone, write_config
 from tests.support.browser import needs_chromium
 from tests.support.live import Client, LiveController, live_controller

@@ -15,7 +15,6 @@ from typing import Any, ClassVar
 
 from controller.domain.calendar import week_number
 from controller.domain.commands import Command, Context
-from controller.domain.config import shipped
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.heats import draw_seats, heat_number, heats_needed, positions, take_seat
@@ -53,8 +52,8 @@ class Poker(PokerViews, Tournament):
     config: PokerConfig
     config_model = PokerConfig
 
-    def __init__(self, members: Members, config: PokerConfig | None = None) -> None:
-        super().__init__(members, config or shipped("poker", PokerConfig))
+    def __init__(self, members: Members, config: PokerConfig) -> None:
+        super().__init__(members, config)
 
     def stage_specs(self, c: PokerConfig) -> list[StageSpec]:
         top = len(c.top_score_split)

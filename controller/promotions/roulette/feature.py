@@ -12,7 +12,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from controller.domain.commands import Command, Context
-from controller.domain.config import shipped
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Handler
@@ -52,8 +51,8 @@ class Roulette(RouletteViews, Tournament):
     config: RouletteConfig
     config_model = RouletteConfig
 
-    def __init__(self, members: Members, config: RouletteConfig | None = None) -> None:
-        super().__init__(members, config or shipped("roulette", RouletteConfig))
+    def __init__(self, members: Members, config: RouletteConfig) -> None:
+        super().__init__(members, config)
         self.spins: dict[tuple[str, str], Spins] = {}
         self.rebuys: dict[str, int] = {}
 

@@ -14,7 +14,6 @@ from typing import Any, ClassVar
 
 from controller.domain.calendar import week_monday
 from controller.domain.commands import Command, Context
-from controller.domain.config import shipped
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Handler
@@ -73,8 +72,8 @@ class Slots(Tournament):
     config: SlotsConfig
     config_model = SlotsConfig
 
-    def __init__(self, members: Members, config: SlotsConfig | None = None) -> None:
-        super().__init__(members, config or shipped("slots", SlotsConfig))
+    def __init__(self, members: Members, config: SlotsConfig) -> None:
+        super().__init__(members, config)
         self.wildcard_absent: set[str] = set()
         self.seat_passes: list[SeatPass] = []
 

@@ -15,12 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from controller.domain.commands import Command, Context
-from controller.domain.config import (
-    Configurable,
-    Conflict,
-    HistoryItem,
-    shipped,
-)
+from controller.domain.config import Configurable, Conflict, HistoryItem
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
@@ -63,10 +58,10 @@ class Super9(Super9Views, Super9Folds, Configurable[Super9Config], Feature):
     name = "super9"
     config_model = Super9Config
 
-    def __init__(self, members: Members, config: Super9Config | None = None) -> None:
+    def __init__(self, members: Members, config: Super9Config) -> None:
         self.members = members
         self.current: Running | None = None
-        self.configure(config or shipped("super9", Super9Config))
+        self.configure(config)
         self.tickets: dict[str, Ticket] = {}
         self.by_session: dict[str, list[str]] = {}
         self.disqualified: set[tuple[str, str]] = set()  # (card, local day), rule 9

@@ -15,11 +15,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any, ClassVar
 
 from controller.domain.commands import Command, Context
-from controller.domain.config import (
-    Configurable,
-    Conflict,
-    HistoryItem,
-)
+from controller.domain.config import Configurable, Conflict, HistoryItem
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature

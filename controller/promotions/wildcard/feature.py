@@ -15,13 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from controller.domain.commands import Command, Context
-from controller.domain.config import (
-    Configurable,
-    Conflict,
-    HistoryItem,
-    PromotionConfigured,
-    shipped,
-)
+from controller.domain.config import Configurable, Conflict, HistoryItem, PromotionConfigured
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature, Handler
@@ -58,10 +52,10 @@ class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Featu
     config_model = WildcardConfig
 
     def __init__(self, members: Members, roster: Roster,
-                 config: WildcardConfig | None = None) -> None:
+                 config: WildcardConfig) -> None:
         self.members = members
         self.roster = roster
-        self.config = config or shipped("wildcard", WildcardConfig)
+        self.config = config
         self.activated: set[str] = set()
         self.register: dict[str, WildcardDeclineRegistered] = {}
         self.excluded: list[str] = []

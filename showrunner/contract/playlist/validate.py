@@ -1,6 +1,6 @@
 """Playlist YAML -> a checked playlist document, or every problem as `file:line:column: message`.
 
-Pure (no I/O but `check_file`): the controller runs the same check before anything reaches a
+Pure (no I/O; files.py reads a file): the controller runs the same check before anything reaches a
 screen, and `showrunner validate` runs it on a technician's files. The format is described in
 docs/playlists.md. Marks come from `yaml.compose`, so each problem points at the offending node;
 scene parameters are checked against the scene catalogue (showrunner.contract.scenes).
@@ -12,7 +12,6 @@ import re
 import zoneinfo
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -70,14 +69,6 @@ def validate(text: str, file: str) -> dict[str, Any]:
     return doc
 
 
-def check_file(path: Path) -> tuple[dict[str, Any] | None, list[Problem]]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [Problem(str(path), 1, 1, f"cannot read the file ({exc})")]
-    return check(text, str(path), stem=path.stem)
-
-
 def check(text: str, file: str,
           stem: str | None = None) -> tuple[dict[str, Any] | None, list[Problem]]:
     """(document or None, problems). The document is None only if the YAML is unreadable."""
@@ -95,7 +86,7 @@ def check(text: str, file: str,
         return None, [Problem(file, 1, 1, f"not valid YAML: {exc}")]
     if root is None:
         return None, [Problem(file, 1, 1, "the file is empty; a playlist needs 'scenes'")]
-    doc = checker.playlist(root, stem or Path(file).stem)
+    doc = checker.playlist(root, stem or _stem(file))
     return doc, sorted(checker.problems, key=lambda p: (p.line, p.column))
 
 
@@ -374,3 +365,10 @@ def _shown(node: Node) -> str:
 
 def _hhmm(minutes: int) -> str:
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def _stem(file: str) -> str:
+    """The file's name without its folder and its last suffix (`Path.stem`, without pathlib)."""
+    name = file.rsplit("/", 1)[-1]
+    base, dot, _suffix = name.rpartition(".")
+    return base if dot and base else name

@@ -1,0 +1,204 @@
+"""Command -> rules -> events appended (durable) -> state -> views published.
+
+The service is the single writer. `execute` does no awaiting between validating a command and
+applying its events, so commands are applied one at a time in the order they arrive.
+
+Idempotency is per principal: a command is known by (who sent it, its command_id) and the
+digest of its envelope, checked only once the sender's role may send it. A retry (same sender,
+id and envelope) gets the stored ack again; the same id with another command is refused; the
+same id from another sender is that sender's own new command.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from controller.access.keys import Principal
+from controller.application.faults import FaultLog
+from controller.application.show import Show, View
+from controller.domain.commands import Context
+from controller.domain.errors import Rejected
+from controller.domain.events import DomainEvent, event_from
+from controller.domain.feature import Feature
+from controller.store.principal_ids import CLOCK
+from controller.store.sqlite import EventLog, StorageUnavailable, canonical_json
+
+MAX_ENVELOPE_BYTES = 16 * 1024
+MAX_COMMAND_ID = 100
+CLOCK_ID_PREFIX = "clock:"  # the controller's own command ids; refused in a client's envelope
+
+
+logger = logging.getLogger(__name__)
+STORAGE_UNAVAILABLE = Rejected(
+    "storage_unavailable", "The show log cannot be written (disk full?): nothing was recorded. "
+    "Tell the technician.")
+
+
+def wall_clock_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def rejection(exc: Rejected, command_id: str | None = None) -> dict[str, Any]:
+    ack: dict[str, Any] = {"ok": False, "error": exc.as_error()}
+    if command_id is not None:
+        ack["command_id"] = command_id
+    return ack
+
+
+class Service:
+    def __init__(self, log: EventLog, show: Show, clock: Callable[[], int] = wall_clock_ms):
+        self.log = log
+        self.show = show
+        self.clock = clock
+        self._due_faults = {feature.name: FaultLog(logger, f"The {feature.name} clock")
+                            for feature in show.features}
+
+    def replay(self) -> int:
+        """Rebuild state from the log; views get the revision of the last event that touched
+        them. Returns the number of events replayed."""
+        touched: dict[str, int] = {}
+        count = 0
+        for stored in self.log.read():
+            event = event_from(stored.type, stored.version, stored.data)
+            for name in self.show.apply(event):
+                touched[name] = stored.seq
+            count += 1
+        for name in self.show.published_view_names():
+            touched.setdefault(name, 0)
+        by_revision: dict[int, list[str]] = {}
+        for name, seq in touched.items():
+            by_revision.setdefault(seq, []).append(name)
+        for seq, names in sorted(by_revision.items()):
+            self.show.publish(names, seq)
+        return count
+
+    def catch_up(self) -> tuple[list[DomainEvent], list[View]]:
+        """Fold the events another process appended to the log (keys issued or revoked with
+        `showrunner-controller key` while the controller runs): the events, so the caller can
+        act on a `KeyRevoked` (cut that key's sessions), and the views they changed."""
+        events: list[DomainEvent] = []
+        views: list[View] = []
+        for stored in self.log.foreign_events():
+            event = event_from(stored.type, stored.version, stored.data)
+            events.append(event)
+            views += self.show.publish(self.show.apply(event), stored.seq)
+        return events, views
+
+    def tick(self) -> list[View]:
+        """Append and apply whatever the clock has made due; the views that changed."""
+        now = self.clock()
+        events = [e for feature in self.show.features for e in self._due(feature, now)]
+        if not events:
+            return []
+        return self.record(f"{CLOCK_ID_PREFIX}{now}:{self.log.last_seq}", events, now)
+
+    def _due(self, feature: Feature, now: int) -> list[DomainEvent]:
+        """One feature's due events; a feature that fails is logged and skipped, so one broken
+        countdown never holds back another promotion's reveal or expiry."""
+        faults = self._due_faults[feature.name]
+        try:
+            events = list(feature.due(now))
+        except Exception as exc:
+            faults.failed(exc)
+            return []
+        faults.succeeded()
+        return events
+
+    def record(self, command_id: str, events: list[DomainEvent],
+               now: int | None = None) -> list[View]:
+        """Append and apply events the controller itself decided (the clock, start-up)."""
+        at = self.clock() if now is None else now
+        _, views = self._commit(command_id, "controller", CLOCK, None, at, events, {"ok": True})
+        return views
+
+    def execute(self, envelope: Any, principal: Principal) -> tuple[dict[str, Any], list[View]]:
+        """Run one command envelope from `principal`; the ack and the views it changed. Never
+        raises Rejected."""
+        try:
+            command_type, payload, command_id = parse_envelope(envelope)
+        except Rejected as exc:
+            return rejection(exc), []
+        try:
+            self.show.authorise(command_type, principal.role)
+        except Rejected as exc:
+            return rejection(exc, command_id), []
+        digest = envelope_digest(command_type, payload)
+        previous = self.log.ack_for(principal.id, command_id)
+        if previous is not None:
+            if previous.digest in (None, digest):  # None: stored before digests were kept
+                return previous.ack, []
+            return rejection(reused(command_id), command_id), []
+        now = self.clock()
+        try:
+            events = self.show.decide(command_type, payload,
+                                      Context(principal.name, principal.role, now))
+        except Rejected as exc:
+            return rejection(exc, command_id), []
+        ack: dict[str, Any] = {
+            "ok": True,
+            "command_id": command_id,
+            "events": [{"type": e.type_name, "data": e.to_data()} for e in events],
+        }
+        try:
+            return self._commit(command_id, principal.name, principal.id, digest, now, events,
+                                ack)
+        except StorageUnavailable as exc:
+            logger.error("command %r of %s was not recorded: %s", command_id, principal.name, exc)
+            return rejection(STORAGE_UNAVAILABLE, command_id), []
+
+    def _commit(self, command_id: str, actor: str, principal: str, digest: str | None,
+                now: int, events: list[DomainEvent],
+                ack: dict[str, Any]) -> tuple[dict[str, Any], list[View]]:
+        """Make the events durable with their ack, then apply them and publish the views."""
+        records = [e.record() for e in events]
+        seq = self.log.append(command_id, actor, now, records, ack, principal=principal,
+                              digest=digest)[-1]
+        dirty: set[str] = set()
+        for event in events:
+            dirty |= self.show.apply(event)
+        return {**ack, "seq": seq}, self.show.publish(dirty, seq)
+
+
+def envelope_digest(command_type: str, payload: Any) -> str:
+    """SHA-256 of the canonical envelope (type and payload): what a command_id stands for."""
+    return hashlib.sha256(
+        canonical_json({"type": command_type, "payload": payload}).encode()).hexdigest()
+
+
+def reused(command_id: str) -> Rejected:
+    return Rejected("command_id_reused", f"Command id {command_id!r} was already used for a "
+                    "different command, so this one was not applied and nothing changed. "
+                    "Send it again as a new command.")
+
+
+def parse_envelope(envelope: Any) -> tuple[str, Any, str]:
+    """Check the `{type, payload, command_id}` envelope before any rule sees it."""
+    if not isinstance(envelope, dict):
+        raise Rejected("bad_envelope", "A command must be an object with type, payload and "
+                                       "command_id.")
+    try:
+        size = len(canonical_json(envelope).encode())
+    except (TypeError, ValueError) as exc:
+        raise Rejected("bad_envelope", "The command is not valid JSON data (every number must "
+                                       "be finite: no NaN or Infinity).") from exc
+    if size > MAX_ENVELOPE_BYTES:
+        raise Rejected("too_large", f"The command is too large ({size} bytes; the limit is "
+                                    f"{MAX_ENVELOPE_BYTES}).")
+    unknown = sorted(set(envelope) - {"type", "payload", "command_id"})
+    if unknown:
+        raise Rejected("bad_envelope", f"Unknown envelope field(s): {', '.join(unknown)}.")
+    command_type = envelope.get("type")
+    command_id = envelope.get("command_id")
+    if not isinstance(command_type, str) or not command_type:
+        raise Rejected("bad_envelope", "The command has no type.")
+    if not isinstance(command_id, str) or not 0 < len(command_id) <= MAX_COMMAND_ID:
+        raise Rejected("bad_envelope", f"The command needs a command_id of 1 to "
+                                       f"{MAX_COMMAND_ID} characters.")
+    if command_id.startswith(CLOCK_ID_PREFIX):
+        raise Rejected("bad_envelope", f"Command ids starting {CLOCK_ID_PREFIX!r} are the "
+                                       "controller's own; choose another.")
+    return command_type, envelope.get("payload", {}), command_id

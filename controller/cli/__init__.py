@@ -1,0 +1,1 @@
+"""`showrunner-controller`: one module per command group, each registering its own subcommands."""

@@ -1,0 +1,1 @@
+"""The scripted demo night: its venue configs, its script, the processes it runs."""

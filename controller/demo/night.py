@@ -1,0 +1,281 @@
+"""The demo's scripted night: every live moment on the floor screen, sent as an MC would.
+
+The script is a real /control client with an operator key. It takes the demo group's screens
+over for each live moment and hands them back, and it yields to the MC: a refusal (the MC got
+there first, or changed something) is printed as its sentence and the script carries on.
+Made-up scores and numbers come from `secrets` (an auditor scans for `random`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import secrets
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import socketio
+
+from controller.demo.venue import Pace
+
+GROUP = "demo"
+PLAYERS = (
+    "Thandi Mokoena", "Sipho Dlamini", "Lerato Khumalo", "Johan van Wyk", "Ayesha Patel",
+    "Themba Nkosi", "Marietjie Botha", "Kagiso Molefe", "Nomvula Zulu", "Pieter Steyn",
+    "Zanele Mthembu", "Rajesh Naidoo",
+)
+HEAT = "Heat 1"
+
+
+class MC:
+    """A real /control client holding the views it is sent, like the MC's tablet."""
+
+    def __init__(self, say: Callable[[str], None]) -> None:
+        # the demo handles Ctrl-C itself; the client's own handler would cancel every task
+        self.sio = socketio.AsyncClient(handle_sigint=False, reconnection=False)
+        self.views: dict[str, dict[str, Any]] = {}
+        self.revisions: dict[str, int] = {}
+        self.say = say
+        self.sio.on("views", self._on_views, namespace="/control")
+
+    async def connect(self, url: str, key: str) -> None:
+        await self.sio.connect(url, namespaces=["/control"], auth={"key": key},
+                               transports=["websocket"], wait_timeout=10)
+        await self._on_views(await self.sio.call("sync", {"revisions": {}},
+                                                 namespace="/control"))
+
+    async def _on_views(self, message: dict[str, Any]) -> None:
+        for view in message["views"]:
+            if view["revision"] >= self.revisions.get(view["name"], -1):
+                self.views[view["name"]] = view["doc"]
+                self.revisions[view["name"]] = view["revision"]
+
+    async def command(self, type_: str, payload: dict[str, Any] | None = None) -> dict | None:
+        """Send one command and return at its ack (the views it changed follow): the ack's
+        first event's data when it was done; None (and the refusal printed) when it was
+        refused: the MC may have done it already, or differently."""
+        envelope = {"type": type_, "payload": payload or {}, "command_id": uuid.uuid4().hex}
+        ack = await self.sio.call("command", envelope, namespace="/control", timeout=10)
+        if not ack["ok"]:
+            self.say(f"  refused {type_}: {ack['error']['message']} (carrying on)")
+            return None
+        return ack["events"][0]["data"] if ack["events"] else {}
+
+    async def send(self, type_: str, payload: dict[str, Any] | None = None) -> dict | None:
+        """`command`, then sync: the ack goes before the views it changed (the fan-out runs
+        behind it), and the script reads the state its command made."""
+        data = await self.command(type_, payload)
+        if data is None:
+            return None
+        await self._on_views(await self.sio.call("sync", {"revisions": self.revisions},
+                                                 namespace="/control", timeout=10))
+        return data
+
+    def view(self, name: str) -> dict[str, Any]:
+        return self.views.get(name) or {}
+
+    async def until(self, name: str, predicate: Callable[[dict], bool], timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while not predicate(self.view(name)):
+            if time.monotonic() > deadline:
+                return False
+            await asyncio.sleep(0.2)
+        return True
+
+    async def close(self) -> None:
+        await self.sio.disconnect()
+
+
+class Night:
+    """One cycle of the show; `cycle` goes into card and ticket numbers."""
+
+    def __init__(self, mc: MC, pace: Pace, cycle: int, super9_at: dt.datetime) -> None:
+        self.mc, self.pace, self.cycle, self.super9_at = mc, pace, cycle, super9_at
+        self.say = mc.say
+        self.tickets: dict[str, list[int]] = {}
+        self.slots_entries: dict[str, str] = {}
+
+    def card(self, i: int) -> str:
+        return f"8{self.cycle % 100:02d}{i:04d}"
+
+    async def run(self) -> None:
+        await self.register()
+        await self.slots()
+        await self.roulette()
+        await self.wildcard()
+        await self.super9()
+        await self.poker()
+        self.say(f"cycle {self.cycle} done")
+
+    async def moment(self, scene: str, params: dict[str, Any], title: str) -> None:
+        self.say(f"{title}: the screens show {scene}")
+        await self.mc.send("takeover.start", {"group": GROUP, "scene": scene, "params": params})
+
+    async def hand_back(self) -> None:
+        await self.mc.send("takeover.end", {"group": GROUP})
+
+    async def register(self) -> None:
+        for i, name in enumerate(PLAYERS):
+            await self.mc.send("register_member", {"card": self.card(i), "display_name": name})
+        for i in range(len(PLAYERS)):  # rule 36: tickets are activated while the bins are open
+            await self.mc.send("wildcard.activate", {"card": self.card(i)})
+        await self.sell_super9_tickets()
+
+    async def slots(self) -> None:
+        entries = self.slots_entries  # entry id -> the name the leaderboard shows
+        sent: dict[str, list[int]] = {}  # every score the script gave each entry
+        for i, name in enumerate(PLAYERS):
+            data = await self.mc.send("slots.enter", {"card": self.card(i)})
+            if data:
+                entries[data["entry"]] = f"{name.split()[0]} {name.split()[-1][0]}."
+        for entry in entries:
+            await self.record(entry, 9_000 + secrets.randbelow(10_000), sent)
+        await self.moment("leaderboard", {"view": "leaderboard:slots", "rows_per_page": 12},
+                          "Slots PAYOFF leaderboard")
+        await self.feed_scores(entries, sent, self.pace.hold_s)
+        await self.moment("jackpot_ticker", {"view": "pools:slots"}, "Prize pool")
+        await self.feed_scores(entries, sent, self.pace.hold_s)
+        await self.hand_back()
+
+    async def record(self, entry: str, score: int, sent: dict[str, list[int]]) -> bool:
+        sent.setdefault(entry, []).append(score)
+        return await self.mc.send("slots.record_score",
+                                  {"entry": entry, "score": score}) is not None
+
+    async def feed_scores(self, entries: dict[str, str], sent: dict[str, list[int]],
+                          seconds: float) -> None:
+        """Raise a score now and then; an entry whose score the MC typed (one the script never
+        sent) or whose score was refused is the MC's from then on, and left alone."""
+        end = time.monotonic() + seconds
+        while entries and time.monotonic() < end:
+            await asyncio.sleep(self.pace.score_every_s)
+            shown = {r.get("name"): r.get("score")
+                     for r in self.mc.view("leaderboard:slots").get("rows", [])}
+            for entry, name in list(entries.items()):
+                if name in shown and shown[name] not in sent.get(entry, []):
+                    self.say(f"  {name}'s score was changed by the MC: left alone")
+                    entries.pop(entry)
+            if entries:
+                entry = secrets.choice(list(entries))
+                score = sent[entry][-1] + 500 + 10 * secrets.randbelow(350)
+                if not await self.record(entry, score, sent):
+                    entries.pop(entry)
+
+    async def roulette(self) -> None:
+        for i in range(6):
+            await self.mc.send("roulette.enter", {"card": self.card(i), "heat": HEAT})
+        heat = {"stage": "qualifying", "heat": HEAT}
+        await self.mc.send("roulette.open_betting", heat)
+        await self.moment("roulette_countdown", {"betting_seconds":
+                          self.pace.betting_window_ms / 1000, "heat": HEAT},
+                          "Roulette Spin-Off: betting closes")
+        await asyncio.sleep(self.pace.hold_s)
+        self.say("  no spin: the ball left the wheel; more time to bet (rule 25)")
+        await self.mc.send("roulette.no_spin", heat)
+        await asyncio.sleep(self.pace.hold_s)
+        await self.mc.send("roulette.spin", {**heat, "missed": []})
+        await self.hand_back()
+
+    async def wildcard(self) -> None:
+        draw = "draw:wildcard"
+        await self.moment("wildcard_draw", {"claim_seconds": self.pace.claim_seconds},
+                          "Wild Card draw")
+        self.say("  waiting for the entry bins to close")
+        await self.mc.until(draw, lambda d: d.get("bins_close_at", 0) <= time.time() * 1000,
+                            self.pace.bins_close_s + 30)
+        if self.mc.view(draw).get("phase") == "entries":
+            await self.mc.send("wildcard.freeze")
+        for round_ in (1, 2):
+            if self.mc.view(draw).get("phase") == "frozen":
+                await self.mc.send("wildcard.draw")
+            if not await self.mc.until(draw, lambda d: d.get("phase") != "drawing", 30):
+                break
+            if self.mc.view(draw).get("phase") != "claim":
+                break  # the MC settled it already
+            await asyncio.sleep(self.pace.hold_s)  # the reveal, on the draw scene
+            await self.moment("claim_countdown", {"claim_seconds": self.pace.claim_seconds},
+                              f"Wild Card round {round_}: the 90 s claim")
+            deadline = self.mc.view(draw).get("claim_deadline") or 0
+            if round_ == 1:
+                await asyncio.sleep(max(0.0, deadline / 1000 - time.time()) + 0.5)
+                self.say("  nobody came forward: redraw (rule 40)")
+                await self.mc.send("wildcard.redraw", {"note": "demo"})
+                await self.moment("wildcard_draw", {"claim_seconds": self.pace.claim_seconds},
+                                  "Wild Card redraw")
+            else:
+                await asyncio.sleep(min(self.pace.hold_s, 20))
+                if self.mc.view(draw).get("phase") == "claim":
+                    self.say("  the winner is at the stage: claimed")
+                    await self.mc.send("wildcard.claim", {"card_checked": True,
+                                                          "id_checked": True})
+                await asyncio.sleep(self.pace.hold_s / 2)
+        await self.hand_back()
+
+    async def sell_super9_tickets(self) -> None:
+        """Rule 6: tickets are sold and handed in before the session starts."""
+        for i in range(4):
+            serial = f"{self.cycle % 100:02d}{i:02d}"
+            numbers = _sample(9, 37)
+            self.tickets[serial] = numbers
+            if await self.mc.send("super9.sell_ticket", {"ticket": serial,
+                                                         "card": self.card(i)}) is not None:
+                await self.mc.send("super9.enter_ticket", {"ticket": serial, "original": numbers,
+                                                           "duplicate": numbers[::-1]})
+
+    async def super9(self) -> None:
+        wait = (self.super9_at - dt.datetime.now(dt.UTC)).total_seconds()
+        self.say(f"Super 9: the session starts in {max(0, round(wait))} s")
+        await asyncio.sleep(max(0.0, wait) + 0.5)
+        schedule = self.mc.view("schedule:super9").get("events") or []
+        if schedule:
+            await self.mc.send("super9.start_session", {"session": schedule[0]["id"]})
+        await self.moment("super9_board", {}, "Super 9 board")
+        winning = secrets.choice(list(self.tickets.values())) if self.tickets else _sample(9, 37)
+        calls = _shuffled(winning)
+        calls.insert(3, secrets.choice([n for n in range(37) if n not in winning]))
+        for number in calls:
+            if self.mc.view("board:super9").get("status") != "playing":
+                break
+            await self.mc.send("super9.spin", {"number": number})
+            await asyncio.sleep(self.pace.spin_every_s)
+        if self.mc.view("board:super9").get("status") == "super9":
+            self.say("  SUPER 9! the call is checked and confirmed")
+            await asyncio.sleep(self.pace.hold_s / 2)
+            await self.mc.send("super9.confirm_win")
+        await asyncio.sleep(self.pace.hold_s)
+        await self.hand_back()
+
+    async def poker(self) -> None:
+        for i in range(8):
+            data = await self.mc.send("poker.enter", {"card": self.card(i)})
+            if data:  # distinct made-up chip counts: no tie to break before the semi
+                await self.mc.send("poker.record_score", {
+                    "entry": data["entry"], "score": 100 * (5 + 13 * i + secrets.randbelow(12)),
+                    "hands": 10})
+        if await self.mc.send("poker.close_stage", {"stage": "qualifying"}) is not None:
+            await self.mc.until("ops:poker", lambda d: any(
+                r["stage"] == "semi" for r in d.get("entries", [])), 10)
+            semi = [r for r in self.mc.view("ops:poker").get("entries", [])
+                    if r["stage"] == "semi"]
+            for i, row in enumerate(semi):  # rule 27: heat and seat chosen at registration
+                await self.mc.send("poker.choose_seat", {
+                    "entry": row["entry"], "heat": f"Semi {i % 2 + 1}", "seat": i // 2 + 1})
+        await self.moment("seating_chart", {"view": "seating:poker"}, "Poker seating")
+        await asyncio.sleep(self.pace.hold_s)
+        await self.moment("prize_table", {"view": "prizes:poker"}, "Poker prize table")
+        await asyncio.sleep(self.pace.hold_s)
+        await self.hand_back()
+
+
+def _sample(count: int, below: int) -> list[int]:
+    return _shuffled(list(range(below)))[:count]
+
+
+def _shuffled(items: list[int]) -> list[int]:
+    items = list(items)
+    for i in range(len(items) - 1, 0, -1):  # Fisher-Yates with the secrets generator
+        j = secrets.randbelow(i + 1)
+        items[i], items[j] = items[j], items[i]
+    return items

@@ -1,0 +1,3 @@
+"""The aiohttp side: the app factory, middleware, routes and the pages' logins; the technicians'
+HTTP/socket client.
+"""

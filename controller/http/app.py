@@ -1,0 +1,303 @@
+"""create_app(): the controller's aiohttp application. Nothing runs at import.
+
+The store is opened and replayed in a cleanup context, so a log that cannot be used stops the
+app at start-up with the store's own message, before any client connects; so does a promotion
+config that is wrong or contradicts the log (`ConfigError`, see controller/application/configs.py).
+
+Every HTTP answer carries the security headers (`security_headers`); a key that is not plain
+text, in the key header or a `key` query parameter, is a 400 before any handler sees it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+from aiohttp import web
+
+from controller.access.attempts import NOT_PLAIN, TOO_MANY, KeyAttempts, KeyLimit, plain_key
+from controller.access.keys import authenticate
+from controller.access.logins import REHEARSAL_COOKIE, LoginPolicy, Logins, live_session
+from controller.application.configs import record_configs
+from controller.application.features import build_features
+from controller.application.heap import keep_replayed_state
+from controller.application.service import Service, wall_clock_ms
+from controller.application.show import Show
+from controller.audit.checkpoints import Anchoring, Checkpointer, load_private
+from controller.http.logins import add_routes, logins_key, people_page
+from controller.http.playlist_watch import watch_playlists
+from controller.http.rehearsals import add_rehearsal_routes, runner_key
+from controller.realtime.floor import screens_report
+from controller.realtime.hub import AUDIENCES, Hub
+from controller.realtime.namespaces.control import ControlNamespace
+from controller.realtime.namespaces.cue import CueNamespace
+from controller.realtime.namespaces.display import DisplayNamespace
+from controller.realtime.server import WireServer
+from controller.realtime.sharing import Sharing
+from controller.rehearsal.log import Rehearsing, clock_rate, require_kind
+from controller.rehearsal.runner import RehearsalRunner
+from controller.store.sqlite import EventLog
+
+WEB_DIR = Path(__file__).resolve().parents[1] / "web"
+MAX_MESSAGE_BYTES = 64 * 1024
+
+hub_key = web.AppKey("hub", Hub)
+db_path_key = web.AppKey("db_path", Path)
+attempts_key = web.AppKey("attempts", KeyAttempts)
+KEY_HEADER = "X-Showrunner-Key"
+HTTP_DOOR = "http"
+HOST = re.compile(r"[A-Za-z0-9.:\[\]-]{1,255}")
+keys_log = logging.getLogger("controller.keys")
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+
+
+def content_security_policy(host: str) -> str:
+    """Scripts, styles and images from this controller only (the socket.io client is served
+    from /vendor); sockets back to it; never inside a frame."""
+    return ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            f"font-src 'self'; connect-src 'self' ws://{host} wss://{host}; "
+            "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+async def security_headers(request: web.Request, response: web.StreamResponse) -> None:
+    """CSP, frame, sniffing and referrer headers on every answer (pages, files, errors, the
+    socket upgrade): set as each response is prepared, so none can miss them."""
+    response.headers.update(SECURITY_HEADERS)
+    host = request.host if HOST.fullmatch(request.host) else "localhost"
+    response.headers["Content-Security-Policy"] = content_security_policy(host)
+
+
+@web.middleware
+async def plain_keys(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A key that is not plain text (invalid UTF-8, a lone surrogate) is a 400, logged once."""
+    keys = [request.headers.get(KEY_HEADER), *request.query.getall("key", [])]
+    if any(key is not None and not plain_key(key) for key in keys):
+        keys_log.warning("bad key encoding from %s on %s", request.remote, request.path)
+        raise web.HTTPBadRequest(text=NOT_PLAIN)
+    return await handler(request)
+
+
+def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring | None = None,
+               key_limit: KeyLimit | None = None,
+               rehearsal: Rehearsing | None = None,
+               login_policy: LoginPolicy | None = None,
+               host: str = "127.0.0.1",
+               sharing: Sharing | None = None) -> web.Application:
+    """`playlists`: a directory whose changed files are reloaded onto screens (development);
+    `anchor`: where to sign checkpoints of the log (at start, every N events, at shutdown);
+    `key_limit`: wrong keys allowed per address before it is refused
+    (controller/access/attempts.py);
+    `rehearsal`: run a rehearsal log on a show clock set to its moment
+    (controller/rehearsal/log.py);
+    without it a rehearsal log is refused, with it a live one is;
+    `login_policy`: people's sessions and lock-out (controller/access/logins.py);
+    `host`: where the console's rehearsals listen (controller/rehearsal/runner.py);
+    `sharing`: when fan-out processes serve screens too (controller/cluster/owner.py)."""
+    app = web.Application(client_max_size=MAX_MESSAGE_BYTES,
+                          middlewares=[plain_keys])
+    app.on_response_prepare.append(security_headers)
+    app[db_path_key] = db_path
+    attempts = KeyAttempts(key_limit or KeyLimit())
+    app[attempts_key] = attempts
+    policy = login_policy or LoginPolicy()
+    if rehearsal is not None:  # its own login cookie, beside the live show's on the same host
+        policy = dataclasses.replace(policy, cookie=REHEARSAL_COOKIE)
+    app[logins_key] = Logins(policy)
+    sio = WireServer(list(AUDIENCES), max_http_buffer_size=MAX_MESSAGE_BYTES,
+                     client_manager=sharing.manager if sharing else None)
+    sio.attach(app)
+    app.cleanup_ctx.append(_open_store(sio, playlists, anchor, attempts, rehearsal, sharing))
+    app.on_shutdown.append(_close_connections(sio))
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/clock", clock)
+    app.router.add_get("/screens", screens(people_page(WEB_DIR, "screens.html",
+                                                       TECHNICIAN_PAGE, _log_of)))
+    app.router.add_get("/screens/{screen}/screenshot.jpg", screenshot)
+    app.router.add_get("/", index)
+    if rehearsal is None:
+        app[runner_key] = RehearsalRunner(db_path, host, lambda: _log_of(app).users())
+        app.on_shutdown.append(_stop_rehearsal)
+    add_rehearsal_routes(app, _log_of, lambda a: a[hub_key].service.clock())
+    add_routes(app, WEB_DIR, _log_of)
+    app.router.add_get("/tablet", people_page(WEB_DIR, "tablet.html", ControlNamespace.roles,
+                                              _log_of))
+    app.router.add_get("/cue", people_page(WEB_DIR, "cue.html", CueNamespace.roles, _log_of))
+    app.router.add_static("/static", WEB_DIR, follow_symlinks=False)
+    app.router.add_get("/vendor/socket.io.min.js", socketio_client_js)
+    return app
+
+
+def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | None,
+                attempts: KeyAttempts, rehearsal: Rehearsing | None,
+                sharing: Sharing | None):
+    async def context(app: web.Application) -> AsyncIterator[None]:
+        log = EventLog.open(app[db_path_key])
+        try:
+            require_kind(log, rehearsal is not None)
+            clock = rehearsal.clock() if rehearsal else wall_clock_ms
+            service = Service(log, Show(build_features()), clock)
+            service.replay()
+            if rehearsal is not None:  # before the configs: the mark is the first show event
+                service.record(f"rehearsal:{log.last_seq}", [rehearsal.event()])
+            record_configs(service)
+            keep_replayed_state()
+            checkpointer = None
+            if anchor is not None:
+                checkpointer = Checkpointer(log, load_private(anchor.key), anchor.path,
+                                            anchor.every)
+                checkpointer.now(service.clock())
+        except BaseException:
+            log.close()
+            raise
+        hub = Hub(service, sio, attempts, app[logins_key],
+                  sharing.telemetry if sharing else None)
+        app[hub_key] = hub
+        for namespace in (ControlNamespace(hub), DisplayNamespace(hub), CueNamespace(hub)):
+            sio.register_namespace(namespace)
+        hub.fanout.start()
+        tasks = [asyncio.create_task(hub.run_clock()),
+                 asyncio.create_task(_watch_log(hub, checkpointer))]
+        if playlists is not None:
+            tasks.append(asyncio.create_task(watch_playlists(hub, playlists)))
+        if sharing is not None:
+            tasks += [asyncio.create_task(task) for task in sharing.beside(hub)]
+        yield
+        await cancel(tasks)
+        await hub.fanout.stop()
+        if checkpointer is not None:
+            checkpointer.now(service.clock())  # clean shutdown: the log's end is anchored
+        log.close()
+
+    return context
+
+
+async def _stop_rehearsal(app: web.Application) -> None:
+    await app[runner_key].stop()
+
+
+def _log_of(app: web.Application) -> EventLog:
+    return app[hub_key].service.log
+
+
+CLOSE_S = 1.0
+
+
+def _close_connections(sio: WireServer):
+    """On shutdown, close every page's and screen's connection at once (they reconnect when
+    the controller is back), so the server does not wait for them to go."""
+
+    async def close(app: web.Application) -> None:
+        if sio.eio.sockets:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(sio.eio.disconnect(), CLOSE_S)
+        await sio.shutdown()
+
+    return close
+
+
+WATCH_S = 0.5
+
+
+async def cancel(tasks: list[asyncio.Task[None]]) -> None:
+    """Stop background tasks at shutdown and wait until each has."""
+    for task in tasks:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def _watch_log(hub: Hub, checkpointer: Checkpointer | None) -> None:
+    """Fold keys issued or revoked by the `key` command while running (a revoked key is
+    refused from its next connect: authentication reads the keys table), and sign a
+    checkpoint every N events."""
+    while True:
+        events, views = hub.service.catch_up()
+        for event in events:  # a key revoked at the shell: its live sessions are cut now
+            type_name, _, data = event.record()
+            hub.revoked(type_name, data)
+        hub.publish(views)
+        if checkpointer is not None:
+            checkpointer.maybe(hub.service.clock())
+        await asyncio.sleep(WATCH_S)
+
+
+async def healthz(request: web.Request) -> web.Response:
+    service = request.app[hub_key].service
+    return web.json_response({"ok": True, "seq": service.log.last_seq,
+                              "views": len(service.show.views)})
+
+
+SCREEN_READERS = frozenset({"technician", "operator", "auditor"})
+TECHNICIAN_PAGE = frozenset({"technician"})
+
+
+def _require_reader(request: web.Request) -> Hub:
+    """The hub, for a technician's, operator's or auditor's key in the key header, or for
+    such a person logged in (a page's thumbnails); wrong keys count against the address like
+    on the sockets."""
+    hub, attempts, address = request.app[hub_key], request.app[attempts_key], request.remote
+    if KEY_HEADER not in request.headers:
+        logins = request.app[logins_key]
+        session = live_session(logins, hub.service.log,
+                               request.cookies.get(logins.policy.cookie))
+        if session is not None and session.role in SCREEN_READERS:
+            return hub
+    address = address or "unknown"
+    if attempts.blocked(address, HTTP_DOOR):
+        raise web.HTTPTooManyRequests(text=TOO_MANY)
+    principal = authenticate(hub.service.log, {"key": request.headers.get(KEY_HEADER)})
+    if principal is None or principal.role not in SCREEN_READERS:
+        sentence = f"Send a technician, operator or auditor key in {KEY_HEADER}."
+        if principal is None:
+            attempts.failed(address, HTTP_DOOR, "Unknown or revoked key.")
+        raise web.HTTPForbidden(text=sentence)
+    return hub
+
+
+def screens(page: Handler) -> Handler:
+    """`GET /screens`: with a key header, the report as JSON (the `screens` command); else the
+    technicians' page, for a logged-in technician."""
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        if KEY_HEADER not in request.headers:
+            return await page(request)
+        return web.json_response(await screens_report(_require_reader(request)))
+
+    return handler
+
+
+async def screenshot(request: web.Request) -> web.Response:
+    hub = _require_reader(request)
+    image = await hub.telemetry.screenshot_of(request.match_info["screen"])
+    if image is None:
+        raise web.HTTPNotFound(text="No screenshot from that screen yet.")
+    return web.Response(body=image, content_type="image/jpeg",
+                        headers={"Cache-Control": "no-store"})
+
+
+async def clock(request: web.Request) -> web.Response:
+    service = request.app[hub_key].service
+    return web.json_response({"server_ms": service.clock(), "rate": clock_rate(service.clock)})
+
+
+async def index(request: web.Request) -> web.Response:
+    raise web.HTTPFound("/tablet")
+
+
+async def socketio_client_js(request: web.Request) -> web.FileResponse:
+    """The official socket.io client, installed from npm into controller/web/node_modules."""
+    dist = WEB_DIR / "node_modules" / "socket.io-client" / "dist" / "socket.io.min.js"
+    if not dist.exists():
+        raise web.HTTPServiceUnavailable(text="socket.io client not installed: run scripts/setup")
+    return web.FileResponse(dist)

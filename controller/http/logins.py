@@ -1,0 +1,93 @@
+"""The login page, logging in and out over HTTP, and the pages only a logged-in person opens.
+
+`POST /login` takes JSON {"name", "password"} from the login page's script (the CSP allows no
+form posts) and answers with the session cookie: HttpOnly, SameSite=Strict, Secure when the
+controller is served over https (`serve --secure-cookies`), expiring with the session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from aiohttp import web
+
+from controller.access.logins import LOCKED, LOGGED_OUT, WRONG, Logins, live_session
+from controller.access.people import check_password
+
+logins_key = web.AppKey("logins", Logins)
+HOME = {"operator": "/tablet", "technician": "/screens", "auditor": "/tablet",
+        "announcer": "/cue"}
+def add_routes(app: web.Application, web_dir: Path, log_of) -> None:
+    """`log_of(app)`: the running controller's event log (opened at start-up)."""
+
+    async def login_page(request: web.Request) -> web.FileResponse:
+        return web.FileResponse(web_dir / "login.html", headers={"Cache-Control": "no-cache"})
+
+    async def log_in(request: web.Request) -> web.Response:
+        logins = request.app[logins_key]
+        if request.content_type != "application/json":  # no other site's form can send JSON
+            return web.json_response({"ok": False, "message": "Log in from the login page."},
+                                     status=415)
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        name = body.get("name") if isinstance(body, dict) else None
+        password = body.get("password") if isinstance(body, dict) else None
+        if not isinstance(name, str) or not isinstance(password, str) or not name:
+            return web.json_response({"ok": False, "message": "Give your name and password."},
+                                     status=400)
+        if logins.locked(name):
+            return web.json_response({"ok": False, "message": LOCKED}, status=429)
+        found = log_of(request.app).users(name)
+        user = found[0] if found else None
+        if not await asyncio.to_thread(check_password, user, password):
+            logins.failed(name, request.remote or "unknown")
+            message = LOCKED if logins.locked(name) else WRONG
+            return web.json_response({"ok": False, "message": message}, status=401)
+        assert user is not None
+        token = logins.open(user.name, user.role)
+        response = web.json_response({"ok": True, "name": user.name, "role": user.role,
+                                      "home": HOME[user.role]})
+        response.set_cookie(logins.policy.cookie, token, max_age=int(logins.policy.session_s),
+                            path="/", httponly=True, samesite="Strict",
+                            secure=logins.policy.secure_cookie)
+        return response
+
+    async def log_out(request: web.Request) -> web.Response:
+        logins = request.app[logins_key]
+        logins.close(request.cookies.get(logins.policy.cookie))
+        response = web.json_response({"ok": True})
+        response.del_cookie(logins.policy.cookie, path="/")
+        return response
+
+    async def whoami(request: web.Request) -> web.Response:
+        logins = request.app[logins_key]
+        session = live_session(logins, log_of(request.app),
+                               request.cookies.get(logins.policy.cookie))
+        if session is None:
+            raise web.HTTPUnauthorized(text=LOGGED_OUT)
+        return web.json_response({"name": session.name, "role": session.role})
+
+    app.router.add_get("/login", login_page)
+    app.router.add_post("/login", log_in)
+    app.router.add_post("/logout", log_out)
+    app.router.add_get("/whoami", whoami)
+
+
+def people_page(web_dir: Path, name: str, roles: frozenset[str], log_of):
+    """A page for logged-in people of `roles`; anyone else is sent to /login."""
+
+    async def handler(request: web.Request) -> web.FileResponse:
+        logins = request.app[logins_key]
+        session = live_session(logins, log_of(request.app),
+                               request.cookies.get(logins.policy.cookie))
+        if session is None:
+            raise web.HTTPFound(f"/login?next={request.path}")
+        if session.role not in roles:
+            raise web.HTTPForbidden(text=f"{session.name} is logged in as {session.role}; "
+                                    f"this page is for: {', '.join(sorted(roles))}.")
+        return web.FileResponse(web_dir / name, headers={"Cache-Control": "no-cache"})
+
+    return handler

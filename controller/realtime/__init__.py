@@ -1,0 +1,3 @@
+"""The Socket.IO side: the server and its direct writes, the hub, the outbox that fans views out,
+subscriptions, telemetry, one namespace per audience.
+"""

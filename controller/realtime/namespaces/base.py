@@ -1,0 +1,111 @@
+"""What every audience shares: authenticate, sync views by revision, estimate the clock.
+
+A connect is checked in this order: is the address blocked at this namespace for wrong keys
+(controller/access/attempts.py; refused before the key is looked at), is the key plain text, is it a
+known unrevoked key, may its role use this namespace. Each live session is registered under its
+principal so that revoking the principal cuts it (`Hub.cut`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import socketio
+
+from controller.access.attempts import NOT_PLAIN, TOO_MANY, plain_key, remote_address
+from controller.access.keys import authenticate
+from controller.access.logins import LOGGED_OUT, person
+from controller.realtime.hub import Hub
+from controller.realtime.subscriptions import VIEWS_ROOM, visible
+from controller.rehearsal.log import clock_rate
+
+Refused = socketio.exceptions.ConnectionRefusedError
+
+
+class WrongKey(Exception):
+    """An unknown, revoked or malformed key: refused with this sentence, and counted against
+    the address."""
+
+
+class AudienceNamespace(socketio.AsyncNamespace):
+    """A namespace whose clients receive every changed view and may resync by revision."""
+
+    path = "/"
+    roles: frozenset[str] = frozenset()
+    sees_operator_views = False
+
+    def __init__(self, hub: Hub) -> None:
+        super().__init__(self.path)
+        self.hub = hub
+
+    async def on_connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
+        address, attempts = remote_address(environ), self.hub.attempts
+        if attempts.blocked(address, self.path):
+            raise Refused(TOO_MANY)
+        try:
+            if not isinstance(auth, dict) or "key" not in auth:
+                session = self.admit_person(environ)
+            elif not plain_key(auth.get("key")):
+                raise WrongKey(NOT_PLAIN)
+            else:
+                session = self.admit(auth)
+        except WrongKey as exc:
+            attempts.failed(address, self.path, str(exc))
+            raise Refused(str(exc)) from None
+        await self.save_session(sid, session)
+        self.hub.sessions.add(session["id"], self.path, sid)
+        await self.joined(sid, session)
+
+    def admit(self, auth: Any) -> dict[str, Any]:
+        """The new session ({"principal", "id"}) for `auth`, or WrongKey / Refused."""
+        principal = authenticate(self.hub.service.log, auth)
+        if principal is None:
+            raise WrongKey("Unknown or revoked key.")
+        if principal.role not in self.roles:
+            raise Refused(f"A {principal.role} key cannot connect to {self.path}.")
+        return {"principal": principal, "id": principal.id}
+
+    def admit_person(self, environ: dict[str, Any]) -> dict[str, Any]:
+        """A page opened by a logged-in person connects with its session cookie, no key."""
+        principal = person(self.hub.logins, self.hub.service.log, environ)
+        if principal is None:
+            raise Refused(LOGGED_OUT)
+        if principal.role not in self.roles:
+            raise Refused(f"{principal.name} ({principal.role}) cannot connect to {self.path}.")
+        return {"principal": principal, "id": principal.id}
+
+    async def joined(self, sid: str, session: dict[str, Any]) -> None:
+        await self.enter_room(sid, VIEWS_ROOM)
+
+    async def on_disconnect(self, sid: str, reason: Any = None) -> None:
+        session = await self.get_session(sid)
+        if "id" in session:
+            self.hub.sessions.remove(session["id"], self.path, sid)
+
+    async def on_sync(self, sid: str, data: Any = None) -> dict[str, Any]:
+        """Send what the client lacks, given the revisions it holds."""
+        held = data.get("revisions") if isinstance(data, dict) else None
+        if not isinstance(held, dict):
+            held = {}
+        held = {k: v for k, v in held.items() if isinstance(v, int)}
+        session = await self.get_session(sid)
+        views = self.hub.service.show.views_since(held, self.sees_operator_views)
+        may_see = self.may_see(session)
+        return {"views": [v.message() for v in views if may_see(v.name)],
+                "server_ms": self.hub.service.clock()}
+
+    def may_see(self, session: dict[str, Any]) -> Callable[[str], bool]:
+        """Which view names this session is sent."""
+        return (lambda name: True) if self.sees_operator_views else visible
+
+    async def on_clock(self, sid: str, data: Any = None) -> dict[str, Any]:
+        """One NTP-style sample: the client keeps the round trips with the least delay; `rate`
+        is how fast the show clock runs (a rehearsal's speed)."""
+        return {"client_ms": data.get("client_ms") if isinstance(data, dict) else None,
+                "server_ms": self.hub.service.clock(),
+                "rate": clock_rate(self.hub.service.clock)}
+
+    async def on_command(self, sid: str, envelope: Any = None) -> dict[str, Any]:
+        return {"ok": False, "error": {
+            "code": "forbidden", "message": f"Commands are not accepted on {self.path}."}}

@@ -1,0 +1,89 @@
+"""Fan-out behind the ack: sends to clients run from one ordered queue, never in a command.
+
+A command's ack goes out once its events are durable; what it changed is pushed here and sent
+by a single consumer task, so the MC never waits for the floor and broadcasts keep their
+order (clock ticks and the log watcher use the same queue). `Deltas` turns a change to a large
+view into a small delta against the revision sent before it (showrunner.contract.delta).
+
+Each `emit` to a room is serialised and framed once and the frame written to every recipient's
+WebSocket in turn (controller/realtime/direct.py), not once per client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from controller.application.faults import FaultLog
+from controller.application.show import View
+from showrunner.contract.delta import diff
+
+log = logging.getLogger(__name__)
+
+Job = Callable[[], Awaitable[None]]
+DELTA_MIN_BYTES = 1024  # a smaller view goes whole: a delta would save next to nothing
+
+
+class FanOut:
+    """An ordered queue of sends with one consumer; `start` in the running loop."""
+
+    def __init__(self) -> None:
+        self._queue: asyncio.Queue[Job] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._faults = FaultLog(log, "The fan-out to clients")
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    def push(self, job: Job) -> None:
+        self._queue.put_nowait(job)
+
+    async def idle(self) -> None:
+        """Wait until every job pushed so far has been sent."""
+        await self._queue.join()
+
+    async def stop(self) -> None:
+        """Cancel what is left: on shutdown every connection is closed already."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        while True:
+            job = await self._queue.get()
+            try:
+                await job()
+            except Exception as exc:  # one failed send must not stop the ones after it
+                self._faults.failed(exc)
+            else:
+                self._faults.succeeded()
+            finally:
+                self._queue.task_done()
+
+
+class Deltas:
+    """The message for a changed view on /display: whole, or a delta against the revision
+    broadcast before it when the view is large (docs/protocol.md, "Deltas")."""
+
+    def __init__(self) -> None:
+        self._sent: dict[str, View] = {}
+
+    def message(self, view: View) -> dict[str, Any]:
+        before = self._sent.get(view.name)
+        self._sent[view.name] = view
+        whole = view.message()
+        if before is None or before.revision >= view.revision:
+            return whole
+        size = len(json.dumps(view.doc, separators=(",", ":")))
+        if size < DELTA_MIN_BYTES:
+            return whole
+        delta = diff(before.doc, view.doc)
+        if len(json.dumps(delta, separators=(",", ":"))) >= size:
+            return whole
+        return {"name": view.name, "revision": view.revision, "base": before.revision,
+                "delta": delta}

@@ -1,0 +1,147 @@
+"""People's passwords, sessions and lock-out, without a server (controller/access/people.py,
+controller/access/logins.py)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from controller.access.logins import LoginPolicy, Logins
+from controller.access.people import (
+    add_user,
+    check_password,
+    disable_user,
+    hash_password,
+    password_matches,
+)
+from controller.store.sqlite import EventLog
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_password_is_stored_as_an_argon2_hash_that_only_it_matches() -> None:
+    digest = hash_password("correct horse battery")
+    assert digest.startswith("$argon2id$") and "correct horse" not in digest
+    assert password_matches(digest, "correct horse battery")
+    assert not password_matches(digest, "correct horse batterY")
+    assert not password_matches("not a hash", "correct horse battery")
+
+
+def test_five_wrong_passwords_lock_the_name_for_the_window() -> None:
+    clock = Clock()
+    logins = Logins(LoginPolicy(failures=5, window_s=900), clock)
+    for _ in range(4):
+        logins.failed("alice", "10.0.0.9")
+    assert not logins.locked("alice")
+    logins.failed("alice", "10.0.0.9")
+    assert logins.locked("alice") and not logins.locked("bob")
+    clock.now += 899
+    assert logins.locked("alice")
+    clock.now += 2
+    assert not logins.locked("alice")
+
+
+def test_wrong_passwords_are_logged_by_name_never_the_password(
+        caplog: pytest.LogCaptureFixture) -> None:
+    logins = Logins(LoginPolicy(failures=2), Clock())
+    logins.failed("alice", "10.0.0.9")
+    logins.failed("alice", "10.0.0.9")
+    assert "wrong password for 'alice' from 10.0.0.9" in caplog.text
+    assert "locking out 'alice'" in caplog.text
+
+
+def test_a_session_expires_and_logout_ends_it() -> None:
+    clock = Clock()
+    logins = Logins(LoginPolicy(session_s=3600), clock)
+    token = logins.open("alice", "operator")
+    assert logins.session(token).name == "alice"
+    clock.now += 3599
+    assert logins.session(token) is not None
+    clock.now += 2
+    assert logins.session(token) is None
+    other = logins.open("alice", "operator")
+    logins.close(other)
+    assert logins.session(other) is None
+    assert logins.session("made-up") is None and logins.session(None) is None
+
+
+def test_disabling_a_user_ends_their_sessions() -> None:
+    logins = Logins()
+    mine, theirs = logins.open("alice", "operator"), logins.open("bob", "announcer")
+    logins.close_user("alice")
+    assert logins.session(mine) is None and logins.session(theirs) is not None
+
+
+def test_adding_and_disabling_a_user_are_events_that_never_hold_the_password(
+        tmp_path: Path) -> None:
+    log = EventLog.open(tmp_path / "show.db")
+    add_user(log, "Alice Smith", "operator", "correct horse battery", 5)
+    disable_user(log, "Alice Smith", 6, "left the team")
+    events = list(log.read())
+    assert [(e.type, e.data, e.actor) for e in events] == [
+        ("UserAdded", {"name": "Alice Smith", "role": "operator"}, "shell"),
+        ("UserDisabled", {"name": "Alice Smith", "role": "operator",
+                          "reason": "left the team"}, "shell")]
+    (user,) = log.users()
+    assert user.disabled and user.password_hash.startswith("$argon2id$")
+    assert "argon2" not in json.dumps([e.data for e in events])
+    assert log.first_broken_link() is None
+    assert not check_password(user, "correct horse battery")  # disabled: refused
+    log.close()
+
+
+@pytest.mark.parametrize(("name", "role", "password", "why"), [
+    ("", "operator", "correct horse battery", "a name is"),
+    ("alice", "display", "correct horse battery", "unknown role 'display'"),
+    ("alice", "operator", "short", "at least 8 characters"),
+])
+def test_a_bad_user_is_refused_and_nothing_is_recorded(tmp_path: Path, name: str, role: str,
+                                                       password: str, why: str) -> None:
+    log = EventLog.open(tmp_path / "show.db")
+    with pytest.raises(ValueError, match=why):
+        add_user(log, name, role, password, 5)
+    assert log.last_seq == 0 and log.users() == []
+    log.close()
+
+
+def test_a_name_is_taken_once_and_only_an_active_user_is_disabled(tmp_path: Path) -> None:
+    log = EventLog.open(tmp_path / "show.db")
+    add_user(log, "alice", "operator", "correct horse battery", 5)
+    with pytest.raises(ValueError, match="already a user named 'alice'"):
+        add_user(log, "alice", "announcer", "correct horse battery", 6)
+    with pytest.raises(ValueError, match="no active user named 'bob'"):
+        disable_user(log, "bob", 7)
+    assert log.last_seq == 1
+    (user,) = log.users()
+    assert check_password(user, "correct horse battery")
+    assert not check_password(user, "wrong horse battery")
+    assert not check_password(None, "correct horse battery")
+    log.close()
+
+
+def test_a_person_slipped_into_the_users_table_is_caught_by_verify(tmp_path: Path) -> None:
+    log = EventLog.open(tmp_path / "show.db")
+    add_user(log, "alice", "announcer", "correct horse battery", 5)
+    log.close()
+    with sqlite3.connect(tmp_path / "show.db") as db:
+        db.execute("UPDATE users SET role = 'operator'")
+    log = EventLog.open(tmp_path / "show.db")
+    assert log.first_broken_link() == (0, "the users table does not match the log for the "
+                                          "announcer 'alice' (the log says they are active)")
+    log.close()
+    with sqlite3.connect(tmp_path / "show.db") as db:
+        db.execute("UPDATE users SET role = 'announcer'")
+        db.execute("INSERT INTO users VALUES ('mallory', 'operator', 'x', 0, 0)")
+    log = EventLog.open(tmp_path / "show.db")
+    assert log.first_broken_link() == (0, "the users table holds the operator 'mallory', whom "
+                                          "no UserAdded event added")
+    log.close()

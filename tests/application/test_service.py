@@ -1,0 +1,181 @@
+"""The service over a real SQLite log: replay rebuilds views, the clock emits due events,
+command ids are bound to the principal that sent them."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+
+import pytest
+
+from controller.access.keys import Principal
+from controller.application.features import build_features
+from controller.application.service import Service
+from controller.application.show import Show
+from controller.domain.events import DomainEvent
+from controller.domain.feature import Feature
+from controller.store.principal_ids import CLOCK
+from controller.store.sqlite import EventLog
+
+MC = Principal("operator", "MC tablet", "key:" + "a" * 64)
+TD = Principal("operator", "MC tablet", "key:" + "b" * 64)  # another key, the same label
+PA = Principal("announcer", "PA desk", "key:" + "c" * 64)
+THANDI = {"card": "1234567", "display_name": "Thandi Mokoena"}
+
+
+@dataclass(frozen=True)
+class AlarmRang(DomainEvent, type_name="AlarmRang"):
+    at_ms: int
+
+
+class Alarm(Feature):
+    """Rings once at 5 000 ms: the shape of a reveal or an expiry."""
+
+    name = "alarm"
+
+    def __init__(self) -> None:
+        self.rang = False
+
+    def events(self):
+        return (AlarmRang,)
+
+    def due(self, now_ms: int) -> list[DomainEvent]:
+        return [AlarmRang(now_ms)] if now_ms >= 5000 and not self.rang else []
+
+    def apply(self, event):
+        self.rang = True
+        return ("alarm",)
+
+    def view_names(self):
+        return ("alarm",)
+
+    def view(self, name):
+        return {"rang": self.rang}
+
+
+def test_due_events_are_logged_once_and_published(tmp_path):
+    now = [1000]
+    log = EventLog.open(tmp_path / "s.db")
+    service = Service(log, Show([Alarm()]), lambda: now[0])
+    service.replay()
+    assert service.tick() == []
+    now[0] = 5001
+    (view,) = service.tick()
+    assert view.doc == {"rang": True} and view.revision == 1
+    assert service.tick() == []
+    assert [(e.type, e.actor) for e in log.read()] == [("AlarmRang", "controller")]
+
+
+def test_replay_rebuilds_the_same_views(tmp_path):
+    log = EventLog.open(tmp_path / "s.db")
+    live = Service(log, Show(build_features()))
+    live.replay()
+    for type_, payload in [
+        ("register_member", {"card": "1234567", "display_name": "Thandi Mokoena"}),
+        ("slots.enter", {"card": "1234567"}),
+        ("slots.record_score", {"entry": "S1", "score": 50}),
+    ]:
+        ack, _ = live.execute({"type": type_, "payload": payload, "command_id": type_}, MC)
+        assert ack["ok"], ack
+    restarted = Service(log, Show(build_features()))
+    assert restarted.replay() == 3
+    assert restarted.show.views == live.show.views
+
+
+# -- command ids ------------------------------------------------------------------------------
+def envelope(type_: str, payload: dict, command_id: str = "press-1") -> dict:
+    return {"type": type_, "payload": payload, "command_id": command_id}
+
+
+def rows(db) -> list[tuple]:
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT seq, command_id, type, data, actor FROM events").fetchall()
+
+
+@pytest.fixture
+def service(tmp_path) -> Service:
+    service = Service(EventLog.open(tmp_path / "s.db"), Show(build_features()))
+    service.replay()
+    return service
+
+
+def test_a_retry_gets_the_stored_ack_and_applies_nothing(service):
+    first, _ = service.execute(envelope("register_member", THANDI), MC)
+    assert first["ok"]
+    again, views = service.execute(envelope("register_member", dict(THANDI)), MC)
+    assert again == first and views == []
+    assert len(rows(service.log.path)) == 1
+
+
+def test_a_different_command_with_an_applied_id_is_refused(service):
+    service.execute(envelope("register_member", THANDI), MC)
+    before = rows(service.log.path), dict(service.show.views)
+    other = {"card": "7654321", "display_name": "Sipho Ndlovu"}
+    ack, views = service.execute(envelope("register_member", other), MC)
+    assert ack["ok"] is False and ack["command_id"] == "press-1" and views == []
+    assert ack["error"]["code"] == "command_id_reused"
+    assert ack["error"]["message"] == (
+        "Command id 'press-1' was already used for a different command, so this one was not "
+        "applied and nothing changed. Send it again as a new command.")
+    assert (rows(service.log.path), service.show.views) == before
+
+
+def test_another_principal_reusing_an_id_sends_its_own_command(service):
+    mine, _ = service.execute(envelope("register_member", THANDI), MC)
+    other = {"card": "7654321", "display_name": "Sipho Ndlovu"}
+    theirs, _ = service.execute(envelope("register_member", other), TD)
+    assert theirs["ok"] and theirs["seq"] == 2 and theirs["events"] != mine["events"]
+    assert [(r[2], json.loads(r[3])["card"]) for r in rows(service.log.path)] == [
+        ("MemberRegistered", "1234567"), ("MemberRegistered", "7654321")]
+    # each retry gets its own ack back, never the other's
+    assert service.execute(envelope("register_member", THANDI), MC)[0] == mine
+    assert service.execute(envelope("register_member", other), TD)[0] == theirs
+
+
+def test_an_announcer_resending_an_operators_id_learns_nothing(service):
+    mine, _ = service.execute(envelope("register_member", THANDI), MC)
+    # the very same envelope: refused for the announcer's role, not answered with the ack
+    ack, _ = service.execute(envelope("register_member", THANDI), PA)
+    assert ack == {"ok": False, "command_id": "press-1", "error": {
+        "code": "forbidden", "message": "Only the operator role may send 'register_member'."}}
+    # a command the announcer may send, with the operator's id: its own, new command
+    ack, _ = service.execute(envelope("cue.acknowledge", {"cue_id": "nope"}), PA)
+    assert ack["error"]["code"] == "unknown_cue" and "events" not in ack
+    assert len(rows(service.log.path)) == 1 and mine["ok"]
+
+
+def test_clock_events_use_ids_no_client_can_send(tmp_path):
+    now = [5001]
+    log = EventLog.open(tmp_path / "s.db")
+    service = Service(log, Show([Alarm()]), lambda: now[0])
+    service.replay()
+    assert len(service.tick()) == 1
+    (stored,) = log.read()
+    assert stored.command_id == "clock:5001:0" and stored.actor == "controller"
+    assert log.ack_for(CLOCK, "clock:5001:0") is not None
+    assert log.ack_for(MC.id, "clock:5001:0") is None
+    ack, _ = service.execute(envelope("register_member", THANDI, "clock:5001:0"), MC)
+    assert ack["error"] == {"code": "bad_envelope", "message": "Command ids starting 'clock:' "
+                                                                "are the controller's own; "
+                                                                "choose another."}
+    assert len(list(log.read())) == 1
+
+
+class BrokenClock(Feature):
+    """A feature whose countdown check raises: a bug in one promotion."""
+
+    name = "broken"
+
+    def due(self, now_ms: int) -> list[DomainEvent]:
+        raise RuntimeError("corrupt deadline")
+
+
+def test_a_failing_feature_does_not_hold_back_another_features_due_events(tmp_path, caplog):
+    now = [5001]
+    log = EventLog.open(tmp_path / "s.db")
+    service = Service(log, Show([BrokenClock(), Alarm()]), lambda: now[0])
+    service.replay()
+    (view,) = service.tick()
+    assert view.doc == {"rang": True}
+    assert "The broken clock failed" in caplog.text
