@@ -221,9 +221,9 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     controller.issue_keys()
     await controller.start()
     reference, reference_url = await start_reference()
-    assert controller.application.child_process is not None
+    assert controller.process is not None
     if args.pin:
-        for server in (controller.application.child_process.pid, reference.pid):
+        for server in (controller.process.pid, reference.pid):
             os.sched_setaffinity(server, SERVER_CORES)
     clients = Clients()
     display: subprocess.Popen[bytes] | None = None
@@ -241,12 +241,12 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         enrol_s = time.monotonic() - began
         alone = await fan_out(board.change, args.commands, None, 0)
         await clients.start(min(args.processes, args.clients))
-        before = rss_kib(controller.application.child_process.pid) or 0
+        before = rss_kib(controller.process.pid) or 0
         began = time.monotonic()
         ready = await clients.connect(controller.url, auths, args.batch)
         connect_s = time.monotonic() - began
         await asyncio.sleep(1.0)
-        after = rss_kib(controller.application.child_process.pid) or 0
+        after = rss_kib(controller.process.pid) or 0
         ours = await fan_out(board.change, args.commands, clients, ready)
         size = int(statistics.median(clients.sizes)) if clients.sizes else 0
         await clients.close()
