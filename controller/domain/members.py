@@ -20,7 +20,7 @@ from controller.domain.feature import Feature, Handler
 from showrunner.contract.fields import CardNumber, DisplayName, Flag, ShortText
 
 FlagName = Literal["under_18", "refused_entry", "self_excluded", "insider"]
-FLAGS: dict[FlagName, str] = {
+FLAGS: dict[str, str] = {  # keyed by FlagName
     "under_18": "under 18",
     "refused_entry": "refused entry to the casino",
     "self_excluded": "self-excluded",
