@@ -9,21 +9,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from controller.domain.commands import Command, Context, payload
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature, Handler
-from showrunner.contract.fields import CardNumber, DisplayName, Flag, ShortText, list_of
+from showrunner.contract.fields import CardNumber, DisplayName, Flag, ShortText
 
-FLAGS = {
+FlagName = Literal["under_18", "refused_entry", "self_excluded", "insider"]
+FLAGS: dict[str, str] = {  # keyed by FlagName
     "under_18": "under 18",
     "refused_entry": "refused entry to the casino",
     "self_excluded": "self-excluded",
     "insider": "an employee, agent or family member of the company",
 }
-FlagName = Literal[tuple(FLAGS)]  # type: ignore[valid-type]
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,7 @@ class RegisterMember:
     card: CardNumber
     display_name: DisplayName
     rewards_member: Flag = True
-    flags: list_of(FlagName, len(FLAGS)) = field(default_factory=list)
+    flags: Annotated[list[FlagName], Field(max_length=len(FLAGS))] = field(default_factory=list)
 
 
 @payload

@@ -3,6 +3,8 @@
 What these accept a screen and a page can always show: finite numbers, bounded integers, and
 printable, length-limited text. Used as annotations (`name: DisplayName`), so a model or a
 dataclass checked through `pydantic.TypeAdapter` gets the rule and its JSON Schema at once.
+Each is a `TypeAlias` of `Annotated[...]` written out in full (no factory builds them), so a
+type checker reads `DisplayName` as `str` and the bound as pydantic metadata.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
-from typing import Annotated
+from typing import Annotated, TypeAlias
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import (
@@ -23,6 +25,7 @@ from pydantic import (
     StrictInt,
     StrictStr,
 )
+from pydantic.config import JsonDict
 
 #: the highest score (credits, chips) a tournament records: nine digits fit every leaderboard row
 MAX_SCORE = 999_999_999
@@ -62,49 +65,16 @@ def _printable_lines(value: str) -> str:
     return _check_chars(value, breaks=True)
 
 
-def text(max_length: int, min_length: int = 0) -> object:
-    """Printable text (letters, digits, punctuation, spaces; no control characters)."""
-    return Annotated[StrictStr, Field(min_length=min_length, max_length=max_length),
-                     AfterValidator(_printable)]
+PRINTABLE = AfterValidator(_printable)
+"""Refuses control characters: letters, digits, punctuation and spaces only. Written beside a
+`Field(max_length=...)` in an `Annotated[StrictStr, ...]`, so mypy sees the alias as a type."""
+PRINTABLE_LINES = AfterValidator(_printable_lines)
+"""As PRINTABLE, but line breaks and tabs pass (a YAML file, a body)."""
 
 
-def lines(max_length: int) -> object:
-    """Printable text that may also hold line breaks and tabs (a YAML file, a body)."""
-    return Annotated[StrictStr, Field(max_length=max_length), AfterValidator(_printable_lines)]
-
-
-def whole(low: int, high: int) -> object:
-    """A whole number from `low` to `high` (not a float, not true/false)."""
-    return Annotated[StrictInt, Field(ge=low, le=high)]
-
-
-def number(low: float, high: float) -> object:
-    """A finite number from `low` to `high` (whole numbers too; never NaN or infinity)."""
-    return Annotated[float, Strict(), Field(ge=low, le=high, allow_inf_nan=False)]
-
-
-DisplayName = text(40, 1)
-"""A person's public name on a screen ("Thandi M.")."""
-ShortText = text(80)
-"""A title, a label, a reason."""
-LongText = text(500)
-"""An announcement body, a note."""
-Score = Annotated[StrictInt, Field(ge=0, le=MAX_SCORE)]
-Cents = Annotated[StrictInt, Field(ge=0, le=MAX_CENTS)]
-EpochMs = Annotated[StrictInt, Field(ge=0, le=MAX_EPOCH_MS)]
-"""A moment on the show clock: UTC epoch milliseconds (a deadline, a start)."""
-Percent = Annotated[StrictInt, Field(ge=0, le=100)]
-Count = Annotated[StrictInt, Field(ge=0, le=1_000_000)]
-Seconds = Annotated[StrictInt, Field(ge=1, le=MAX_SECONDS)]
-SecondsSpan = number(1, MAX_SECONDS)
-"""A duration a scene counts or pages by, in seconds (fractions allowed)."""
-PlaylistText = lines(MAX_PLAYLIST_CHARS)
-"""A playlist's YAML, as a technician wrote it."""
-Flag = StrictBool
-
-
-def pattern(regex: str, says: str, max_length: int) -> object:
-    """Text that matches `regex` in full; `says` finishes the sentence "Card ..." when not."""
+def _matching(regex: str, says: str) -> AfterValidator:
+    """Refuses text that does not match `regex` in full; `says` finishes the sentence
+    "Card ..." when not."""
     compiled = re.compile(regex)
 
     def check(value: str) -> str:
@@ -112,25 +82,53 @@ def pattern(regex: str, says: str, max_length: int) -> object:
             raise ValueError(says)
         return value
 
-    schema = {"pattern": f"^{regex}$"}
-    return Annotated[StrictStr, Field(max_length=max_length, json_schema_extra=schema),
-                     AfterValidator(check)]
+    return AfterValidator(check)
 
 
-def list_of(item: object, max_items: int) -> object:
-    """A list of at most `max_items` values of one field type."""
-    return Annotated[list[item], Field(max_length=max_items)]  # type: ignore[valid-type]
+def _schema_pattern(regex: str) -> JsonDict:
+    """The JSON Schema half of `_matching`: pages check the same pattern before sending."""
+    return {"pattern": f"^{regex}$"}
 
 
-Ref = text(64, 1)
+DisplayName: TypeAlias = Annotated[StrictStr, Field(min_length=1, max_length=40), PRINTABLE]
+"""A person's public name on a screen ("Thandi M.")."""
+ShortText: TypeAlias = Annotated[StrictStr, Field(max_length=80), PRINTABLE]
+"""A title, a label, a reason."""
+LongText: TypeAlias = Annotated[StrictStr, Field(max_length=500), PRINTABLE]
+"""An announcement body, a note."""
+Score: TypeAlias = Annotated[StrictInt, Field(ge=0, le=MAX_SCORE)]
+Cents: TypeAlias = Annotated[StrictInt, Field(ge=0, le=MAX_CENTS)]
+EpochMs: TypeAlias = Annotated[StrictInt, Field(ge=0, le=MAX_EPOCH_MS)]
+"""A moment on the show clock: UTC epoch milliseconds (a deadline, a start)."""
+Percent: TypeAlias = Annotated[StrictInt, Field(ge=0, le=100)]
+Count: TypeAlias = Annotated[StrictInt, Field(ge=0, le=1_000_000)]
+Seconds: TypeAlias = Annotated[StrictInt, Field(ge=1, le=MAX_SECONDS)]
+SecondsSpan: TypeAlias = Annotated[float, Strict(), Field(ge=1, le=MAX_SECONDS,
+                                                          allow_inf_nan=False)]
+"""A duration a scene counts or pages by, in seconds (fractions allowed; never NaN or infinity)."""
+PlaylistText: TypeAlias = Annotated[StrictStr, Field(max_length=MAX_PLAYLIST_CHARS),
+                                    PRINTABLE_LINES]
+"""A playlist's YAML, as a technician wrote it."""
+Flag: TypeAlias = StrictBool
+
+Ref: TypeAlias = Annotated[StrictStr, Field(min_length=1, max_length=64), PRINTABLE]
 """What the MC names a thing by: a stage, heat, session, screen or group."""
-CardNumber = pattern(r"[0-9]{6,20}", "must be a rewards card number: 6 to 20 digits", 20)
-EntryId = pattern(r"[A-Z][0-9]{1,6}", "must be an entry id: a letter and its number, e.g. S12", 7)
-TicketNumber = pattern(r"[0-9]{1,12}", "must be the 1 to 12 digits printed on the ticket", 12)
-WheelNumber = Annotated[StrictInt, Field(ge=0, le=MAX_WHEEL_NUMBER)]
-Seat = Annotated[StrictInt, Field(ge=1, le=1000)]
-EntryIds = list_of(EntryId, 100)
-Refs = list_of(Ref, 100)
+_CARD_NUMBER = r"[0-9]{6,20}"
+CardNumber: TypeAlias = Annotated[
+    StrictStr, Field(max_length=20, json_schema_extra=_schema_pattern(_CARD_NUMBER)),
+    _matching(_CARD_NUMBER, "must be a rewards card number: 6 to 20 digits")]
+_ENTRY_ID = r"[A-Z][0-9]{1,6}"
+EntryId: TypeAlias = Annotated[
+    StrictStr, Field(max_length=7, json_schema_extra=_schema_pattern(_ENTRY_ID)),
+    _matching(_ENTRY_ID, "must be an entry id: a letter and its number, e.g. S12")]
+_TICKET_NUMBER = r"[0-9]{1,12}"
+TicketNumber: TypeAlias = Annotated[
+    StrictStr, Field(max_length=12, json_schema_extra=_schema_pattern(_TICKET_NUMBER)),
+    _matching(_TICKET_NUMBER, "must be the 1 to 12 digits printed on the ticket")]
+WheelNumber: TypeAlias = Annotated[StrictInt, Field(ge=0, le=MAX_WHEEL_NUMBER)]
+Seat: TypeAlias = Annotated[StrictInt, Field(ge=1, le=1000)]
+EntryIds: TypeAlias = Annotated[list[EntryId], Field(max_length=100)]
+Refs: TypeAlias = Annotated[list[Ref], Field(max_length=100)]
 
 
 def _iana_zone(value: str) -> str:
@@ -169,10 +167,10 @@ def _local_date(value: object) -> dt.date:
     raise ValueError(f"must be a date like \"2024-01-18\", not {value!r}")
 
 
-TimeZone = Annotated[StrictStr, AfterValidator(_iana_zone)]
+TimeZone: TypeAlias = Annotated[StrictStr, AfterValidator(_iana_zone)]
 """The venue's clock as an IANA name; every config names its zone this way, never an offset."""
-LocalTime = Annotated[dt.time, BeforeValidator(_local_time), PlainSerializer(
+LocalTime: TypeAlias = Annotated[dt.time, BeforeValidator(_local_time), PlainSerializer(
     lambda t: t.isoformat("minutes" if t.second == 0 else "seconds"), return_type=str)]
 """A wall-clock time in the config's zone."""
-LocalDate = Annotated[dt.date, BeforeValidator(_local_date)]
+LocalDate: TypeAlias = Annotated[dt.date, BeforeValidator(_local_date)]
 """A calendar date in the config's zone."""

@@ -9,18 +9,16 @@ draw: finite numbers, ranged whole numbers, printable text of a limited length, 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, Strict, StrictInt, StrictStr
 
 from showrunner.contract.fields import (
     MAX_SECONDS,
+    PRINTABLE,
+    PRINTABLE_LINES,
     ShortText,
     TimeZone,
-    lines,
-    number,
-    text,
-    whole,
 )
 
 #: what a screen shows when it has no playlist at all
@@ -32,18 +30,18 @@ CLAIM_SECONDS = 90.0  # rule 39: 90 s to present yourself at the stage
 BETTING_SECONDS = 120.0  # rule 7: the betting window before each spin
 ROLL_SECONDS = 3.0
 
-ViewName = text(80)
+ViewName: TypeAlias = Annotated[StrictStr, Field(max_length=80), PRINTABLE]
 """The name of the view a scene reads ("leaderboard:slots"); empty or null reads none."""
-Label = text(40)
+Label: TypeAlias = Annotated[StrictStr, Field(max_length=40), PRINTABLE]
 """A short word drawn beside a number or used to pick a heat or stage."""
-ImagePath = text(300, 1)
-Seconds = number(1, MAX_SECONDS)
-Body = lines(2000)
-RollSeconds = number(0, 60)
-PageSeconds = number(1, 3600)
-RowsPerPage = whole(1, 50)
-MaxRows = whole(1, 500)
-RecentSpins = whole(1, 18)
+ImagePath: TypeAlias = Annotated[StrictStr, Field(min_length=1, max_length=300), PRINTABLE]
+Seconds: TypeAlias = Annotated[float, Strict(), Field(ge=1, le=MAX_SECONDS, allow_inf_nan=False)]
+Body: TypeAlias = Annotated[StrictStr, Field(max_length=2000), PRINTABLE_LINES]
+RollSeconds: TypeAlias = Annotated[float, Strict(), Field(ge=0, le=60, allow_inf_nan=False)]
+PageSeconds: TypeAlias = Annotated[float, Strict(), Field(ge=1, le=3600, allow_inf_nan=False)]
+RowsPerPage: TypeAlias = Annotated[StrictInt, Field(ge=1, le=50)]
+MaxRows: TypeAlias = Annotated[StrictInt, Field(ge=1, le=500)]
+RecentSpins: TypeAlias = Annotated[StrictInt, Field(ge=1, le=18)]
 
 
 class SceneParams(BaseModel):

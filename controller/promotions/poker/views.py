@@ -6,21 +6,18 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from controller.domain.members import Members
 from controller.domain.money import share_equally
 from controller.domain.standings import Standings
 from controller.promotions.poker.config import PokerConfig
-from controller.promotions.tournament.state import Entry
+from controller.promotions.tournament.views import TournamentViews
 from showrunner.contract.money import format_zar
 
 
-class PokerViews:
-    """A mixin of `Poker`: what its screens show beyond every tournament's views."""
+class PokerViews(TournamentViews):
+    """A base of `Poker`: what its screens show beyond every tournament's views."""
 
     config: PokerConfig
     weeks: dict[int, Standings]
-    entries: dict[str, Entry]
-    members: Members
 
     @property
     def paytable_view(self) -> str:

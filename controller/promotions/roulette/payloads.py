@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import field
+from typing import Annotated
+
+from pydantic import Field
 
 from controller.domain.commands import payload
-from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Ref, Score, list_of
+from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Ref, Score
 
 
 @payload
@@ -36,4 +39,5 @@ class Spin:
 class SpinOff:
     stage: Ref
     entries: EntryIds
-    scores: list_of(Score | None, 100)  # None: the player is absent and takes the lower place
+    # None: the player is absent and takes the lower place
+    scores: Annotated[list[Score | None], Field(max_length=100)]

@@ -7,16 +7,14 @@ from typing import Any
 
 from controller.promotions.roulette.config import RouletteConfig
 from controller.promotions.roulette.state import Spins
-from controller.promotions.tournament.state import Stage
+from controller.promotions.tournament.views import TournamentViews
 from showrunner.contract.money import format_zar
 
 
-class RouletteViews:
-    """A mixin of `Roulette`: the heats under way, for the betting countdown screens."""
+class RouletteViews(TournamentViews):
+    """A base of `Roulette`: the heats under way, for the betting countdown screens."""
 
-    title: str
     config: RouletteConfig
-    stages: dict[str, Stage]
     spins: dict[tuple[str, str], Spins]
 
     @property

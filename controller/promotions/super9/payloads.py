@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from pydantic import Field
+
 from controller.domain.commands import payload
 from showrunner.contract.fields import (
     MAX_WHEEL_NUMBER,
@@ -10,7 +14,6 @@ from showrunner.contract.fields import (
     ShortText,
     TicketNumber,
     WheelNumber,
-    list_of,
 )
 
 
@@ -23,8 +26,8 @@ class SellTicket:
 @payload
 class EnterTicket:
     ticket: TicketNumber
-    original: list_of(WheelNumber, MAX_WHEEL_NUMBER + 1)
-    duplicate: list_of(WheelNumber, MAX_WHEEL_NUMBER + 1)
+    original: Annotated[list[WheelNumber], Field(max_length=MAX_WHEEL_NUMBER + 1)]
+    duplicate: Annotated[list[WheelNumber], Field(max_length=MAX_WHEEL_NUMBER + 1)]
 
 
 @payload

@@ -16,16 +16,15 @@ from controller.domain.config import Conflict, HistoryItem, PromotionConfig, cha
 from controller.domain.errors import Rejected
 from controller.domain.prizes import check_split
 from controller.promotions.tournament.events import TournamentEntered
-from showrunner.contract.fields import Cents, Percent, ShortText, text
+from showrunner.contract.fields import Cents, DisplayName, Percent, ShortText
 
-Name = text(40, 1)
 Split = tuple[Percent, ...]
 
 
 class PoolConfig(PromotionConfig):
     """Where a share of every buy-in goes, and the advertised target shown as progress."""
 
-    name: Name
+    name: DisplayName
     title: ShortText
     percent: Percent
     target: Cents | None = None

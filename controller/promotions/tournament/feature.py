@@ -47,7 +47,6 @@ from controller.promotions.tournament.payloads import (
     VoidScore,
 )
 from controller.promotions.tournament.state import Entry, Stage, StageSpec
-from controller.promotions.tournament.views import TournamentViews
 from showrunner.contract.fields import (
     MAX_SCORE,
 )
@@ -60,7 +59,7 @@ def reason_text(reason: str) -> str:
     return text
 
 
-class Tournament(TournamentViews, TournamentFolds, Configurable[Any], Feature):
+class Tournament(TournamentFolds, Configurable[Any], Feature):
     """Shared tournament mechanics; subclasses fill the class attributes and `advance`."""
 
     title = "Tournament"
@@ -187,9 +186,6 @@ class Tournament(TournamentViews, TournamentFolds, Configurable[Any], Feature):
             raise Rejected("stage_closed", f"The {stage.spec.title} is closed; its scores can no "
                                            "longer change.")
         return e
-
-    def active(self, stage: Stage) -> list[Entry]:
-        return [e for e in (self.entries[i] for i in stage.entries) if e.status == "active"]
 
     def cutoffs(self, stage: Stage) -> tuple[int, ...]:
         if stage is self.final:

@@ -9,9 +9,8 @@ from controller.domain.config import PromotionConfigured
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Handler
 from controller.domain.heats import heat_number
-from controller.domain.members import MemberFlagged, MemberJoinedRewards, Members
+from controller.domain.members import MemberFlagged, MemberJoinedRewards
 from controller.domain.money import split
-from controller.promotions.tournament.config import PoolConfig
 from controller.promotions.tournament.events import (
     TournamentEntered,
     TournamentEntryRemoved,
@@ -26,25 +25,20 @@ from controller.promotions.tournament.events import (
     TournamentTieBroken,
 )
 from controller.promotions.tournament.state import Entry, Stage
+from controller.promotions.tournament.views import TournamentViews
 
 
-class TournamentFolds:
+class TournamentFolds(TournamentViews):
     """How a tournament's state follows its events: `handlers()` and the folds it names.
 
-    A mixin of `Tournament` (feature.py); it keeps the indices on `Stage` current and says
-    which views each event may have changed.
+    A base of `Tournament` (feature.py); it keeps the indices on `Stage` current and says
+    which views (named by `TournamentViews`) each event may have changed.
     """
 
-    name: str
-    members: Members
-    entries: dict[str, Entry]
-    stages: dict[str, Stage]
     forms: set[str]
-    split: list[int]
-    pool_configs: list[PoolConfig]
-    pools: dict[str, int]
-    previous_pools: dict[str, int]
     _seq: int
+    #: Configurable's fold of a new config, which `Tournament` also inherits
+    configured: Callable[[PromotionConfigured], set[str]]
 
     def handlers(self) -> Mapping[type[DomainEvent], Handler]:
         own: dict[type[Any], Callable[[Any], set[str]]] = {
@@ -106,7 +100,7 @@ class TournamentFolds:
         e = self.entries[ev.entry]
         dirty = self._score(e, None) if e.score is not None else set()
         self.set_status(e, ev.status)
-        self.stages[e.stage].seats.pop((e.heat, e.seat), None)
+        self.stages[e.stage].free_seat(e)
         self.add_money(-ev.refund)
         if self.later(e.stage):
             dirty.add(self.seating_view)
@@ -155,7 +149,7 @@ class TournamentFolds:
                 if e.score is not None:
                     dirty |= self._score(e, None)
                 self.set_status(e, "disqualified")
-                self.stages[e.stage].seats.pop((e.heat, e.seat), None)
+                self.stages[e.stage].free_seat(e)
                 if self.later(e.stage):
                     dirty.add(self.seating_view)
         return dirty
@@ -194,7 +188,7 @@ class TournamentFolds:
 
     @classmethod
     def _seat(cls, stage: Stage, e: Entry, heat: str | None, seat: int | None) -> None:
-        stage.seats.pop((e.heat, e.seat), None)
+        stage.free_seat(e)
         cls.untrack(stage, e)
         e.heat, e.seat = heat, seat
         cls.track(stage, e)

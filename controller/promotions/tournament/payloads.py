@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import field
+from typing import Annotated
+
+from pydantic import Field
 
 from controller.domain.commands import payload
 from showrunner.contract.fields import (
@@ -13,7 +16,6 @@ from showrunner.contract.fields import (
     Ref,
     Score,
     ShortText,
-    list_of,
 )
 
 
@@ -63,5 +65,5 @@ class StartHeat:
 
 @payload
 class SetSplit:
-    percents: list_of(Percent, 100)
+    percents: Annotated[list[Percent], Field(max_length=100)]
     reason: ShortText

@@ -57,3 +57,8 @@ class Stage:
     # entry of the tournament (controller/promotions/tournament/folding.py keeps them)
     heats: dict[str | None, dict[str, None]] = field(default_factory=dict)
     unscored: dict[str | None, set[str]] = field(default_factory=dict)
+
+    def free_seat(self, e: Entry) -> None:
+        """The seat `e` holds is free again (an entry not yet seated holds none)."""
+        if e.heat is not None and e.seat is not None:
+            self.seats.pop((e.heat, e.seat), None)

@@ -37,6 +37,9 @@ class TournamentViews:
         """What a prize winner must still do before being paid, if anything."""
         return None
 
+    def active(self, stage: Stage) -> list[Entry]:
+        return [e for e in (self.entries[i] for i in stage.entries) if e.status == "active"]
+
     def name_of(self, card: str) -> str:
         return self.members.by_card[card].display_name
 

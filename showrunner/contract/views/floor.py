@@ -1,0 +1,113 @@
+"""Views of the floor itself: the cue list, screens and their programs, attract, rehearsal
+and the venue clock."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import ConfigDict, Field, StrictInt, StrictStr
+
+from showrunner.contract.fields import (
+    EpochMs,
+    Flag,
+    ShortText,
+    TimeZone,
+)
+from showrunner.contract.views.base import (
+    CueText,
+    Digest,
+    JsonData,
+    ViewModel,
+    json_safe,
+)
+
+
+# -- cues, screens, attract ----------------------------------------------------------------------
+class CueLine(ViewModel):
+    id: ShortText
+    text: CueText  # read aloud
+    notes: CueText  # for the operator: rules, what to check or do
+    topic: ShortText  # the latest due cue of a topic replaces the earlier ones
+    at_ms: EpochMs
+    acknowledged: Flag
+
+
+class CuesView(ViewModel):
+    cues: Annotated[list[CueLine], Field(max_length=10_000)]
+
+
+ScreenName = Annotated[StrictStr, Field(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$")]
+ScreenStatus = Literal["pending", "authorised", "revoked"]
+
+
+class ProgramEntry(ViewModel):
+    """A playlist in a screen's program: the validated playlist (docs/playlists.md) plus where
+    it came from and when it plays. Its items are checked by the playlist validator; here they
+    must only be plain, finite JSON."""
+
+    model_config = ConfigDict(extra="allow")
+
+    name: ShortText
+    priority: Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]
+    file: ShortText
+    sha256: Digest
+    anchor_ms: EpochMs
+    until_ms: EpochMs | None
+
+    def model_post_init(self, context: Any) -> None:
+        json_safe(self.model_extra)
+
+
+class Takeover(ViewModel):
+    id: ShortText
+    scene: ShortText
+    params: dict[str, JsonData]
+    start_ms: EpochMs
+    end_ms: EpochMs | None
+
+
+class ScreenView(ViewModel):
+    """A screen's own program: its playlists and its group's takeover."""
+
+    screen: ScreenName
+    name: ShortText
+    group: ScreenName
+    status: ScreenStatus
+    playlists: Annotated[list[ProgramEntry], Field(max_length=100)]
+    takeover: Takeover | None
+
+
+class ScreenSummary(ViewModel):
+    screen: ScreenName
+    name: ShortText
+    group: ScreenName
+    status: ScreenStatus
+    playlists: Annotated[list[ShortText], Field(max_length=100)]
+    takeover: ShortText | None
+
+
+class OpsScreensView(ViewModel):
+    screens: Annotated[list[ScreenSummary], Field(max_length=10_000)]
+
+
+class AttractView(ViewModel):
+    """Pictures for the attract loop (no controller feature publishes it yet)."""
+
+    images: Annotated[list[ShortText], Field(max_length=50)]
+
+
+class RehearsalView(ViewModel):
+    """Present only on a rehearsal log: screens and pages show a small REHEARSAL mark."""
+
+    rehearsal: Literal[True]
+    started_at: EpochMs
+    started_local: ShortText
+    timezone: ShortText
+    promotion: ShortText
+    speed: Annotated[StrictInt, Field(ge=1, le=3600)]
+
+
+class VenueView(ViewModel):
+    """The venue's wall clock: screens and pages show the time of day in it."""
+
+    timezone: TimeZone
