@@ -98,16 +98,31 @@ POKER_POOLS = {"title": "Heads-Up Poker Showdown", "subtitle": "Prize pools", "p
     pool("top_score", "Top score progressive", 24_100_00, 23_550_00, None,
          "20% of every buy-in")]}
 
+#: each pocket's colour (0-36) as the controller's board view carries it
+#: (controller/domain/roulette.py; tests/integration/test_views_render.py checks they agree)
+WHEEL = ("green", "red", "black", "red", "black", "red", "black", "red", "black", "red",
+         "black", "black", "red", "black", "red", "black", "red", "black", "red", "red",
+         "black", "red", "black", "red", "black", "red", "black", "red", "black", "black",
+         "red", "black", "red", "black", "red", "black", "red")
+
+
+def board(called: list[int]) -> dict[str, Any]:
+    """The "board:super9" view's numbers and calls: each pocket, its colour and its order."""
+    order = {n: i for i, n in enumerate(dict.fromkeys(called), 1)}
+    last = called[-1]
+    return {"numbers": [{"number": n, "colour": c, "order": order.get(n)}
+                        for n, c in enumerate(WHEEL)],
+            "called": called, "last": {"number": last, "colour": WHEEL[last], "repeat": False}}
+
+
 SUPER9 = {"title": "Super 9", "session": "Wednesday 17 January 19:00", "status": "playing",
-          "called": [17, 4, 32, 0, 21, 9, 28],
-          "last": {"number": 28, "colour": "black", "repeat": False},
+          **board([17, 4, 32, 0, 21, 9, 28]),
           "counted_spins": 7, "jackpot_spins": 18, "jackpot_cents": 1_287_500_00,
           "consolation_cents": 31_250_00, "playing_for": "jackpot",
           "message": "Shout SUPER 9 when all nine of your numbers are called"}
 #: after 18 counted spins nobody can win the jackpot: the consolation is played for (rule 16)
-SUPER9_CONSOLATION = {**SUPER9, "called": [17, 4, 32, 0, 21, 9, 28, 1, 5, 12, 33, 14, 35, 6,
-                                           19, 2, 26, 11, 30],
-                      "last": {"number": 30, "colour": "red", "repeat": False},
+SUPER9_CONSOLATION = {**SUPER9, **board([17, 4, 32, 0, 21, 9, 28, 1, 5, 12, 33, 14, 35, 6,
+                                         19, 2, 26, 11, 30]),
                       "counted_spins": 19, "playing_for": "consolation"}
 
 

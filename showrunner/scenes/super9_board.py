@@ -4,12 +4,14 @@ Rules shown: a Super 9 within the first 18 spins wins the jackpot (rule 14), aft
 first to complete wins the consolation (rule 16): the prize being played for is highlighted;
 repeated numbers do not count again (rule 19); a "no spin" is not a spin (rule 18.2).
 View "board:super9" (docs/scenes.md; controller/promotions/super9/views.py): reads "title",
-"session", "status", "called" (numbers in counted order), "last": {"number"}, "jackpot_cents",
-"consolation_cents", "jackpot_spins", "playing_for" and "message".
+"session", "status", "numbers" ([{number, colour}]: each pocket's colour on the wheel), "called"
+(numbers in counted order), "last": {"number"}, "jackpot_cents", "consolation_cents",
+"jackpot_spins", "playing_for" and "message".
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pygame
@@ -18,10 +20,13 @@ from showrunner.contract.money import format_zar
 from showrunner.engine import viewdata as vd
 from showrunner.engine.draw import panel
 from showrunner.engine.easing import clamp01, out_back
+from showrunner.engine.logonce import warn_once
 from showrunner.engine.scene import Scene
 from showrunner.scenes.common import content_top, static_layer
 
-RED = {1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36}
+#: a pocket's colour as the view names it (controller/domain/roulette.py) -> the theme's
+POCKET_COLOURS = {"green": "ok", "red": "red", "black": "background_top"}
+NO_COLOUR = "muted"  # a called number the view gives no colour for
 JACKPOT_SPINS = 18  # rule 14
 STATUSES = ("idle", "playing", "super9", "won", "closed")
 PRIZES = ("jackpot", "consolation")
@@ -30,8 +35,7 @@ FIELDS = ("title", "called", "last", "jackpot_cents", "consolation_cents", "coun
           "jackpot_spins", "message")
 
 
-def pocket_colour(number: int) -> str:
-    return "ok" if number == 0 else "red" if number in RED else "background_top"
+log = logging.getLogger(__name__)
 
 
 class Super9Board(Scene):
@@ -43,6 +47,7 @@ class Super9Board(Scene):
         vd.expect(doc, FIELDS, where)
         spins = self._calls(doc, where)
         called = set(spins)
+        self.colours = self._colours(doc, where)
         last = vd.optional_int(vd.mapping(doc, "last", where), "number", where)
         if last is None and spins:
             last = spins[-1]
@@ -69,7 +74,7 @@ class Super9Board(Scene):
             h = cell * 3 if n == 0 else cell
             r = lay.rect(x + col * cell + 4, top + row * cell + 4, cell - 8, h - 8)
             lit = n in called
-            panel(s, r, theme.colour(pocket_colour(n) if lit else "panel"), lay.px(12))
+            panel(s, r, theme.colour(self.pocket_colour(n) if lit else "panel"), lay.px(12))
             if lit:
                 pygame.draw.rect(s, theme.colour("accent"), r, lay.px(4), border_radius=lay.px(12))
             num = text.render(str(n), "display", cell * 0.6,
@@ -95,7 +100,7 @@ class Super9Board(Scene):
         s.blit(text.render("LAST SPINS", "body", 30, theme.colour("muted")), lay.point(x, ry))
         for i, n in enumerate(reversed(recent)):
             r = lay.rect(x + i * 96, ry + 44, 84, 84)
-            pygame.draw.ellipse(s, theme.colour(pocket_colour(n)), r)
+            pygame.draw.ellipse(s, theme.colour(self.pocket_colour(n)), r)
             pygame.draw.ellipse(s, theme.colour("accent_dark"), r, lay.px(3))
             t = text.render(str(n), "display", 52, theme.colour("text"))
             s.blit(t, t.get_rect(center=r.center))
@@ -110,10 +115,29 @@ class Super9Board(Scene):
         """Called numbers in counted order (`called`); anything off the wheel is ignored."""
         return [n for n in vd.numbers(doc, "called", where) if 0 <= n <= 36]
 
+    def _colours(self, doc: dict[str, Any], where: str) -> dict[int, str]:
+        """Each pocket's theme colour from the view's `numbers`; the idle board has none."""
+        colours: dict[int, str] = {}
+        for cell in vd.items(doc, "numbers", where, limit=37):
+            number = vd.optional_int(cell, "number", where)
+            colour = vd.choice(cell, "colour", tuple(POCKET_COLOURS), "", where)
+            if number is not None and colour:
+                colours[number] = POCKET_COLOURS[colour]
+        return colours
+
+    def pocket_colour(self, number: int) -> str:
+        """The theme colour of a called number's pocket, as the view colours it."""
+        if number not in self.colours:
+            warn_once(log, f"colour:{self.name}:{number}", "%s:%s: number %d has no colour in "
+                      "'numbers'", self.name, self.p["view"], number)
+            return NO_COLOUR
+        return self.colours[number]
+
     def next_change_ms(self, now_ms: int) -> int | None:
         return self.moving_until(now_ms, self.last_changed + POP_SECONDS)
 
     def draw(self, surface: pygame.Surface) -> None:
+        assert self.static is not None, "on_view makes the layer as the scene enters"
         surface.blit(self.static, (0, 0))
         if self.last is None:
             return
@@ -122,7 +146,8 @@ class Super9Board(Scene):
         radius = 190 * (0.5 + 0.5 * pop)
         c = lay.point(*self.ball_centre)
         pygame.draw.circle(surface, theme.colour("accent"), c, lay.px(radius + 10))
-        pygame.draw.circle(surface, theme.colour(pocket_colour(self.last)), c, lay.px(radius))
+        pygame.draw.circle(surface, theme.colour(self.pocket_colour(self.last)), c,
+                           lay.px(radius))
         num = text.render(str(self.last), "display", 220, theme.colour("text"))
         if pop >= 0.999:
             surface.blit(num, num.get_rect(center=c))

@@ -157,7 +157,7 @@ def test_at_rest_before_a_switch_the_screen_makes_the_layers_the_switch_needs(
 def test_at_rest_after_a_scene_has_left_the_heap_is_trimmed_once(tmp_path, monkeypatch):
     screen = DemoScreen(tmp_path)
     trims: list[tuple[float, bool]] = []
-    monkeypatch.setattr("showrunner.engine.display.trim",
+    monkeypatch.setattr("showrunner.engine.display.upkeep.trim",
                         lambda: trims.append((screen.sim.now, screen.display.moving)))
     screen.play_until(19.9)
     assert trims == []  # no scene has left yet

@@ -26,7 +26,7 @@ from showrunner.engine.host import SceneHost
 from showrunner.engine.render import SteppedClock, advance, init_headless
 from showrunner.engine.scene import SceneContext
 from showrunner.engine.theme import Theme
-from showrunner.scenes import REGISTRY
+from showrunner.scenes import REGISTRY, samples
 from tests.promotions.helpers import Driver
 from tests.promotions.super9_floor import SESSION, WEDNESDAY, Floor, ms
 from tests.promotions.test_poker import driver
@@ -183,6 +183,39 @@ def test_super9_views_render_from_sales_to_a_confirmed_win(caplog):
     f.do("super9.confirm_win")
     checked += check_renders(public(f.show), f.now, caplog)
     assert checked >= 30
+
+
+def super9_live_board() -> dict[str, dict[str, Any]]:
+    """The public views of a Super 9 session with 0 and a red and a black number called."""
+    f = Floor()
+    f.do("register_member", {"card": "1000001", "display_name": "Player0 Surname0"})
+    f.now = ms(f"{WEDNESDAY} 12:00")
+    nine = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    f.do("super9.sell_ticket", {"ticket": "0001", "card": "1000001"})
+    f.do("super9.enter_ticket", {"ticket": "0001", "original": nine, "duplicate": nine})
+    f.now = ms(f"{WEDNESDAY} 19:00")
+    f.do("super9.start_session", {"session": SESSION})
+    for n in (0, 1, 2):
+        f.do("super9.spin", {"number": n})
+    return public(f.show)
+
+
+def test_the_samples_colour_the_super9_pockets_as_the_controllers_board_does():
+    """The golden images' board (showrunner/scenes/samples.py) is the controller's shape."""
+    board = super9_live_board()["board:super9"]
+    colours = [(cell["number"], cell["colour"]) for cell in board["numbers"]]
+    assert colours == [(cell["number"], cell["colour"]) for cell in samples.SUPER9["numbers"]]
+    assert board["last"] == {"number": 2, "colour": "black", "repeat": False}
+
+
+def test_a_super9_board_without_its_colours_fails_the_contract(caplog):
+    """The board draws each called pocket in the colour the view gives it, none of its own."""
+    views = super9_live_board()
+    board = views["board:super9"]
+    numbers = [{k: v for k, v in cell.items() if k != "colour"} for cell in board["numbers"]]
+    views["board:super9"] = {**board, "numbers": numbers}
+    with pytest.raises(AssertionError, match="colour"):
+        check_renders(views, ms(f"{WEDNESDAY} 19:00"), caplog, only="board:super9")
 
 
 def tournament_views(d: Driver) -> dict[str, dict[str, Any]]:

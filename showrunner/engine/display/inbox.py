@@ -1,0 +1,85 @@
+"""What the link puts on the display's inbox, applied: views, the link's status, the log
+joined, a refusal, a screenshot asked for, the clock's offset."""
+
+from __future__ import annotations
+
+import logging
+import queue
+
+from showrunner.engine.display.state import DisplayState
+from showrunner.engine.link import (
+    ClockOffset,
+    LinkRefused,
+    LinkStatus,
+    LogJoined,
+    ScreenshotRequested,
+    ViewChanged,
+    ViewPatched,
+)
+
+log = logging.getLogger(__name__)
+
+REDRAW_OFFSET_MS = 50  # a clock correction this large is drawn at once (a countdown's second)
+
+
+class Inbox(DisplayState):
+    def drain(self, inbox: queue.Queue, first: object | None = None) -> bool:
+        """Apply `first` and everything else the link has put on the queue so far; never
+        blocks. True if any of it may change the picture."""
+        changed = False
+        message = first
+        while True:
+            if message is not None:
+                changed = self.apply(message) or changed
+            try:
+                message = inbox.get_nowait()
+            except queue.Empty:
+                return changed
+
+    def apply(self, message: object) -> bool:
+        """One message from the link; True if it may change the picture."""
+        if isinstance(message, ViewChanged):
+            if self.replica.apply(message.name, message.revision, message.doc):
+                self.dirty = True
+                return True
+        elif isinstance(message, ViewPatched):
+            if self.replica.patch(message.name, message.revision, message.base, message.delta):
+                self.dirty = True
+                return True
+            if self.link is not None:
+                self.link.request_whole(message.name)
+        elif isinstance(message, LinkStatus):
+            before = self.offline_since
+            self.offline_since = None if message.online else (
+                self.offline_since or message.since_ms)
+            if message.online:
+                self.player.refusal = None
+                self.last_heartbeat = 0.0
+            return self.offline_since != before or message.online
+        elif isinstance(message, LogJoined):
+            self.joined(message)
+            return True
+        elif isinstance(message, LinkRefused):
+            self.player.refusal = message.reason
+            return True
+        elif isinstance(message, ScreenshotRequested):
+            self.want_screenshot = True
+        elif isinstance(message, ClockOffset):
+            # the link refines the clock by a few ms every few seconds: not worth a frame
+            changed = (abs(self.clock.correction_ms(message.fix)) >= REDRAW_OFFSET_MS
+                       or message.rate != self.clock.rate)
+            self.clock.fix = message.fix
+            return changed
+        return False
+
+    def joined(self, message: LogJoined) -> None:
+        """The controller's log: on another one, every view held is dropped (the link then
+        resyncs from nothing) and the telemetry says so."""
+        if message.reset:
+            log.warning("resync from scratch: %s", message.reset)
+            self.replica.clear()
+            self.resyncs += 1
+            self.resync_reason = message.reset
+        if message.reset or self.replica.log_id != message.log_id:
+            self.replica.log_id = message.log_id
+            self.dirty = True

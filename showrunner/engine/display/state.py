@@ -1,0 +1,58 @@
+"""What a display holds between frames, shared by the parts of its loop (a mixin each)."""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from showrunner.contract.playlist.schedule import Slot
+from showrunner.engine.clock import ShowClock
+from showrunner.engine.display.options import DisplayOptions, Timebase
+from showrunner.engine.link import Link
+from showrunner.engine.player import Player
+from showrunner.engine.present import Presenter
+from showrunner.engine.replica import Replica
+from showrunner.engine.venue_badge import Badge
+from showrunner.engine.watchdog import Notifier
+
+
+class DisplayState:
+    """The replica of the views, the show clock, what plays, the link's status and the
+    counters the telemetry reports."""
+
+    badge: Badge  # made with the window (Display.open)
+
+    def __init__(self, options: DisplayOptions, timebase: Timebase | None = None) -> None:
+        self.o = options
+        self.time = timebase or Timebase()
+        self.state_path = options.state_dir / f"{options.screen}.json"
+        self.running = True
+        self.replica = Replica.load(self.state_path)
+        self.clock = ShowClock(source=self.time.wall_ms)
+        self.offline_since: int | None = int(self.time.wall_ms())
+        self.started_ms = self.offline_since
+        self.dirty = False
+        self.last_save = 0.0
+        self.last_snapshot = 0.0
+        self._mark: tuple[tuple[int, str | None], pygame.Surface] | None = None
+        self.player = Player(options.screen, options.scene, options.params)
+        self.playing: Slot | None = None
+        self.switched_ms: int | None = None
+        self.frames = 0  # frames presented
+        self.dropped = 0
+        self.last_heartbeat = 0.0
+        self.last_screenshot = 0.0
+        self.want_screenshot = False
+        self.resyncs = 0
+        self.resync_reason = ""
+        self.link: Link | None = None
+        self._next_frame = self.time.monotonic()
+        self.moving = True  # the last frame drawn was part of a motion
+        self.notifier = Notifier.from_env()
+        self.presenter = Presenter()
+        self._overlays: tuple[int, bool] | None = None
+        self._prepare_at = math.inf  # (monotonic) when to make the next switch's layers
+
+    def stop(self, *_: object) -> None:
+        self.running = False
