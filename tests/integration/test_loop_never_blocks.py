@@ -118,7 +118,7 @@ async def test_no_coroutine_on_a_controller_loop_makes_a_blocking_network_call(
     watch = Watch.read(watched)
     assert watch.armed == pids, f"the hook ran in {set(watch.armed)}, not in {pids}"
     assert not watch.blocked, ("blocking network calls on a controller's event loop:\n\n"
-                               + "\n\n".join(describe(call) for call in watch.blocked))
+                               + describe(watch.blocked))
 
 
 async def play_the_floor(owner: LiveController, tech: Client, mc: Client,

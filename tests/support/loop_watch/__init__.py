@@ -59,15 +59,25 @@ def _ours(filename: str) -> str | None:
     return str(relative) if relative.parts[0] in OURS else None
 
 
-def describe(call: dict[str, Any]) -> str:
-    """'sendall (...) in process N from controller/x.py:12 in f', then the stack from where
-    our code calls out."""
-    frames = call["stack"]
-    ours = [i for i, (filename, *_) in enumerate(frames) if _ours(filename)]
-    first = ours[-1] if ours else 0
-    filename, line, function, _ = frames[first]
-    lines = [f"{call['call']} ({call['detail']}) in process {call['pid']} from "
-             f"{_ours(filename) or filename}:{line} in {function}"]
-    lines += [f"    {_ours(f) or f}:{n} in {name}: {text}"
-              for f, n, name, text in frames[max(0, first - 6):]]
-    return "\n".join(lines)
+def _caller(stack: list[list[Any]]) -> int:
+    """The frame of ours nearest the call: the function that made it, through libraries."""
+    return max((i for i, (filename, *_) in enumerate(stack) if _ours(filename)), default=0)
+
+
+def describe(blocked: list[dict[str, Any]]) -> str:
+    """Each function of ours that made a blocking call ('sendall (...) from
+    controller/x.py:12 in f, in processes [N]'), with the stack of its first call from a few
+    frames above it down to the socket."""
+    places: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for call in blocked:
+        filename, line, function, _ = call["stack"][_caller(call["stack"])]
+        where = f"{_ours(filename) or filename}:{line} in {function}"
+        places.setdefault((call["call"], where), []).append(call)
+    out = []
+    for (name, where), calls in places.items():
+        stack = calls[0]["stack"]
+        out.append(f"{name} ({calls[0]['detail']}) from {where}, in processes "
+                   f"{sorted({c['pid'] for c in calls})}\n"
+                   + "\n".join(f"    {_ours(f) or f}:{n} in {fn}: {text}"
+                               for f, n, fn, text in stack[max(0, _caller(stack) - 6):]))
+    return "\n\n".join(out)
