@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from showrunner.contract.fields import MAX_WHEEL_NUMBER
+from showrunner.contract.wheel import colour
+
 BASE_MS = 1_705_593_600_000  # 2024-01-18 16:00 UTC = 18h00 SAST, the Wild Card draw
 
 
@@ -98,21 +101,13 @@ POKER_POOLS = {"title": "Heads-Up Poker Showdown", "subtitle": "Prize pools", "p
     pool("top_score", "Top score progressive", 24_100_00, 23_550_00, None,
          "20% of every buy-in")]}
 
-#: each pocket's colour (0-36) as the controller's board view carries it
-#: (controller/domain/roulette.py; tests/integration/test_views_render.py checks they agree)
-WHEEL = ("green", "red", "black", "red", "black", "red", "black", "red", "black", "red",
-         "black", "black", "red", "black", "red", "black", "red", "black", "red", "red",
-         "black", "red", "black", "red", "black", "red", "black", "red", "black", "black",
-         "red", "black", "red", "black", "red", "black", "red")
-
-
 def board(called: list[int]) -> dict[str, Any]:
     """The "board:super9" view's numbers and calls: each pocket, its colour and its order."""
     order = {n: i for i, n in enumerate(dict.fromkeys(called), 1)}
     last = called[-1]
-    return {"numbers": [{"number": n, "colour": c, "order": order.get(n)}
-                        for n, c in enumerate(WHEEL)],
-            "called": called, "last": {"number": last, "colour": WHEEL[last], "repeat": False}}
+    return {"numbers": [{"number": n, "colour": colour(n), "order": order.get(n)}
+                        for n in range(MAX_WHEEL_NUMBER + 1)],
+            "called": called, "last": {"number": last, "colour": colour(last), "repeat": False}}
 
 
 SUPER9 = {"title": "Super 9", "session": "Wednesday 17 January 19:00", "status": "playing",

@@ -24,7 +24,7 @@ from showrunner.engine.logonce import warn_once
 from showrunner.engine.scene import Scene
 from showrunner.scenes.common import content_top, static_layer
 
-#: a pocket's colour as the view names it (controller/domain/roulette.py) -> the theme's
+#: a pocket's colour as the view names it (showrunner/contract/wheel.py) -> the theme's
 POCKET_COLOURS = {"green": "ok", "red": "red", "black": "background_top"}
 NO_COLOUR = "muted"  # a called number the view gives no colour for
 JACKPOT_SPINS = 18  # rule 14

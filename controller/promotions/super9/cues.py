@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from controller.domain.roulette import colour
 from showrunner.contract.money import format_zar
+from showrunner.contract.wheel import colour
 
 WORDS = {1: "one more number", 2: "two more numbers", 3: "three more numbers"}
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from controller.domain.roulette import colour
 from controller.promotions.super9.config import Super9Config
 from controller.promotions.super9.events import Super9Won
 from controller.promotions.super9.schedule import Schedule, Session
 from controller.promotions.super9.state import Running
 from showrunner.contract.money import format_zar
+from showrunner.contract.wheel import colour
 
 BOARD = "board:super9"
 JACKPOT = "jackpot:super9"

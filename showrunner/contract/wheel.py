@@ -1,4 +1,5 @@
-"""Roulette wheel colours, shared by every promotion that shows a wheel's numbers."""
+"""The roulette wheel's colours: the one definition, for the controller's views (every
+promotion that shows a wheel's numbers) and the displays' samples."""
 
 from __future__ import annotations
 
