@@ -252,10 +252,11 @@ def test_a_renamed_private_method_fails_the_contract(tmp_path):
     for source in copy.rglob("*.py"):
         text = source.read_text()
         source.write_text(text.replace("_send_eio_packet", "_send_engineio_packet"))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.getcwd()])}
+    root = Path(__file__).parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(root)])}
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-k", STATIC, __file__],
-        env=env, capture_output=True, text=True, timeout=60)
+        cwd=root, env=env, capture_output=True, text=True, timeout=60)
     assert result.returncode == 1, result.stdout + result.stderr  # 1: tests ran, some failed
     assert "server has no '_send_eio_packet'" in result.stdout, result.stdout
     imported = subprocess.run([sys.executable, "-c", "import socketio; print(socketio.__file__)"],
