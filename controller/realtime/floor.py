@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.realtime.hub import Hub
-from controller.screens.feature import OPS_VIEW
+from controller.screens.views import OPS_VIEW
 from showrunner.contract.fields import MAX_PLAYLIST_CHARS
 from showrunner.contract.playlist.validate import PlaylistError, validate
 

@@ -17,8 +17,9 @@ from controller.access.attempts import NOT_PLAIN, TOO_MANY, plain_key, remote_ad
 from controller.access.keys import authenticate
 from controller.access.logins import LOGGED_OUT, person
 from controller.realtime.hub import Hub
-from controller.realtime.subscriptions import VIEWS_ROOM, visible
+from controller.realtime.subscriptions import VIEWS_ROOM
 from controller.rehearsal.log import clock_rate
+from controller.screens.audience import visible
 
 Refused = socketio.exceptions.ConnectionRefusedError
 
