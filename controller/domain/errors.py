@@ -21,7 +21,7 @@ class Rejected(Exception):
         return refusal(self.code, self.message, **details)
 
 
-def refusal(code: str, message: str, **details: Any) -> dict[str, Any]:
+def refusal(code: str, message: str, /, **details: Any) -> dict[str, Any]:
     """The ack of anything refused on a socket (a command, a query, a packet):
     `{"ok": False, "error": {"code", "message"}}`, with what else the refusal tells."""
     return {"ok": False, "error": {"code": code, "message": message}, **details}

@@ -208,7 +208,8 @@ class Screens(ScreensViews, Feature):
         change has had time to reach the screens, or at once if it plays no playlist."""
         soon = now_ms + SWITCH_LEAD_MS
         kind, _, name = target.partition(":")
-        playing = self.program(name) if kind == "screen" else self.assignments.get(target, [])
+        playing: list[Mapping[str, Any]] = [
+            *(self.program(name) if kind == "screen" else self.assignments.get(target, []))]
         slot = program_slot(playing, soon)
         return slot.end_ms if slot.source.startswith("playlist:") else soon
 

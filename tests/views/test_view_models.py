@@ -16,13 +16,13 @@ from pydantic import ValidationError
 from controller.application.show import Show
 from controller.domain.commands import Context
 from showrunner.contract.views import view_model
-from tests.screens.test_screens import LOOP
-from tests.screens.test_screens import Floor as ScreensFloor
 from tests.promotions.helpers import Driver
 from tests.promotions.super9_floor import SESSION, WEDNESDAY, Floor, ms
 from tests.promotions.test_poker import driver, play_semi, to_semi
 from tests.promotions.test_slots import stage_entries, to_final
 from tests.promotions.wildcard_show import CLOSE, DECLINE_PAYLOAD, ScriptedRng, activated_show
+from tests.screens.test_screens import LOOP
+from tests.screens.test_screens import Floor as ScreensFloor
 
 
 class Watch:
