@@ -96,6 +96,6 @@ CONTROL_QUERIES: dict[str, Query[Any, Hub]] = {q.name: q for q in (
           "Every screen with its status and its latest heartbeat."),
     Query("check_playlist", TECHNICIAN, Assign, check_playlist, TECHNICIANS_ONLY,
           "Check a playlist as playlists.assign would, without assigning it."),
-    Query("screenshot_request", TECHNICIAN, ScreenOnly, screenshot_request,
-          "Only technicians may ask for screenshots.", "Ask a screen for a fresh picture."),
+    Query("screenshot_request", TECHNICIAN, ScreenOnly, screenshot_request, TECHNICIANS_ONLY,
+          "Ask a screen for a fresh picture."),
 )}
