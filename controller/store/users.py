@@ -42,7 +42,8 @@ def disable(name: str) -> Statement:
     return "UPDATE users SET disabled = 1 WHERE name = ?", (name,)
 
 
-USER_ADDED, USER_DISABLED = UserAdded.type_name, UserDisabled.type_name  # what the users table follows
+# the events the users table follows
+USER_ADDED, USER_DISABLED = UserAdded.type_name, UserDisabled.type_name
 
 
 def follow(type_: str, data: dict[str, Any], seen: dict[str, tuple[str, bool]]) -> None:
