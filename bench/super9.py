@@ -76,7 +76,7 @@ def run(tickets: int, spins: int, seed: int) -> dict[str, Any]:
             service.replay()
             clock.now_ms = session.start_ms
             t1 = time.perf_counter()
-            ack, _ = service.execute(command("super9.start_session", {"session": session.id}),
+            ack, _, _ = service.execute(command("super9.start_session", {"session": session.id}),
                                      BENCH)
             assert ack["ok"], ack
             start_ms = (time.perf_counter() - t1) * 1000
@@ -104,7 +104,7 @@ def drive(service: Service, spins: int, rng: random.Random) -> tuple[list[float]
     undo_ms: list[float] = []
     while len(spin_ms) < spins:
         t = time.perf_counter()
-        ack, views = service.execute(command("super9.spin", {"number": rng.randrange(37)}),
+        ack, views, _ = service.execute(command("super9.spin", {"number": rng.randrange(37)}),
                                      BENCH)
         spin_ms.append((time.perf_counter() - t) * 1000)
         assert ack["ok"] and views, ack
@@ -112,7 +112,7 @@ def drive(service: Service, spins: int, rng: random.Random) -> tuple[list[float]
         if board["status"] == "super9" or board["counted_spins"] >= 20:
             while service.show.views[BOARD].doc["spins"]:
                 t = time.perf_counter()
-                ack, _ = service.execute(command("super9.undo_spin", {"reason": "bench reset"}),
+                ack, _, _ = service.execute(command("super9.undo_spin", {"reason": "bench reset"}),
                                          BENCH)
                 undo_ms.append((time.perf_counter() - t) * 1000)
                 assert ack["ok"], ack

@@ -43,10 +43,7 @@ def wall_clock_ms() -> int:
 
 
 def rejection(exc: Rejected, command_id: str | None = None) -> dict[str, Any]:
-    ack: dict[str, Any] = {"ok": False, "error": exc.as_error()}
-    if command_id is not None:
-        ack["command_id"] = command_id
-    return ack
+    return exc.refusal() if command_id is None else exc.refusal(command_id=command_id)
 
 
 class Service:
@@ -115,40 +112,42 @@ class Service:
         _, views = self._commit(command_id, "controller", CLOCK, None, at, events, {"ok": True})
         return views
 
-    def execute(self, envelope: Any, principal: Principal) -> tuple[dict[str, Any], list[View]]:
-        """Run one command envelope from `principal`; the ack and the views it changed. Never
-        raises Rejected."""
+    def execute(self, envelope: Any, principal: Principal
+                ) -> tuple[dict[str, Any], list[View], list[DomainEvent]]:
+        """Run one command envelope from `principal`: the ack, the views it changed and the
+        events it appended (none for a refusal or a retry). Never raises Rejected."""
         try:
             command_type, payload, command_id = parse_envelope(envelope)
         except Rejected as exc:
-            return rejection(exc), []
+            return rejection(exc), [], []
         try:
             self.show.authorise(command_type, principal.role)
         except Rejected as exc:
-            return rejection(exc, command_id), []
+            return rejection(exc, command_id), [], []
         digest = envelope_digest(command_type, payload)
         previous = self.log.ack_for(principal.id, command_id)
         if previous is not None:
             if previous.digest in (None, digest):  # None: stored before digests were kept
-                return previous.ack, []
-            return rejection(reused(command_id), command_id), []
+                return previous.ack, [], []
+            return rejection(reused(command_id), command_id), [], []
         now = self.clock()
         try:
             events = self.show.decide(command_type, payload,
                                       Context(principal.name, principal.role, now))
         except Rejected as exc:
-            return rejection(exc, command_id), []
+            return rejection(exc, command_id), [], []
         ack: dict[str, Any] = {
             "ok": True,
             "command_id": command_id,
             "events": [{"type": e.type_name, "data": e.to_data()} for e in events],
         }
         try:
-            return self._commit(command_id, principal.name, principal.id, digest, now, events,
-                                ack)
+            done, views = self._commit(command_id, principal.name, principal.id, digest, now,
+                                       events, ack)
         except StorageUnavailable as exc:
             logger.error("command %r of %s was not recorded: %s", command_id, principal.name, exc)
-            return rejection(STORAGE_UNAVAILABLE, command_id), []
+            return rejection(STORAGE_UNAVAILABLE, command_id), [], []
+        return done, views, events
 
     def _commit(self, command_id: str, actor: str, principal: str, digest: str | None,
                 now: int, events: list[DomainEvent],

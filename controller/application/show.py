@@ -14,6 +14,7 @@ from controller.domain.commands import Command, Context, parse_payload, payload_
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
+from controller.screens.audience import is_public
 
 
 @dataclass(frozen=True)
@@ -108,10 +109,3 @@ class Show:
         return [v for n, v in sorted(self.views.items())
                 if held.get(n, -1) < v.revision and (operator or is_public(n))]
 
-
-OPERATOR_ONLY_PREFIX = "ops:"
-
-
-def is_public(view_name: str) -> bool:
-    """Views named `ops:...` may carry internal ids; they go to /control only."""
-    return not view_name.startswith(OPERATOR_ONLY_PREFIX)

@@ -19,23 +19,38 @@ from typing import Any
 
 from controller.application.features import build_features
 from controller.application.show import Show
-from controller.domain.events import event_from
+from controller.domain.events import DomainEvent, event_from
+from controller.domain.handoffs import WildcardFinalist
+from controller.domain.keys import KeyIssued, KeyRevoked
+from controller.domain.members import MemberFlagged, MemberRegistered
+from controller.promotions.tournament.events import (
+    TournamentScoreCorrected,
+    TournamentScoreRecorded,
+    TournamentScoreVoided,
+)
 from controller.promotions.wildcard import Wildcard
 from controller.promotions.wildcard.events import (
+    WildcardActivated,
     WildcardClaimed,
+    WildcardDeclineRegistered,
     WildcardDrawn,
     WildcardPoolFrozen,
     WildcardRedrawStarted,
+    WildcardRevealed,
+    WildcardStandInNamed,
 )
 from controller.promotions.wildcard.pool import holder_of, pool_digest, total_tickets
 from controller.store.sqlite import StoredEvent
 
-KINDS = {
-    "MemberRegistered": "member", "MemberFlagged": "eligibility",
-    "WildcardActivated": "entry", "WildcardDeclineRegistered": "entry",
-    "WildcardPoolFrozen": "draw", "WildcardDrawn": "draw", "WildcardRevealed": "draw",
-    "WildcardClaimed": "claim", "WildcardFinalist": "claim", "WildcardStandInNamed": "claim",
-    "WildcardRedrawStarted": "redraw", "KeyIssued": "key", "KeyRevoked": "key",
+#: the events the auditor's trail holds, by kind
+KINDS: dict[type[DomainEvent], str] = {
+    MemberRegistered: "member", MemberFlagged: "eligibility",
+    WildcardActivated: "entry", WildcardDeclineRegistered: "entry",
+    WildcardPoolFrozen: "draw", WildcardDrawn: "draw", WildcardRevealed: "draw",
+    WildcardClaimed: "claim", WildcardFinalist: "claim", WildcardStandInNamed: "claim",
+    WildcardRedrawStarted: "redraw", KeyIssued: "key", KeyRevoked: "key",
+    TournamentScoreRecorded: "score", TournamentScoreCorrected: "score",
+    TournamentScoreVoided: "score",
 }
 EVENT_COLUMNS = ["seq", "at_utc", "at_ms", "actor", "kind", "type", "data", "hash"]
 DRAW_COLUMNS = ["round", "drawn_at_utc", "operator", "pool_members", "pool_tickets",
@@ -107,9 +122,10 @@ def _draw_problem(event: WildcardDrawn, pool: WildcardPoolFrozen | None) -> str 
 def export(events: Iterable[StoredEvent], out_dir: Path) -> dict[str, int]:
     """Write events.csv/.json (draws, claims, redraws, entries, score changes with operator and
     time) and draws.csv/.json (one row per draw with its outcome). Returns row counts."""
-    stored = list(events)
-    event_rows = [_event_row(e) for e in stored if _kind(e.type)]
-    draw_rows = _draw_rows(stored)
+    decoded = [(e, event_from(e.type, e.version, e.data)) for e in events]  # current shape
+    event_rows = [_event_row(e, KINDS[type(event)]) for e, event in decoded
+                  if type(event) in KINDS]
+    draw_rows = _draw_rows(event for _, event in decoded)
     out_dir.mkdir(parents=True, exist_ok=True)
     for name, columns, rows in (("events", EVENT_COLUMNS, event_rows),
                                 ("draws", DRAW_COLUMNS, draw_rows)):
@@ -123,48 +139,45 @@ def export(events: Iterable[StoredEvent], out_dir: Path) -> dict[str, int]:
     return {"events": len(event_rows), "draws": len(draw_rows)}
 
 
-def _kind(type_: str) -> str | None:
-    return KINDS.get(type_) or ("score" if "Score" in type_ else None)
-
-
-def _event_row(e: StoredEvent) -> dict[str, Any]:
+def _event_row(e: StoredEvent, kind: str) -> dict[str, Any]:
     return {"seq": e.seq, "at_utc": utc(e.at_ms), "at_ms": e.at_ms, "actor": e.actor,
-            "kind": _kind(e.type), "type": e.type, "data": e.data, "hash": e.hash}
+            "kind": kind, "type": e.type, "data": e.data, "hash": e.hash}
 
 
-def _draw_rows(stored: list[StoredEvent]) -> list[dict[str, Any]]:
+def _draw_rows(events: Iterable[DomainEvent]) -> list[dict[str, Any]]:
     names: dict[str, str] = {}
-    pools: dict[int, dict[str, Any]] = {}
+    pools: dict[int, WildcardPoolFrozen] = {}
     draws: dict[int, dict[str, Any]] = {}
-    for e in stored:
-        data = event_from(e.type, e.version, e.data).to_data()  # in the current shape
-        if e.type == "MemberRegistered":
-            names[data["card"]] = data["display_name"]
-        elif e.type == WildcardPoolFrozen.type_name:
-            pools[data["round"]] = data
-        elif e.type == WildcardDrawn.type_name:
-            draws[data["round"]] = {
-                "round": data["round"], "drawn_at_utc": utc(data["drawn_at_ms"]),
-                "operator": data["operator"],
-                "pool_members": pools.get(data["round"], {}).get("members"),
-                "pool_tickets": data["tickets"], "pool_digest": data["digest"],
-                "pick": data["pick"], "ticket_number": data["pick"] + 1,
-                "winner_card": data["card"], "winner_name": names.get(data["card"], ""),
-                "in_register": data["in_register"], "reveal_at_utc": utc(data["reveal_at_ms"]),
-                "claim_deadline_utc": utc(data["claim_deadline_ms"]),
+    for event in events:
+        if isinstance(event, MemberRegistered):
+            names[event.card] = event.display_name
+        elif isinstance(event, WildcardPoolFrozen):
+            pools[event.round] = event
+        elif isinstance(event, WildcardDrawn):
+            pool = pools.get(event.round)
+            draws[event.round] = {
+                "round": event.round, "drawn_at_utc": utc(event.drawn_at_ms),
+                "operator": event.operator,
+                "pool_members": pool.members if pool else None,
+                "pool_tickets": event.tickets, "pool_digest": event.digest,
+                "pick": event.pick, "ticket_number": event.pick + 1,
+                "winner_card": event.card, "winner_name": names.get(event.card, ""),
+                "in_register": event.in_register, "reveal_at_utc": utc(event.reveal_at_ms),
+                "claim_deadline_utc": utc(event.claim_deadline_ms),
                 "outcome": "open", "outcome_at_utc": "", "outcome_by": "", "cause": "",
             }
-        elif e.type == "WildcardRevealed" and data["round"] in draws and data["at_ms"]:
-            draws[data["round"]].update(  # shown late or called again after an outage
-                reveal_at_utc=utc(data["at_ms"]),
-                claim_deadline_utc=utc(data["claim_deadline_ms"]))
-        elif e.type == WildcardClaimed.type_name and data["round"] in draws:
-            draws[data["round"]].update(
-                outcome="claimed in person" if data["present"] else "finalist from the register",
-                outcome_at_utc=utc(data["at_ms"]), outcome_by=data["operator"])
-        elif e.type == WildcardRedrawStarted.type_name and data["round"] in draws:
-            draws[data["round"]].update(outcome="redrawn", outcome_at_utc=utc(data["at_ms"]),
-                                        outcome_by=data["operator"], cause=data["cause"])
+        elif isinstance(event, WildcardRevealed) and event.round in draws and event.at_ms:
+            deadline = event.claim_deadline_ms
+            draws[event.round].update(  # shown late or called again after an outage
+                reveal_at_utc=utc(event.at_ms),
+                claim_deadline_utc="" if deadline is None else utc(deadline))
+        elif isinstance(event, WildcardClaimed) and event.round in draws:
+            draws[event.round].update(
+                outcome="claimed in person" if event.present else "finalist from the register",
+                outcome_at_utc=utc(event.at_ms), outcome_by=event.operator)
+        elif isinstance(event, WildcardRedrawStarted) and event.round in draws:
+            draws[event.round].update(outcome="redrawn", outcome_at_utc=utc(event.at_ms),
+                                      outcome_by=event.operator, cause=event.cause)
     return [draws[r] for r in sorted(draws)]
 
 

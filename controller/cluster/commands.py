@@ -19,19 +19,18 @@ import redis.asyncio
 from controller.access.keys import Principal
 from controller.application.faults import FaultLog
 from controller.cluster.queue import MessageQueue
+from controller.domain.errors import refusal
 from controller.realtime.hub import Hub
 
 ANSWER_S = 5
 REPLY_KEPT_S = 60
 log = logging.getLogger(__name__)
-NOT_RUN = {"ok": False, "error": {
-    "code": "owner_unavailable",
-    "message": "The controller that owns the show did not answer, so nothing was done; send it "
-               "again when it is back."}}
-NO_ANSWER = {"ok": False, "error": {
-    "code": "owner_unavailable",
-    "message": "The controller that owns the show did not answer in time; send it again (a "
-               "command is applied once, however often it is sent)."}}
+NOT_RUN = refusal(
+    "owner_unavailable", "The controller that owns the show did not answer, so nothing was "
+    "done; send it again when it is back.")
+NO_ANSWER = refusal(
+    "owner_unavailable", "The controller that owns the show did not answer in time; send it "
+    "again (a command is applied once, however often it is sent).")
 
 
 def _requests(queue: MessageQueue) -> str:

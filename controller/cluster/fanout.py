@@ -45,7 +45,7 @@ from controller.realtime.namespaces.base import AudienceNamespace
 from controller.realtime.namespaces.cue import CueNamespace
 from controller.realtime.namespaces.display import DisplayNamespace
 from controller.realtime.server import WireServer
-from controller.screens.feature import VIEW_PREFIX
+from controller.screens.views import VIEW_PREFIX
 from controller.store.sqlite import EventLog
 
 FOLLOW_S = 0.2
@@ -59,8 +59,8 @@ async def follow(hub: Hub) -> None:
     screens whose program or status changed into the rooms of the views they now show (and
     send them those views whole). Changed views went out from the owner already."""
     events, views = hub.service.catch_up()
-    for type_name, _, data in (event.record() for event in events):
-        hub.revoked(type_name, data)
+    for event in events:
+        hub.revoked(event)
     await hub.follow_screens(v.name.removeprefix(VIEW_PREFIX) for v in views
                              if v.name.startswith(VIEW_PREFIX))
 

@@ -1,4 +1,8 @@
-"""The one way a rule or a validator says no."""
+"""The one way a rule or a validator says no, and the one shape a refusal is answered in."""
+
+from __future__ import annotations
+
+from typing import Any
 
 
 class Rejected(Exception):
@@ -13,5 +17,11 @@ class Rejected(Exception):
         self.code = code
         self.message = message
 
-    def as_error(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
+    def refusal(self, **details: Any) -> dict[str, Any]:
+        return refusal(self.code, self.message, **details)
+
+
+def refusal(code: str, message: str, /, **details: Any) -> dict[str, Any]:
+    """The ack of anything refused on a socket (a command, a query, a packet):
+    `{"ok": False, "error": {"code", "message"}}`, with what else the refusal tells."""
+    return {"ok": False, "error": {"code": code, "message": message}, **details}

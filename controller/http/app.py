@@ -224,8 +224,7 @@ async def _watch_log(hub: Hub, checkpointer: Checkpointer | None) -> None:
     while True:
         events, views = hub.service.catch_up()
         for event in events:  # a key revoked at the shell: its live sessions are cut now
-            type_name, _, data = event.record()
-            hub.revoked(type_name, data)
+            hub.revoked(event)
         hub.publish(views)
         if checkpointer is not None:
             checkpointer.maybe(hub.service.clock())

@@ -23,16 +23,16 @@ from controller.access.sessions import Sessions, screen_principal
 from controller.application.faults import FaultLog
 from controller.application.service import Service
 from controller.application.show import View
+from controller.domain.events import DomainEvent
+from controller.domain.keys import KeyRevoked
+from controller.domain.users import UserDisabled
 from controller.realtime.outbox import Deltas, FanOut
-from controller.realtime.subscriptions import (
-    VIEWS_ROOM,
-    on_display,
-    screen_room,
-    screen_views,
-    visible,
-)
+from controller.realtime.subscriptions import VIEWS_ROOM, on_display
 from controller.realtime.telemetry import MemoryTelemetry, Telemetry
-from controller.screens.feature import VIEW_PREFIX, Screens, revoked_sentence
+from controller.screens.audience import screen_views, visible
+from controller.screens.events import ScreenRevoked
+from controller.screens.feature import Screens, revoked_sentence
+from controller.screens.views import VIEW_PREFIX, screen_view
 from controller.store.principal_ids import key_principal
 
 OPERATOR_AUDIENCE = "/control"
@@ -42,12 +42,12 @@ AUDIENCES = (OPERATOR_AUDIENCE, DISPLAY_AUDIENCE, CUE_AUDIENCE)
 KEY_REVOKED = "This key was revoked."
 USER_DISABLED = "This user was disabled; ask a technician."
 
-# event type -> its data -> (the principal it revokes, the sentence its sessions are cut with)
-REVOCATIONS: dict[str, Callable[[dict[str, Any]], tuple[str, str]]] = {
-    "ScreenRevoked": lambda data: (screen_principal(data["screen"]),
-                                   revoked_sentence(data["screen"])),
-    "KeyRevoked": lambda data: (key_principal(data["key_hash"]), KEY_REVOKED),
-    "UserDisabled": lambda data: (user_principal(data["name"]), USER_DISABLED),
+# event class -> the event -> (the principal it revokes, the sentence its sessions are cut with)
+REVOCATIONS: dict[type[DomainEvent], Callable[[Any], tuple[str, str]]] = {
+    ScreenRevoked: lambda event: (screen_principal(event.screen),
+                                  revoked_sentence(event.screen)),
+    KeyRevoked: lambda event: (key_principal(event.key_hash), KEY_REVOKED),
+    UserDisabled: lambda event: (user_principal(event.name), USER_DISABLED),
 }
 
 
@@ -78,10 +78,10 @@ class Hub:
 
     async def execute(self, envelope: Any, principal: Principal) -> dict[str, Any]:
         """Run a command and answer: the ack never waits for the clients (`fanout`)."""
-        ack, views = self.service.execute(envelope, principal)
+        ack, views, events = self.service.execute(envelope, principal)
         self.publish(views)
-        for event in ack.get("events", []):
-            self.revoked(event["type"], event["data"])
+        for event in events:
+            self.revoked(event)
         return ack
 
     def publish(self, views: list[View]) -> None:
@@ -125,14 +125,15 @@ class Hub:
             await self.sio.emit("views", {"views": [message]}, room=message["name"],
                                 namespace=DISPLAY_AUDIENCE)
 
-    def revoked(self, event_type: str, data: dict[str, Any]) -> None:
+    def revoked(self, event: DomainEvent) -> None:
         """If this event revokes a principal, cut its live sessions (behind the views queued
         before): called with a command's events, and for those another process appended
         (`key revoke` at the shell)."""
-        if event_type == "UserDisabled":
-            self.logins.close_user(data["name"])
-        if event_type in REVOCATIONS:
-            self.fanout.push(partial(self.cut, *REVOCATIONS[event_type](data)))
+        if isinstance(event, UserDisabled):
+            self.logins.close_user(event.name)
+        revocation = REVOCATIONS.get(type(event))
+        if revocation is not None:
+            self.fanout.push(partial(self.cut, *revocation(event)))
 
     async def cut(self, principal: str, sentence: str) -> None:
         """`principal` was revoked: every live session authenticated as it is told why and
@@ -143,7 +144,7 @@ class Hub:
 
     # -- connected screens -------------------------------------------------------------------
     def screen_doc(self, screen: str) -> dict[str, Any] | None:
-        view = self.service.show.views.get(screen_room(screen))
+        view = self.service.show.views.get(screen_view(screen))
         return view.doc if view else None
 
     async def screen_connected(self, sid: str, screen: str) -> None:
@@ -176,7 +177,7 @@ class Hub:
             for sid in list(self.screen_sids.get(screen, ())):
                 new = await self.subscribe(sid, wanted)
                 missing = [views[n].message() for n in sorted(new)
-                           if n in views and n != screen_room(screen)]
+                           if n in views and n != screen_view(screen)]
                 if missing:
                     await self.sio.emit("views", {"views": missing}, to=sid,
                                         namespace=DISPLAY_AUDIENCE)
@@ -184,6 +185,6 @@ class Hub:
     async def request_screenshot(self, screen: str) -> bool:
         if not (await self.telemetry.reports([screen]))[screen]["online"]:  # on any process
             return False
-        await self.sio.emit("screenshot_request", {}, room=screen_room(screen),
+        await self.sio.emit("screenshot_request", {}, room=screen_view(screen),
                             namespace=DISPLAY_AUDIENCE)
         return True

@@ -18,6 +18,7 @@ import socketio
 from socketio import packet
 
 from controller.access.attempts import remote_address
+from controller.domain.errors import refusal
 from controller.realtime.direct import DirectEngine, DirectManager
 
 log = logging.getLogger("controller.realtime.server")
@@ -27,7 +28,12 @@ MAX_ARGS = 1  # every handler takes at most one argument (the event's data)
 
 
 def bad_packet_ack(why: str = BAD_PACKET) -> dict[str, Any]:
-    return {"ok": False, "error": {"code": "bad_packet", "message": why}}
+    return refusal("bad_packet", why)
+
+
+def answers(handler: Any, event: str) -> bool:
+    """Does this namespace's handler answer `event` (its `on_<event>`, or a query)?"""
+    return hasattr(handler, f"on_{event}") or event in getattr(handler, "queries", {})
 
 
 class OneLine(logging.Filter):
@@ -76,7 +82,7 @@ class WireServer(socketio.AsyncServer):
                                ValueError("an event must be [name] or [name, data]"))
             return
         handler = self.namespace_handlers.get(namespace or "/")
-        if data[0] in self.reserved_events or not hasattr(handler, f"on_{data[0]}"):
+        if data[0] in self.reserved_events or not answers(handler, data[0]):
             # a client sending "disconnect" would otherwise run the server's own handler
             await self._refuse(eio_sid, namespace, id, ValueError(f"no event {data[0]!r:.40}"))
             return

@@ -4,164 +4,65 @@ Technicians enrol a screen with the SHA-256 of a key they generated (the key its
 reaches the controller or the log), authorise it once it shows up, move it between groups and
 revoke it. Playlists arrive as YAML text, are validated here before any screen sees them, and
 are assigned to screens or groups. Operators take a group over with a live scene. Playlists
-and takeover parameters are checked against the scene catalogue (showrunner.contract.scenes):
-a value a screen could not draw is refused with a sentence, and nothing changes.
+and takeover parameters are checked against the scene catalogue (showrunner.contract.scenes)
+and the floor's audience (controller/screens/audience.py): a value a screen could not draw, or
+a view no screen receives, is refused with a sentence, and nothing changes.
 
-Each screen gets its own view `screen:<id>`: its status, group, playlists in precedence order
-and its group's takeover. Screens compute what to show from that view and the show clock
-(showrunner.contract.playlist.schedule), so a group changes scenes together. A new playlist
-starts at the next scene boundary of what the target plays now: that moment is computed here,
-stored in the event, and never depends on when a screen hears of it.
+A new playlist starts at the next scene boundary of what the target plays now: that moment is
+computed here, stored in the event, and never depends on when a screen hears of it. What each
+screen is sent is controller/screens/views.py.
 """
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-from controller.domain.commands import Command, Context, payload
+from controller.domain.commands import Command, Context
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature, Handler
 from controller.domain.keys import key_hash
-from showrunner.contract.fields import PlaylistText, Ref, Refs, ShortText
+from controller.screens.audience import check_takeover, floor_playlist
+from controller.screens.events import (
+    PlaylistAssigned,
+    PlaylistUnassigned,
+    ScreenAuthorised,
+    ScreenEnrolled,
+    ScreenMovedToGroup,
+    ScreenRevoked,
+    TakeoverEnded,
+    TakeoverStarted,
+)
+from controller.screens.payloads import (
+    Assign,
+    EndTakeover,
+    Enrol,
+    Move,
+    Revoke,
+    ScreenOnly,
+    StartTakeover,
+    Unassign,
+)
+from controller.screens.views import (
+    AUTHORISED,
+    OPS_VIEW,
+    REVOKED,
+    Screen,
+    ScreensViews,
+    screen_view,
+)
 from showrunner.contract.playlist.schedule import program_slot
-from showrunner.contract.playlist.validate import PlaylistError, check_scene, validate
+from showrunner.contract.playlist.validate import PlaylistError, check_scene
 
 SWITCH_LEAD_MS = 300  # time for a change to reach every screen before it shows
-VIEW_PREFIX = "screen:"
-OPS_VIEW = "ops:screens"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _HASH = re.compile(r"^[0-9a-f]{64}$")
-PENDING, AUTHORISED, REVOKED = "pending", "authorised", "revoked"
 
 
-# -- events ----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ScreenEnrolled(DomainEvent, type_name="ScreenEnrolled"):
-    screen: str
-    name: str
-    group: str
-    key_hash: str
-
-
-@dataclass(frozen=True)
-class ScreenAuthorised(DomainEvent, type_name="ScreenAuthorised"):
-    screen: str
-
-
-@dataclass(frozen=True)
-class ScreenMovedToGroup(DomainEvent, type_name="ScreenMovedToGroup"):
-    screen: str
-    group: str
-
-
-@dataclass(frozen=True)
-class ScreenRevoked(DomainEvent, type_name="ScreenRevoked"):
-    screen: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class PlaylistAssigned(DomainEvent, type_name="PlaylistAssigned"):
-    target: str  # "screen:<id>" or "group:<name>"
-    file: str
-    sha256: str
-    playlist: dict[str, Any]
-    assigned_ms: int
-    anchor_ms: int
-
-
-@dataclass(frozen=True)
-class PlaylistUnassigned(DomainEvent, type_name="PlaylistUnassigned"):
-    target: str
-    name: str
-    until_ms: int
-
-
-@dataclass(frozen=True)
-class TakeoverStarted(DomainEvent, type_name="TakeoverStarted"):
-    group: str
-    takeover: str
-    scene: str
-    params: dict[str, Any]
-    start_ms: int
-
-
-@dataclass(frozen=True)
-class TakeoverEnded(DomainEvent, type_name="TakeoverEnded"):
-    group: str
-    takeover: str
-    end_ms: int
-
-
-# -- payloads --------------------------------------------------------------------------------
-@payload
-class Enrol:
-    screen: Ref
-    group: Ref
-    key_hash: ShortText
-    name: ShortText = ""
-
-
-@payload
-class ScreenOnly:
-    screen: Ref
-
-
-@payload
-class Move:
-    screen: Ref
-    group: Ref
-
-
-@payload
-class Revoke:
-    screen: Ref
-    reason: ShortText = ""
-
-
-@payload
-class Assign:
-    file: ShortText
-    yaml: PlaylistText  # the file's text as written
-    screens: Refs = field(default_factory=list)
-    groups: Refs = field(default_factory=list)
-
-
-@payload
-class Unassign:
-    name: ShortText
-    screens: Refs = field(default_factory=list)
-    groups: Refs = field(default_factory=list)
-
-
-@payload
-class StartTakeover:
-    group: Ref
-    scene: Ref
-    params: dict[str, Any] = field(default_factory=dict)
-
-
-@payload
-class EndTakeover:
-    group: Ref
-
-
-@dataclass
-class Screen:
-    screen: str
-    name: str
-    group: str
-    key_hash: str
-    status: str = PENDING
-
-
-class Screens(Feature):
+class Screens(ScreensViews, Feature):
     name = "screens"
 
     def __init__(self) -> None:
@@ -183,16 +84,6 @@ class Screens(Feature):
     def targets_of_file(self, file: str) -> list[str]:
         return sorted(t for t, entries in self.assignments.items()
                       if any(e["file"] == file and e["until_ms"] is None for e in entries))
-
-    def program(self, screen: str) -> list[dict[str, Any]]:
-        """The screen's playlists in precedence order: priority, then the screen's own before
-        its group's, then the newest assignment."""
-        record = self.screens[screen]
-        own = self.assignments.get(f"screen:{screen}", [])
-        group = self.assignments.get(f"group:{record.group}", [])
-        ranked = [(e, 0) for e in own] + [(e, 1) for e in group]
-        ranked.sort(key=lambda pair: (-pair[0]["priority"], pair[1], -pair[0]["anchor_ms"]))
-        return [e for e, _ in ranked]
 
     # -- commands ---------------------------------------------------------------------------
     def commands(self) -> Iterable[Command[Any]]:
@@ -246,7 +137,7 @@ class Screens(Feature):
 
     def assign(self, p: Assign, ctx: Context) -> list[DomainEvent]:
         try:
-            playlist = validate(p.yaml, p.file)
+            playlist = floor_playlist(p.yaml, p.file)
         except PlaylistError as exc:
             raise Rejected("bad_playlist", "The playlist has errors; no screen was changed:\n"
                            + str(exc)) from exc
@@ -274,6 +165,7 @@ class Screens(Feature):
         except PlaylistError as exc:
             messages = "; ".join(problem.message for problem in exc.problems)
             raise Rejected("bad_scene", f"The takeover cannot be shown: {messages}.") from exc
+        check_takeover(checked["scene"], checked["params"])
         body = str(checked["params"].get("body", ""))
         if checked["scene"] == "announcement" and not body.strip():
             raise Rejected("no_text", "An announcement needs its text: type what the screens "
@@ -316,7 +208,8 @@ class Screens(Feature):
         change has had time to reach the screens, or at once if it plays no playlist."""
         soon = now_ms + SWITCH_LEAD_MS
         kind, _, name = target.partition(":")
-        playing = self.program(name) if kind == "screen" else self.assignments.get(target, [])
+        playing: list[Mapping[str, Any]] = [
+            *(self.program(name) if kind == "screen" else self.assignments.get(target, []))]
         slot = program_slot(playing, soon)
         return slot.end_ms if slot.source.startswith("playlist:") else soon
 
@@ -330,19 +223,19 @@ class Screens(Feature):
     def _enrolled(self, event: ScreenEnrolled) -> Iterable[str]:
         self.screens[event.screen] = Screen(event.screen, event.name, event.group,
                                             event.key_hash)
-        return (_view(event.screen), OPS_VIEW)
+        return (screen_view(event.screen), OPS_VIEW)
 
     def _authorised(self, event: ScreenAuthorised) -> Iterable[str]:
         self.screens[event.screen].status = AUTHORISED
-        return (_view(event.screen), OPS_VIEW)
+        return (screen_view(event.screen), OPS_VIEW)
 
     def _revoked(self, event: ScreenRevoked) -> Iterable[str]:
         self.screens[event.screen].status = REVOKED
-        return (_view(event.screen), OPS_VIEW)
+        return (screen_view(event.screen), OPS_VIEW)
 
     def _moved(self, event: ScreenMovedToGroup) -> Iterable[str]:
         self.screens[event.screen].group = event.group
-        return (_view(event.screen), OPS_VIEW)
+        return (screen_view(event.screen), OPS_VIEW)
 
     def _unassigned(self, event: PlaylistUnassigned) -> Iterable[str]:
         for entry in self.assignments.get(event.target, []):
@@ -375,41 +268,13 @@ class Screens(Feature):
     def _views_of(self, target: str) -> list[str]:
         kind, _, name = target.partition(":")
         if kind == "screen":
-            return [_view(name), OPS_VIEW]
-        return [_view(s.screen) for s in self.screens.values() if s.group == name] + [OPS_VIEW]
-
-    # -- views ------------------------------------------------------------------------------
-    def view_names(self) -> Iterable[str]:
-        return [_view(s) for s in self.screens] + [OPS_VIEW]
-
-    def view(self, name: str) -> dict[str, Any]:
-        if name == OPS_VIEW:
-            return {"screens": [self._summary(s) for s in sorted(self.screens)]}
-        record = self.screens[name.removeprefix(VIEW_PREFIX)]
-        playing = record.status == AUTHORISED
-        return copy.deepcopy({
-            "screen": record.screen, "name": record.name, "group": record.group,
-            "status": record.status,
-            "playlists": self.program(record.screen) if playing else [],
-            "takeover": self.takeovers.get(record.group) if playing else None,
-        })  # a copy: state is changed in place, and the published document must not move
-
-    def _summary(self, screen: str) -> dict[str, Any]:
-        record = self.screens[screen]
-        takeover = self.takeovers.get(record.group)
-        return {"screen": screen, "name": record.name, "group": record.group,
-                "status": record.status,
-                "playlists": [e["name"] for e in self.program(screen) if e["until_ms"] is None],
-                "takeover": takeover["scene"] if takeover and takeover["end_ms"] is None
-                else None}
+            return [screen_view(name), OPS_VIEW]
+        return [screen_view(s.screen) for s in self.screens.values()
+                if s.group == name] + [OPS_VIEW]
 
 
 def revoked_sentence(screen: str) -> str:
     return f"Screen {screen!r} was revoked by a technician; enrol it again to bring it back."
-
-
-def _view(screen: str) -> str:
-    return f"{VIEW_PREFIX}{screen}"
 
 
 def _check_name(value: str, what: str) -> None:

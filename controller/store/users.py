@@ -11,6 +11,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from controller.domain.users import UserAdded, UserDisabled
+
 SCHEMA = """CREATE TABLE IF NOT EXISTS users (
     name          TEXT PRIMARY KEY,
     role          TEXT NOT NULL,
@@ -40,7 +42,8 @@ def disable(name: str) -> Statement:
     return "UPDATE users SET disabled = 1 WHERE name = ?", (name,)
 
 
-USER_ADDED, USER_DISABLED = "UserAdded", "UserDisabled"  # controller/domain/users.py
+# the events the users table follows
+USER_ADDED, USER_DISABLED = UserAdded.type_name, UserDisabled.type_name
 
 
 def follow(type_: str, data: dict[str, Any], seen: dict[str, tuple[str, bool]]) -> None:

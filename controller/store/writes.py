@@ -10,10 +10,11 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
+from controller.domain.keys import KeyIssued, KeyRevoked
 from controller.store.chain import CURRENT_SCHEME, ack_digest, canonical_json, event_hash
 
 EventRecord = tuple[str, int, dict[str, Any]]  # (type name, version, data)
-KEY_ISSUED, KEY_REVOKED = "KeyIssued", "KeyRevoked"  # controller/domain/keys.py
+KEY_ISSUED, KEY_REVOKED = KeyIssued.type_name, KeyRevoked.type_name  # what the keys table follows
 CHAIN_COLUMNS = ("seq, command_id, type, version, data, actor, at_ms, prev_hash, hash, scheme, "
                  "ack_hash")
 

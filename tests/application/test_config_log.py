@@ -61,7 +61,7 @@ class Venue:
     def send(self, type_: str, payload: dict | None = None, at: int | None = None) -> dict:
         assert self.service is not None
         self.now = at if at is not None else self.now
-        ack, _ = self.service.execute({"type": type_, "payload": payload or {},
+        ack, _, _ = self.service.execute({"type": type_, "payload": payload or {},
                                        "command_id": f"c{self.service.log.last_seq}"},
                                       MC)
         assert ack["ok"], ack

@@ -76,7 +76,7 @@ def test_replay_rebuilds_the_same_views(tmp_path):
         ("slots.enter", {"card": "1234567"}),
         ("slots.record_score", {"entry": "S1", "score": 50}),
     ]:
-        ack, _ = live.execute({"type": type_, "payload": payload, "command_id": type_}, MC)
+        ack, _, _ = live.execute({"type": type_, "payload": payload, "command_id": type_}, MC)
         assert ack["ok"], ack
     restarted = Service(log, Show(build_features()))
     assert restarted.replay() == 3
@@ -101,9 +101,9 @@ def service(tmp_path) -> Service:
 
 
 def test_a_retry_gets_the_stored_ack_and_applies_nothing(service):
-    first, _ = service.execute(envelope("register_member", THANDI), MC)
+    first, _, _ = service.execute(envelope("register_member", THANDI), MC)
     assert first["ok"]
-    again, views = service.execute(envelope("register_member", dict(THANDI)), MC)
+    again, views, _ = service.execute(envelope("register_member", dict(THANDI)), MC)
     assert again == first and views == []
     assert len(rows(service.log.path)) == 1
 
@@ -112,7 +112,7 @@ def test_a_different_command_with_an_applied_id_is_refused(service):
     service.execute(envelope("register_member", THANDI), MC)
     before = rows(service.log.path), dict(service.show.views)
     other = {"card": "7654321", "display_name": "Sipho Ndlovu"}
-    ack, views = service.execute(envelope("register_member", other), MC)
+    ack, views, _ = service.execute(envelope("register_member", other), MC)
     assert ack["ok"] is False and ack["command_id"] == "press-1" and views == []
     assert ack["error"]["code"] == "command_id_reused"
     assert ack["error"]["message"] == (
@@ -122,9 +122,9 @@ def test_a_different_command_with_an_applied_id_is_refused(service):
 
 
 def test_another_principal_reusing_an_id_sends_its_own_command(service):
-    mine, _ = service.execute(envelope("register_member", THANDI), MC)
+    mine, _, _ = service.execute(envelope("register_member", THANDI), MC)
     other = {"card": "7654321", "display_name": "Sipho Ndlovu"}
-    theirs, _ = service.execute(envelope("register_member", other), TD)
+    theirs, _, _ = service.execute(envelope("register_member", other), TD)
     assert theirs["ok"] and theirs["seq"] == 2 and theirs["events"] != mine["events"]
     assert [(r[2], json.loads(r[3])["card"]) for r in rows(service.log.path)] == [
         ("MemberRegistered", "1234567"), ("MemberRegistered", "7654321")]
@@ -134,13 +134,13 @@ def test_another_principal_reusing_an_id_sends_its_own_command(service):
 
 
 def test_an_announcer_resending_an_operators_id_learns_nothing(service):
-    mine, _ = service.execute(envelope("register_member", THANDI), MC)
+    mine, _, _ = service.execute(envelope("register_member", THANDI), MC)
     # the very same envelope: refused for the announcer's role, not answered with the ack
-    ack, _ = service.execute(envelope("register_member", THANDI), PA)
+    ack, _, _ = service.execute(envelope("register_member", THANDI), PA)
     assert ack == {"ok": False, "command_id": "press-1", "error": {
         "code": "forbidden", "message": "Only the operator role may send 'register_member'."}}
     # a command the announcer may send, with the operator's id: its own, new command
-    ack, _ = service.execute(envelope("cue.acknowledge", {"cue_id": "nope"}), PA)
+    ack, _, _ = service.execute(envelope("cue.acknowledge", {"cue_id": "nope"}), PA)
     assert ack["error"]["code"] == "unknown_cue" and "events" not in ack
     assert len(rows(service.log.path)) == 1 and mine["ok"]
 
@@ -155,7 +155,7 @@ def test_clock_events_use_ids_no_client_can_send(tmp_path):
     assert stored.command_id == "clock:5001:0" and stored.actor == "controller"
     assert log.ack_for(CLOCK, "clock:5001:0") is not None
     assert log.ack_for(MC.id, "clock:5001:0") is None
-    ack, _ = service.execute(envelope("register_member", THANDI, "clock:5001:0"), MC)
+    ack, _, _ = service.execute(envelope("register_member", THANDI, "clock:5001:0"), MC)
     assert ack["error"] == {"code": "bad_envelope", "message": "Command ids starting 'clock:' "
                                                                 "are the controller's own; "
                                                                 "choose another."}

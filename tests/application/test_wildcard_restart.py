@@ -33,7 +33,7 @@ class Controller:
     def send(self, type_: str, payload: dict[str, Any] | None = None) -> dict[str, Any]:
         envelope = {"type": type_, "payload": payload or {},
                     "command_id": f"c{self.log.last_seq}-{self.now[0]}-{type_}"}
-        ack, _ = self.service.execute(envelope, MC)
+        ack, _, _ = self.service.execute(envelope, MC)
         return ack
 
     def tick(self) -> list[str]:

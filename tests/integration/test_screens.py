@@ -179,3 +179,37 @@ async def test_a_takeover_with_values_a_screen_cannot_draw_is_refused_over_the_w
             ack = await mc.send("takeover.start", {"group": "stage", "scene": "attract",
                                                    "params": {"seconds": 5}})
             assert ack["ok"], ack  # the same takeover with a value a screen can draw
+
+
+async def test_a_takeover_or_playlist_of_the_operators_view_is_refused_over_the_wire(tmp_path):
+    """`view: ops:slots` is the operator's private view: no screen receives it, so the floor
+    would draw an empty leaderboard; both are refused in words, and nothing changes."""
+    db = tmp_path / "show.db"
+    async with live_controller(db) as ctl, ctl.client("technician") as tech:
+        await enrol(tech)
+        assert (await tech.send("screens.authorise", {"screen": "stage-1"}))["ok"]
+        screen = await tech.wait_view(SCREEN_VIEW, lambda d: d["status"] == "authorised")
+        before = log_rows(db)
+        private = PLAYLIST.replace("{scene: leaderboard,", "{scene: leaderboard, "
+                                   "params: {view: ops:slots},")
+        checked = await tech.call("check_playlist", {"file": "p.yaml", "yaml": private})
+        assert checked["ok"] is False and checked["error"]["code"] == "bad_playlist"
+        assert [(p["line"], p["message"].split(",")[0]) for p in checked["problems"]] == [
+            (3, "scene 'leaderboard' reads view 'ops:slots'")]
+        assert "is not a view the floor's screens receive" in checked["problems"][0]["message"]
+        ack = await tech.send("playlists.assign", {"file": "p.yaml", "yaml": private,
+                                                   "groups": ["stage"]})
+        assert ack["error"]["code"] == "bad_playlist", ack
+        assert "p.yaml:3:41: scene 'leaderboard' reads view 'ops:slots', which is not a view " \
+               "the floor's screens receive" in ack["error"]["message"]
+        async with ctl.client("operator") as mc:
+            ack = await mc.send("takeover.start", {"group": "stage", "scene": "leaderboard",
+                                                   "params": {"view": "ops:slots"}})
+            assert ack["error"]["code"] == "not_on_the_floor", ack
+            assert "'ops:slots', which is not a view the floor's screens receive" in \
+                ack["error"]["message"]
+            assert log_rows(db) == before
+            assert mc.views[SCREEN_VIEW] == screen and tech.views[SCREEN_VIEW] == screen
+            ack = await mc.send("takeover.start", {"group": "stage", "scene": "leaderboard",
+                                                   "params": {"view": "leaderboard:slots"}})
+            assert ack["ok"], ack  # the public leaderboard is shown

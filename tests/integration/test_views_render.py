@@ -19,8 +19,8 @@ import pygame
 import pytest
 from PIL import Image, ImageChops
 
-from controller.application.show import is_public
 from controller.domain.commands import Context
+from controller.screens.audience import is_public
 from showrunner.engine import logonce
 from showrunner.engine.host import SceneHost
 from showrunner.engine.render import SteppedClock, advance, init_headless

@@ -26,7 +26,7 @@ FAILURES = 5
 
 def send(service: Service, type_: str, payload: dict | None = None) -> dict:
     envelope = {"type": type_, "payload": payload or {}, "command_id": f"{type_}:{payload}"}
-    ack, _ = service.execute(envelope, MC)
+    ack, _, _ = service.execute(envelope, MC)
     assert ack["ok"], ack
     return ack
 

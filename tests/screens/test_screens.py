@@ -234,3 +234,46 @@ def test_the_playlist_is_one_bounded_printable_text():
     [assigned] = floor.send("playlists.assign", {"file": "l.yaml", "yaml": windows,
                                                  "groups": ["stage"]})
     assert assigned.playlist["name"] == "loop"
+
+
+@pytest.mark.parametrize("view", ["ops:slots", "screen:stage-2"])
+def test_a_takeover_of_a_view_no_screen_receives_is_refused_and_changes_nothing(view):
+    floor = Floor()
+    floor.enrol("stage-1")
+    floor.enrol("stage-2")
+    before = floor.view("stage-1")
+    refused = floor.refusal("takeover.start", {"group": "stage", "scene": "leaderboard",
+                                               "params": {"view": view}}, role="operator")
+    assert refused.code == "not_on_the_floor"
+    assert refused.message == (
+        f"The takeover cannot be shown: scene 'leaderboard' reads view {view!r}, which is not "
+        "a view the floor's screens receive (the 'ops:' views are the operators' own, a "
+        "'screen:' view its screen's); leave view out to show 'leaderboard:slots'.")
+    assert floor.view("stage-1") == before and floor.screens.takeovers == {}
+    [started] = floor.send("takeover.start", {"group": "stage", "scene": "leaderboard",
+                                              "params": {"view": "leaderboard:roulette"}},
+                           role="operator")  # another public view: shown
+    assert started.params["view"] == "leaderboard:roulette"
+
+
+@pytest.mark.parametrize("where,text", [
+    ("l.yaml:6:13: scene 'leaderboard'", "name: l\nscenes:\n  - scene: leaderboard\n"
+     "    duration: 10\n    params:\n      view: ops:slots\n"),
+    ("l.yaml:5:39: scene 'leaderboard'", "name: l\nscenes:\n  - {scene: attract, duration: 10}\n"
+     "fallback:\n  {scene: leaderboard, params: {view: ops:slots}}\n"),
+])
+def test_a_playlist_showing_a_view_no_screen_receives_is_refused_and_changes_nothing(
+        where, text):
+    floor = Floor()
+    floor.enrol("stage-1")
+    before = floor.view("stage-1")
+    refused = floor.refusal("playlists.assign", {"file": "l.yaml", "yaml": text,
+                                                 "groups": ["stage"]})
+    assert refused.code == "bad_playlist"
+    assert f"{where} reads view 'ops:slots', which is not a view the floor's screens " \
+           "receive" in refused.message
+    assert floor.view("stage-1") == before and floor.screens.assignments == {}
+    [assigned] = floor.send("playlists.assign", {
+        "file": "l.yaml", "yaml": text.replace("ops:slots", "leaderboard:slots"),
+        "groups": ["stage"]})
+    assert assigned.target == "group:stage"

@@ -115,8 +115,8 @@ def test_the_upgrade_binds_old_acks_and_the_log_goes_on(old_log):
     # a tablet retrying across the upgrade gets its ack; a new command continues the chain
     retry = {"type": "register_member", "command_id": "fx-1",
              "payload": {"card": "1000000", "display_name": "Player0 Surname0"}}
-    assert service.execute(retry, mc) == (first.ack, [])
-    ack, _ = service.execute({"type": "register_member", "command_id": "new-1",
+    assert service.execute(retry, mc) == (first.ack, [], [])
+    ack, _, _ = service.execute({"type": "register_member", "command_id": "new-1",
                               "payload": {"card": "3000001", "display_name": "Ayanda Zulu"}}, mc)
     assert ack["ok"] and ack["seq"] == EVENTS + KEYS + 2  # the fixture's keys and MC_KEY
     assert log.first_broken_link() is None

@@ -72,7 +72,9 @@ class Busy:
         return self.execute(envelope, role or role_for(command_type))
 
     def execute(self, envelope: Any, role: str) -> tuple[dict[str, Any], list[Any]]:
-        return self.service.execute(envelope, Principal(role, f"{role}-1", f"key:{role}-1"))
+        ack, views, _ = self.service.execute(envelope,
+                                             Principal(role, f"{role}-1", f"key:{role}-1"))
+        return ack, views
 
     def fingerprint(self) -> tuple[Any, ...]:
         """The log's length and last hash, every view as published and every feature's state."""

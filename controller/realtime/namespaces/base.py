@@ -8,7 +8,7 @@ principal so that revoking the principal cuts it (`Hub.cut`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import socketio
@@ -16,9 +16,12 @@ import socketio
 from controller.access.attempts import NOT_PLAIN, TOO_MANY, plain_key, remote_address
 from controller.access.keys import authenticate
 from controller.access.logins import LOGGED_OUT, person
+from controller.domain.errors import refusal
+from controller.domain.queries import Query
 from controller.realtime.hub import Hub
-from controller.realtime.subscriptions import VIEWS_ROOM, visible
+from controller.realtime.subscriptions import VIEWS_ROOM
 from controller.rehearsal.log import clock_rate
+from controller.screens.audience import visible
 
 Refused = socketio.exceptions.ConnectionRefusedError
 
@@ -34,6 +37,17 @@ class AudienceNamespace(socketio.AsyncNamespace):
     path = "/"
     roles: frozenset[str] = frozenset()
     sees_operator_views = False
+    queries: Mapping[str, Query[Any, Hub]] = {}  # event name -> the query it asks
+
+    async def trigger_event(self, event: str, *args: Any) -> Any:
+        """A query's event is answered by its catalogue entry (`queries`), after its role
+        and payload are checked; every other event by its `on_<event>` method."""
+        query = self.queries.get(event)
+        if query is None:
+            return await super().trigger_event(event, *args)
+        sid, *data = args
+        principal = (await self.get_session(sid))["principal"]
+        return await query.ask(principal.role, data[0] if data else None, self.hub)
 
     def __init__(self, hub: Hub) -> None:
         super().__init__(self.path)
@@ -107,5 +121,4 @@ class AudienceNamespace(socketio.AsyncNamespace):
                 "rate": clock_rate(self.hub.service.clock)}
 
     async def on_command(self, sid: str, envelope: Any = None) -> dict[str, Any]:
-        return {"ok": False, "error": {
-            "code": "forbidden", "message": f"Commands are not accepted on {self.path}."}}
+        return refusal("forbidden", f"Commands are not accepted on {self.path}.")

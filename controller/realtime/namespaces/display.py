@@ -3,7 +3,7 @@
 A screen connects with `auth: {"key", "screen"}`: its own key, issued at enrolment. A pending
 screen is let in but receives only its own view (it shows "waiting for authorisation"); a
 revoked or unknown key is refused with a sentence the screen shows on itself. An authorised
-screen receives only the views its program can show (controller/realtime/subscriptions.py). A
+screen receives only the views its program can show (controller/screens/audience.py). A
 `display` role key (from `showrunner-controller key`) connects as a plain viewer of public
 views. Large views arrive here as deltas (docs/protocol.md, "Deltas"); `sync` always answers
 whole views.
@@ -17,7 +17,7 @@ from typing import Any
 from controller.access.keys import authenticate
 from controller.access.sessions import screen_principal
 from controller.realtime.namespaces.base import AudienceNamespace, WrongKey
-from controller.realtime.subscriptions import screen_views, visible
+from controller.screens.audience import screen_views, visible
 
 
 class DisplayNamespace(AudienceNamespace):

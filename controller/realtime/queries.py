@@ -1,0 +1,101 @@
+"""The queries /control answers: the console's search, and the technicians' /screens page.
+
+Each is a socket event of its own name (the pages call `find_entries`, `screens`,
+`check_playlist` and `screenshot_request`), registered here with its roles and payload
+(controller/domain/queries.py) and answered by `AudienceNamespace.trigger_event`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.domain.commands import payload
+from controller.domain.errors import Rejected, refusal
+from controller.domain.queries import Query
+from controller.promotions.tournament.feature import Tournament
+from controller.realtime.floor import screens_report
+from controller.realtime.hub import Hub
+from controller.screens.audience import floor_playlist
+from controller.screens.payloads import Assign, ScreenOnly
+from showrunner.contract.fields import Ref, text
+from showrunner.contract.playlist.validate import PlaylistError
+
+TECHNICIANS_ONLY = "Only technicians may look after the screens."
+FOUND = 8  # entries a search answers with: the console shows that many
+MAX_QUERY = 100  # characters of a search
+CONTROL_ROLES = frozenset({"operator", "technician", "auditor"})
+TECHNICIAN = frozenset({"technician"})
+SearchText = text(MAX_QUERY)
+"""What the MC types to find a player: a name or a card number."""
+
+
+@payload
+class FindEntries:
+    promotion: Ref
+    query: SearchText
+
+
+@payload
+class Nothing:
+    """A query that takes no fields."""
+
+
+async def find_entries(p: FindEntries, hub: Hub) -> dict[str, Any]:
+    """The entries whose player the MC is looking for, by name or card (the operator's view
+    holds only the entries in play)."""
+    tournament = next((f for f in hub.service.show.features
+                       if isinstance(f, Tournament) and f.name == p.promotion), None)
+    if tournament is None:
+        raise Rejected("bad_query", f"Say which tournament to look in: there is none called "
+                                    f"{p.promotion!r}.")
+    return {"entries": tournament.find(p.query, FOUND)}
+
+
+async def screens(p: Nothing, hub: Hub) -> dict[str, Any]:
+    """The /screens page's report: every screen with its telemetry."""
+    return await screens_report(hub)
+
+
+class PlaylistProblems(Rejected):
+    """A playlist with errors: refused with each problem's file, line and column."""
+
+    def __init__(self, exc: PlaylistError) -> None:
+        super().__init__("bad_playlist", "The playlist has errors; nothing was changed.")
+        self.problems = [{"file": p.file, "line": p.line, "column": p.column,
+                          "message": p.message} for p in exc.problems]
+
+    def refusal(self, **details: Any) -> dict[str, Any]:
+        # `message` at the top too: the /screens page reads it there (controller/web/screens.js)
+        return refusal(self.code, self.message, message=self.message, problems=self.problems,
+                       **details)
+
+
+async def check_playlist(p: Assign, hub: Hub) -> dict[str, Any]:
+    """Validate a playlist as `playlists.assign` would, without assigning it: the playlist's
+    name and scene count, or every problem."""
+    if not p.file.strip():
+        raise Rejected("bad_payload", "Give the playlist's file name and its text.")
+    try:
+        playlist = floor_playlist(p.yaml, p.file.strip())
+    except PlaylistError as exc:
+        raise PlaylistProblems(exc) from None
+    return {"name": playlist["name"], "scenes": len(playlist["items"])}
+
+
+async def screenshot_request(p: ScreenOnly, hub: Hub) -> dict[str, Any]:
+    """Ask a connected screen for a fresh screenshot."""
+    if not await hub.request_screenshot(p.screen):
+        raise Rejected("offline", f"Screen {p.screen!r} is not connected.")
+    return {}
+
+
+CONTROL_QUERIES: dict[str, Query[Any, Hub]] = {q.name: q for q in (
+    Query("find_entries", CONTROL_ROLES, FindEntries, find_entries,
+          "Only the console may look for players.", "Find a tournament's entries by player."),
+    Query("screens", TECHNICIAN, Nothing, screens, TECHNICIANS_ONLY,
+          "Every screen with its status and its latest heartbeat."),
+    Query("check_playlist", TECHNICIAN, Assign, check_playlist, TECHNICIANS_ONLY,
+          "Check a playlist as playlists.assign would, without assigning it."),
+    Query("screenshot_request", TECHNICIAN, ScreenOnly, screenshot_request, TECHNICIANS_ONLY,
+          "Ask a screen for a fresh picture."),
+)}

@@ -1,0 +1,73 @@
+"""What the screens feature publishes: each screen's own view and the technicians' summary.
+
+A screen computes what to show from its view `screen:<id>` (status, group, playlists in
+precedence order, its group's takeover) and the show clock
+(showrunner.contract.playlist.schedule), so a group changes scenes together.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+VIEW_PREFIX = "screen:"
+OPS_VIEW = "ops:screens"
+PENDING, AUTHORISED, REVOKED = "pending", "authorised", "revoked"
+
+
+@dataclass
+class Screen:
+    screen: str
+    name: str
+    group: str
+    key_hash: str
+    status: str = PENDING
+
+
+def screen_view(screen: str) -> str:
+    """The view (and the /display room) of one screen."""
+    return f"{VIEW_PREFIX}{screen}"
+
+
+class ScreensViews:
+    """A mixin of `Screens`: it only reads the floor's state."""
+
+    screens: dict[str, Screen]
+    assignments: dict[str, list[dict[str, Any]]]  # target -> entries
+    takeovers: dict[str, dict[str, Any]]  # group -> takeover
+
+    def program(self, screen: str) -> list[dict[str, Any]]:
+        """The screen's playlists in precedence order: priority, then the screen's own before
+        its group's, then the newest assignment."""
+        record = self.screens[screen]
+        own = self.assignments.get(f"screen:{screen}", [])
+        group = self.assignments.get(f"group:{record.group}", [])
+        ranked = [(e, 0) for e in own] + [(e, 1) for e in group]
+        ranked.sort(key=lambda pair: (-pair[0]["priority"], pair[1], -pair[0]["anchor_ms"]))
+        return [e for e, _ in ranked]
+
+    def view_names(self) -> Iterable[str]:
+        return [screen_view(s) for s in self.screens] + [OPS_VIEW]
+
+    def view(self, name: str) -> dict[str, Any]:
+        if name == OPS_VIEW:
+            return {"screens": [self._summary(s) for s in sorted(self.screens)]}
+        record = self.screens[name.removeprefix(VIEW_PREFIX)]
+        playing = record.status == AUTHORISED
+        return copy.deepcopy({
+            "screen": record.screen, "name": record.name, "group": record.group,
+            "status": record.status,
+            "playlists": self.program(record.screen) if playing else [],
+            "takeover": self.takeovers.get(record.group) if playing else None,
+        })  # a copy: state is changed in place, and the published document must not move
+
+    def _summary(self, screen: str) -> dict[str, Any]:
+        record = self.screens[screen]
+        takeover = self.takeovers.get(record.group)
+        return {"screen": screen, "name": record.name, "group": record.group,
+                "status": record.status,
+                "playlists": [e["name"] for e in self.program(screen) if e["until_ms"] is None],
+                "takeover": takeover["scene"] if takeover and takeover["end_ms"] is None
+                else None}
