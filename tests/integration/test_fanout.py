@@ -13,8 +13,9 @@ import socketio
 from controller.application.settings import CONFIG_DIR_ENV
 from showrunner.contract.delta import patch
 from tests.integration.test_screens import PLAYLIST, enrol
-from tests.integration.test_super9_session import noon_zone, write_config
+from tests.integration.test_super9_session import write_config
 from tests.support.live import live_controller
+from tests.support.zones import noon_zone
 
 BOARD = "leaderboard:slots"
 

@@ -17,17 +17,12 @@ import yaml
 from controller.application.settings import CONFIG_DIR_ENV
 from controller.promotions.super9.config import WEEKDAYS
 from tests.support.live import live_controller
+from tests.support.zones import noon_zone
 
 A = [1, 2, 3, 4, 5, 6, 7, 8, 9]
 B = [0, 2, 3, 4, 5, 6, 7, 8, 10]
 C = [20, 21, 22, 23, 24, 25, 26, 27, 28]
 LEAD_S = 8  # controller start-up and ticket entry happen before the session
-
-
-def noon_zone() -> tuple[str, int]:
-    """An Etc/GMT zone where it is now about noon (so the session never straddles midnight)."""
-    offset = 12 - dt.datetime.now(dt.UTC).hour  # -11 to +12: every one is an Etc zone
-    return (f"Etc/GMT{-offset:+d}" if offset else "UTC"), offset
 
 
 def write_config(path, start: dt.datetime, zone: str) -> None:

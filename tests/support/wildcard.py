@@ -10,18 +10,20 @@ from zoneinfo import ZoneInfo
 
 import yaml
 
-ZONE = "Africa/Johannesburg"
+from tests.support.zones import noon_zone
 
 
 def write_wildcard_config(directory: Path, close_in_ms: int, reveal_delay_ms: int = 1500,
                           claim_seconds: int = 90,
                           reminder_seconds: tuple[int, ...] = (60, 30, 10)) -> None:
-    """wildcard.yaml in `directory`: bins open since midnight, closing `close_in_ms` from now.
-    Point SHOWRUNNER_CONFIG_DIR at `directory` before starting the controller."""
-    close = dt.datetime.now(ZoneInfo(ZONE)) + dt.timedelta(milliseconds=close_in_ms)
+    """wildcard.yaml in `directory`: bins open since midnight, closing `close_in_ms` from now,
+    in a zone where it is about noon. Point SHOWRUNNER_CONFIG_DIR at `directory` before
+    starting the controller."""
+    zone, _offset = noon_zone()
+    close = dt.datetime.now(ZoneInfo(zone)) + dt.timedelta(milliseconds=close_in_ms)
     directory.mkdir(exist_ok=True)
     (directory / "wildcard.yaml").write_text(yaml.safe_dump({
-        "draw_day": close.date().isoformat(), "timezone": ZONE,
+        "draw_day": close.date().isoformat(), "timezone": zone,
         "bins_open": "00:00:00", "bins_close": close.strftime("%H:%M:%S"),
         "tickets_per_cardholder": 1, "tickets_per_participant": 5,
         "claim_seconds": claim_seconds, "reminder_seconds": list(reminder_seconds),

@@ -26,11 +26,12 @@ from playwright.async_api import Browser, Page, expect
 from controller.application.settings import CONFIG_DIR_ENV
 from controller.domain.keys import key_hash
 from showrunner.engine.link import Link, ViewChanged
-from tests.integration.test_super9_session import noon_zone, write_config
+from tests.integration.test_super9_session import write_config
 from tests.support.browser import needs_chromium
 from tests.support.live import LiveController, live_controller
 from tests.support.people import PASSWORD, add_person
 from tests.support.tables import write_tables_config
+from tests.support.zones import noon_zone
 from tests.web.test_login import LOCKED, fill_login
 from tests.web.test_tablet_console import LANDSCAPE, event_types, run_generic, shoot, tab
 

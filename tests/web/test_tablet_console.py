@@ -21,11 +21,12 @@ import yaml
 from playwright.async_api import Browser, Page, expect
 
 from controller.application.settings import CONFIG_DIR_ENV
-from tests.integration.test_super9_session import noon_zone, write_config
+from tests.integration.test_super9_session import write_config
 from tests.support.browser import needs_chromium
 from tests.support.live import Client, LiveController, live_controller
 from tests.support.people import open_page_as
 from tests.support.wildcard import write_wildcard_config
+from tests.support.zones import noon_zone
 
 pytestmark = needs_chromium
 
