@@ -7,7 +7,9 @@ Each is a socket event of its own name (the pages call `find_entries`, `screens`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, TypeAlias
+
+from pydantic import Field, StrictStr
 
 from controller.domain.commands import payload
 from controller.domain.errors import Rejected, refusal
@@ -17,7 +19,7 @@ from controller.realtime.floor import screens_report
 from controller.realtime.hub import Hub
 from controller.screens.audience import floor_playlist
 from controller.screens.payloads import Assign, ScreenOnly
-from showrunner.contract.fields import Ref, text
+from showrunner.contract.fields import PRINTABLE, Ref
 from showrunner.contract.playlist.validate import PlaylistError
 
 TECHNICIANS_ONLY = "Only technicians may look after the screens."
@@ -25,7 +27,7 @@ FOUND = 8  # entries a search answers with: the console shows that many
 MAX_QUERY = 100  # characters of a search
 CONTROL_ROLES = frozenset({"operator", "technician", "auditor"})
 TECHNICIAN = frozenset({"technician"})
-SearchText = text(MAX_QUERY)
+SearchText: TypeAlias = Annotated[StrictStr, Field(max_length=MAX_QUERY), PRINTABLE]
 """What the MC types to find a player: a name or a card number."""
 
 
