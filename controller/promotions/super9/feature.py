@@ -49,12 +49,11 @@ from controller.promotions.super9.payloads import (
 )
 from controller.promotions.super9.schedule import Schedule, session_day
 from controller.promotions.super9.state import Running, Ticket
-from controller.promotions.super9.views import Super9Views
 
 ELIGIBILITY = "rules 1-3"
 
 
-class Super9(Super9Views, Super9Folds, Configurable[Super9Config], Feature):
+class Super9(Super9Folds, Configurable[Super9Config], Feature):
     name = "super9"
     config_model = Super9Config
 
@@ -306,12 +305,4 @@ class Super9(Super9Views, Super9Folds, Configurable[Super9Config], Feature):
     def _label(self, session_id: str | None) -> str:
         session = self.schedule.session(session_id or "")
         return session.label if session else str(session_id)
-
-    def _names(self, tickets: list[str]) -> list[str]:
-        """Public names: the member's display name, or "Ticket 0421" without a card."""
-        out = []
-        for t in tickets:
-            card = self.tickets[t].card
-            out.append(self.members.by_card[card].display_name if card else f"Ticket {t}")
-        return out
 

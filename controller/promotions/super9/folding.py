@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from controller.domain.config import PromotionConfigured
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Handler
 from controller.promotions.super9 import cues
-from controller.promotions.super9.config import Super9Config
 from controller.promotions.super9.events import (
     Super9NoSpin,
     Super9SessionClosed,
@@ -21,24 +20,18 @@ from controller.promotions.super9.events import (
     Super9Won,
 )
 from controller.promotions.super9.game import Game
-from controller.promotions.super9.schedule import Schedule, session_day
+from controller.promotions.super9.schedule import session_day
 from controller.promotions.super9.state import Running, Ticket
-from controller.promotions.super9.views import BOARD, CUES, JACKPOT, SCHEDULE
+from controller.promotions.super9.views import BOARD, CUES, JACKPOT, SCHEDULE, Super9Views
 
 
-class Super9Folds:
-    """A mixin of `Super9`: `handlers()` and the folds it names; the views they touch."""
+class Super9Folds(Super9Views):
+    """A base of `Super9`: `handlers()` and the folds it names, over the views they touch."""
 
-    config: Super9Config
-    schedule: Schedule
-    current: Running | None
-    tickets: dict[str, Ticket]
     by_session: dict[str, list[str]]
     disqualified: set[tuple[str, str]]
     played: set[str]
-    jackpot_cents: int
-    previous_jackpot_cents: int
-    last_at_ms: int
+    configured: Callable[[PromotionConfigured], set[str]]  # Configurable's, beside it in Super9
 
     def handlers(self) -> Mapping[type[DomainEvent], Handler]:
         return {Super9SpinEntered: self._spun, Super9TicketSold: self._sold_ticket,
@@ -152,12 +145,3 @@ class Super9Folds:
         lines = [cues.counted_line(run.game.counted_spins, limit, run.consolation_cents)]
         need = cues.need_line({k: run.game.need(k) for k in (1, 2, 3)})
         return [*lines, need] if need else lines
-
-    def _prize(self, run: Running) -> tuple[str, int]:
-        """The prize being played for: a ticket complete now won on this counted spin, any other
-        completes on a later one; the jackpot only within the counted limit (rules 14, 16)."""
-        game = run.game
-        finishing = game.counted_spins + (0 if game.complete() else 1)
-        if finishing <= self.config.jackpot_counted_spins:
-            return "jackpot", run.jackpot_cents
-        return "consolation", run.consolation_cents

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from controller.domain.members import Members
 from controller.promotions.super9.config import Super9Config
 from controller.promotions.super9.events import Super9Won
 from controller.promotions.super9.schedule import Schedule, Session
-from controller.promotions.super9.state import Running
+from controller.promotions.super9.state import Running, Ticket
 from showrunner.contract.money import format_zar
 from showrunner.contract.wheel import colour
 
@@ -20,9 +21,11 @@ UPCOMING = 4
 
 
 class Super9Views:
-    """A mixin of `Super9`: it only reads the game's state (docs/scenes.md)."""
+    """The base of `Super9` that only reads the game's state (docs/scenes.md)."""
 
     config: Super9Config
+    members: Members
+    tickets: dict[str, Ticket]
     schedule: Schedule
     current: Running | None
     jackpot_cents: int
@@ -67,6 +70,23 @@ class Super9Views:
                        "target": None, "note": note}],
         }
 
+    def _names(self, tickets: list[str]) -> list[str]:
+        """Public names: the member's display name, or "Ticket 0421" without a card."""
+        out = []
+        for t in tickets:
+            card = self.tickets[t].card
+            out.append(self.members.by_card[card].display_name if card else f"Ticket {t}")
+        return out
+
+    def _prize(self, run: Running) -> tuple[str, int]:
+        """The prize being played for: a ticket complete now won on this counted spin, any other
+        completes on a later one; the jackpot only within the counted limit (rules 14, 16)."""
+        game = run.game
+        finishing = game.counted_spins + (0 if game.complete() else 1)
+        if finishing <= self.config.jackpot_counted_spins:
+            return "jackpot", run.jackpot_cents
+        return "consolation", run.consolation_cents
+
     def _board(self) -> dict[str, Any]:
         run = self.current
         limit = self.config.jackpot_counted_spins
@@ -88,16 +108,18 @@ class Super9Views:
         else:
             status = "playing"
         prize, amount = self._prize(run)
+        shares: list[str | None]
         if isinstance(run.result, Super9Won):
             names = self._names([w["ticket"] for w in run.result.winners])
-            won = [{"name": n, "share": _share_text(w)}
-                   for n, w in zip(names, run.result.winners, strict=True)]
+            shares = [_share_text(w) for w in run.result.winners]
             prize, amount = run.result.prize, run.result.prize_cents
         else:
-            won = [{"name": n, "share": None} for n in self._names(winners)]
+            names = self._names(winners)
+            shares = [None] * len(names)
+        won = [{"name": n, "share": s} for n, s in zip(names, shares, strict=True)]
         message = {"playing": "Shout SUPER 9 when all nine of your numbers are called",
                    "super9": "SUPER 9! The winning ticket is being checked",
-                   "won": "Won by " + ", ".join(w["name"] for w in won),
+                   "won": "Won by " + ", ".join(names),
                    "closed": f"No winner this game: the jackpot grows to "
                              f"{format_zar(self.jackpot_cents)}"}[status]
         return {
