@@ -7,11 +7,12 @@ appends the returned events to the log first and only then applies them.
 
 from __future__ import annotations
 
+import builtins
 import functools
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, dataclass_transform
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
 
@@ -51,11 +52,12 @@ class Command(Generic[P]):
 
     type: str
     role: str
-    payload: type[P]
+    payload: builtins.type[P]  # `type` in this body is the field above
     handle: Callable[[P, Context], list[DomainEvent]]
     summary: str = ""
 
 
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
 def payload(cls: type[P]) -> type[P]:
     """Make `cls` a command payload: a frozen dataclass whose unknown fields are refused.
 
@@ -78,7 +80,7 @@ def payload_schema(cls: type) -> dict[str, Any]:
 def parse_payload(cls: type[P], raw: Any) -> P:
     """Check a JSON payload against its type and build it; one sentence says what is wrong."""
     try:
-        return _adapter(cls).validate_python(raw)
+        return _adapter(cls).validate_python(raw)  # type: ignore[arg-type]  # a class is hashable; mypy says not (python/mypy#20409)
     except ValidationError as exc:
         raise Rejected("bad_payload", explain(exc.errors())) from None
 
