@@ -129,6 +129,9 @@ class Roulette(RouletteViews, Tournament):
         return None
 
     def spins_of(self, e: Entry) -> Spins:
+        """The spins of the entry's heat; an entry in no heat has played none."""
+        if e.heat is None:
+            return Spins()
         return self.spins.get((e.stage, e.heat), Spins())
 
     def heat(self, p: HeatRef) -> tuple[Stage, Spins]:
