@@ -55,8 +55,9 @@ class Roster(Protocol):
 
 
 class WildcardClock:
-    """A mixin of `Wildcard`: the events time and eligibility make due, and the claim window
-    as it stands at a given moment (what the clock has appended, or would append now)."""
+    """A mixin of `Wildcard`: the events time and eligibility make due, the pool they freeze,
+    and the claim window as it stands at a given moment (what the clock has appended, or would
+    append now)."""
 
     config: WildcardConfig
     members: Members
@@ -69,8 +70,8 @@ class WildcardClock:
     expired: bool
     claim: WildcardClaimed | None
     excluded: list[str]
+    activated: set[str]
 
-    def pool_listing(self, excluded: Iterable[str] = ()) -> list[list[Any]]: ...
 
     def due(self, now_ms: int) -> list[DomainEvent]:
         if self.draw is None:
@@ -124,6 +125,21 @@ class WildcardClock:
             return None
         return WildcardPoolFrozen(round_, listing, len(listing), total_tickets(listing),
                                   pool_digest(listing), excluded, actor, now_ms)
+
+    def pool_listing(self, excluded: Iterable[str] = ()) -> list[list[Any]]:
+        """Who is in the draw and with how many tickets, in canonical (card) order."""
+        out: list[list[Any]] = []
+        skip = set(excluded) | self.roster.qualified_cards() | self.roster.disqualified_cards()
+        participants = self.roster.participant_cards()
+        for card in sorted(self.activated - skip):
+            member = self.members.by_card[card]
+            if not member.rewards_member or member.flags:
+                continue  # rules 2-3: flagged after activating
+            tickets = self.config.tickets_per_cardholder  # rules 18.1, 33.1
+            if card in participants:
+                tickets += self.config.tickets_per_participant  # rules 18.2, 33.2
+            out.append([card, tickets])
+        return out
 
     def window(self, now_ms: int) -> tuple[list[DomainEvent], int | None, int | None]:
         """(events the clock owes now, the reveal's shown time, the claim deadline) as they

@@ -214,22 +214,6 @@ class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Featu
         return [WildcardStandInNamed(self.claim.card, public_name(stand_in), ctx.actor,
                                      ctx.now_ms)]
 
-    # -- pool -------------------------------------------------------------------------------------
-    def pool_listing(self, excluded: Iterable[str] = ()) -> list[list[Any]]:
-        """Who is in the draw and with how many tickets, in canonical (card) order."""
-        out: list[list[Any]] = []
-        skip = set(excluded) | self.roster.qualified_cards() | self.roster.disqualified_cards()
-        participants = self.roster.participant_cards()
-        for card in sorted(self.activated - skip):
-            member = self.members.by_card[card]
-            if not member.rewards_member or member.flags:
-                continue  # rules 2-3: flagged after activating
-            tickets = self.config.tickets_per_cardholder  # rules 18.1, 33.1
-            if card in participants:
-                tickets += self.config.tickets_per_participant  # rules 18.2, 33.2
-            out.append([card, tickets])
-        return out
-
     # -- state ------------------------------------------------------------------------------------
     def _activated(self, event: WildcardActivated) -> Iterable[str]:
         self.activated.add(event.card)

@@ -19,7 +19,8 @@ Listing = Sequence[Sequence[str | int]]  # [[card, tickets], ...] as stored in t
 
 def canonical_text(listing: Listing) -> str:
     """The exact text whose SHA-256 is the pool digest."""
-    return "".join(f"{card},{tickets}\n" for card, tickets in sorted(listing))
+    # rows in order of card then tickets, compared element by element
+    return "".join(f"{card},{tickets}\n" for card, tickets in sorted(listing, key=tuple))
 
 
 def pool_digest(listing: Listing) -> str:
