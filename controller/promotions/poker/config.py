@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, TypeAlias, get_args
 
 from pydantic import Field, model_validator
 
@@ -19,14 +19,15 @@ from showrunner.contract.fields import (
     TimeZone,
 )
 
-HANDS = ("sweet_16", "suited_16", "same_colour_16", "mixed_colour_16")
+Sweet16Hand: TypeAlias = Literal["sweet_16", "suited_16", "same_colour_16", "mixed_colour_16"]
+HANDS: tuple[Sweet16Hand, ...] = get_args(Sweet16Hand)
 Small = Field(ge=1, le=100, strict=True)
 
 
 class Sweet16Pay(PromotionConfig):
     """One row of the Sweet 16 pay table: the hand pays `odds` to 1 (rules 13, 33, 45)."""
 
-    hand: Literal["sweet_16", "suited_16", "same_colour_16", "mixed_colour_16"]
+    hand: Sweet16Hand
     title: ShortText
     odds: int = Field(ge=1, le=10_000, strict=True)
 

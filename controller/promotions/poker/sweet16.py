@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from controller.domain.errors import Rejected
-from controller.promotions.poker.config import Sweet16Pay
+from controller.promotions.poker.config import Sweet16Hand, Sweet16Pay
 
 SUITS = {"H": "H", "D": "D", "C": "C", "S": "S",
          "\u2665": "H", "\u2666": "D", "\u2663": "C", "\u2660": "S"}
@@ -29,7 +29,7 @@ def parse_card(card: str) -> tuple[str, str]:
     return rank, suit
 
 
-def classify(first: str, second: str) -> str | None:
+def classify(first: str, second: str) -> Sweet16Hand | None:
     """The Sweet 16 hand two cards make, or None when they do not total 16."""
     (r1, s1), (r2, s2) = parse_card(first), parse_card(second)
     if VALUES[r1] + VALUES[r2] != 16:
