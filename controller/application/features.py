@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from controller.application.settings import shipped
-from controller.domain.cues import Cues
+from controller.domain.cues import Cues, CueSource
 from controller.domain.feature import Feature
 from controller.domain.keys import Keys
 from controller.domain.members import Members
@@ -33,7 +33,7 @@ def build_features() -> list[Feature]:
     slots = Slots(members, shipped("slots", SlotsConfig))
     poker = Poker(members, shipped("poker", PokerConfig))
     wildcard = Wildcard(members, slots, shipped("wildcard", WildcardConfig))
-    cue_sources = [WildcardCues(wildcard), SeatDrawCues(slots), SlotsCues(slots),
+    cue_sources: list[CueSource] = [WildcardCues(wildcard), SeatDrawCues(slots), SlotsCues(slots),
                    SeatDrawCues(poker)]
     roulette = Roulette(members, shipped("roulette", RouletteConfig))
     super9 = Super9(members, shipped("super9", Super9Config))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from controller.access.keys import Principal
@@ -105,7 +105,7 @@ class Service:
         faults.succeeded()
         return events
 
-    def record(self, command_id: str, events: list[DomainEvent],
+    def record(self, command_id: str, events: Sequence[DomainEvent],
                now: int | None = None) -> list[View]:
         """Append and apply events the controller itself decided (the clock, start-up)."""
         at = self.clock() if now is None else now
@@ -150,7 +150,7 @@ class Service:
         return done, views, events
 
     def _commit(self, command_id: str, actor: str, principal: str, digest: str | None,
-                now: int, events: list[DomainEvent],
+                now: int, events: Sequence[DomainEvent],
                 ack: dict[str, Any]) -> tuple[dict[str, Any], list[View]]:
         """Make the events durable with their ack, then apply them and publish the views."""
         records = [e.record() for e in events]

@@ -81,7 +81,9 @@ class RedisTelemetry:
         return True
 
     async def screenshot_of(self, screen: str) -> bytes | None:
-        return await self.redis.hget(self._report(screen), "screenshot")
+        # redis-py types a reply bytes | str whatever the client; this one (no
+        # decode_responses) gets bytes
+        return await self.redis.hget(self._report(screen), "screenshot")  # type: ignore[return-value]
 
     async def _online_of(self, screens: list[str]) -> dict[str, bool]:
         """Whether each screen has a connection held by a process that is still alive."""

@@ -77,7 +77,7 @@ class DirectEngine(engineio.AsyncServer):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self._async = {**self._async, "websocket": DirectWebSocket}
+        self._async: dict[str, Any] = {**self._async, "websocket": DirectWebSocket}  # driver parts
         self.writable: dict[str, asyncio.Transport] = {}  # sid -> its open WebSocket's transport
 
     def write(self, sid: str, frame: bytes) -> bool:

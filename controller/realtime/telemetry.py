@@ -12,10 +12,10 @@ import binascii
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-HEARTBEAT_FIELDS = {"version": str, "fps": (int, float), "dropped_frames": int, "scene": str,
-                    "uptime_s": (int, float), "switched_ms": int,
-                    "log_id": str, "resyncs": int, "resync_reason": str,
-                    "clock_offset_ms": int}
+HEARTBEAT_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "version": str, "fps": (int, float), "dropped_frames": int, "scene": str,
+    "uptime_s": (int, float), "switched_ms": int, "log_id": str, "resyncs": int,
+    "resync_reason": str, "clock_offset_ms": int}
 MAX_SCREENSHOT_BYTES = 48 * 1024
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import zoneinfo
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -118,7 +118,7 @@ def next_start(entry: Entry, t: int) -> int | None:
     return opening
 
 
-def program_slot(entries: list[Entry], t: int) -> Slot:
+def program_slot(entries: Sequence[Entry], t: int) -> Slot:
     """The first entry (by precedence) that plays at `t`; otherwise the first fallback,
     otherwise the default scene. The slot ends early when an earlier entry starts."""
     cap = FAR_FUTURE_MS
@@ -163,7 +163,7 @@ def program_views(view: Mapping[str, Any]) -> set[str]:
     """Every view a screen whose `screen:<id>` view is `view` may read from now on: its
     playlists' scenes and fallbacks, its group's running takeover, the default scene and the
     overlays. The controller sends a screen these views and no others (its subscriptions)."""
-    slots = [(DEFAULT_SCENE, {})]
+    slots: list[tuple[str, Mapping[str, Any]]] = [(DEFAULT_SCENE, {})]
     for entry in view.get("playlists") or []:
         slots += [(item["scene"], item["params"]) for item in entry.get("items", [])]
         fallback = entry.get("fallback")
