@@ -42,8 +42,8 @@ class AssetManager:
 
     def _load(self, path: Path, size: tuple[int, int], fit: str) -> pygame.Surface:
         try:
-            with Image.open(path) as img:
-                img = img.convert("RGBA")
+            with Image.open(path) as opened:
+                img = opened.convert("RGBA")
                 if fit == "contain":
                     img = ImageOps.contain(img, size, Image.Resampling.LANCZOS)
                 else:

@@ -33,8 +33,9 @@ class BandedScale:
             # A little headroom, so later pictures' slightly different sizes fit (only a
             # little: blits from a much wider buffer measured 50% slower at 4K). Made in the
             # display's format directly: a convert() afterwards would double the cost.
-            self._buffer = pygame.Surface((width + HEADROOM, height + HEADROOM), 0,
-                                          pygame.display.get_surface())
+            room, display = (width + HEADROOM, height + HEADROOM), pygame.display.get_surface()
+            self._buffer = (pygame.Surface(room) if display is None  # headless: plain 32-bit
+                            else pygame.Surface(room, 0, display))
         self.key, self._source, self.size, self._band = key, source, size, 0
 
     @property

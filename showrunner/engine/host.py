@@ -84,7 +84,7 @@ class SceneHost:
         if self.transition is not None or (self.pending and (
                 self.pending[0].at_ms is None or self.pending[0].at_ms <= now_ms)):
             return now_ms
-        times = [s.at_ms for s in self.pending if s.at_ms is not None]
+        times = [s.at_ms for s in self.pending]
         if self.current is not None:
             times.append(self.current.next_change_ms(now_ms))
         known = [t for t in times if t is not None]

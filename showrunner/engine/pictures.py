@@ -22,6 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
+from typing import Literal
 
 import pygame
 from PIL import Image, ImageOps
@@ -35,7 +36,8 @@ IMAGE_ERRORS = (OSError, SyntaxError, ValueError, EOFError, struct.error,
                 Image.DecompressionBombError)
 KEEP = 6  # pictures kept: the one on screen, the next, and a few to come back to
 # a display pixel's byte order, by its red, green and blue masks (little-endian machines)
-BYTE_ORDER = {(0xFF0000, 0xFF00, 0xFF): "BGRA", (0xFF, 0xFF00, 0xFF0000): "RGBA"}
+BYTE_ORDER: dict[tuple[int, ...], Literal["BGRA", "RGBA"]] = {
+    (0xFF0000, 0xFF00, 0xFF): "BGRA", (0xFF, 0xFF00, 0xFF0000): "RGBA"}
 
 Key = tuple[Path, tuple[int, int]]
 
@@ -75,8 +77,8 @@ class Pictures:
 
     def _load(self, path: Path, size: tuple[int, int]) -> pygame.Surface:
         try:
-            with Image.open(path) as img:
-                img = ImageOps.fit(img.convert("RGBA"), size, Image.Resampling.LANCZOS)
+            with Image.open(path) as opened:
+                img = ImageOps.fit(opened.convert("RGBA"), size, Image.Resampling.LANCZOS)
         except IMAGE_ERRORS as exc:
             warn_once(log, f"picture:{path}", "image %s unusable (%s); showing a placeholder",
                       path, exc)
@@ -92,11 +94,12 @@ def _wrap(img: Image.Image) -> pygame.Surface:
         surface = pygame.image.frombytes(img.tobytes(), img.size, "RGBA")
         return surface.convert() if display is not None else surface
     pixels = mmap.mmap(-1, img.width * img.height * 4)
-    shared = Image.frombuffer("RGBA", img.size, pixels, "raw", "RGBA", 0, 1)
+    # Pillow takes any buffer here (its docs say so); its hint names only bytes and bytearray
+    shared = Image.frombuffer("RGBA", img.size, pixels, "raw", "RGBA", 0, 1)  # type: ignore[arg-type]
     # frombuffer marks the image read-only, and paste would then write to a copy; this memory
     # is ours, so let paste write into it (python-pillow/Pillow#6768)
     shared.readonly = 0
     shared.paste(img)
     if order != "RGBA":  # the same bytes read in the display's order, pasted back
-        shared.paste(Image.frombuffer("RGBA", img.size, pixels, "raw", order, 0, 1))
+        shared.paste(Image.frombuffer("RGBA", img.size, pixels, "raw", order, 0, 1))  # type: ignore[arg-type]
     return pygame.image.frombuffer(pixels, img.size, order)
