@@ -142,6 +142,12 @@ class Scene:
         return None
 
     # helpers ---------------------------------------------------------------------------------
+    @property
+    def layer(self) -> pygame.Surface:
+        """`static` for drawing on and blitting: `on_view` makes it as the scene enters."""
+        assert self.static is not None, "on_view makes the layer as the scene enters"
+        return self.static
+
     def _current_doc_obj(self) -> object:
         name = self.p.get("view")
         if not name:

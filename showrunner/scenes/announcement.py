@@ -27,7 +27,8 @@ class Announcement(Scene):
         where = f"{self.name}:{self.p['view']}"
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
         title = vd.text(doc, "title", self.p["title"], where)
-        body = doc.get("body") if isinstance(doc.get("body"), str) else self.p["body"]
+        given = doc.get("body")
+        body = given if isinstance(given, str) else self.p["body"]
         self.static = backdrop_layer(self.ctx, into=self.static)
         _x, y, w, h = lay.safe(120)
         t = text.fit(title.upper(), "display", 180, theme.colour("accent"), w, min_size=90)
@@ -58,11 +59,11 @@ class Announcement(Scene):
         rise = (1 - out_cubic(clamp01(self.elapsed / RISE_SECONDS))) * 80
         if rise == 0:  # settled: the text joins the layer, one blit from now on
             if not self.settled:
-                self._compose(self.static, 0.0)
+                self._compose(self.layer, 0.0)
                 self.settled = True
-            surface.blit(self.static, (0, 0))
+            surface.blit(self.layer, (0, 0))
             return
-        surface.blit(self.static, (0, 0))
+        surface.blit(self.layer, (0, 0))
         self._compose(surface, rise)
 
     def _compose(self, surface: pygame.Surface, rise: float) -> None:

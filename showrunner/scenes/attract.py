@@ -59,7 +59,8 @@ class Attract(Scene):
         if first:
             self.shown, self.coming = _take_scale(), _take_scale()
             self.frame_dt = 1 / 60
-            self.standing_in, self.revealed_at = False, None
+            self.standing_in = False
+            self.revealed_at: float | None = None  # when a stand-in gave way to the picture
         self.shown.forget()
         self.coming.forget()
         self.plan: tuple[Key, Key, float] | None = None  # (from, next, when)

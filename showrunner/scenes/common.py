@@ -74,7 +74,7 @@ def static_layer(ctx: SceneContext, title: str, subtitle: str = "", right: str =
         logo = ctx.assets.image(theme.logo, (lay.px(320), lay.px(110)), fit="contain")
         layer.blit(logo, (lay.x(x + w) - logo.get_width(), lay.y(y)))
         logo_w = 340
-    right_w = 0
+    right_w = 0.0
     if right:
         caption = text.fit(right, "body", 34, theme.colour("muted"), 560)
         right_w = caption.get_width() / lay.scale + 24

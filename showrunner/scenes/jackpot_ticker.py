@@ -58,8 +58,8 @@ class JackpotTicker(Scene):
                                                "out_cubic", delay=0.3)))
         self.static = static_layer(self.ctx, vd.text(doc, "title", "Jackpots", where),
                                    vd.text(doc, "subtitle", "", where), into=self.static)
-        self.strips: dict[float, tuple[pygame.Surface, int]] = {}
-        self._panels()
+        self.strips: dict[float, tuple[pygame.Surface, int, int]] = {}
+        self._panels(self.static)
 
     def tick(self, dt: float) -> None:
         for j in self.jackpots:
@@ -89,33 +89,35 @@ class JackpotTicker(Scene):
     def _digit_size(self, box_h: float) -> float:
         return min(260.0, box_h * 0.62)
 
-    def _panels(self) -> None:
+    def _panels(self, layer: pygame.Surface) -> None:
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
         for j, (x, y, w, h) in zip(self.jackpots, self._boxes(), strict=False):
-            panel(self.static, lay.rect(x, y, w, h), theme.colour("panel"), lay.px(24))
+            panel(layer, lay.rect(x, y, w, h), theme.colour("panel"), lay.px(24))
             label = text.fit(j.name.upper(), "display", min(64.0, h * 0.2),
                              theme.colour("muted"), w - 80)
-            self.static.blit(label, lay.point(x + 40, y + 16))
+            layer.blit(label, lay.point(x + 40, y + 16))
             if j.target:
-                self._progress(j, x, y, w, h)
+                self._progress(layer, j, j.target, (x, y, w, h))
             elif j.note:
                 note = text.fit(j.note, "body", 28, theme.colour("muted"), w - 80)
-                self.static.blit(note, (lay.x(x + w - 40) - note.get_width(),
-                                        lay.y(y + h - 44) - note.get_height() // 2))
+                layer.blit(note, (lay.x(x + w - 40) - note.get_width(),
+                                  lay.y(y + h - 44) - note.get_height() // 2))
 
-    def _progress(self, j: Jackpot, x: float, y: float, w: float, h: float) -> None:
+    def _progress(self, layer: pygame.Surface, j: Jackpot, target: int,
+                  box: tuple[float, float, float, float]) -> None:
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
+        x, y, w, h = box
         bar_y = y + h - 44
         bar = lay.rect(x + 40, bar_y, w - 80, 18)
-        pygame.draw.rect(self.static, theme.colour("panel_alt"), bar, border_radius=lay.px(9))
+        pygame.draw.rect(layer, theme.colour("panel_alt"), bar, border_radius=lay.px(9))
         if j.percent > 0:
             fill = pygame.Rect(bar.x, bar.y, max(bar.h, round(bar.w * j.percent / 100)), bar.h)
-            pygame.draw.rect(self.static, theme.colour("accent"), fill, border_radius=lay.px(9))
-        caption = f"{j.percent}% of the {format_zar(j.target)} target"
+            pygame.draw.rect(layer, theme.colour("accent"), fill, border_radius=lay.px(9))
+        caption = f"{j.percent}% of the {format_zar(target)} target"
         if j.note:
             caption = f"{j.note}  ·  {caption}"
         cap = text.fit(caption, "body", 28, theme.colour("muted"), w - 80)
-        self.static.blit(cap, (lay.x(x + w - 40) - cap.get_width(), lay.y(bar_y - 44)))
+        layer.blit(cap, (lay.x(x + w - 40) - cap.get_width(), lay.y(bar_y - 44)))
 
     def _strip(self, size: float) -> tuple[pygame.Surface, int, int]:
         """Digits 0-9 then 0 stacked vertically, rendered once per size.
@@ -143,7 +145,7 @@ class JackpotTicker(Scene):
         return found
 
     def draw(self, surface: pygame.Surface) -> None:
-        surface.blit(self.static, (0, 0))
+        surface.blit(self.layer, (0, 0))
         if not self.jackpots:
             centred_message(self.ctx, surface, "Jackpots will be announced soon",
                             self.ctx.layout.height / 2 + 60)

@@ -62,6 +62,7 @@ class Leaderboard(Scene):
         # 4K, drawing all 45 on entry took 40 ms (200 ms with no text cached).
         if first:
             self.drawings: Drawings[Row] = Drawings()
+            self.page_origin = self.elapsed  # the pages turn from the scene's entry
         self.rows = [Row(vd.integer(r, "position", 0, where), vd.integer(r, "movement", 0, where),
                          vd.flag(r, "new"), vd.text(r, "name", "—", where),
                          vd.integer(r, "score", 0, where), self.row_h, i % self.per_page)
@@ -72,7 +73,6 @@ class Leaderboard(Scene):
         self.static = static_layer(self.ctx, vd.text(doc, "title", "Leaderboard", where),
                                    vd.text(doc, "subtitle", "", where), right, into=self.static)
         self.changed_at = self.elapsed
-        self.page_origin = self.elapsed if first else self.page_origin
 
     def tick(self, dt: float) -> None:
         waiting = (row for row in self.rows if row not in self.drawings)
@@ -154,7 +154,7 @@ class Leaderboard(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         lay = self.ctx.layout
-        surface.blit(self.static, (0, 0))
+        surface.blit(self.layer, (0, 0))
         if not self.rows:
             centred_message(self.ctx, surface, self.p["empty_text"], lay.height / 2 + 60)
             return

@@ -80,9 +80,9 @@ class PrizeTable(Scene):
         if self.rows and self.elapsed >= (len(self.rows) - 1) * STAGGER + SLIDE:
             # the rows are in place: they join the static layer, and a frame is one blit
             for i, row in enumerate(self.rows):
-                self.static.blit(row, lay.point(x, self.top + i * self.row_h))
+                self.layer.blit(row, lay.point(x, self.top + i * self.row_h))
             self.rows, self.settled = [], True
-        surface.blit(self.static, (0, 0))
+        surface.blit(self.layer, (0, 0))
         if not self.rows and not self.settled:
             centred_message(self.ctx, surface, "Prizes to be announced", lay.height / 2 + 60)
             return

@@ -45,15 +45,16 @@ class RouletteCountdown(Scene):
             self.total = (self.closes - opened) / 1000
         spin, spins = vd.integer(doc, "spin", 0, where), vd.integer(doc, "spins", 0, where)
         right = f"Spin {spin} of {spins}" if spin and spins else ""
-        self.static = static_layer(self.ctx, vd.text(doc, "title", "Roulette", where),
-                                   vd.text(doc, "subtitle", "", where), right, into=self.static)
+        s = self.static = static_layer(self.ctx, vd.text(doc, "title", "Roulette", where),
+                                       vd.text(doc, "subtitle", "", where), right,
+                                       into=self.static)
         if vd.flag(doc, "no_spin"):
             tag = text.render(f"NO SPIN  +{NO_SPIN_EXTRA:.0f} S TO CHANGE BETS", "display", 56,
                               theme.colour("background_top"))
             r = tag.get_rect().inflate(lay.px(40), lay.px(12))
             r.center = lay.point(lay.width / 2, content_top() + 50)
-            panel(self.static, r, theme.colour("amber"), lay.px(14))
-            self.static.blit(tag, tag.get_rect(center=r.center))
+            panel(s, r, theme.colour("amber"), lay.px(14))
+            s.blit(tag, tag.get_rect(center=r.center))
 
     def next_change_ms(self, now_ms: int) -> int | None:
         return next_second_ms(now_ms, self.closes)  # the ring and digits move once a second
@@ -72,7 +73,7 @@ class RouletteCountdown(Scene):
         return (lay.width / 2, cy), radius
 
     def draw(self, surface: pygame.Surface) -> None:
-        surface.blit(self.static, (0, 0))
+        surface.blit(self.layer, (0, 0))
         (cx, cy), radius = self._ring()
         if self.closes is None:
             centred_message(self.ctx, surface, "Place your bets", cy, size=120, role="display")

@@ -137,8 +137,7 @@ class Super9Board(Scene):
         return self.moving_until(now_ms, self.last_changed + POP_SECONDS)
 
     def draw(self, surface: pygame.Surface) -> None:
-        assert self.static is not None, "on_view makes the layer as the scene enters"
-        surface.blit(self.static, (0, 0))
+        surface.blit(self.layer, (0, 0))
         if self.last is None:
             return
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text

@@ -90,7 +90,7 @@ class WildcardDraw(Scene):
         subtitle = vd.text(doc, "subtitle", "", where)
         right = f"Draw {self.round}" if self.round > 1 else ""
         self.static = static_layer(self.ctx, title, subtitle, right, into=self.static)
-        self._pool_panel()
+        self._pool_panel(self.static)
         self.winner_panel = self._winner_panel(where)
 
     # cached pieces ---------------------------------------------------------------------------
@@ -109,11 +109,11 @@ class WildcardDraw(Scene):
                            mid - ticket.get_height() // 2))
         return surf
 
-    def _pool_panel(self) -> None:
+    def _pool_panel(self, layer: pygame.Surface) -> None:
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
         x, y = self.pool_xy
         r = lay.rect(x, y, 620, 300)
-        panel(self.static, r, theme.colour("panel"), lay.px(20))
+        panel(layer, r, theme.colour("panel"), lay.px(20))
         lines = ([("TICKETS IN THE DRAW", format_int(self.tickets)),
                   ("MEMBERS", format_int(self.members))] if self.frozen
                  else [("MEMBERS ACTIVATED", format_int(self.activated))])
@@ -121,14 +121,14 @@ class WildcardDraw(Scene):
             lab = text.render(label, "body", 26, theme.colour("muted"))
             val = text.fit(value, "display", 72, theme.colour("accent"), 280)
             px = x + 30 + i * 300
-            self.static.blit(lab, lay.point(px, y + 24))
-            self.static.blit(val, lay.point(px, y + 58))
+            layer.blit(lab, lay.point(px, y + 24))
+            layer.blit(val, lay.point(px, y + 58))
         lab = text.render("POOL SHA-256", "body", 26, theme.colour("muted"))
-        self.static.blit(lab, lay.point(x + 30, y + 158))
+        layer.blit(lab, lay.point(x + 30, y + 158))
         digest = self.digest or "not frozen yet"
         for i in range(0, min(len(digest), 64), 32):
             part = text.fit(digest[i:i + 32], "body", 28, theme.colour("text"), 560, min_size=20)
-            self.static.blit(part, lay.point(x + 30, y + 194 + i // 32 * 40))
+            layer.blit(part, lay.point(x + 30, y + 194 + i // 32 * 40))
 
     def _winner_panel(self, where: str) -> pygame.Surface:
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
@@ -221,7 +221,7 @@ class WildcardDraw(Scene):
         return self.ctx.layout.rect(x, y, self.reel_w, CARD_H * VISIBLE)
 
     def draw(self, surface: pygame.Surface) -> None:
-        surface.blit(self.static, (0, 0))
+        surface.blit(self.layer, (0, 0))
         now = self.now_ms()
         if self._winner_shown(now):
             self._draw_winner(surface, now)
