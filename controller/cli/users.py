@@ -17,7 +17,7 @@ from controller.domain.users import PEOPLE_ROLES
 from controller.store.sqlite import EventLog
 
 
-def user_commands(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """People who log in to the pages: `user add` (password from a prompt or stdin, never the
     command line), `user list`, `user disable`; each change is an event in the log."""
     users = sub.add_parser("user", help="people who log in to the pages: add, list, disable")

@@ -30,16 +30,8 @@ from controller.application.show import Show
 from controller.cluster.commands import CommandRelay
 from controller.cluster.queue import MessageQueue
 from controller.cluster.redis_telemetry import RedisTelemetry
-from controller.http.app import (
-    MAX_MESSAGE_BYTES,
-    attempts_key,
-    cancel,
-    clock,
-    healthz,
-    hub_key,
-    plain_keys,
-    security_headers,
-)
+from controller.http.middleware import plain_keys, security_headers
+from controller.http.shared import MAX_MESSAGE_BYTES, attempts_key, cancel, clock, healthz, hub_key
 from controller.realtime.hub import AUDIENCES, OPERATOR_AUDIENCE, Hub
 from controller.realtime.namespaces.base import AudienceNamespace
 from controller.realtime.namespaces.cue import CueNamespace

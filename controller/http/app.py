@@ -4,8 +4,8 @@ The store is opened and replayed in a cleanup context, so a log that cannot be u
 app at start-up with the store's own message, before any client connects; so does a promotion
 config that is wrong or contradicts the log (`ConfigError`, see controller/application/configs.py).
 
-Every HTTP answer carries the security headers (`security_headers`); a key that is not plain
-text, in the key header or a `key` query parameter, is a 400 before any handler sees it.
+Every HTTP answer carries the security headers, and a key that is not plain text is a 400
+before any handler sees it (controller/http/middleware.py, shared with the fan-out processes).
 """
 
 from __future__ import annotations
@@ -13,14 +13,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import logging
-import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from aiohttp import web
 
-from controller.access.attempts import NOT_PLAIN, TOO_MANY, KeyAttempts, KeyLimit, plain_key
+from controller.access.attempts import TOO_MANY, KeyAttempts, KeyLimit
 from controller.access.keys import authenticate
 from controller.access.logins import REHEARSAL_COOKIE, LoginPolicy, Logins, live_session
 from controller.application.configs import record_configs
@@ -30,8 +28,17 @@ from controller.application.service import Service, wall_clock_ms
 from controller.application.show import Show
 from controller.audit.checkpoints import Anchoring, Checkpointer, load_private
 from controller.http.logins import add_routes, logins_key, people_page
+from controller.http.middleware import KEY_HEADER, Handler, plain_keys, security_headers
 from controller.http.playlist_watch import watch_playlists
 from controller.http.rehearsals import add_rehearsal_routes, runner_key
+from controller.http.shared import (
+    MAX_MESSAGE_BYTES,
+    attempts_key,
+    cancel,
+    clock,
+    healthz,
+    hub_key,
+)
 from controller.realtime.floor import screens_report
 from controller.realtime.hub import AUDIENCES, Hub
 from controller.realtime.namespaces.control import ControlNamespace
@@ -39,53 +46,13 @@ from controller.realtime.namespaces.cue import CueNamespace
 from controller.realtime.namespaces.display import DisplayNamespace
 from controller.realtime.server import WireServer
 from controller.realtime.sharing import Sharing
-from controller.rehearsal.log import Rehearsing, clock_rate, require_kind
+from controller.rehearsal.log import Rehearsing, require_kind
 from controller.rehearsal.runner import RehearsalRunner
 from controller.store.sqlite import EventLog
 
 WEB_DIR = Path(__file__).resolve().parents[1] / "web"
-MAX_MESSAGE_BYTES = 64 * 1024
-
-hub_key = web.AppKey("hub", Hub)
 db_path_key = web.AppKey("db_path", Path)
-attempts_key = web.AppKey("attempts", KeyAttempts)
-KEY_HEADER = "X-Showrunner-Key"
 HTTP_DOOR = "http"
-HOST = re.compile(r"[A-Za-z0-9.:\[\]-]{1,255}")
-keys_log = logging.getLogger("controller.keys")
-
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-SECURITY_HEADERS = {
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-}
-
-
-def content_security_policy(host: str) -> str:
-    """Scripts, styles and images from this controller only (the socket.io client is served
-    from /vendor); sockets back to it; never inside a frame."""
-    return ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-            f"font-src 'self'; connect-src 'self' ws://{host} wss://{host}; "
-            "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-
-
-async def security_headers(request: web.Request, response: web.StreamResponse) -> None:
-    """CSP, frame, sniffing and referrer headers on every answer (pages, files, errors, the
-    socket upgrade): set as each response is prepared, so none can miss them."""
-    response.headers.update(SECURITY_HEADERS)
-    host = request.host if HOST.fullmatch(request.host) else "localhost"
-    response.headers["Content-Security-Policy"] = content_security_policy(host)
-
-
-@web.middleware
-async def plain_keys(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """A key that is not plain text (invalid UTF-8, a lone surrogate) is a 400, logged once."""
-    keys = [request.headers.get(KEY_HEADER), *request.query.getall("key", [])]
-    if any(key is not None and not plain_key(key) for key in keys):
-        keys_log.warning("bad key encoding from %s on %s", request.remote, request.path)
-        raise web.HTTPBadRequest(text=NOT_PLAIN)
-    return await handler(request)
 
 
 def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring | None = None,
@@ -209,14 +176,6 @@ def _close_connections(sio: WireServer):
 WATCH_S = 0.5
 
 
-async def cancel(tasks: list[asyncio.Task[None]]) -> None:
-    """Stop background tasks at shutdown and wait until each has."""
-    for task in tasks:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-
-
 async def _watch_log(hub: Hub, checkpointer: Checkpointer | None) -> None:
     """Fold keys issued or revoked by the `key` command while running (a revoked key is
     refused from its next connect: authentication reads the keys table), and sign a
@@ -229,12 +188,6 @@ async def _watch_log(hub: Hub, checkpointer: Checkpointer | None) -> None:
         if checkpointer is not None:
             checkpointer.maybe(hub.service.clock())
         await asyncio.sleep(WATCH_S)
-
-
-async def healthz(request: web.Request) -> web.Response:
-    service = request.app[hub_key].service
-    return web.json_response({"ok": True, "seq": service.log.last_seq,
-                              "views": len(service.show.views)})
 
 
 SCREEN_READERS = frozenset({"technician", "operator", "auditor"})
@@ -283,11 +236,6 @@ async def screenshot(request: web.Request) -> web.Response:
         raise web.HTTPNotFound(text="No screenshot from that screen yet.")
     return web.Response(body=image, content_type="image/jpeg",
                         headers={"Cache-Control": "no-store"})
-
-
-async def clock(request: web.Request) -> web.Response:
-    service = request.app[hub_key].service
-    return web.json_response({"server_ms": service.clock(), "rate": clock_rate(service.clock)})
 
 
 async def index(request: web.Request) -> web.Response:

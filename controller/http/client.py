@@ -15,8 +15,7 @@ import aiohttp
 import socketio
 
 from controller.domain.keys import key_hash, new_key
-
-KEY_HEADER = "X-Showrunner-Key"
+from controller.http.middleware import KEY_HEADER
 
 
 async def _send(url: str, key: str, type_: str, payload: dict[str, Any]) -> dict[str, Any]:

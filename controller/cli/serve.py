@@ -1,0 +1,174 @@
+"""`serve`, `fanout` and `rehearse`: the commands that run a controller process, until SIGINT
+or SIGTERM. Each refuses a broken log, or one of the wrong kind, before the port is bound."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+from pathlib import Path
+
+from aiohttp import web
+
+from controller.access.attempts import KeyLimit
+from controller.access.logins import LoginPolicy
+from controller.audit.checkpoints import DEFAULT_EVERY, Anchoring, CheckpointError, ensure_key
+from controller.cli.audit import beside, finding, signing_key
+from controller.cluster.fanout import create_fanout_app
+from controller.cluster.owner import share
+from controller.cluster.queue import MessageQueue, message_queue
+from controller.http.app import create_app
+from controller.rehearsal.log import rehearsing, require_kind
+from controller.store.lock import writer_lock
+from controller.store.sqlite import EventLog, StoreError
+
+SHUTDOWN_S = 0.3  # what a request still running at shutdown gets (pages were closed first)
+PARENT_CHECK_S = 0.5
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    serve = sub.add_parser("serve", help="run the controller service")
+    serve.add_argument("--db", type=Path, required=True, help="event log (SQLite file)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8080, help="0 picks a free port")
+    serve.add_argument("--playlists", type=Path, help="development: reload changed playlist "
+                       "files in this directory onto the screens that play them")
+    serve.add_argument("--checkpoint-key", type=Path, help="Ed25519 signing key, kept apart "
+                       "from the db (default: DB.checkpoint-key, created with its .pub at first "
+                       "serve)")
+    serve.add_argument("--checkpoints", type=Path, help="append-only file of signed "
+                       "checkpoints for the auditor (default: DB.checkpoints)")
+    serve.add_argument("--checkpoint-every", type=int, default=DEFAULT_EVERY, metavar="N",
+                       help=f"sign a checkpoint every N events (default {DEFAULT_EVERY})")
+    serve.add_argument("--key-failures", type=int, default=KeyLimit.failures, metavar="N",
+                       help="wrong keys allowed per address and namespace in the window, "
+                       "after which that address is refused without its key being checked")
+    serve.add_argument("--key-window", type=float, default=KeyLimit.window_s,
+                       metavar="SECONDS", help="the window for --key-failures")
+    serve.add_argument("--session-hours", type=_hours, default=12.0, metavar="HOURS",
+                       help="a person's login lasts this long (default 12)")
+    serve.add_argument("--secure-cookies", action="store_true", help="mark the login cookie "
+                       "Secure: set it when the pages are served over https")
+    serve.add_argument("--message-queue", metavar="redis://HOST:PORT/N", help="share the show "
+                       "with fan-out processes (`fanout`) through this Redis (docs/operations.md)")
+    serve.set_defaults(run=_serve)
+
+    fanout = sub.add_parser("fanout", help="serve more screens and cue pages of a show that a "
+                            "`serve --message-queue` process owns (docs/operations.md)")
+    fanout.add_argument("--db", type=Path, required=True, help="the owner's event log (read "
+                        "only)")
+    fanout.add_argument("--message-queue", required=True, metavar="redis://HOST:PORT/N",
+                        help="the owner's --message-queue")
+    fanout.add_argument("--host", default="127.0.0.1")
+    fanout.add_argument("--port", type=int, default=8080, help="0 picks a free port")
+    fanout.set_defaults(run=_fanout)
+
+    rehearse = sub.add_parser("rehearse", help="run a rehearsal log whose show clock starts at "
+                              "a chosen moment (docs/rehearsal.md); never the live log")
+    rehearse.add_argument("--promotion", required=True, help="whose venue time zone --at is "
+                          "in: slots, roulette, poker, super9 or wildcard")
+    rehearse.add_argument("--at", required=True, metavar='"YYYY-MM-DD HH:MM"',
+                          help="where the show clock starts, on the venue's wall clock")
+    rehearse.add_argument("--speed", type=int, default=1, help="show seconds per real second "
+                          "(default 1: real time)")
+    rehearse.add_argument("--db", type=Path, default=Path("rehearsal.db"),
+                          help="the rehearsal log (default rehearsal.db); a live log is refused")
+    rehearse.add_argument("--host", default="127.0.0.1")
+    rehearse.add_argument("--port", type=int, default=8080, help="0 picks a free port")
+    rehearse.add_argument("--playlists", type=Path, help="as for serve")
+    rehearse.add_argument("--stop-with-parent", action="store_true",
+                          help="stop when the process that started this one ends, even if it "
+                          "was killed (the console's rehearsals)")
+    rehearse.set_defaults(run=_rehearse)
+
+
+def _check_log(db: Path, rehearsing: bool) -> None:
+    """Refuse a bad log, or one of the wrong kind, before the port is bound."""
+    with EventLog.open(db) as log:
+        broken = log.first_broken_link()
+        if broken:
+            raise StoreError(f"{db}: {finding(log, broken).sentence()}. The controller "
+                             "does not start on a log that may have been tampered with; run "
+                             f"`showrunner-controller audit verify --db {db}`.")
+        require_kind(log, rehearsing)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    with writer_lock(args.db):  # one writer per log, taken before the log is opened
+        _check_log(args.db, rehearsing=False)
+        if args.checkpoint_every < 1:
+            raise CheckpointError("--checkpoint-every must be 1 or more.")
+        anchor = Anchoring(signing_key(args.db, args.checkpoint_key),
+                           args.checkpoints or beside(args.db, ".checkpoints"),
+                           args.checkpoint_every)
+        ensure_key(anchor.key)
+        limit = KeyLimit(args.key_failures, args.key_window)
+        policy = LoginPolicy(session_s=args.session_hours * 3600,
+                             secure_cookie=args.secure_cookies)
+        queue = _queue(args.db, args.message_queue) if args.message_queue else None
+        app = create_app(args.db, args.playlists, anchor, limit, login_policy=policy,
+                         host=args.host, sharing=share(queue) if queue else None)
+        asyncio.run(_run_server(app, args.host, args.port))
+    return 0
+
+
+def _fanout(args: argparse.Namespace) -> int:
+    _check_log(args.db, rehearsing=False)
+    app = create_fanout_app(args.db, _queue(args.db, args.message_queue))
+    asyncio.run(_run_server(app, args.host, args.port))
+    return 0
+
+
+def _queue(db: Path, url: str) -> MessageQueue:
+    with EventLog.open(db, create=False) as log:
+        return message_queue(url, log.log_id)
+
+
+def _rehearse(args: argparse.Namespace) -> int:
+    start = rehearsing(args.promotion, args.at, args.speed)
+    with writer_lock(args.db):
+        _check_log(args.db, rehearsing=True)
+        print(f"REHEARSAL on {args.db}: the show clock starts at {start.at_local} "
+              f"({start.timezone}, {start.promotion}'s venue) and runs {start.speed}x real time",
+              flush=True)
+        parent = os.getppid() if args.stop_with_parent else None
+        asyncio.run(_run_server(create_app(args.db, args.playlists, rehearsal=start),
+                                args.host, args.port, parent))
+    return 0
+
+
+def _hours(text: str) -> float:
+    hours = float(text)
+    if not 0 < hours < 1000:  # NaN and infinity too
+        raise argparse.ArgumentTypeError("give a number of hours above 0, e.g. 12")
+    return hours
+
+
+async def _run_server(app: web.Application, host: str, port: int,
+                      parent: int | None = None) -> None:
+    """Serve until SIGINT or SIGTERM, or until process `parent` is gone (this process is
+    handed to init when its parent dies: a rehearsal must not outlive a killed controller)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    watch = (asyncio.create_task(_stop_when_orphaned(parent, stop)) if parent is not None
+             else None)
+    runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=SHUTDOWN_S)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+        bound_host, bound_port = runner.addresses[0][:2]
+        print(f"listening on http://{bound_host}:{bound_port}", flush=True)
+        await stop.wait()
+    finally:
+        if watch is not None:
+            watch.cancel()
+        await runner.cleanup()
+
+
+async def _stop_when_orphaned(parent: int, stop: asyncio.Event) -> None:
+    while os.getppid() == parent:
+        await asyncio.sleep(PARENT_CHECK_S)
+    stop.set()
