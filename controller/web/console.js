@@ -6,15 +6,32 @@
  * Nothing here decides a rule: the controller's sentences are shown as they come.
  */
 
-import {$, el, loadJson, saveJson, setConnection} from "./link.js";
+import {$, el, Link, loadJson, saveJson, setConnection} from "./link.js";
 
 const LOG_STORE = "showrunner.tablet.log";
 const LOG_SIZE = 12;
 const HEARTBEAT_MS = 1000;
 const HEARTBEAT_TIMEOUT_MS = 1500;
 
-export const state = {link: null, log: loadJson(LOG_STORE, []), panels: [], offline: false, scenes: {},
-  allowed: new Set()};
+/** @typedef {{at: string, label: string, values: string, ok: boolean, text: string}} LogEntry */
+/** A panel of the console: rendered on every view push, and each second when it `ticks`.
+ * @typedef {{name: string, render: (changed: Set<string>) => void, ticks?: boolean,
+ *   views?: string[]}} Panel */
+
+/** @type {Link} the console's link to /control, given by start() */
+let theLink;
+
+export const state = {
+  /** @type {LogEntry[]} */
+  log: loadJson(LOG_STORE, []),
+  /** @type {Panel[]} */
+  panels: [],
+  offline: false,
+  /** @type {Record<string, import("./schema_form.js").Schema>} the scenes, by name */
+  scenes: {},
+  /** @type {Set<string>} */
+  allowed: new Set(),
+};
 
 /** Whether this person's role may send `type` (the catalogue's commands for the role): a
  * panel offers no button the controller would refuse for the role. */
@@ -67,14 +84,14 @@ export function showAnswer(box, kind, headline, detail = "") {
  * Resolves to the ack, or null when another press is still unanswered.
  */
 export async function act({box, label, type, payload, values = "", done}) {
-  const answer = state.link.press(type, payload, () => showAnswer(box, "pending",
+  const answer = theLink.press(type, payload, () => showAnswer(box, "pending",
     "Not confirmed yet", "Resending the same press when the controller answers…"));
   if (answer === null) {
     showAnswer(box, "pending", "Still waiting for the previous press.");
     return null;
   }
   document.body.classList.add("busy");
-  showAnswer(box, "pending", state.link.connected ? "Sending…" : "Waiting for the controller…");
+  showAnswer(box, "pending", theLink.connected ? "Sending…" : "Waiting for the controller…");
   const ack = await answer;
   document.body.classList.remove("busy");
   const text = ack.ok ? (done ? done(ack) : "Done.") : ack.error.message;
@@ -136,12 +153,11 @@ export function button(text, className, onPress) {
 
 /** Every second: a clock round trip; no answer within 1.5 s (or no socket) is "Offline". */
 function heartbeat() {
-  const link = state.link;
-  if (!link.connected) {
+  if (!theLink.connected) {
     setOffline(true);
     return;
   }
-  link.socket.timeout(HEARTBEAT_TIMEOUT_MS).emitWithAck("clock", {client_ms: Date.now()})
+  theLink.socket.timeout(HEARTBEAT_TIMEOUT_MS).emitWithAck("clock", {client_ms: Date.now()})
     .then(() => setOffline(false), () => setOffline(true));
 }
 
@@ -156,10 +172,9 @@ function setOffline(offline) {
   state.offline = offline;
 }
 
-/** A panel: {name, render(changedViews)}; rendered on every view push and each second. */
-/** The console's link to /control (set by start). */
+/** The console's link to /control (given by start). */
 export function link() {
-  return state.link;
+  return theLink;
 }
 
 /** The scenes a takeover may show, each with its JSON Schema (from the catalogue). */
@@ -167,12 +182,14 @@ export function scenes() {
   return state.scenes;
 }
 
+/** @param {Panel} spec */
 export function panel(spec) {
   state.panels.push(spec);
 }
 
+/** @param {Link} linked */
 export function start(linked) {
-  state.link = linked;
+  theLink = linked;
   renderLog();
   setInterval(heartbeat, HEARTBEAT_MS);
 }

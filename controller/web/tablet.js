@@ -11,6 +11,8 @@
 import {$, el, humanize, Link, loadJson, saveJson, setConnection, showGate, takeKey}
   from "./link.js";
 import * as Console from "./console.js";
+import {commandControls, valuesOf} from "./schema_form.js";
+import {showView, showViewList} from "./view_inspector.js";
 import "./wildcard.js";
 import "./tournament.js";
 import "./super9.js";
@@ -25,9 +27,16 @@ const TICK_MS = 250;
 /** @type {Link} the link to the controller, made by start() */
 let link;
 
+/** A command of the catalogue: its type, who may send it, and its payload's JSON Schema.
+ * @typedef {{type: string, role: string, summary: string,
+ *   payload: import("./schema_form.js").Schema}} Command */
+
 const state = {
+  /** @type {Command[]} the commands this person's role may send */
   catalogue: [],
-  readers: [],
+  /** @type {import("./schema_form.js").Control[]} the open form's fields */
+  controls: [],
+  /** @type {{tab: string, group: string | null, command: string | null, view: string | null}} */
   place: loadJson(PLACE_STORE, {tab: "wildcard", group: null, command: null, view: null}),
 };
 
@@ -130,135 +139,14 @@ function renderForm() {
   $("pick-hint").hidden = command !== null;
   if (command === null) return;
   $("summary").textContent = command.summary;
-  const controls = fieldsOf(command.payload).map(fieldControl);
-  state.readers = controls.map((c) => [c.name, c.read]);
-  $("fields").replaceChildren(...controls.map((c) => c.node));
+  state.controls = commandControls(command.payload);
+  $("fields").replaceChildren(...state.controls.map((c) => c.node));
   $("fields").scrollTop = 0;
   updateSendButton();
 }
 
-/** The payload's fields from its JSON Schema: name, property (nullable unwrapped), required. */
-function fieldsOf(schema) {
-  const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties ?? {}).map(([name, property]) => (
-    {name, required: required.has(name), ...nonNull(property)}));
-}
-
-/** `{anyOf: [X, {type: "null"}], default}` -> X with the default: an optional value. */
-function nonNull(property) {
-  const options = (property.anyOf ?? []).filter((option) => option.type !== "null");
-  if (options.length !== 1) return property;
-  const {anyOf, ...rest} = property;
-  return {...options[0], ...rest, nullable: true};
-}
-
-/** One labelled input per payload field; `read()` gives its JSON value or undefined. */
-function fieldControl(field) {
-  const id = `field-${field.name}`;
-  const wrap = el("div", "field");
-  const label = el("label", "field-label", humanize(field.name));
-  label.htmlFor = id;
-  if (!field.required) label.append(el("span", "optional", "optional"));
-  wrap.append(label);
-  const {input, read} = field.type === "boolean" ? switchInput(field, wrap)
-    : field.enum ? selectInput(field)
-      : textInput(field);
-  input.id = id;
-  input.name = field.name;
-  if (field.required) input.setAttribute("aria-required", "true");
-  wrap.append(input);
-  return {name: field.name, node: wrap, read};
-}
-
-function switchInput(field, wrap) {
-  wrap.classList.add("inline");
-  const input = el("input", "switch");
-  input.type = "checkbox";
-  input.setAttribute("role", "switch");
-  input.checked = field.default === true;
-  return {input, read: () => input.checked};
-}
-
-/** An enum is a choice: its values, plus "not given" when the field is optional. */
-function selectInput(field) {
-  const input = el("select", "text");
-  const blank = field.required || field.default !== undefined ? [] : [""];
-  input.replaceChildren(...[...blank, ...field.enum].map((value) => {
-    const option = el("option", "", value === "" ? "—" : humanize(String(value)));
-    option.value = value;
-    return option;
-  }));
-  if (field.default !== undefined) input.value = field.default;
-  return {input, read: () => input.value || undefined};
-}
-
-/** Text, whole numbers (with the schema's bounds) and comma-separated lists. */
-function textInput(field) {
-  const input = el("input", "text");
-  input.type = "text";
-  let read = () => input.value.trim() || undefined;
-  if (field.type === "integer") {
-    input.type = "number";
-    input.step = "1";
-    input.inputMode = "numeric";
-    if (field.minimum !== undefined) input.min = String(field.minimum);
-    if (field.maximum !== undefined) input.max = String(field.maximum);
-    read = () => readInteger(input.value);
-  } else if (field.type === "array") {
-    input.placeholder = "comma-separated";
-    const item = nonNull(field.items ?? {});
-    read = () => readList(input.value, item.type === "integer", item.nullable === true);
-  } else if (field.type === "object") {
-    input.placeholder = "JSON object, e.g. {\"seconds\": 30}";
-    read = () => readObject(input.value);
-  } else {
-    if (field.maxLength !== undefined) input.maxLength = field.maxLength;
-    if (field.pattern !== undefined) input.pattern = field.pattern.replace(/^\^|\$$/g, "");
-  }
-  if (field.default !== undefined && field.default !== null) {
-    input.value = Array.isArray(field.default) ? field.default.join(", ") : field.default;
-  }
-  return {input, read};
-}
-
-/** A whole number when it is one; otherwise the text itself, so the server says what is wrong. */
-function readInteger(text) {
-  const value = text.trim();
-  if (value === "") return undefined;
-  return /^-?\d+$/.test(value) ? Number(value) : value;
-}
-
-/** "3, 7, 12" -> [3, 7, 12] for a list of numbers ("absent" -> null where allowed);
- * "S1, S2" -> ["S1", "S2"]. */
-function readList(text, numbers, nullable) {
-  const items = text.split(",").map((s) => s.trim()).filter((s) => s !== "");
-  if (items.length === 0) return undefined;
-  if (!numbers) return items;
-  return items.map((s) => (nullable && /^(absent|null)$/i.test(s) ? null : readInteger(s)));
-}
-
-/** A JSON object as typed; text that is not JSON is sent as typed for the server to name. */
-function readObject(text) {
-  const value = text.trim();
-  if (value === "") return undefined;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
-
-function payload() {
-  const out = {};
-  for (const [name, read] of state.readers) {
-    const value = read();
-    if (value !== undefined) out[name] = value;
-  }
-  return out;
-}
-
 function updateSendButton() {
-  const send = $("send");
+  const send = $("send", HTMLButtonElement);
   const busy = link?.pending != null;
   send.disabled = busy;
   send.textContent = busy ? "Sending…" : "Send";
@@ -271,7 +159,7 @@ async function onSubmit(event) {
   const command = selectedCommand();
   if (command === null) return;
   const label = commandLabel(command.type);
-  const envelope = {type: command.type, payload: payload()};
+  const envelope = {type: command.type, payload: valuesOf(state.controls)};
   const answer = link.press(envelope.type, envelope.payload, () => showAck("pending", label,
     "Not confirmed yet: resending the same press when the controller answers…"));
   if (answer === null) return; // the previous press is still unanswered
@@ -328,7 +216,7 @@ function showAck(kind, label, headline, detail = "", data = "") {
 function onViews(changed) {
   for (const panel of Console.state.panels) panel.render(changed);
   const views = link.views;
-  if (!views.has(state.place.view)) {
+  if (!views.has(state.place.view ?? "")) {
     state.place.view = [...views.keys()].sort()[0] ?? null;
   }
   renderViewList(changed);
@@ -336,89 +224,28 @@ function onViews(changed) {
 }
 
 function renderViewList(changed = new Set()) {
-  const names = [...link.views.keys()].sort();
-  $("view-list").replaceChildren(...names.map((name) => {
-    const button = el("button", "view-chip");
-    button.type = "button";
-    button.setAttribute("aria-pressed", String(name === state.place.view));
-    button.append(el("span", "view-name", name),
-      el("span", "view-rev", `rev ${link.views.get(name).revision}`));
-    if (changed.has(name)) button.classList.add("fresh");
-    button.addEventListener("click", () => {
-      state.place.view = name;
-      savePlace();
-      renderViewList();
-      renderView();
-    });
-    return button;
-  }));
+  showViewList($("view-list"), link.views, state.place.view, changed, (name) => {
+    state.place.view = name;
+    savePlace();
+    renderViewList();
+    renderView();
+  });
 }
 
 function renderView() {
-  const body = $("view-body");
-  const view = link?.views.get(state.place.view);
-  if (view === undefined) {
-    body.replaceChildren(el("p", "muted", "No views yet."));
-    return;
-  }
-  const doc = view.doc;
-  const rows = doc.rows;
-  const isTable = Array.isArray(rows) && rows.every((r) => r && typeof r === "object");
-  if (!isTable) {
-    body.replaceChildren(el("pre", "json", JSON.stringify(doc, null, 2)));
-    return;
-  }
-  const parts = [];
-  const title = [doc.title, doc.subtitle].filter((s) => typeof s === "string").join(" · ");
-  if (title) parts.push(el("h3", "view-title", title));
-  const meta = Object.entries(doc)
-    .filter(([k, v]) => !["title", "subtitle", "rows"].includes(k) && typeof v !== "object")
-    .map(([k, v]) => `${humanize(k)}: ${v}`);
-  if (meta.length) parts.push(el("p", "view-meta", meta.join(" · ")));
-  parts.push(rows.length ? rowsTable(rows) : el("p", "muted", "No rows yet."));
-  body.replaceChildren(...parts);
+  showView($("view-body"), link?.views.get(state.place.view ?? ""));
 }
-
-function rowsTable(rows) {
-  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const numeric = (column) => rows.every((r) => typeof r[column] === "number");
-  const table = el("table", "rows");
-  const headRow = el("tr");
-  for (const column of columns) {
-    headRow.append(el("th", numeric(column) ? "num" : null, humanize(column)));
-  }
-  table.append(el("thead"), el("tbody"));
-  table.tHead.append(headRow);
-  for (const row of rows) {
-    const tr = el("tr");
-    for (const column of columns) {
-      const value = row[column];
-      const td = el("td", typeof value === "number" ? "num" : null, cellText(value));
-      tr.append(td);
-    }
-    table.tBodies[0].append(tr);
-  }
-  return table;
-}
-
-function cellText(value) {
-  if (value === undefined || value === null) return "—";
-  if (typeof value === "boolean") return value ? "yes" : "";
-  if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
-}
-
-// -- start -----------------------------------------------------------------------------------
 
 // -- tabs ------------------------------------------------------------------------------------
 
 function showTab(tab) {
   state.place.tab = tab;
   savePlace();
-  for (const button of $("tabs").children) {
+  for (const button of $("tabs").querySelectorAll("button")) {
     button.setAttribute("aria-selected", String(button.dataset.tab === tab));
   }
-  for (const page of document.querySelectorAll(".page")) {
+  for (const page of /** @type {NodeListOf<HTMLElement>} */ (
+    document.querySelectorAll(".page"))) {
     page.hidden = page.id !== `page-${tab}`;
   }
 }
@@ -433,8 +260,8 @@ function tick() {
 
 function start() {
   $("form").addEventListener("submit", onSubmit);
-  for (const button of $("tabs").children) {
-    button.addEventListener("click", () => showTab(button.dataset.tab));
+  for (const button of $("tabs").querySelectorAll("button")) {
+    button.addEventListener("click", () => showTab(button.dataset.tab ?? "wildcard"));
   }
   showTab(state.place.tab ?? "wildcard");
   renderView();

@@ -8,13 +8,23 @@
  */
 
 import {$, el, humanize} from "./link.js";
-import {act, button, may, panel, scenes, link} from "./console.js";
+import {act, button, link, may, panel, scenes} from "./console.js";
+import {sceneControls, valuesOf} from "./schema_form.js";
+
 const OPS = "ops:screens";
 const THUMB_MS = 5000;
-const LABELS = {body: "Text", title: "Title"};
-const HIDDEN = new Set(["view"]); // which view a scene reads is the technician's business
+/** @typedef {{screen: string | null, frame: HTMLElement, img: HTMLImageElement}} Thumb */
 
-const state = {group: null, scene: "announcement", readers: [], thumbs: new Map(), shape: ""};
+const state = {
+  /** @type {string | null} the group being taken over */
+  group: null,
+  scene: "announcement",
+  /** @type {import("./schema_form.js").Control[]} */
+  controls: [],
+  /** @type {Map<string, Thumb>} */
+  thumbs: new Map(),
+  shape: "",
+};
 
 /** group -> its screens, from the technicians' summary of every screen. */
 function groups() {
@@ -97,9 +107,9 @@ function pick(group) {
 // -- the takeover form, from the scene's JSON Schema ----------------------------------------
 
 function renderForm() {
-  const scenes = scenes() ?? {};
-  const select = $("sc-scene");
-  const names = Object.keys(scenes).sort();
+  const all = scenes();
+  const select = $("sc-scene", HTMLSelectElement);
+  const names = Object.keys(all).sort();
   if (select.options.length !== names.length) {
     select.replaceChildren(...names.map((name) => {
       const option = el("option", "", humanize(name));
@@ -112,63 +122,16 @@ function renderForm() {
 }
 
 function renderFields() {
-  const schema = scenes()?.[state.scene];
+  const schema = scenes()[state.scene];
   if (!schema) return;
-  const controls = Object.entries(schema.properties ?? {})
-    .filter(([name]) => !HIDDEN.has(name))
-    .map(([name, property]) => field(name, nonNull(property)));
-  state.readers = controls.map((c) => [c.name, c.read]);
-  $("sc-fields").replaceChildren(...controls.map((c) => c.node));
-}
-
-/** `{anyOf: [X, {type: "null"}]}` -> X: an optional value. */
-function nonNull(property) {
-  const options = (property.anyOf ?? []).filter((option) => option.type !== "null");
-  if (options.length !== 1) return property;
-  const {anyOf, ...rest} = property;
-  return {...options[0], ...rest};
-}
-
-function field(name, property) {
-  const id = `sc-field-${name}`;
-  const wrap = el("div", "stack");
-  const label = el("label", "field-label", LABELS[name] ?? humanize(name));
-  label.htmlFor = id;
-  const long = property.type === "string" && (property.maxLength ?? 0) > 200;
-  const input = el(long ? "textarea" : "input", "text");
-  if (!long) input.type = "text";
-  if (long) input.rows = 4;
-  input.id = id;
-  if (property.maxLength !== undefined) input.maxLength = property.maxLength;
-  if (property.type === "number" || property.type === "integer") input.inputMode = "decimal";
-  const initial = property.default;
-  if (initial !== undefined && initial !== null && initial !== "") {
-    input.placeholder = Array.isArray(initial) ? initial.join(", ") : String(initial);
-  }
-  wrap.append(label, input);
-  return {name, node: wrap, read: () => read(input.value, property)};
-}
-
-/** The typed value, or undefined for the scene's own default; numbers that are not numbers
- * go as typed so the controller names what is wrong. */
-function read(text, property) {
-  const value = property.type === "string" ? text : text.trim();
-  if (value.trim() === "") return undefined;
-  if (property.type === "number" || property.type === "integer") {
-    return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
-  }
-  if (property.type === "array") return value.split(",").map((s) => s.trim()).filter(Boolean);
-  return value;
+  state.controls = sceneControls(schema);
+  $("sc-fields").replaceChildren(...state.controls.map((c) => c.node));
 }
 
 function start() {
   const group = state.group;
   if (group === null) return;
-  const params = {};
-  for (const [name, reader] of state.readers) {
-    const value = reader();
-    if (value !== undefined) params[name] = value;
-  }
+  const params = valuesOf(state.controls);
   const scene = humanize(state.scene);
   const words = [params.title, params.body].filter(Boolean).join(" · ");
   act({box: $("sc-start-ack"), label: "Take over", type: "takeover.start",
