@@ -45,12 +45,6 @@ export function el(tag, className, text) {
   return node;
 }
 
-/** "record_score" -> "Record score", "super9" -> "Super 9". */
-export function humanize(name) {
-  const words = name.replace(/_/g, " ").replace(/([a-z])(\d)/gi, "$1 $2");
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
 export function loadJson(key, fallback) {
   try {
     return JSON.parse(sessionStorage.getItem(key)) ?? fallback;

@@ -6,7 +6,8 @@
  * touches the live show. The controller's sentences are shown as they come.
  */
 
-import {$, el, humanize} from "./link.js";
+import {$, el} from "./link.js";
+import {humanize} from "./words.js";
 import {showAnswer, panel} from "./console.js";
 const SPEEDS = [1, 2, 4, 10, 30, 60];
 const NAMES = {wildcard: "Wild Card draw", super9: "Super 9", slots: "Slots PAYOFF",

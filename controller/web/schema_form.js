@@ -5,7 +5,8 @@
  * controller says in words what is wrong; nothing here checks a rule.
  */
 
-import {el, humanize} from "./link.js";
+import {el} from "./link.js";
+import {humanize} from "./words.js";
 
 /** The part of JSON Schema the catalogue uses.
  * @typedef {{type?: string, anyOf?: Schema[], enum?: (string | number)[], default?: unknown,

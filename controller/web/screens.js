@@ -9,7 +9,8 @@
  * screen's key is made here and only its SHA-256 is sent: the controller never sees the key.
  */
 
-import {$, el, humanize, Link, showGate, takeKey} from "./link.js";
+import {$, el, Link, showGate, takeKey} from "./link.js";
+import {humanize} from "./words.js";
 import {sha256Hex} from "./sha256.js";
 const REPORT_MS = 2000;
 const PICTURE_MS = 15000;

@@ -8,8 +8,8 @@
  * applies it once. Nothing here decides a rule: the server's sentences are shown.
  */
 
-import {$, el, humanize, Link, loadJson, saveJson, setConnection, showGate, takeKey}
-  from "./link.js";
+import {$, el, Link, loadJson, saveJson, setConnection, showGate, takeKey} from "./link.js";
+import {humanize} from "./words.js";
 import * as Console from "./console.js";
 import {commandControls, valuesOf} from "./schema_form.js";
 import {showView, showViewList} from "./view_inspector.js";

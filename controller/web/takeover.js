@@ -7,7 +7,8 @@
  * The controller checks every value against the catalogue and says what is wrong in words.
  */
 
-import {$, el, humanize} from "./link.js";
+import {$, el} from "./link.js";
+import {humanize} from "./words.js";
 import {act, button, link, may, panel, scenes} from "./console.js";
 import {sceneControls, valuesOf} from "./schema_form.js";
 

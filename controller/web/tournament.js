@@ -8,7 +8,8 @@
  * separators out, and anything else is sent as typed for the controller to name what is wrong.
  */
 
-import {$, el, humanize} from "./link.js";
+import {$, el} from "./link.js";
+import {humanize} from "./words.js";
 import {act, amount, grouped, button, panel, link} from "./console.js";
 const MATCHES = 8;
 

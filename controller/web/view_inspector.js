@@ -4,7 +4,8 @@
  * rows. The technician sees exactly what the controller sent; nothing is interpreted.
  */
 
-import {el, humanize} from "./link.js";
+import {el} from "./link.js";
+import {humanize} from "./words.js";
 
 /** @typedef {import("./link.js").View} View */
 
