@@ -47,7 +47,7 @@ export function el(tag, className, text) {
 
 export function loadJson(key, fallback) {
   try {
-    return JSON.parse(sessionStorage.getItem(key)) ?? fallback;
+    return JSON.parse(sessionStorage.getItem(key) ?? "null") ?? fallback;
   } catch {
     return fallback;
   }

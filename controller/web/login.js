@@ -24,7 +24,7 @@ async function onSubmit(event) {
     const response = await fetch("/login", {
       method: "POST",
       headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({name: $("name", HTMLInputElement).value.trim(), password: $("password").value}),
+      body: JSON.stringify({name: $("name", HTMLInputElement).value.trim(), password: $("password", HTMLInputElement).value}),
       credentials: "same-origin",
     });
     const answer = await response.json();

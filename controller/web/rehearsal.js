@@ -49,7 +49,7 @@ function renderRunning(answer) {
   $("rh-what").textContent = `${named(answer.promotion)}: show clock from ${answer.at} ` +
     `(${answer.timezone})` + (answer.speed > 1 ? ` at ${answer.speed}× speed` : "") +
     ` · started by ${answer.by} · log ${answer.db}`;
-  const link = $("rh-open");
+  const link = $("rh-open", HTMLAnchorElement);
   link.href = consoleUrl(answer.port);
   link.textContent = `Open the rehearsal's console (${link.host})`;
 }

@@ -174,7 +174,7 @@ async function noSpin() {
 async function spun() {
   const h = picked();
   if (!h) return;
-  const ticked = [...$("rl-seats").querySelectorAll("input[type=checkbox]:checked")];
+  const ticked = [...$("rl-seats").querySelectorAll("input")].filter((b) => b.checked);
   const names = ticked.map((b) => b.dataset.name);
   const ok = await confirm(`Spin ${h.spins.open} of ${h.heat} played?`,
     names.length ? `Missed it, disqualified for the heat (rule 9): ${names.join(", ")}.`

@@ -22,7 +22,12 @@ const STATUS = {pending: "Waiting for authorisation", authorised: "Authorised",
 /** @type {Link} the link to the controller, made by start() */
 let link;
 
-const state = {report: null, cards: new Map(), pictures: new Map()};
+const state = {
+  /** @type {{screens: Record<string, any>[]} | null} the controller's report of every screen */
+  report: null,
+  cards: new Map(),
+  pictures: new Map(),
+};
 
 // -- words -----------------------------------------------------------------------------------
 
@@ -221,7 +226,8 @@ function renderTargets(rows) {
   const shape = JSON.stringify(wanted);
   if (box.dataset.shape === shape) return;
   box.dataset.shape = shape;
-  const ticked = new Set([...box.querySelectorAll("input:checked")].map((i) => i.value));
+  const ticked = new Set([...box.querySelectorAll("input")].filter((i) => i.checked)
+    .map((i) => i.value));
   $("no-targets").hidden = wanted.length > 0;
   box.querySelectorAll("label").forEach((l) => l.remove());
   for (const [kind, name, text] of wanted) {
@@ -289,7 +295,7 @@ async function onEnrol(event) {
   if (!ack?.ok) return;
   $("key").textContent = key;
   $("key-box").hidden = false;
-  $("enrol-form").reset();
+  $("enrol-form", HTMLFormElement).reset();
 }
 
 async function onCopyKey() {
@@ -298,7 +304,7 @@ async function onCopyKey() {
     await navigator.clipboard.writeText(key);
     say($("enrol-answer"), "ok", "The key is copied.");
   } catch {
-    getSelection().selectAllChildren($("key"));
+    getSelection()?.selectAllChildren($("key"));
     say($("enrol-answer"), "ok", "The key is selected: copy it with the keyboard.");
   }
 }
@@ -311,7 +317,8 @@ function onHideKey() {
 // -- playlists --------------------------------------------------------------------------------
 
 function playlistInput() {
-  const targets = [...$("targets").querySelectorAll("input:checked")].map((i) => i.value);
+  const targets = [...$("targets").querySelectorAll("input")].filter((i) => i.checked)
+    .map((i) => i.value);
   return {
     file: $("playlist-file", HTMLInputElement).value.trim(), yaml: $("playlist-text", HTMLTextAreaElement).value,
     screens: targets.filter((t) => t.startsWith("screens:")).map((t) => t.slice(8)),
@@ -367,7 +374,7 @@ async function onAssign(event) {
 }
 
 async function onUpload() {
-  const file = $("playlist-upload", HTMLInputElement).files[0];
+  const file = $("playlist-upload", HTMLInputElement).files?.[0];
   if (!file) return;
   $("playlist-text", HTMLTextAreaElement).value = await file.text();
   $("playlist-file", HTMLInputElement).value = file.name;

@@ -8,14 +8,22 @@ import {$, el} from "./link.js";
 import {act, confirm, count, span, button, panel, link} from "./console.js";
 const BOARD = "board:super9";
 const SCHEDULE = "schedule:super9";
-const HIGHEST = 36;
-const REDS = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
 
-const state = {next: null};
+/** A number of the wheel in the board view, in the colour the controller gives it.
+ * @typedef {{number: number, colour: string, order: number | null}} BoardNumber */
+
+const state = {
+  /** @type {{id: string, label: string, starts_at: number} | null} the next game to start */
+  next: null,
+  /** @type {Map<number, string>} number -> its colour, from the board view */
+  colours: new Map(),
+  keypad: "",  // the numbers the keypad was built for
+};
 const box = () => $("s9-ack");
 
+/** @param {number} n */
 function colourOf(n) {
-  return n === 0 ? "green" : REDS.has(n) ? "red" : "black";
+  return state.colours.get(n) ?? "";
 }
 
 const STATUS = {
@@ -59,6 +67,8 @@ function renderSessions() {
 }
 
 function renderBoard(board) {
+  buildKeypad(board?.numbers ?? []);
+  /** @type {number[]} */
   const called = board?.called ?? [];
   $("s9-last").textContent = board?.last
     ? `${board.last.number} ${board.last.colour}${board.last.repeat ? " (repeat)" : ""}`
@@ -80,7 +90,7 @@ function renderBoard(board) {
     .map((w) => `${w.name}${w.share ? ` (${w.share})` : ""}`);
   $("s9-need").textContent = winners.length ? `Winners: ${winners.join(", ")}`
     : need.join(" · ");
-  for (const key of $("s9-keypad").children) {
+  for (const key of $("s9-keypad").querySelectorAll("button")) {
     key.classList.toggle("called", called.includes(Number(key.dataset.number)));
   }
 }
@@ -125,19 +135,23 @@ async function closeSession() {
     values: `reason: ${reason || "none"}`, done: () => "The game is closed."});
 }
 
-function buildKeypad() {
-  const keys = [];
-  for (let n = 0; n <= HIGHEST; n += 1) {
+/** The 0-36 keys in the wheel's colours, as the board view has them (a game in play lists
+ * them); built again only when they change, so a render never swaps a key under a finger.
+ * @param {BoardNumber[]} numbers */
+function buildKeypad(numbers) {
+  const shape = JSON.stringify(numbers.map((n) => [n.number, n.colour]));
+  if (shape === state.keypad || numbers.length === 0) return;
+  state.keypad = shape;
+  state.colours = new Map(numbers.map((n) => [n.number, n.colour]));
+  $("s9-keypad").replaceChildren(...numbers.map(({number: n, colour}) => {
     const key = button(String(n), "key", () => spin(n));
     key.dataset.number = String(n);
-    key.dataset.colour = colourOf(n);
-    key.setAttribute("aria-label", `${n} ${colourOf(n)}`);
-    keys.push(key);
-  }
-  $("s9-keypad").replaceChildren(...keys);
+    key.dataset.colour = colour;
+    key.setAttribute("aria-label", `${n} ${colour}`);
+    return key;
+  }));
 }
 
-buildKeypad();
 $("s9-start").addEventListener("click", () => state.next && startSession(state.next));
 $("s9-no-spin").addEventListener("click", noSpin);
 $("s9-undo").addEventListener("click", undo);

@@ -13,8 +13,21 @@ import {humanize} from "./words.js";
 import {act, amount, grouped, button, panel, link} from "./console.js";
 const MATCHES = 8;
 
-// found: the controller's answer for the query `answered`; query: the one last asked
-const state = {promotion: null, picked: null, row: null, query: "", answered: "", found: []};
+/** An entry as the operator's view (or find_entries) gives it.
+ * @typedef {{entry: string, name: string, score?: number | null} & Record<string, any>} Entry */
+
+const state = {
+  /** @type {string | null} the promotion on show */
+  promotion: null,
+  /** @type {string | null} the picked entry's id */
+  picked: null,
+  /** @type {Entry | null} the picked entry as it was found */
+  row: null,
+  query: "",  // the query last asked
+  answered: "",  // the query `found` answers
+  /** @type {Entry[]} */
+  found: [],
+};
 
 /** The promotions with an operator view, in name order (ops:screens is not one). */
 function promotions() {
@@ -34,7 +47,7 @@ function picked() {
 
 function render(changed) {
   const names = promotions();
-  if (!names.includes(state.promotion)) state.promotion = names[0] ?? null;
+  if (!names.includes(state.promotion ?? "")) state.promotion = names[0] ?? null;
   if (changed === undefined || [...changed].some((n) => n.startsWith("ops:"))) renderChips(names);
   renderStandings();
   renderHeats();
@@ -179,7 +192,7 @@ function renderMatches() {
     const choice = button("", "match", () => choose(e));
     choice.append(el("span", "match-name", e.name), el("span", "match-detail", describe(e)));
     return choice;
-  }) : [el("p", "muted", `Nobody called “${query}” in ${humanize(state.promotion)}.`)]));
+  }) : [el("p", "muted", `Nobody called “${query}” in ${humanize(state.promotion ?? "")}.`)]));
 }
 
 function renderPicked() {
@@ -213,7 +226,8 @@ function sendScore() {
     values, done: () => `${e.name}: ${shown} ${correcting ? "corrected" : "recorded"}.`})
     .then((ack) => {
       if (ack?.ok) {
-        if (state.row?.entry === e.entry) state.row = {...state.row, score};
+        const row = state.row;
+        if (row !== null && row.entry === e.entry) state.row = {...row, score};
         $("tn-score", HTMLInputElement).value = "";
         $("tn-reason", HTMLInputElement).value = "";
         renderPicked();
@@ -222,10 +236,12 @@ function sendScore() {
 }
 
 async function registerAndEnter() {
-  const card = cardDigits($("tn-new-card", HTMLInputElement).value) ?? $("tn-new-card", HTMLInputElement).value.trim();
+  const typed = $("tn-new-card", HTMLInputElement).value;
+  const card = cardDigits(typed) ?? typed.trim();
   const name = $("tn-new-name", HTMLInputElement).value.trim();
   const box = $("tn-new-ack");
   const promotion = state.promotion;
+  if (promotion === null) return;  // no tournament on show: its form is not offered
   if (name) {
     const registered = await act({box, label: "Register member", type: "register_member",
       payload: {card, display_name: name}, values: `${name} · card ${card}`,

@@ -158,9 +158,9 @@ async function redraw() {
     done: () => "A new round's pool is frozen: draw again when ready."}).then((ack) => {
     if (!ack?.ok) return;
     // the next winner's card and ID are checked afresh
-    for (const id of ["wc-card-checked", "wc-id-checked", "wc-redraw-note"]) {
-      if ($(id).type === "checkbox") $(id).checked = false; else $(id).value = "";
-    }
+    $("wc-card-checked", HTMLInputElement).checked = false;
+    $("wc-id-checked", HTMLInputElement).checked = false;
+    $("wc-redraw-note", HTMLInputElement).value = "";
   });
 }
 
