@@ -8,6 +8,8 @@
 
 import {$, el, Link, loadJson, saveJson, setConnection} from "./link.js";
 
+/** @typedef {import("./link.js").Ack} Ack */
+
 const LOG_STORE = "showrunner.tablet.log";
 const LOG_SIZE = 12;
 const HEARTBEAT_MS = 1000;
@@ -34,35 +36,38 @@ export const state = {
 };
 
 /** Whether this person's role may send `type` (the catalogue's commands for the role): a
- * panel offers no button the controller would refuse for the role. */
+ * panel offers no button the controller would refuse for the role.
+ * @param {string} type */
 export function may(type) {
   return state.allowed.has(type);
 }
 
-/** "TournamentScoreRecorded" -> "tournament score recorded": words, not a class name. */
+/** "TournamentScoreRecorded" -> "tournament score recorded": words, not a class name.
+ * @param {string} type */
 export function eventWords(type) {
   return type.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
 }
 
-/** 60000 -> "60 000": digits grouped the way the floor prints them. */
+/** 60000 -> "60 000": digits grouped the way the floor prints them. @param {number} n */
 export function grouped(n) {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0");
 }
 
 /** "60,000" / "60 000" / "60000" -> 60000, as the floor writes amounts; anything else stays
- * text, sent as typed for the controller to say what is wrong. */
+ * text, sent as typed for the controller to say what is wrong.
+ * @param {string} text */
 export function amount(text) {
   const typed = text.trim();
   if (/^\d{1,3}([ ,\u00a0\u202f']\d{3})+$/.test(typed)) return Number(typed.replace(/\D/g, ""));
   return /^\d+$/.test(typed) ? Number(typed) : typed;
 }
 
-/** "1 ticket", "2 tickets", "1 200 tickets". */
+/** "1 ticket", "2 tickets", "1 200 tickets". @param {number} n @param {string} word */
 export function count(n, word) {
   return `${grouped(n)} ${word}${n === 1 ? "" : "s"}`;
 }
 
-/** "1:05" for 65 000 ms, "2:00:00" for two hours; "0:00" once past. */
+/** "1:05" for 65 000 ms, "2:00:00" for two hours; "0:00" once past. @param {number} ms */
 export function span(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
   const ss = String(s % 60).padStart(2, "0");
@@ -70,6 +75,7 @@ export function span(ms) {
   return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, "0")}:${ss}`;
 }
 
+/** @param {HTMLElement} box @param {string} kind @param {string} headline */
 export function showAnswer(box, kind, headline, detail = "") {
   box.hidden = false;
   box.dataset.kind = kind;
@@ -82,6 +88,9 @@ export function showAnswer(box, kind, headline, detail = "") {
  * Send one command; its answer goes in `box` (beside the button pressed). `values` are the
  * words of what was sent, for the recent list; `done(ack)` gives the success sentence.
  * Resolves to the ack, or null when another press is still unanswered.
+ * @param {{box: HTMLElement, label: string, type: string, payload: object, values?: string,
+ *   done?: (ack: Ack) => string}} press
+ * @returns {Promise<Ack | null>}
  */
 export async function act({box, label, type, payload, values = "", done}) {
   const answer = theLink.press(type, payload, () => showAnswer(box, "pending",
@@ -100,7 +109,8 @@ export async function act({box, label, type, payload, values = "", done}) {
   return ack;
 }
 
-/** The confirmation step: resolves true only on the explicit "Yes" press. */
+/** The confirmation step: resolves true only on the explicit "Yes" press.
+ * @param {string} question @param {string} detail @param {string} yes */
 export function confirm(question, detail, yes) {
   return new Promise((resolve) => {
     const sheet = $("confirm");
@@ -120,6 +130,7 @@ export function confirm(question, detail, yes) {
   });
 }
 
+/** @param {LogEntry} entry */
 export function remember(entry) {
   state.log = [entry, ...state.log].slice(0, LOG_SIZE);
   saveJson(LOG_STORE, state.log);
@@ -143,7 +154,8 @@ function renderLog() {
   }));
 }
 
-/** A labelled button (>= 48 px by the stylesheet) that runs `onPress`. */
+/** A labelled button (>= 48 px by the stylesheet) that runs `onPress`.
+ * @param {string} text @param {string} className @param {() => void} onPress */
 export function button(text, className, onPress) {
   const node = el("button", className, text);
   node.type = "button";
@@ -161,6 +173,7 @@ function heartbeat() {
     .then(() => setOffline(false), () => setOffline(true));
 }
 
+/** @param {boolean} offline */
 function setOffline(offline) {
   const conn = $("conn");
   if (conn.dataset.state === "refused") return;

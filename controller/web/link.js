@@ -45,6 +45,8 @@ export function el(tag, className, text) {
   return node;
 }
 
+/** The JSON kept under `key` this session, or `fallback`.
+ * @template T @param {string} key @param {T} fallback @returns {T} */
 export function loadJson(key, fallback) {
   try {
     return JSON.parse(sessionStorage.getItem(key) ?? "null") ?? fallback;
@@ -53,6 +55,7 @@ export function loadJson(key, fallback) {
   }
 }
 
+/** @param {string} key @param {unknown} value */
 export function saveJson(key, value) {
   sessionStorage.setItem(key, JSON.stringify(value));
 }
@@ -61,7 +64,8 @@ export function saveJson(key, value) {
 const SESSION = "session";
 
 /** The key from ?key=..., kept (under `store`) for reloads and taken out of the address bar;
- * without one, the person's login session (SESSION). */
+ * without one, the person's login session (SESSION).
+ * @param {string} store */
 export function takeKey(store) {
   const params = new URLSearchParams(location.search);
   const fromUrl = params.get("key");
@@ -74,14 +78,16 @@ export function takeKey(store) {
   return sessionStorage.getItem(store) ?? SESSION;
 }
 
-/** The connection pill: data-state drives its colour, the text says it in words. */
+/** The connection pill: data-state drives its colour, the text says it in words.
+ * @param {string} kind @param {string} text */
 export function setConnection(kind, text) {
   const conn = $("conn");
   conn.dataset.state = kind;
   conn.textContent = text;
 }
 
-/** The page can do nothing now (no key, refused): its desk hides, the gate says why. */
+/** The page can do nothing now (no key, refused): its desk hides, the gate says why.
+ * @param {string} title @param {string} text */
 export function showGate(title, text) {
   $("desk").hidden = true;
   $("clock").classList.add("off");
@@ -91,7 +97,8 @@ export function showGate(title, text) {
 }
 
 /** A rehearsal log (docs/rehearsal.md): a small banner on every page, so nobody takes it for
- * the live show. Only a rehearsal log publishes the `rehearsal` view. */
+ * the live show. Only a rehearsal log publishes the `rehearsal` view.
+ * @param {{started_local: string, timezone: string, speed: number} | undefined} doc */
 function markRehearsal(doc) {
   let banner = $("rehearsal");
   if (!doc) {
@@ -167,6 +174,8 @@ export class Link {
     return this.socket.connected;
   }
 
+  /** One event with its ack (the controller's answer is JSON).
+   * @param {string} event @param {object} data @returns {Promise<any>} */
   call(event, data) {
     return this.socket.timeout(ACK_TIMEOUT_MS).emitWithAck(event, data);
   }
@@ -187,6 +196,7 @@ export class Link {
     this.sampleClock();
   }
 
+  /** @param {View[]} views */
   receive(views) {
     const changed = new Set();
     for (const view of views) {
@@ -200,7 +210,7 @@ export class Link {
     if (changed.size) this.handlers.views(changed);
   }
 
-  /** A view's document, or undefined before it arrives. */
+  /** A view's document, or undefined before it arrives. @param {string} name */
   doc(name) {
     return this.views.get(name)?.doc;
   }
@@ -221,7 +231,8 @@ export class Link {
   }
 
   /** "17:55:04": the time of day at the venue (the `venue` view's zone, else this
-   * device's), for the clock in a page's bar. */
+   * device's), for the clock in a page's bar.
+   * @param {number} ms */
   timeOfDay(ms) {
     const options = {hour12: false};
     const zone = this.doc("venue")?.timezone;
@@ -258,6 +269,8 @@ export class Link {
   /**
    * One press of a button: a promise of the command's ack, or null while another press is
    * unanswered. `onWaiting()` is called each time an attempt goes unconfirmed.
+   * @param {string} type @param {object} payload @param {() => void} [onWaiting]
+   * @returns {Promise<Ack> | null}
    */
   press(type, payload, onWaiting) {
     if (this.pending !== null) return null;

@@ -5,17 +5,20 @@
 
 import {$} from "./link.js";
 
-/** Only a path on this controller (never another site) is a place to go back to. */
+/** Only a path on this controller (never another site) is a place to go back to.
+ * @param {string} home */
 function nextPage(home) {
   const next = new URLSearchParams(location.search).get("next");
   return next && /^\/[a-z]+$/.test(next) ? next : home;
 }
 
+/** @param {string} text */
 function say(text) {
   $("message").textContent = text;
   $("message").hidden = false;
 }
 
+/** @param {any} event */
 async function onSubmit(event) {
   event.preventDefault();
   $("submit", HTMLButtonElement).disabled = true;
@@ -24,7 +27,8 @@ async function onSubmit(event) {
     const response = await fetch("/login", {
       method: "POST",
       headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({name: $("name", HTMLInputElement).value.trim(), password: $("password", HTMLInputElement).value}),
+      body: JSON.stringify({name: $("name", HTMLInputElement).value.trim(),
+        password: $("password", HTMLInputElement).value}),
       credentials: "same-origin",
     });
     const answer = await response.json();

@@ -22,6 +22,7 @@ function super9Notes() {
 
 const shown = new Map(); // box id -> the notes it holds: rebuilt only when they change
 
+/** @param {string} id @param {string[]} notes */
 function show(id, notes) {
   const box = $(id);
   const key = JSON.stringify(notes.slice(0, SHOWN));

@@ -94,7 +94,8 @@ async function load() {
 }
 
 async function start() {
-  const body = {promotion: $("rh-promotion", HTMLSelectElement).value, at: $("rh-at", HTMLInputElement).value.trim(),
+  const body = {promotion: $("rh-promotion", HTMLSelectElement).value,
+    at: $("rh-at", HTMLInputElement).value.trim(),
     speed: Number($("rh-speed", HTMLSelectElement).value)};
   const box = $("rh-ack");
   showAnswer(box, "pending", "Starting the rehearsal…");

@@ -289,7 +289,8 @@ async function onEnrol(event) {
     return;
   }
   const key = newKey();
-  const ack = await send("screens.enrol", {screen, group, name: $("enrol-label", HTMLInputElement).value.trim(),
+  const ack = await send("screens.enrol", {screen, group,
+    name: $("enrol-label", HTMLInputElement).value.trim(),
     key_hash: sha256Hex(key)}, answer,
   `${screen} is enrolled in ${group} and waits for authorisation.`);
   if (!ack?.ok) return;
@@ -320,7 +321,8 @@ function playlistInput() {
   const targets = [...$("targets").querySelectorAll("input")].filter((i) => i.checked)
     .map((i) => i.value);
   return {
-    file: $("playlist-file", HTMLInputElement).value.trim(), yaml: $("playlist-text", HTMLTextAreaElement).value,
+    file: $("playlist-file", HTMLInputElement).value.trim(),
+    yaml: $("playlist-text", HTMLTextAreaElement).value,
     screens: targets.filter((t) => t.startsWith("screens:")).map((t) => t.slice(8)),
     groups: targets.filter((t) => t.startsWith("groups:")).map((t) => t.slice(7)),
   };

@@ -17,6 +17,7 @@ const K = new Uint32Array([
   0xc67178f2]);
 const rotr = (x, n) => (x >>> n) | (x << (32 - n));
 
+/** @param {string} text */
 export function sha256Hex(text) {
   const data = new TextEncoder().encode(text);
   const length = Math.ceil((data.length + 9) / 64) * 64;

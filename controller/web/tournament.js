@@ -227,7 +227,9 @@ function sendScore() {
     .then((ack) => {
       if (ack?.ok) {
         const row = state.row;
-        if (row !== null && row.entry === e.entry) state.row = {...row, score};
+        if (row !== null && row.entry === e.entry && typeof score === "number") {
+          state.row = {...row, score};
+        }
         $("tn-score", HTMLInputElement).value = "";
         $("tn-reason", HTMLInputElement).value = "";
         renderPicked();

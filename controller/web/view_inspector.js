@@ -58,7 +58,8 @@ export function showView(body, view) {
 /** @param {Record<string, unknown>[]} rows */
 function rowsTable(rows) {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const numeric = (/** @type {string} */ column) => rows.every((r) => typeof r[column] === "number");
+  /** @param {string} column */
+  const numeric = (column) => rows.every((r) => typeof r[column] === "number");
   const table = el("table", "rows");
   const headRow = el("tr");
   for (const column of columns) {
