@@ -100,7 +100,7 @@ export function showGate(title, text) {
  * the live show. Only a rehearsal log publishes the `rehearsal` view.
  * @param {{started_local: string, timezone: string, speed: number} | undefined} doc */
 function markRehearsal(doc) {
-  let banner = $("rehearsal");
+  let banner = document.getElementById("rehearsal");  // made here the first time
   if (!doc) {
     banner?.remove();
     return;
