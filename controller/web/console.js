@@ -1,174 +1,208 @@
+// @ts-check
 /* What the MC console's panels share: one press at a time with its answer shown where the
  * finger was, a confirmation step for what cannot be undone, recent actions with the values
  * sent, and an honest connection pill (a heartbeat says "Offline" within 3 s).
  *
  * Nothing here decides a rule: the controller's sentences are shown as they come.
  */
-"use strict";
 
-window.Console = (() => {
-  const {$, el, loadJson, saveJson} = Showrunner;
-  const LOG_STORE = "showrunner.tablet.log";
-  const LOG_SIZE = 12;
-  const HEARTBEAT_MS = 1000;
-  const HEARTBEAT_TIMEOUT_MS = 1500;
+import {$, el, Link, loadJson, saveJson, setConnection} from "./link.js";
 
-  const state = {link: null, log: loadJson(LOG_STORE, []), panels: [], offline: false,
-    allowed: new Set()};
+/** @typedef {import("./link.js").Ack} Ack */
 
-  /** Whether this person's role may send `type` (the catalogue's commands for the role): a
-   * panel offers no button the controller would refuse for the role. */
-  function may(type) {
-    return state.allowed.has(type);
+const LOG_STORE = "showrunner.tablet.log";
+const LOG_SIZE = 12;
+const HEARTBEAT_MS = 1000;
+const HEARTBEAT_TIMEOUT_MS = 1500;
+
+/** @typedef {{at: string, label: string, values: string, ok: boolean, text: string}} LogEntry */
+/** A panel of the console: rendered on every view push, and each second when it `ticks`.
+ * @typedef {{name: string, render: (changed: Set<string>) => void, ticks?: boolean,
+ *   views?: string[]}} Panel */
+
+/** @type {Link} the console's link to /control, given by start() */
+let theLink;
+
+export const state = {
+  /** @type {LogEntry[]} */
+  log: loadJson(LOG_STORE, []),
+  /** @type {Panel[]} */
+  panels: [],
+  offline: false,
+  /** @type {Record<string, import("./schema_form.js").Schema>} the scenes, by name */
+  scenes: {},
+  /** @type {Set<string>} */
+  allowed: new Set(),
+};
+
+/** Whether this person's role may send `type` (the catalogue's commands for the role): a
+ * panel offers no button the controller would refuse for the role.
+ * @param {string} type */
+export function may(type) {
+  return state.allowed.has(type);
+}
+
+/** "TournamentScoreRecorded" -> "tournament score recorded": words, not a class name.
+ * @param {string} type */
+export function eventWords(type) {
+  return type.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+}
+
+/** 60000 -> "60 000": digits grouped the way the floor prints them. @param {number} n */
+export function grouped(n) {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0");
+}
+
+/** "60,000" / "60 000" / "60000" -> 60000, as the floor writes amounts; anything else stays
+ * text, sent as typed for the controller to say what is wrong.
+ * @param {string} text */
+export function amount(text) {
+  const typed = text.trim();
+  if (/^\d{1,3}([ ,\u00a0\u202f']\d{3})+$/.test(typed)) return Number(typed.replace(/\D/g, ""));
+  return /^\d+$/.test(typed) ? Number(typed) : typed;
+}
+
+/** "1 ticket", "2 tickets", "1 200 tickets". @param {number} n @param {string} word */
+export function count(n, word) {
+  return `${grouped(n)} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** "1:05" for 65 000 ms, "2:00:00" for two hours; "0:00" once past. @param {number} ms */
+export function span(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const ss = String(s % 60).padStart(2, "0");
+  if (s < 3600) return `${Math.floor(s / 60)}:${ss}`;
+  return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, "0")}:${ss}`;
+}
+
+/** @param {HTMLElement} box @param {string} kind @param {string} headline */
+export function showAnswer(box, kind, headline, detail = "") {
+  box.hidden = false;
+  box.dataset.kind = kind;
+  const lines = [el("div", "ack-headline", headline)];
+  if (detail) lines.push(el("div", "ack-detail", detail));
+  box.replaceChildren(...lines);
+}
+
+/**
+ * Send one command; its answer goes in `box` (beside the button pressed). `values` are the
+ * words of what was sent, for the recent list; `done(ack)` gives the success sentence.
+ * Resolves to the ack, or null when another press is still unanswered.
+ * @param {{box: HTMLElement, label: string, type: string, payload: object, values?: string,
+ *   done?: (ack: Ack) => string}} press
+ * @returns {Promise<Ack | null>}
+ */
+export async function act({box, label, type, payload, values = "", done}) {
+  const answer = theLink.press(type, payload, () => showAnswer(box, "pending",
+    "Not confirmed yet", "Resending the same press when the controller answers…"));
+  if (answer === null) {
+    showAnswer(box, "pending", "Still waiting for the previous press.");
+    return null;
   }
+  document.body.classList.add("busy");
+  showAnswer(box, "pending", theLink.connected ? "Sending…" : "Waiting for the controller…");
+  const ack = await answer;
+  document.body.classList.remove("busy");
+  const text = ack.ok ? (done ? done(ack) : "Done.") : ack.error.message;
+  showAnswer(box, ack.ok ? "ok" : "error", ack.ok ? "Done" : "Refused", text);
+  remember({at: $("clock").textContent, label, values, ok: ack.ok, text});
+  return ack;
+}
 
-  /** "TournamentScoreRecorded" -> "tournament score recorded": words, not a class name. */
-  function eventWords(type) {
-    return type.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+/** The confirmation step: resolves true only on the explicit "Yes" press.
+ * @param {string} question @param {string} detail @param {string} yes */
+export function confirm(question, detail, yes) {
+  return new Promise((resolve) => {
+    const sheet = $("confirm");
+    $("confirm-question").textContent = question;
+    $("confirm-detail").textContent = detail;
+    $("confirm-yes").textContent = yes;
+    sheet.hidden = false;
+    $("confirm-no").focus();
+    const close = (result) => {
+      sheet.hidden = true;
+      $("confirm-yes").onclick = null;
+      $("confirm-no").onclick = null;
+      resolve(result);
+    };
+    $("confirm-yes").onclick = () => close(true);
+    $("confirm-no").onclick = () => close(false);
+  });
+}
+
+/** @param {LogEntry} entry */
+export function remember(entry) {
+  state.log = [entry, ...state.log].slice(0, LOG_SIZE);
+  saveJson(LOG_STORE, state.log);
+  renderLog();
+}
+
+function renderLog() {
+  const list = $("log");
+  if (state.log.length === 0) {
+    list.replaceChildren(el("li", "log-empty", "Nothing sent yet."));
+    return;
   }
+  list.replaceChildren(...state.log.map((entry) => {
+    const item = el("li", entry.ok ? "log-item ok" : "log-item error");
+    const head = el("div", "log-head");
+    head.append(el("span", "log-label", entry.label), el("span", "log-time", entry.at));
+    item.append(head);
+    if (entry.values) item.append(el("div", "log-values", entry.values));
+    item.append(el("div", "log-text", entry.ok ? `Done · ${entry.text}` : entry.text));
+    return item;
+  }));
+}
 
-  /** 60000 -> "60 000": digits grouped the way the floor prints them. */
-  function grouped(n) {
-    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0");
+/** A labelled button (>= 48 px by the stylesheet) that runs `onPress`.
+ * @param {string} text @param {string} className @param {() => void} onPress */
+export function button(text, className, onPress) {
+  const node = el("button", className, text);
+  node.type = "button";
+  node.addEventListener("click", onPress);
+  return node;
+}
+
+/** Every second: a clock round trip; no answer within 1.5 s (or no socket) is "Offline". */
+function heartbeat() {
+  if (!theLink.connected) {
+    setOffline(true);
+    return;
   }
+  theLink.socket.timeout(HEARTBEAT_TIMEOUT_MS).emitWithAck("clock", {client_ms: Date.now()})
+    .then(() => setOffline(false), () => setOffline(true));
+}
 
-  /** "60,000" / "60 000" / "60000" -> 60000, as the floor writes amounts; anything else stays
-   * text, sent as typed for the controller to say what is wrong. */
-  function amount(text) {
-    const typed = text.trim();
-    if (/^\d{1,3}([ ,\u00a0\u202f']\d{3})+$/.test(typed)) return Number(typed.replace(/\D/g, ""));
-    return /^\d+$/.test(typed) ? Number(typed) : typed;
+/** @param {boolean} offline */
+function setOffline(offline) {
+  const conn = $("conn");
+  if (conn.dataset.state === "refused") return;
+  if (offline) {
+    setConnection("offline", "Offline");
+  } else if (state.offline || conn.dataset.state !== "online") {
+    setConnection("online", "Online");
   }
+  state.offline = offline;
+}
 
-  /** "1 ticket", "2 tickets", "1 200 tickets". */
-  function count(n, word) {
-    return `${grouped(n)} ${word}${n === 1 ? "" : "s"}`;
-  }
+/** The console's link to /control (given by start). */
+export function link() {
+  return theLink;
+}
 
-  /** "1:05" for 65 000 ms, "2:00:00" for two hours; "0:00" once past. */
-  function span(ms) {
-    const s = Math.max(0, Math.ceil(ms / 1000));
-    const ss = String(s % 60).padStart(2, "0");
-    if (s < 3600) return `${Math.floor(s / 60)}:${ss}`;
-    return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, "0")}:${ss}`;
-  }
+/** The scenes a takeover may show, each with its JSON Schema (from the catalogue). */
+export function scenes() {
+  return state.scenes;
+}
 
-  function showAnswer(box, kind, headline, detail = "") {
-    box.hidden = false;
-    box.dataset.kind = kind;
-    const lines = [el("div", "ack-headline", headline)];
-    if (detail) lines.push(el("div", "ack-detail", detail));
-    box.replaceChildren(...lines);
-  }
+/** @param {Panel} spec */
+export function panel(spec) {
+  state.panels.push(spec);
+}
 
-  /**
-   * Send one command; its answer goes in `box` (beside the button pressed). `values` are the
-   * words of what was sent, for the recent list; `done(ack)` gives the success sentence.
-   * Resolves to the ack, or null when another press is still unanswered.
-   */
-  async function act({box, label, type, payload, values = "", done}) {
-    const answer = state.link.press(type, payload, () => showAnswer(box, "pending",
-      "Not confirmed yet", "Resending the same press when the controller answers…"));
-    if (answer === null) {
-      showAnswer(box, "pending", "Still waiting for the previous press.");
-      return null;
-    }
-    document.body.classList.add("busy");
-    showAnswer(box, "pending", state.link.connected ? "Sending…" : "Waiting for the controller…");
-    const ack = await answer;
-    document.body.classList.remove("busy");
-    const text = ack.ok ? (done ? done(ack) : "Done.") : ack.error.message;
-    showAnswer(box, ack.ok ? "ok" : "error", ack.ok ? "Done" : "Refused", text);
-    remember({at: $("clock").textContent, label, values, ok: ack.ok, text});
-    return ack;
-  }
-
-  /** The confirmation step: resolves true only on the explicit "Yes" press. */
-  function confirm(question, detail, yes) {
-    return new Promise((resolve) => {
-      const sheet = $("confirm");
-      $("confirm-question").textContent = question;
-      $("confirm-detail").textContent = detail;
-      $("confirm-yes").textContent = yes;
-      sheet.hidden = false;
-      $("confirm-no").focus();
-      const close = (result) => {
-        sheet.hidden = true;
-        $("confirm-yes").onclick = null;
-        $("confirm-no").onclick = null;
-        resolve(result);
-      };
-      $("confirm-yes").onclick = () => close(true);
-      $("confirm-no").onclick = () => close(false);
-    });
-  }
-
-  function remember(entry) {
-    state.log = [entry, ...state.log].slice(0, LOG_SIZE);
-    saveJson(LOG_STORE, state.log);
-    renderLog();
-  }
-
-  function renderLog() {
-    const list = $("log");
-    if (state.log.length === 0) {
-      list.replaceChildren(el("li", "log-empty", "Nothing sent yet."));
-      return;
-    }
-    list.replaceChildren(...state.log.map((entry) => {
-      const item = el("li", entry.ok ? "log-item ok" : "log-item error");
-      const head = el("div", "log-head");
-      head.append(el("span", "log-label", entry.label), el("span", "log-time", entry.at));
-      item.append(head);
-      if (entry.values) item.append(el("div", "log-values", entry.values));
-      item.append(el("div", "log-text", entry.ok ? `Done · ${entry.text}` : entry.text));
-      return item;
-    }));
-  }
-
-  /** A labelled button (>= 48 px by the stylesheet) that runs `onPress`. */
-  function button(text, className, onPress) {
-    const node = el("button", className, text);
-    node.type = "button";
-    node.addEventListener("click", onPress);
-    return node;
-  }
-
-  /** Every second: a clock round trip; no answer within 1.5 s (or no socket) is "Offline". */
-  function heartbeat() {
-    const link = state.link;
-    if (!link.connected) {
-      setOffline(true);
-      return;
-    }
-    link.socket.timeout(HEARTBEAT_TIMEOUT_MS).emitWithAck("clock", {client_ms: Date.now()})
-      .then(() => setOffline(false), () => setOffline(true));
-  }
-
-  function setOffline(offline) {
-    const conn = $("conn");
-    if (conn.dataset.state === "refused") return;
-    if (offline) {
-      Showrunner.setConnection("offline", "Offline");
-    } else if (state.offline || conn.dataset.state !== "online") {
-      Showrunner.setConnection("online", "Online");
-    }
-    state.offline = offline;
-  }
-
-  /** A panel: {name, render(changedViews)}; rendered on every view push and each second. */
-  function panel(spec) {
-    state.panels.push(spec);
-  }
-
-  function start(link) {
-    state.link = link;
-    renderLog();
-    setInterval(heartbeat, HEARTBEAT_MS);
-  }
-
-  return {
-    state, act, confirm, button, panel, start, remember, showAnswer, may,
-    eventWords, grouped, count, span, amount,
-  };
-})();
+/** @param {Link} linked */
+export function start(linked) {
+  theLink = linked;
+  renderLog();
+  setInterval(heartbeat, HEARTBEAT_MS);
+}

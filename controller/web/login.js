@@ -1,47 +1,49 @@
+// @ts-check
 /* The login page: sends the name and password as JSON (the CSP allows no form posts); on
  * success the controller sets the session cookie and the page goes where it was sent from, or
  * to the person's home page (/tablet, /cue). */
-"use strict";
 
-(() => {
-  const $ = (id) => document.getElementById(id);
+import {$} from "./link.js";
 
-  /** Only a path on this controller (never another site) is a place to go back to. */
-  function nextPage(home) {
-    const next = new URLSearchParams(location.search).get("next");
-    return next && /^\/[a-z]+$/.test(next) ? next : home;
-  }
+/** Only a path on this controller (never another site) is a place to go back to.
+ * @param {string} home */
+function nextPage(home) {
+  const next = new URLSearchParams(location.search).get("next");
+  return next && /^\/[a-z]+$/.test(next) ? next : home;
+}
 
-  function say(text) {
-    $("message").textContent = text;
-    $("message").hidden = false;
-  }
+/** @param {string} text */
+function say(text) {
+  $("message").textContent = text;
+  $("message").hidden = false;
+}
 
-  async function onSubmit(event) {
-    event.preventDefault();
-    $("submit").disabled = true;
-    $("message").hidden = true;
-    try {
-      const response = await fetch("/login", {
-        method: "POST",
-        headers: {"Content-Type": "application/json"},
-        body: JSON.stringify({name: $("name").value.trim(), password: $("password").value}),
-        credentials: "same-origin",
-      });
-      const answer = await response.json();
-      if (answer.ok) {
-        location.assign(nextPage(answer.home));
-        return;
-      }
-      $("password").value = "";
-      say(answer.message);
-    } catch {
-      say("The controller did not answer. Check the network and try again.");
-    } finally {
-      $("submit").disabled = false;
+/** @param {any} event */
+async function onSubmit(event) {
+  event.preventDefault();
+  $("submit", HTMLButtonElement).disabled = true;
+  $("message").hidden = true;
+  try {
+    const response = await fetch("/login", {
+      method: "POST",
+      headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({name: $("name", HTMLInputElement).value.trim(),
+        password: $("password", HTMLInputElement).value}),
+      credentials: "same-origin",
+    });
+    const answer = await response.json();
+    if (answer.ok) {
+      location.assign(nextPage(answer.home));
+      return;
     }
+    $("password", HTMLInputElement).value = "";
+    say(answer.message);
+  } catch {
+    say("The controller did not answer. Check the network and try again.");
+  } finally {
+    $("submit", HTMLButtonElement).disabled = false;
   }
+}
 
-  $("login").addEventListener("submit", onSubmit);
-  $("name").focus();
-})();
+$("login").addEventListener("submit", onSubmit);
+$("name").focus();

@@ -1,42 +1,41 @@
+// @ts-check
 /* The MC's notes: what the cue page must not read aloud (the rule behind a call, what to check
  * or do) is shown to the MC beside the moment it belongs to — on the Wild Card panel from the
  * `cues` view, on the Super 9 panel from `cues:super9`. The newest first, a few at most.
  */
-"use strict";
 
-(() => {
-  const {$, el} = Showrunner;
-  const SHOWN = 3;
+import {$, el} from "./link.js";
+import {panel, link} from "./console.js";
+const SHOWN = 3;
 
-  const link = () => Console.state.link;
 
-  function wildcardNotes() {
-    const cues = link().doc("cues")?.cues ?? [];
-    const now = link().now();
-    return cues.filter((c) => c.notes && c.topic.startsWith("wildcard") && c.at_ms <= now)
-      .map((c) => c.notes).reverse();
-  }
+function wildcardNotes() {
+  const cues = link().doc("cues")?.cues ?? [];
+  const now = link().now();
+  return cues.filter((c) => c.notes && c.topic.startsWith("wildcard") && c.at_ms <= now)
+    .map((c) => c.notes).reverse();
+}
 
-  function super9Notes() {
-    return [...(link().doc("cues:super9")?.notes ?? [])].reverse();
-  }
+function super9Notes() {
+  return [...(link().doc("cues:super9")?.notes ?? [])].reverse();
+}
 
-  const shown = new Map(); // box id -> the notes it holds: rebuilt only when they change
+const shown = new Map(); // box id -> the notes it holds: rebuilt only when they change
 
-  function show(id, notes) {
-    const box = $(id);
-    const key = JSON.stringify(notes.slice(0, SHOWN));
-    if (shown.get(id) === key) return;
-    shown.set(id, key);
-    box.hidden = notes.length === 0;
-    box.replaceChildren(el("h3", "notes-title", "For you, not read aloud"),
-      ...notes.slice(0, SHOWN).map((text) => el("p", "mc-note", text)));
-  }
+/** @param {string} id @param {string[]} notes */
+function show(id, notes) {
+  const box = $(id);
+  const key = JSON.stringify(notes.slice(0, SHOWN));
+  if (shown.get(id) === key) return;
+  shown.set(id, key);
+  box.hidden = notes.length === 0;
+  box.replaceChildren(el("h3", "notes-title", "For you, not read aloud"),
+    ...notes.slice(0, SHOWN).map((text) => el("p", "mc-note", text)));
+}
 
-  function render() {
-    show("wc-notes", wildcardNotes());
-    show("s9-notes", super9Notes());
-  }
+function render() {
+  show("wc-notes", wildcardNotes());
+  show("s9-notes", super9Notes());
+}
 
-  Console.panel({name: "notes", render, ticks: true});
-})();
+panel({name: "notes", render, ticks: true});

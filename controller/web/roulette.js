@@ -1,3 +1,4 @@
+// @ts-check
 /* The Roulette panel: a heat picked by name, where it is in its spins, the betting countdown
  * the floor shows (the view's absolute deadline on the controller's clock), and only the step
  * the heat is at: open the betting, a no spin (+30 s, rule 25) or the spin played (players who
@@ -5,200 +6,196 @@
  *
  * Nothing here decides a rule: the controller refuses what the rules do not allow, in words.
  */
-"use strict";
 
-(() => {
-  const {$, el} = Showrunner;
-  const {act, confirm, grouped, span} = Console;
-  const SPINS = "spins:roulette";
-  const OPS = "ops:roulette";
-  const BOARD = "leaderboard:roulette";
-  const STANDINGS = 5;
+import {$, el} from "./link.js";
+import {act, confirm, grouped, span, amount, button, may, panel, link} from "./console.js";
+const SPINS = "spins:roulette";
+const OPS = "ops:roulette";
+const BOARD = "leaderboard:roulette";
+const STANDINGS = 5;
 
-  const state = {heat: null};
-  const link = () => Console.state.link;
-  const box = () => $("rl-ack");
-  const keyOf = (h) => `${h.stage}|${h.heat}`;
+const state = {heat: null};
+const box = () => $("rl-ack");
+const keyOf = (h) => `${h.stage}|${h.heat}`;
 
-  /** The heats with a player still to score, in the order they were dealt; each with its
-   * seats, its spins so far (ops) and its betting window (spins, as the floor shows it). */
-  function heats() {
-    const ops = link().doc(OPS);
-    const betting = new Map((link().doc(SPINS)?.heats ?? []).map((h) => [keyOf(h), h]));
-    const progress = new Map((ops?.heats ?? []).map((h) => [keyOf(h), h]));
-    const spins = ops?.spins_per_heat ?? 0;
-    const found = new Map();
-    for (const e of ops?.entries ?? []) {
-      if (e.heat === null || e.status === "refunded" || e.status === "to_final") continue;
-      const key = keyOf(e);
-      if (!found.has(key)) {
-        found.set(key, {key, stage: e.stage, heat: e.heat, seats: [],
-          spins: {done: 0, open: null, ...progress.get(key), spins},
-          window: betting.get(key) ?? null});
-      }
-      found.get(key).seats.push(e);
+/** The heats with a player still to score, in the order they were dealt; each with its
+ * seats, its spins so far (ops) and its betting window (spins, as the floor shows it). */
+function heats() {
+  const ops = link().doc(OPS);
+  const betting = new Map((link().doc(SPINS)?.heats ?? []).map((h) => [keyOf(h), h]));
+  const progress = new Map((ops?.heats ?? []).map((h) => [keyOf(h), h]));
+  const spins = ops?.spins_per_heat ?? 0;
+  const found = new Map();
+  for (const e of ops?.entries ?? []) {
+    if (e.heat === null || e.status === "refunded" || e.status === "to_final") continue;
+    const key = keyOf(e);
+    if (!found.has(key)) {
+      found.set(key, {key, stage: e.stage, heat: e.heat, seats: [],
+        spins: {done: 0, open: null, ...progress.get(key), spins},
+        window: betting.get(key) ?? null});
     }
-    return [...found.values()].filter((h) => h.seats.some((e) => e.status === "active" &&
-      e.score === null));
+    found.get(key).seats.push(e);
   }
+  return [...found.values()].filter((h) => h.seats.some((e) => e.status === "active" &&
+    e.score === null));
+}
 
-  function render() {
-    const all = heats();
-    $("rl-empty").hidden = all.length > 0;
-    $("rl-body").hidden = all.length === 0;
-    if (!all.some((h) => h.key === state.heat)) state.heat = all[0]?.key ?? null;
-    renderChips(all);
-    const h = all.find((x) => x.key === state.heat);
-    renderStandings();
-    if (!h) return;
-    const now = link().now();
-    const {done, open, spins} = h.spins;
-    const closes = h.window?.betting_closes_at ?? null;
-    const left = closes === null ? 0 : closes - now;
-    const stage = h.stage === "final" ? "Final" : "Qualifying";
-    $("rl-phase").textContent = open !== null
-      ? `${stage} · ${h.heat}: spin ${open} of ${spins} is taking bets` +
-        (h.window?.no_spin ? " (no spin: 30 more seconds)." : ".")
-      : done < spins ? `${stage} · ${h.heat}: ${done} of ${spins} spins played. ` +
-        `Open the betting for spin ${done + 1} when the table is ready.`
-        : `${stage} · ${h.heat}: all ${spins} spins played. Enter each player's chips left.`;
-    $("rl-countdown").hidden = open === null;
-    $("rl-countdown").dataset.kind = left <= 0 ? "up" : left <= 30000 ? "short" : "running";
-    $("rl-countdown-time").textContent = span(left);
-    $("rl-countdown-label").textContent = left > 0 ? "to place bets" : "Bets are closed";
-    const mc = Console.may("roulette.spin");
-    $("rl-open-box").hidden = !(mc && open === null && done < spins);
-    $("rl-open").textContent = `Open betting for spin ${done + 1}`;
-    $("rl-spin-box").hidden = !mc || open === null;
-    $("rl-spin").textContent = `Spin ${open ?? ""} played…`;
-    renderSeats(h, mc && open !== null, mc && done >= spins);
-  }
+function render() {
+  const all = heats();
+  $("rl-empty").hidden = all.length > 0;
+  $("rl-body").hidden = all.length === 0;
+  if (!all.some((h) => h.key === state.heat)) state.heat = all[0]?.key ?? null;
+  renderChips(all);
+  const h = all.find((x) => x.key === state.heat);
+  renderStandings();
+  if (!h) return;
+  const now = link().now();
+  const {done, open, spins} = h.spins;
+  const closes = h.window?.betting_closes_at ?? null;
+  const left = closes === null ? 0 : closes - now;
+  const stage = h.stage === "final" ? "Final" : "Qualifying";
+  $("rl-phase").textContent = open !== null
+    ? `${stage} · ${h.heat}: spin ${open} of ${spins} is taking bets` +
+      (h.window?.no_spin ? " (no spin: 30 more seconds)." : ".")
+    : done < spins ? `${stage} · ${h.heat}: ${done} of ${spins} spins played. ` +
+      `Open the betting for spin ${done + 1} when the table is ready.`
+      : `${stage} · ${h.heat}: all ${spins} spins played. Enter each player's chips left.`;
+  $("rl-countdown").hidden = open === null;
+  $("rl-countdown").dataset.kind = left <= 0 ? "up" : left <= 30000 ? "short" : "running";
+  $("rl-countdown-time").textContent = span(left);
+  $("rl-countdown-label").textContent = left > 0 ? "to place bets" : "Bets are closed";
+  const mc = may("roulette.spin");
+  $("rl-open-box").hidden = !(mc && open === null && done < spins);
+  $("rl-open").textContent = `Open betting for spin ${done + 1}`;
+  $("rl-spin-box").hidden = !mc || open === null;
+  $("rl-spin").textContent = `Spin ${open ?? ""} played…`;
+  renderSeats(h, mc && open !== null, mc && done >= spins);
+}
 
-  function renderChips(all) {
-    const nav = $("rl-heats");
-    const labels = all.map((h) => `${h.stage === "final" ? "Final " : ""}${h.heat}`);
-    if (nav.dataset.labels === labels.join("|") &&
-        nav.dataset.picked === state.heat) return; // keep the chips under the finger
-    nav.dataset.labels = labels.join("|");
-    nav.dataset.picked = state.heat ?? "";
-    nav.replaceChildren(...all.map((h, i) => {
-      const chip = Console.button(labels[i], "chip", () => {
-        state.heat = h.key;
-        render();
-      });
-      chip.setAttribute("aria-pressed", String(h.key === state.heat));
-      return chip;
-    }));
-  }
+function renderChips(all) {
+  const nav = $("rl-heats");
+  const labels = all.map((h) => `${h.stage === "final" ? "Final " : ""}${h.heat}`);
+  if (nav.dataset.labels === labels.join("|") &&
+      nav.dataset.picked === state.heat) return; // keep the chips under the finger
+  nav.dataset.labels = labels.join("|");
+  nav.dataset.picked = state.heat ?? "";
+  nav.replaceChildren(...all.map((h, i) => {
+    const chip = button(labels[i], "chip", () => {
+      state.heat = h.key;
+      render();
+    });
+    chip.setAttribute("aria-pressed", String(h.key === state.heat));
+    return chip;
+  }));
+}
 
-  /** The seats with their scores; while a spin takes bets, a "missed" box per player; after
-   * the last spin, a chips-left field per player still to score. */
-  function renderSeats(h, betting, over) {
-    const shape = `${h.key}|${betting}|${over}|` +
-      h.seats.map((e) => `${e.entry}:${e.status}:${e.score}`).join(",");
-    const body = $("rl-seats");
-    if (body.dataset.shape === shape) return; // typed chips and ticked boxes stay
-    body.dataset.shape = shape;
-    body.replaceChildren(...h.seats.slice().sort((a, b) => a.seat - b.seat).map((e) => {
-      const tr = el("tr");
-      const score = e.score !== null ? grouped(e.score)
-        : e.status === "active" ? "—" : humanStatus(e.status);
-      tr.append(el("td", "num", String(e.seat ?? "")), el("td", "", e.name),
-        el("td", "num", score));
-      const action = el("td", "seat-action");
-      if (betting && e.status === "active") {
-        const label = el("label", "check");
-        const box = el("input");
-        box.type = "checkbox";
-        box.dataset.entry = e.entry;
-        box.dataset.name = e.name;
-        label.append(box, document.createTextNode("missed this spin"));
-        action.append(label);
-      } else if (over && e.status === "active" && e.score === null) {
-        const input = el("input", "text chips");
-        input.type = "text";
-        input.inputMode = "numeric";
-        input.autocomplete = "off";
-        input.setAttribute("aria-label", `Chips left for ${e.name}`);
-        input.placeholder = "chips left";
-        action.append(input, Console.button("Record", "big", () => recordScore(e, input)));
-      }
-      tr.append(action);
-      return tr;
-    }));
-  }
-
-  function humanStatus(status) {
-    return status.replace(/_/g, " ");
-  }
-
-  function renderStandings() {
-    const rows = (link().doc(BOARD)?.rows ?? []).slice(0, STANDINGS);
-    $("rl-standings").replaceChildren(...(rows.length ? rows.map((r) => {
-      const tr = el("tr");
-      tr.append(el("td", "num", String(r.position)), el("td", "", r.name),
-        el("td", "num", grouped(r.score)));
-      return tr;
-    }) : [emptyRow()]));
-  }
-
-  function emptyRow() {
+/** The seats with their scores; while a spin takes bets, a "missed" box per player; after
+ * the last spin, a chips-left field per player still to score. */
+function renderSeats(h, betting, over) {
+  const shape = `${h.key}|${betting}|${over}|` +
+    h.seats.map((e) => `${e.entry}:${e.status}:${e.score}`).join(",");
+  const body = $("rl-seats");
+  if (body.dataset.shape === shape) return; // typed chips and ticked boxes stay
+  body.dataset.shape = shape;
+  body.replaceChildren(...h.seats.slice().sort((a, b) => a.seat - b.seat).map((e) => {
     const tr = el("tr");
-    const td = el("td", "muted", "No scores yet.");
-    td.colSpan = 3;
-    tr.append(td);
+    const score = e.score !== null ? grouped(e.score)
+      : e.status === "active" ? "—" : humanStatus(e.status);
+    tr.append(el("td", "num", String(e.seat ?? "")), el("td", "", e.name),
+      el("td", "num", score));
+    const action = el("td", "seat-action");
+    if (betting && e.status === "active") {
+      const label = el("label", "check");
+      const box = el("input");
+      box.type = "checkbox";
+      box.dataset.entry = e.entry;
+      box.dataset.name = e.name;
+      label.append(box, document.createTextNode("missed this spin"));
+      action.append(label);
+    } else if (over && e.status === "active" && e.score === null) {
+      const input = el("input", "text chips");
+      input.type = "text";
+      input.inputMode = "numeric";
+      input.autocomplete = "off";
+      input.setAttribute("aria-label", `Chips left for ${e.name}`);
+      input.placeholder = "chips left";
+      action.append(input, button("Record", "big", () => recordScore(e, input)));
+    }
+    tr.append(action);
     return tr;
-  }
+  }));
+}
 
-  const picked = () => heats().find((h) => h.key === state.heat) ?? null;
+function humanStatus(status) {
+  return status.replace(/_/g, " ");
+}
 
-  function openBetting() {
-    const h = picked();
-    if (!h) return;
-    const spin = h.spins.done + 1;
-    act({box: box(), label: "Open betting", type: "roulette.open_betting",
-      payload: {stage: h.stage, heat: h.heat}, values: `${h.heat} · spin ${spin}`,
-      done: () => `${h.heat}: spin ${spin} is taking bets; the countdown is on the floor.`});
-  }
+function renderStandings() {
+  const rows = (link().doc(BOARD)?.rows ?? []).slice(0, STANDINGS);
+  $("rl-standings").replaceChildren(...(rows.length ? rows.map((r) => {
+    const tr = el("tr");
+    tr.append(el("td", "num", String(r.position)), el("td", "", r.name),
+      el("td", "num", grouped(r.score)));
+    return tr;
+  }) : [emptyRow()]));
+}
 
-  async function noSpin() {
-    const h = picked();
-    if (!h) return;
-    const ok = await confirm("No spin? Every player gets 30 more seconds to change bets.",
-      `${h.heat}, spin ${h.spins.open}: the betting countdown goes up by 30 seconds (rule 25).`,
-      "Yes, no spin");
-    if (!ok) return;
-    act({box: box(), label: "No spin", type: "roulette.no_spin",
-      payload: {stage: h.stage, heat: h.heat}, values: `${h.heat} · spin ${h.spins.open}`,
-      done: () => "No spin: 30 more seconds to change bets, on the floor now."});
-  }
+function emptyRow() {
+  const tr = el("tr");
+  const td = el("td", "muted", "No scores yet.");
+  td.colSpan = 3;
+  tr.append(td);
+  return tr;
+}
 
-  async function spun() {
-    const h = picked();
-    if (!h) return;
-    const ticked = [...$("rl-seats").querySelectorAll("input[type=checkbox]:checked")];
-    const names = ticked.map((b) => b.dataset.name);
-    const ok = await confirm(`Spin ${h.spins.open} of ${h.heat} played?`,
-      names.length ? `Missed it, disqualified for the heat (rule 9): ${names.join(", ")}.`
-        : "Every player played it.", "Yes, it is played");
-    if (!ok) return;
-    act({box: box(), label: "Spin played", type: "roulette.spin",
-      payload: {stage: h.stage, heat: h.heat, missed: ticked.map((b) => b.dataset.entry)},
-      values: `${h.heat} · spin ${h.spins.open}${names.length ? ` · missed: ${names.join(", ")}`
-        : ""}`,
-      done: () => `${h.heat}: spin ${h.spins.open} is played.`});
-  }
+const picked = () => heats().find((h) => h.key === state.heat) ?? null;
 
-  function recordScore(e, input) {
-    const score = Console.amount(input.value);
-    const shown = typeof score === "number" ? grouped(score) : `“${score}”`;
-    act({box: box(), label: "Record score", type: "roulette.record_score",
-      payload: {entry: e.entry, score}, values: `${e.name} · ${shown}`,
-      done: () => `${e.name}: ${shown} recorded.`});
-  }
+function openBetting() {
+  const h = picked();
+  if (!h) return;
+  const spin = h.spins.done + 1;
+  act({box: box(), label: "Open betting", type: "roulette.open_betting",
+    payload: {stage: h.stage, heat: h.heat}, values: `${h.heat} · spin ${spin}`,
+    done: () => `${h.heat}: spin ${spin} is taking bets; the countdown is on the floor.`});
+}
 
-  $("rl-open").addEventListener("click", openBetting);
-  $("rl-no-spin").addEventListener("click", noSpin);
-  $("rl-spin").addEventListener("click", spun);
-  Console.panel({name: "roulette", render, ticks: true});
-})();
+async function noSpin() {
+  const h = picked();
+  if (!h) return;
+  const ok = await confirm("No spin? Every player gets 30 more seconds to change bets.",
+    `${h.heat}, spin ${h.spins.open}: the betting countdown goes up by 30 seconds (rule 25).`,
+    "Yes, no spin");
+  if (!ok) return;
+  act({box: box(), label: "No spin", type: "roulette.no_spin",
+    payload: {stage: h.stage, heat: h.heat}, values: `${h.heat} · spin ${h.spins.open}`,
+    done: () => "No spin: 30 more seconds to change bets, on the floor now."});
+}
+
+async function spun() {
+  const h = picked();
+  if (!h) return;
+  const ticked = [...$("rl-seats").querySelectorAll("input")].filter((b) => b.checked);
+  const names = ticked.map((b) => b.dataset.name);
+  const ok = await confirm(`Spin ${h.spins.open} of ${h.heat} played?`,
+    names.length ? `Missed it, disqualified for the heat (rule 9): ${names.join(", ")}.`
+      : "Every player played it.", "Yes, it is played");
+  if (!ok) return;
+  act({box: box(), label: "Spin played", type: "roulette.spin",
+    payload: {stage: h.stage, heat: h.heat, missed: ticked.map((b) => b.dataset.entry)},
+    values: `${h.heat} · spin ${h.spins.open}${names.length ? ` · missed: ${names.join(", ")}`
+      : ""}`,
+    done: () => `${h.heat}: spin ${h.spins.open} is played.`});
+}
+
+function recordScore(e, input) {
+  const score = amount(input.value);
+  const shown = typeof score === "number" ? grouped(score) : `“${score}”`;
+  act({box: box(), label: "Record score", type: "roulette.record_score",
+    payload: {entry: e.entry, score}, values: `${e.name} · ${shown}`,
+    done: () => `${e.name}: ${shown} recorded.`});
+}
+
+$("rl-open").addEventListener("click", openBetting);
+$("rl-no-spin").addEventListener("click", noSpin);
+$("rl-spin").addEventListener("click", spun);
+panel({name: "roulette", render, ticks: true});

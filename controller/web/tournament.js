@@ -1,3 +1,4 @@
+// @ts-check
 /* The Tournament panel: standings with names, a new player registered and entered, and a
  * score recorded (or corrected, with a reason) for a player picked by name or card, found by
  * the controller (find_entries: the operator's view ops:<promotion> holds only the entries in
@@ -6,245 +7,260 @@
  * Scores may be typed as the floor writes them ("60,000", "60 000"); the page only takes the
  * separators out, and anything else is sent as typed for the controller to name what is wrong.
  */
-"use strict";
 
-(() => {
-  const {$, el, humanize} = Showrunner;
-  const {act, amount, grouped} = Console;
-  const MATCHES = 8;
+import {$, el} from "./link.js";
+import {humanize} from "./words.js";
+import {act, amount, grouped, button, panel, link} from "./console.js";
+const MATCHES = 8;
 
-  // found: the controller's answer for the query `answered`; query: the one last asked
-  const state = {promotion: null, picked: null, row: null, query: "", answered: "", found: []};
-  const link = () => Console.state.link;
+/** An entry as the operator's view (or find_entries) gives it.
+ * @typedef {{entry: string, name: string, score?: number | null} & Record<string, any>} Entry */
 
-  /** The promotions with an operator view, in name order (ops:screens is not one). */
-  function promotions() {
-    return [...link().views.keys()]
-      .filter((name) => name.startsWith("ops:") && name !== "ops:screens")
-      .map((name) => name.slice(4)).sort();
-  }
+const state = {
+  /** @type {string | null} the promotion on show */
+  promotion: null,
+  /** @type {string | null} the picked entry's id */
+  picked: null,
+  /** @type {Entry | null} the picked entry as it was found */
+  row: null,
+  query: "",  // the query last asked
+  answered: "",  // the query `found` answers
+  /** @type {Entry[]} */
+  found: [],
+};
 
-  function entries() {
-    return link().doc(`ops:${state.promotion}`)?.entries ?? [];
-  }
+/** The promotions with an operator view, in name order (ops:screens is not one). */
+function promotions() {
+  return [...link().views.keys()]
+    .filter((name) => name.startsWith("ops:") && name !== "ops:screens")
+    .map((name) => name.slice(4)).sort();
+}
 
-  /** The picked entry: as the operator's view has it now, or as it was found. */
-  function picked() {
-    return entries().find((e) => e.entry === state.picked) ?? state.row;
-  }
+function entries() {
+  return link().doc(`ops:${state.promotion}`)?.entries ?? [];
+}
 
-  function render(changed) {
-    const names = promotions();
-    if (!names.includes(state.promotion)) state.promotion = names[0] ?? null;
-    if (changed === undefined || [...changed].some((n) => n.startsWith("ops:"))) renderChips(names);
-    renderStandings();
-    renderHeats();
-    renderFinalists();
-    renderMatches();
-    renderPicked();
-  }
+/** The picked entry: as the operator's view has it now, or as it was found. */
+function picked() {
+  return entries().find((e) => e.entry === state.picked) ?? state.row;
+}
 
-  function renderChips(names) {
-    $("tn-promotions").replaceChildren(...names.map((name) => {
-      const chip = Console.button(humanize(name), "chip", () => {
-        state.promotion = name;
-        state.picked = state.row = null;
-        search();
-      });
-      chip.setAttribute("aria-pressed", String(name === state.promotion));
-      return chip;
-    }));
-  }
+function render(changed) {
+  const names = promotions();
+  if (!names.includes(state.promotion ?? "")) state.promotion = names[0] ?? null;
+  if (changed === undefined || [...changed].some((n) => n.startsWith("ops:"))) renderChips(names);
+  renderStandings();
+  renderHeats();
+  renderFinalists();
+  renderMatches();
+  renderPicked();
+}
 
-  function renderStandings() {
-    const board = link().doc(`leaderboard:${state.promotion}`);
-    const rows = board?.rows ?? [];
-    $("tn-standings-title").textContent = board ? `${board.title} · ${board.subtitle}` : "Standings";
-    $("tn-standings").replaceChildren(...(rows.length ? rows.map((r) => {
-      const tr = el("tr");
-      tr.append(el("td", "num", String(r.position)), el("td", "", r.name),
-        el("td", "num", grouped(r.score)));
-      return tr;
-    }) : [emptyRow("No scores yet.")]));
-  }
+function renderChips(names) {
+  $("tn-promotions").replaceChildren(...names.map((name) => {
+    const chip = button(humanize(name), "chip", () => {
+      state.promotion = name;
+      state.picked = state.row = null;
+      search();
+    });
+    chip.setAttribute("aria-pressed", String(name === state.promotion));
+    return chip;
+  }));
+}
 
-  function emptyRow(text) {
+function renderStandings() {
+  const board = link().doc(`leaderboard:${state.promotion}`);
+  const rows = board?.rows ?? [];
+  $("tn-standings-title").textContent = board ? `${board.title} · ${board.subtitle}` : "Standings";
+  $("tn-standings").replaceChildren(...(rows.length ? rows.map((r) => {
     const tr = el("tr");
-    const td = el("td", "muted", text);
-    td.colSpan = 3;
-    tr.append(td);
+    tr.append(el("td", "num", String(r.position)), el("td", "", r.name),
+      el("td", "num", grouped(r.score)));
     return tr;
-  }
+  }) : [emptyRow("No scores yet.")]));
+}
 
-  /** The heats with a player still to score (and every later stage's seating), by seat. */
-  function renderHeats() {
-    const heats = new Map();
-    for (const e of entries()) {
-      if (e.heat === null || ["refunded", "to_final"].includes(e.status)) continue;
-      const key = `${e.stage === "qualifying" ? "" : `${humanize(e.stage)} · `}${e.heat}`;
-      if (!heats.has(key)) heats.set(key, []);
-      heats.get(key).push(e);
-    }
-    const shown = [...heats].filter(([, seats]) => seats.some((e) => e.stage !== "qualifying" ||
-      (e.status === "active" && e.score === null)));
-    $("tn-heats").replaceChildren(...(shown.length ? shown.map(([heat, seats]) => {
-      const wrap = el("div", "heat");
-      wrap.append(el("div", "heat-name", heat), el("div", "heat-seats", seats
-        .sort((a, b) => a.seat - b.seat)
-        .map((e) => `${e.seat} ${e.name}${e.score === null ? "" : ` (${grouped(e.score)})`}` +
-          `${e.status === "active" ? "" : ` · ${humanize(e.status)}`}`).join(" · ")));
-      return wrap;
-    }) : [el("p", "muted", "No heat is waiting for scores.")]));
-  }
+function emptyRow(text) {
+  const tr = el("tr");
+  const td = el("td", "muted", text);
+  td.colSpan = 3;
+  tr.append(td);
+  return tr;
+}
 
-  /** Who reached each later stage, and how (qualifiers:<promotion>). */
-  function renderFinalists() {
-    const stages = link().doc(`qualifiers:${state.promotion}`)?.stages ?? [];
-    const known = stages.filter((s) => s.qualifiers.length);
-    $("tn-finalists").replaceChildren(...(known.length ? known.map((s) => {
-      const wrap = el("div", "heat");
-      wrap.append(el("div", "heat-name", s.title), el("div", "heat-seats", s.qualifiers
-        .map((q) => (q.via ? `${q.name} (${q.via})` : q.name)).join(" · ")));
-      return wrap;
-    }) : [el("p", "muted", "Not known yet: they are seated when the stage before closes.")]));
+/** The heats with a player still to score (and every later stage's seating), by seat. */
+function renderHeats() {
+  const heats = new Map();
+  for (const e of entries()) {
+    if (e.heat === null || ["refunded", "to_final"].includes(e.status)) continue;
+    const key = `${e.stage === "qualifying" ? "" : `${humanize(e.stage)} · `}${e.heat}`;
+    if (!heats.has(key)) heats.set(key, []);
+    heats.get(key).push(e);
   }
+  const shown = [...heats].filter(([, seats]) => seats.some((e) => e.stage !== "qualifying" ||
+    (e.status === "active" && e.score === null)));
+  $("tn-heats").replaceChildren(...(shown.length ? shown.map(([heat, seats]) => {
+    const wrap = el("div", "heat");
+    wrap.append(el("div", "heat-name", heat), el("div", "heat-seats", seats
+      .sort((a, b) => a.seat - b.seat)
+      .map((e) => `${e.seat} ${e.name}${e.score === null ? "" : ` (${grouped(e.score)})`}` +
+        `${e.status === "active" ? "" : ` · ${humanize(e.status)}`}`).join(" · ")));
+    return wrap;
+  }) : [el("p", "muted", "No heat is waiting for scores.")]));
+}
 
-  /** Card digits as swiped or typed ("1234 567", "1234-567"), or null if it is not a card. */
-  function cardDigits(text) {
-    const typed = text.trim();
-    return /^\d[\d \-]*\d$/.test(typed) ? typed.replace(/\D/g, "") : null;
+/** Who reached each later stage, and how (qualifiers:<promotion>). */
+function renderFinalists() {
+  const stages = link().doc(`qualifiers:${state.promotion}`)?.stages ?? [];
+  const known = stages.filter((s) => s.qualifiers.length);
+  $("tn-finalists").replaceChildren(...(known.length ? known.map((s) => {
+    const wrap = el("div", "heat");
+    wrap.append(el("div", "heat-name", s.title), el("div", "heat-seats", s.qualifiers
+      .map((q) => (q.via ? `${q.name} (${q.via})` : q.name)).join(" · ")));
+    return wrap;
+  }) : [el("p", "muted", "Not known yet: they are seated when the stage before closes.")]));
+}
+
+/** Card digits as swiped or typed ("1234 567", "1234-567"), or null if it is not a card. */
+function cardDigits(text) {
+  const typed = text.trim();
+  return /^\d[\d \-]*\d$/.test(typed) ? typed.replace(/\D/g, "") : null;
+}
+
+/** The entries whose player's name holds `query`, or whose card it is (the controller
+ * matches; newest first). The last query typed wins. */
+async function matches(query) {
+  const promotion = state.promotion;
+  const reply = await link().call("find_entries", {promotion, query}).catch(() => null);
+  return reply?.ok && promotion === state.promotion ? reply.entries : [];
+}
+
+async function search() {
+  const query = $("tn-search", HTMLInputElement).value.trim();
+  state.query = query;
+  const found = query ? await matches(query) : [];
+  if (query !== state.query) return;  // typed on meanwhile
+  state.found = found;
+  state.answered = query;
+  render();
+}
+
+/** A card reader types the number then Enter: one player with that card is picked (their
+ * entry still to score, if they have one). */
+async function onSearchKey(event) {
+  if (event.key !== "Enter") return;
+  const query = $("tn-search", HTMLInputElement).value;
+  if (cardDigits(query) === null) return;
+  event.preventDefault();
+  const found = await matches(query);
+  const names = new Set(found.map((e) => e.name));
+  if (names.size !== 1) return;
+  const open = found.filter((e) => e.status === "active" && e.score === null);
+  choose((open.length ? open : found)[0]);
+}
+
+function choose(e) {
+  state.picked = e.entry;
+  state.row = e;
+  $("tn-search", HTMLInputElement).value = "";
+  state.query = state.answered = "";
+  state.found = [];
+  renderMatches();
+  renderPicked();
+  $("tn-score").focus();
+}
+
+function describe(e) {
+  const where = [e.stage, e.heat, e.seat ? `seat ${e.seat}` : null]
+    .filter(Boolean).join(", ");
+  const score = e.score === null ? "no score yet" : `score ${grouped(e.score)}`;
+  const status = e.status === "active" ? "" : ` · ${humanize(e.status)}`;
+  return `Card ${e.card} · ${where} · ${score}${status}`;
+}
+
+function renderMatches() {
+  const query = $("tn-search", HTMLInputElement).value.trim();
+  const list = $("tn-matches");
+  if (!query) {
+    list.replaceChildren(el("p", "muted",
+      "Type part of the player's name, or swipe their card."));
+    return;
   }
+  if (query !== state.answered) return;  // its answer is on its way
+  const found = state.found.slice(0, MATCHES);
+  list.replaceChildren(...(found.length ? found.map((e) => {
+    const choice = button("", "match", () => choose(e));
+    choice.append(el("span", "match-name", e.name), el("span", "match-detail", describe(e)));
+    return choice;
+  }) : [el("p", "muted", `Nobody called “${query}” in ${humanize(state.promotion ?? "")}.`)]));
+}
 
-  /** The entries whose player's name holds `query`, or whose card it is (the controller
-   * matches; newest first). The last query typed wins. */
-  async function matches(query) {
-    const promotion = state.promotion;
-    const reply = await link().call("find_entries", {promotion, query}).catch(() => null);
-    return reply?.ok && promotion === state.promotion ? reply.entries : [];
+function renderPicked() {
+  const e = picked();
+  $("tn-score-form").hidden = e === null;
+  if (e === null) return;
+  $("tn-picked-name").textContent = e.name;
+  $("tn-picked-detail").textContent = describe(e);
+  const correcting = e.score !== null;
+  $("tn-reason-field").hidden = !correcting;
+  $("tn-hands-field").hidden = state.promotion !== "poker" || correcting;
+  $("tn-record").textContent = correcting ? "Correct score" : "Record score";
+}
+
+function sendScore() {
+  const e = picked();
+  if (e === null) return;
+  const score = amount($("tn-score", HTMLInputElement).value);
+  const correcting = e.score !== null;
+  const payload = {entry: e.entry, score};
+  const shown = typeof score === "number" ? grouped(score) : `“${score}”`;
+  let values = `${e.name} · ${shown}`;
+  if (correcting) {
+    payload.reason = $("tn-reason", HTMLInputElement).value.trim();
+    values += ` · reason: ${payload.reason || "none"}`;
+  } else if (state.promotion === "poker") {
+    payload.hands = amount($("tn-hands", HTMLInputElement).value);
   }
-
-  async function search() {
-    const query = $("tn-search").value.trim();
-    state.query = query;
-    const found = query ? await matches(query) : [];
-    if (query !== state.query) return;  // typed on meanwhile
-    state.found = found;
-    state.answered = query;
-    render();
-  }
-
-  /** A card reader types the number then Enter: one player with that card is picked (their
-   * entry still to score, if they have one). */
-  async function onSearchKey(event) {
-    if (event.key !== "Enter") return;
-    const query = $("tn-search").value;
-    if (cardDigits(query) === null) return;
-    event.preventDefault();
-    const found = await matches(query);
-    const names = new Set(found.map((e) => e.name));
-    if (names.size !== 1) return;
-    const open = found.filter((e) => e.status === "active" && e.score === null);
-    choose((open.length ? open : found)[0]);
-  }
-
-  function choose(e) {
-    state.picked = e.entry;
-    state.row = e;
-    $("tn-search").value = "";
-    state.query = state.answered = "";
-    state.found = [];
-    renderMatches();
-    renderPicked();
-    $("tn-score").focus();
-  }
-
-  function describe(e) {
-    const where = [e.stage, e.heat, e.seat ? `seat ${e.seat}` : null]
-      .filter(Boolean).join(", ");
-    const score = e.score === null ? "no score yet" : `score ${grouped(e.score)}`;
-    const status = e.status === "active" ? "" : ` · ${humanize(e.status)}`;
-    return `Card ${e.card} · ${where} · ${score}${status}`;
-  }
-
-  function renderMatches() {
-    const query = $("tn-search").value.trim();
-    const list = $("tn-matches");
-    if (!query) {
-      list.replaceChildren(el("p", "muted",
-        "Type part of the player's name, or swipe their card."));
-      return;
-    }
-    if (query !== state.answered) return;  // its answer is on its way
-    const found = state.found.slice(0, MATCHES);
-    list.replaceChildren(...(found.length ? found.map((e) => {
-      const choice = Console.button("", "match", () => choose(e));
-      choice.append(el("span", "match-name", e.name), el("span", "match-detail", describe(e)));
-      return choice;
-    }) : [el("p", "muted", `Nobody called “${query}” in ${humanize(state.promotion)}.`)]));
-  }
-
-  function renderPicked() {
-    const e = picked();
-    $("tn-score-form").hidden = e === null;
-    if (e === null) return;
-    $("tn-picked-name").textContent = e.name;
-    $("tn-picked-detail").textContent = describe(e);
-    const correcting = e.score !== null;
-    $("tn-reason-field").hidden = !correcting;
-    $("tn-hands-field").hidden = state.promotion !== "poker" || correcting;
-    $("tn-record").textContent = correcting ? "Correct score" : "Record score";
-  }
-
-  function sendScore() {
-    const e = picked();
-    if (e === null) return;
-    const score = amount($("tn-score").value);
-    const correcting = e.score !== null;
-    const payload = {entry: e.entry, score};
-    const shown = typeof score === "number" ? grouped(score) : `“${score}”`;
-    let values = `${e.name} · ${shown}`;
-    if (correcting) {
-      payload.reason = $("tn-reason").value.trim();
-      values += ` · reason: ${payload.reason || "none"}`;
-    } else if (state.promotion === "poker") {
-      payload.hands = amount($("tn-hands").value);
-    }
-    const type = `${state.promotion}.${correcting ? "correct_score" : "record_score"}`;
-    act({box: $("tn-ack"), label: correcting ? "Correct score" : "Record score", type, payload,
-      values, done: () => `${e.name}: ${shown} ${correcting ? "corrected" : "recorded"}.`})
-      .then((ack) => {
-        if (ack?.ok) {
-          if (state.row?.entry === e.entry) state.row = {...state.row, score};
-          $("tn-score").value = "";
-          $("tn-reason").value = "";
-          renderPicked();
+  const type = `${state.promotion}.${correcting ? "correct_score" : "record_score"}`;
+  act({box: $("tn-ack"), label: correcting ? "Correct score" : "Record score", type, payload,
+    values, done: () => `${e.name}: ${shown} ${correcting ? "corrected" : "recorded"}.`})
+    .then((ack) => {
+      if (ack?.ok) {
+        const row = state.row;
+        if (row !== null && row.entry === e.entry && typeof score === "number") {
+          state.row = {...row, score};
         }
-      });
-  }
+        $("tn-score", HTMLInputElement).value = "";
+        $("tn-reason", HTMLInputElement).value = "";
+        renderPicked();
+      }
+    });
+}
 
-  async function registerAndEnter() {
-    const card = cardDigits($("tn-new-card").value) ?? $("tn-new-card").value.trim();
-    const name = $("tn-new-name").value.trim();
-    const box = $("tn-new-ack");
-    const promotion = state.promotion;
-    if (name) {
-      const registered = await act({box, label: "Register member", type: "register_member",
-        payload: {card, display_name: name}, values: `${name} · card ${card}`,
-        done: () => `${name} is registered.`});
-      if (!registered?.ok) return;
-    }
-    const entered = await act({box, label: `Enter ${humanize(promotion)}`,
-      type: `${promotion}.enter`, payload: {card}, values: `${name || "card"} · card ${card}`,
-      done: () => `${name || `Card ${card}`} is entered in ${humanize(promotion)}.`});
-    if (entered?.ok) {
-      $("tn-new-card").value = "";
-      $("tn-new-name").value = "";
-    }
+async function registerAndEnter() {
+  const typed = $("tn-new-card", HTMLInputElement).value;
+  const card = cardDigits(typed) ?? typed.trim();
+  const name = $("tn-new-name", HTMLInputElement).value.trim();
+  const box = $("tn-new-ack");
+  const promotion = state.promotion;
+  if (promotion === null) return;  // no tournament on show: its form is not offered
+  if (name) {
+    const registered = await act({box, label: "Register member", type: "register_member",
+      payload: {card, display_name: name}, values: `${name} · card ${card}`,
+      done: () => `${name} is registered.`});
+    if (!registered?.ok) return;
   }
+  const entered = await act({box, label: `Enter ${humanize(promotion)}`,
+    type: `${promotion}.enter`, payload: {card}, values: `${name || "card"} · card ${card}`,
+    done: () => `${name || `Card ${card}`} is entered in ${humanize(promotion)}.`});
+  if (entered?.ok) {
+    $("tn-new-card", HTMLInputElement).value = "";
+    $("tn-new-name", HTMLInputElement).value = "";
+  }
+}
 
-  $("tn-search").addEventListener("input", search);
-  $("tn-search").addEventListener("keydown", onSearchKey);
-  $("tn-record").addEventListener("click", sendScore);
-  $("tn-enter").addEventListener("click", registerAndEnter);
-  Console.panel({name: "tournament", render});
-})();
+$("tn-search").addEventListener("input", search);
+$("tn-search").addEventListener("keydown", onSearchKey);
+$("tn-record").addEventListener("click", sendScore);
+$("tn-enter").addEventListener("click", registerAndEnter);
+panel({name: "tournament", render});

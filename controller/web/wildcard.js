@@ -1,189 +1,186 @@
+// @ts-check
 /* The Wild Card panel, in procedure order: pool and digest, freeze, draw, the winner with the
  * claim countdown the floor shows (the view's absolute deadline on the controller's clock),
  * claimed / accept from the register / redraw, a stand-in, and the rounds so far.
  *
  * Only the step the draw is at is offered; the controller still decides every rule.
  */
-"use strict";
 
-(() => {
-  const {$, el} = Showrunner;
-  const {act, confirm, count, grouped, span} = Console;
-  const VIEW = "draw:wildcard";
+import {$, el} from "./link.js";
+import {act, confirm, count, grouped, span, panel, link} from "./console.js";
+const VIEW = "draw:wildcard";
 
-  const link = () => Console.state.link;
-  const doc = () => link().doc(VIEW);
+const doc = () => link().doc(VIEW);
 
-  function phaseWords(d, now) {
-    const name = d.winner?.name ?? d.finalist?.name ?? "";
-    switch (d.phase) {
-      case "entries":
-        return now < d.bins_close_at
-          ? `Entries open: ${count(d.activated, "member")} activated. The bins close in ` +
-            `${span(d.bins_close_at - now)}.`
-          : "The bins have closed: freeze the pool.";
-      case "frozen":
-        return `Round ${d.round}: the pool is frozen. Draw when the floor is ready.`;
-      case "drawing":
-        return `Round ${d.round}: drawing… the name appears on the floor in ` +
-          `${span((d.reveal_at ?? now) - now)}.`;
-      case "claim":
-        if (d.winner?.in_register) {
-          return `Round ${d.round}: ${name} signed the decline-to-attend register: accept ` +
-            "them as the finalist.";
-        }
-        return now < d.claim_deadline
-          ? `Round ${d.round}: ${name} must come to the stage with card and ID.`
-          : `Round ${d.round}: ${name}'s time is up. Start a redraw.`;
-      default: {
-        const f = d.finalist;
-        const how = f?.present ? "claimed on stage" : "in absence, from the register";
-        const standIn = f?.stand_in ? `; stand-in ${f.stand_in}` : "";
-        return `${name} is the Wild Card finalist (${how}${standIn}).`;
+function phaseWords(d, now) {
+  const name = d.winner?.name ?? d.finalist?.name ?? "";
+  switch (d.phase) {
+    case "entries":
+      return now < d.bins_close_at
+        ? `Entries open: ${count(d.activated, "member")} activated. The bins close in ` +
+          `${span(d.bins_close_at - now)}.`
+        : "The bins have closed: freeze the pool.";
+    case "frozen":
+      return `Round ${d.round}: the pool is frozen. Draw when the floor is ready.`;
+    case "drawing":
+      return `Round ${d.round}: drawing… the name appears on the floor in ` +
+        `${span((d.reveal_at ?? now) - now)}.`;
+    case "claim":
+      if (d.winner?.in_register) {
+        return `Round ${d.round}: ${name} signed the decline-to-attend register: accept ` +
+          "them as the finalist.";
       }
+      return now < d.claim_deadline
+        ? `Round ${d.round}: ${name} must come to the stage with card and ID.`
+        : `Round ${d.round}: ${name}'s time is up. Start a redraw.`;
+    default: {
+      const f = d.finalist;
+      const how = f?.present ? "claimed on stage" : "in absence, from the register";
+      const standIn = f?.stand_in ? `; stand-in ${f.stand_in}` : "";
+      return `${name} is the Wild Card finalist (${how}${standIn}).`;
     }
   }
+}
 
-  function render() {
-    const d = doc();
-    $("wc-empty").hidden = d !== undefined;
-    $("wc-body").hidden = d === undefined;
-    if (d === undefined) return;
-    const now = link().now();
-    $("wc-phase").textContent = phaseWords(d, now);
-    renderPool(d);
-    renderWinner(d, now);
-    // the name reaches the views a moment before the floor shows it: act from the reveal on
-    const claiming = d.phase === "claim" && (d.reveal_at === null || now >= d.reveal_at);
-    const open = claiming && now < d.claim_deadline;
-    const inRegister = d.winner?.in_register === true;
-    $("wc-freeze-box").hidden = d.phase !== "entries";
-    $("wc-draw-box").hidden = d.phase !== "frozen";
-    $("wc-claim-box").hidden = !(open && !inRegister);
-    $("wc-accept-box").hidden = !(claiming && inRegister);
-    $("wc-redraw-box").hidden = !(claiming && !open && !inRegister);
-    $("wc-standin-box").hidden = !(d.phase === "finalist" && d.finalist?.present === false &&
-      !d.finalist?.stand_in);
-    renderHistory(d, now);
+function render() {
+  const d = doc();
+  $("wc-empty").hidden = d !== undefined;
+  $("wc-body").hidden = d === undefined;
+  if (d === undefined) return;
+  const now = link().now();
+  $("wc-phase").textContent = phaseWords(d, now);
+  renderPool(d);
+  renderWinner(d, now);
+  // the name reaches the views a moment before the floor shows it: act from the reveal on
+  const claiming = d.phase === "claim" && (d.reveal_at === null || now >= d.reveal_at);
+  const open = claiming && now < d.claim_deadline;
+  const inRegister = d.winner?.in_register === true;
+  $("wc-freeze-box").hidden = d.phase !== "entries";
+  $("wc-draw-box").hidden = d.phase !== "frozen";
+  $("wc-claim-box").hidden = !(open && !inRegister);
+  $("wc-accept-box").hidden = !(claiming && inRegister);
+  $("wc-redraw-box").hidden = !(claiming && !open && !inRegister);
+  $("wc-standin-box").hidden = !(d.phase === "finalist" && d.finalist?.present === false &&
+    !d.finalist?.stand_in);
+  renderHistory(d, now);
+}
+
+function renderPool(d) {
+  const pool = d.pool;
+  $("wc-pool").replaceChildren(
+    fact("Activated", grouped(d.activated)),
+    fact("Pool", pool ? `${count(pool.members, "member")}, ${count(pool.tickets, "ticket")}`
+      : "not frozen yet"),
+    fact("Digest", pool ? pool.digest : "—", "digest"),
+  );
+}
+
+function fact(term, value, className = "") {
+  const wrap = el("div", "fact");
+  wrap.append(el("dt", "", term), el("dd", className, value));
+  return wrap;
+}
+
+function renderWinner(d, now) {
+  const w = d.winner;
+  $("wc-winner").hidden = !(d.phase === "claim" && w);
+  if (!w) return;
+  $("wc-winner-name").textContent = w.name;
+  $("wc-winner-card").textContent = `Card ${w.masked_card} · ticket ${w.ticket}` +
+    (w.in_register ? " · in the decline-to-attend register" : "");
+  const left = d.claim_deadline - now;
+  const box = $("wc-countdown");
+  box.hidden = w.in_register;
+  box.dataset.kind = left <= 0 ? "up" : left <= 30000 ? "short" : "running";
+  $("wc-countdown-time").textContent = span(left);
+  $("wc-countdown-label").textContent = left > 0 ? "left to claim" : "Time is up";
+}
+
+function renderHistory(d, now) {
+  const rounds = d.redraws.map((r) => el("li", "round",
+    `Round ${r.round}: ${r.name} (${r.masked_card}) — ${r.cause}`));
+  if (d.finalist) {
+    rounds.push(el("li", "round final", `Round ${d.round}: ${d.finalist.name} ` +
+      `(${d.finalist.masked_card}) — finalist`));
+  } else if (d.winner) {
+    rounds.push(el("li", "round", `Round ${d.round}: ${d.winner.name} ` +
+      `(${d.winner.masked_card}) — drawn, ` +
+      `${now < d.claim_deadline ? "claim open" : "time up"}`));
   }
+  $("wc-history").replaceChildren(...(rounds.length ? rounds
+    : [el("li", "muted", "No round drawn yet.")]));
+}
 
-  function renderPool(d) {
-    const pool = d.pool;
-    $("wc-pool").replaceChildren(
-      fact("Activated", grouped(d.activated)),
-      fact("Pool", pool ? `${count(pool.members, "member")}, ${count(pool.tickets, "ticket")}`
-        : "not frozen yet"),
-      fact("Digest", pool ? pool.digest : "—", "digest"),
-    );
-  }
+const box = () => $("wc-ack");
 
-  function fact(term, value, className = "") {
-    const wrap = el("div", "fact");
-    wrap.append(el("dt", "", term), el("dd", className, value));
-    return wrap;
-  }
+function freeze() {
+  act({box: box(), label: "Freeze the pool", type: "wildcard.freeze", payload: {},
+    done: () => "The pool is frozen; its size and digest are on the floor."});
+}
 
-  function renderWinner(d, now) {
-    const w = d.winner;
-    $("wc-winner").hidden = !(d.phase === "claim" && w);
-    if (!w) return;
-    $("wc-winner-name").textContent = w.name;
-    $("wc-winner-card").textContent = `Card ${w.masked_card} · ticket ${w.ticket}` +
-      (w.in_register ? " · in the decline-to-attend register" : "");
-    const left = d.claim_deadline - now;
-    const box = $("wc-countdown");
-    box.hidden = w.in_register;
-    box.dataset.kind = left <= 0 ? "up" : left <= 30000 ? "short" : "running";
-    $("wc-countdown-time").textContent = span(left);
-    $("wc-countdown-label").textContent = left > 0 ? "left to claim" : "Time is up";
-  }
+async function draw() {
+  const d = doc();
+  const ok = await confirm("Draw the Wild Card winner now?",
+    `Round ${d.round}: ${count(d.pool?.tickets ?? 0, "ticket")}. The draw cannot be undone.`,
+    "Yes, draw");
+  if (!ok) return;
+  act({box: box(), label: "Draw", type: "wildcard.draw", payload: {},
+    values: `round ${d.round}`,
+    done: () => "Drawn: the name appears on the floor after the reel stops."});
+}
 
-  function renderHistory(d, now) {
-    const rounds = d.redraws.map((r) => el("li", "round",
-      `Round ${r.round}: ${r.name} (${r.masked_card}) — ${r.cause}`));
-    if (d.finalist) {
-      rounds.push(el("li", "round final", `Round ${d.round}: ${d.finalist.name} ` +
-        `(${d.finalist.masked_card}) — finalist`));
-    } else if (d.winner) {
-      rounds.push(el("li", "round", `Round ${d.round}: ${d.winner.name} ` +
-        `(${d.winner.masked_card}) — drawn, ` +
-        `${now < d.claim_deadline ? "claim open" : "time up"}`));
-    }
-    $("wc-history").replaceChildren(...(rounds.length ? rounds
-      : [el("li", "muted", "No round drawn yet.")]));
-  }
+function claim() {
+  const card = $("wc-card-checked", HTMLInputElement).checked;
+  const id = $("wc-id-checked", HTMLInputElement).checked;
+  const name = doc()?.winner?.name ?? "the winner";
+  act({box: box(), label: "Claimed", type: "wildcard.claim",
+    payload: {card_checked: card, id_checked: id},
+    values: `${name} · card ${card ? "checked" : "not checked"} · ID ${id ? "checked" : "not checked"}`,
+    done: () => `${name} is the Wild Card finalist.`});
+}
 
-  const box = () => $("wc-ack");
+function acceptRegistered() {
+  const name = doc()?.winner?.name ?? "the winner";
+  act({box: box(), label: "Accept from the register", type: "wildcard.accept_registered",
+    payload: {}, values: name, done: () => `${name} is the finalist in absence.`});
+}
 
-  function freeze() {
-    act({box: box(), label: "Freeze the pool", type: "wildcard.freeze", payload: {},
-      done: () => "The pool is frozen; its size and digest are on the floor."});
-  }
+async function redraw() {
+  const d = doc();
+  const name = d?.winner?.name ?? "the winner";
+  const ok = await confirm(`Redraw? ${name} loses the Wild Card.`,
+    `${name} did not claim in time. A new round is drawn from the rest of the pool. ` +
+    "This cannot be undone.", "Yes, redraw");
+  if (!ok) return;
+  const note = $("wc-redraw-note", HTMLInputElement).value.trim();
+  act({box: box(), label: "Redraw", type: "wildcard.redraw", payload: {note},
+    values: `${name}${note ? ` · ${note}` : ""}`,
+    done: () => "A new round's pool is frozen: draw again when ready."}).then((ack) => {
+    if (!ack?.ok) return;
+    // the next winner's card and ID are checked afresh
+    $("wc-card-checked", HTMLInputElement).checked = false;
+    $("wc-id-checked", HTMLInputElement).checked = false;
+    $("wc-redraw-note", HTMLInputElement).value = "";
+  });
+}
 
-  async function draw() {
-    const d = doc();
-    const ok = await confirm("Draw the Wild Card winner now?",
-      `Round ${d.round}: ${count(d.pool?.tickets ?? 0, "ticket")}. The draw cannot be undone.`,
-      "Yes, draw");
-    if (!ok) return;
-    act({box: box(), label: "Draw", type: "wildcard.draw", payload: {},
-      values: `round ${d.round}`,
-      done: () => "Drawn: the name appears on the floor after the reel stops."});
-  }
+function standIn() {
+  const name = $("wc-standin-name", HTMLInputElement).value.trim();
+  const acknowledged = $("wc-standin-ack", HTMLInputElement).checked;
+  act({box: box(), label: "Stand-in", type: "wildcard.stand_in",
+    payload: {name, acknowledged_not_entitled: acknowledged},
+    values: `${name}${acknowledged ? " · acknowledged" : " · not acknowledged"}`,
+    done: () => `${name} stands in for the finalist.`});
+}
 
-  function claim() {
-    const card = $("wc-card-checked").checked;
-    const id = $("wc-id-checked").checked;
-    const name = doc()?.winner?.name ?? "the winner";
-    act({box: box(), label: "Claimed", type: "wildcard.claim",
-      payload: {card_checked: card, id_checked: id},
-      values: `${name} · card ${card ? "checked" : "not checked"} · ID ${id ? "checked" : "not checked"}`,
-      done: () => `${name} is the Wild Card finalist.`});
-  }
+function wire() {
+  $("wc-freeze").addEventListener("click", freeze);
+  $("wc-draw").addEventListener("click", draw);
+  $("wc-claim").addEventListener("click", claim);
+  $("wc-accept").addEventListener("click", acceptRegistered);
+  $("wc-redraw").addEventListener("click", redraw);
+  $("wc-standin").addEventListener("click", standIn);
+}
 
-  function acceptRegistered() {
-    const name = doc()?.winner?.name ?? "the winner";
-    act({box: box(), label: "Accept from the register", type: "wildcard.accept_registered",
-      payload: {}, values: name, done: () => `${name} is the finalist in absence.`});
-  }
-
-  async function redraw() {
-    const d = doc();
-    const name = d?.winner?.name ?? "the winner";
-    const ok = await confirm(`Redraw? ${name} loses the Wild Card.`,
-      `${name} did not claim in time. A new round is drawn from the rest of the pool. ` +
-      "This cannot be undone.", "Yes, redraw");
-    if (!ok) return;
-    const note = $("wc-redraw-note").value.trim();
-    act({box: box(), label: "Redraw", type: "wildcard.redraw", payload: {note},
-      values: `${name}${note ? ` · ${note}` : ""}`,
-      done: () => "A new round's pool is frozen: draw again when ready."}).then((ack) => {
-      if (!ack?.ok) return;
-      // the next winner's card and ID are checked afresh
-      for (const id of ["wc-card-checked", "wc-id-checked", "wc-redraw-note"]) {
-        if ($(id).type === "checkbox") $(id).checked = false; else $(id).value = "";
-      }
-    });
-  }
-
-  function standIn() {
-    const name = $("wc-standin-name").value.trim();
-    const acknowledged = $("wc-standin-ack").checked;
-    act({box: box(), label: "Stand-in", type: "wildcard.stand_in",
-      payload: {name, acknowledged_not_entitled: acknowledged},
-      values: `${name}${acknowledged ? " · acknowledged" : " · not acknowledged"}`,
-      done: () => `${name} stands in for the finalist.`});
-  }
-
-  function wire() {
-    $("wc-freeze").addEventListener("click", freeze);
-    $("wc-draw").addEventListener("click", draw);
-    $("wc-claim").addEventListener("click", claim);
-    $("wc-accept").addEventListener("click", acceptRegistered);
-    $("wc-redraw").addEventListener("click", redraw);
-    $("wc-standin").addEventListener("click", standIn);
-  }
-
-  wire();
-  Console.panel({name: "wildcard", views: [VIEW], render, ticks: true});
-})();
+wire();
+panel({name: "wildcard", views: [VIEW], render, ticks: true});
