@@ -14,6 +14,7 @@ from aiohttp import web
 
 from controller.access.logins import LOCKED, LOGGED_OUT, WRONG, Logins, live_session
 from controller.access.people import check_password
+from controller.domain.errors import refusal
 
 logins_key = web.AppKey("logins", Logins)
 HOME = {"operator": "/tablet", "technician": "/screens", "auditor": "/tablet",
@@ -27,7 +28,7 @@ def add_routes(app: web.Application, web_dir: Path, log_of) -> None:
     async def log_in(request: web.Request) -> web.Response:
         logins = request.app[logins_key]
         if request.content_type != "application/json":  # no other site's form can send JSON
-            return web.json_response({"ok": False, "message": "Log in from the login page."},
+            return web.json_response(refusal("bad_request", "Log in from the login page."),
                                      status=415)
         try:
             body = await request.json()
@@ -36,16 +37,17 @@ def add_routes(app: web.Application, web_dir: Path, log_of) -> None:
         name = body.get("name") if isinstance(body, dict) else None
         password = body.get("password") if isinstance(body, dict) else None
         if not isinstance(name, str) or not isinstance(password, str) or not name:
-            return web.json_response({"ok": False, "message": "Give your name and password."},
+            return web.json_response(refusal("bad_payload", "Give your name and password."),
                                      status=400)
         if logins.locked(name):
-            return web.json_response({"ok": False, "message": LOCKED}, status=429)
+            return web.json_response(refusal("locked_out", LOCKED), status=429)
         found = log_of(request.app).users(name)
         user = found[0] if found else None
         if not await asyncio.to_thread(check_password, user, password):
             logins.failed(name, request.remote or "unknown")
-            message = LOCKED if logins.locked(name) else WRONG
-            return web.json_response({"ok": False, "message": message}, status=401)
+            locked = logins.locked(name)
+            return web.json_response(refusal("locked_out" if locked else "wrong_password",
+                                             LOCKED if locked else WRONG), status=401)
         assert user is not None
         token = logins.open(user.name, user.role)
         response = web.json_response({"ok": True, "name": user.name, "role": user.role,

@@ -16,6 +16,7 @@ from aiohttp import web
 
 from controller.access.logins import Session, live_session
 from controller.domain.config import ConfigError
+from controller.domain.errors import refusal
 from controller.http.logins import logins_key
 from controller.rehearsal.log import MAX_SPEED
 from controller.rehearsal.moments import moments
@@ -94,4 +95,4 @@ async def _json(request: web.Request) -> dict[str, Any]:
 
 
 def _refused(message: str) -> web.Response:
-    return web.json_response({"ok": False, "message": message}, status=400)
+    return web.json_response(refusal("rehearsal_refused", message), status=400)

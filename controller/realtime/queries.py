@@ -67,9 +67,7 @@ class PlaylistProblems(Rejected):
                           "message": p.message} for p in exc.problems]
 
     def refusal(self, **details: Any) -> dict[str, Any]:
-        # `message` at the top too: the /screens page reads it there (controller/web/screens.js)
-        return refusal(self.code, self.message, message=self.message, problems=self.problems,
-                       **details)
+        return refusal(self.code, self.message, problems=self.problems, **details)
 
 
 async def check_playlist(p: Assign, hub: Hub) -> dict[str, Any]:

@@ -37,7 +37,7 @@ async function onSubmit(event) {
       return;
     }
     $("password", HTMLInputElement).value = "";
-    say(answer.message);
+    say(answer.error.message);
   } catch {
     say("The controller did not answer. Check the network and try again.");
   } finally {

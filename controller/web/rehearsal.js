@@ -23,13 +23,14 @@ async function ask(method, path, body) {
       credentials: "same-origin",
       body: body === undefined ? undefined : JSON.stringify(body)});
   } catch {
-    return {ok: false, message: "The controller did not answer; try again."};
+    return {ok: false, error: {code: "offline", message: "The controller did not answer; try again."}};
   }
   const text = await response.text();
   try {
     return {status: response.status, ...JSON.parse(text)};
   } catch {
-    return {ok: false, message: text || `The controller answered ${response.status}.`};
+    return {ok: false,
+      error: {code: "bad_answer", message: text || `The controller answered ${response.status}.`}};
   }
 }
 
@@ -82,10 +83,11 @@ function pickMoment() {
 
 async function load() {
   const answer = await ask("GET", "/rehearsal");
-  if (answer.available === false || answer.message) {
+  if (answer.available === false || answer.error) {
     $("rh-form").hidden = true;
     $("rh-unavailable").hidden = false;
-    $("rh-unavailable").textContent = answer.message ?? "Rehearsals are not available here.";
+    $("rh-unavailable").textContent = answer.message ?? answer.error?.message
+      ?? "Rehearsals are not available here.";
     return;
   }
   state.loaded = true;
@@ -103,7 +105,7 @@ async function start() {
   const answer = await ask("POST", "/rehearsal/start", body);
   $("rh-start", HTMLButtonElement).disabled = false;
   if (!answer.ok) {
-    showAnswer(box, "error", "Refused", answer.message);
+    showAnswer(box, "error", "Refused", answer.error.message);
     return;
   }
   showAnswer(box, "ok", "Rehearsal started",
@@ -115,7 +117,7 @@ async function stop() {
   const answer = await ask("POST", "/rehearsal/stop", {});
   const box = $("rh-ack");
   if (!answer.ok) {
-    showAnswer(box, "error", "Refused", answer.message);
+    showAnswer(box, "error", "Refused", answer.error.message);
     return;
   }
   showAnswer(box, "ok", "Rehearsal stopped", "Its log is kept beside the live one.");

@@ -350,7 +350,7 @@ async function check() {
     return false;
   }
   if (!reply.ok) {
-    say(answer, "error", reply.message);
+    say(answer, "error", reply.error.message);
     showProblems(reply.problems ?? []);
     return false;
   }

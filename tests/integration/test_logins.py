@@ -14,6 +14,7 @@ import aiohttp
 import socketio
 
 from controller.application.child_process import ROOT
+from controller.domain.errors import refusal
 from tests.support.live import LiveController, live_controller
 from tests.support.people import PASSWORD, add_person, log_in
 
@@ -61,7 +62,7 @@ async def test_a_person_logs_in_and_the_cookie_opens_their_pages_only(tmp_path: 
                             headers={"Content-Type": "text/plain"}) as response:
             assert response.status == 415 and "Set-Cookie" not in response.headers
         assert await log_in(web, ctl.url, "alice", "wrong password") == (
-            401, {"ok": False, "message": "Wrong name or password."})
+            401, refusal("wrong_password", "Wrong name or password."))
         status, answer = await log_in(web, ctl.url, "alice")
         assert (status, answer) == (200, {"ok": True, "name": "alice", "role": "operator",
                                           "home": "/tablet"})
@@ -114,8 +115,8 @@ async def test_five_wrong_passwords_lock_the_name_even_against_the_right_one(
         for _ in range(4):
             assert (await log_in(web, ctl.url, "alice", "guess guess"))[0] == 401
         assert await log_in(web, ctl.url, "alice", "guess guess") == (
-            401, {"ok": False, "message": LOCKED})
-        assert await log_in(web, ctl.url, "alice") == (429, {"ok": False, "message": LOCKED})
+            401, refusal("locked_out", LOCKED))
+        assert await log_in(web, ctl.url, "alice") == (429, refusal("locked_out", LOCKED))
         assert "wrong password for 'alice'" in "".join(ctl.output)
         assert (await log_in(web, ctl.url, "nobody"))[0] == 401  # other names unaffected
 
@@ -134,7 +135,7 @@ async def test_a_disabled_user_is_cut_and_refused(tmp_path: Path) -> None:
         _, refused = await socket_as(ctl, web)
         assert refused == "Log in again: your session ended."
         assert await log_in(web, ctl.url, "alice") == (
-            401, {"ok": False, "message": "Wrong name or password."})
+            401, refusal("wrong_password", "Wrong name or password."))
 
 
 async def test_secure_cookies_when_served_over_https(tmp_path: Path) -> None:

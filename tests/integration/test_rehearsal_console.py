@@ -63,7 +63,8 @@ async def test_an_operator_starts_and_stops_a_rehearsal_and_the_live_log_is_unto
                 ({"promotion": "wildcard", "at": AT, "speed": 2.5}, "The speed is a whole"),
             ):
                 status, answer = await start(body)
-                assert (status, answer["ok"]) == (400, False) and words in answer["message"]
+                assert (status, answer["ok"]) == (400, False)
+                assert words in answer["error"]["message"]
             assert not (tmp_path / "rehearsals").exists()  # refusals start nothing
 
             status, answer = await start({"promotion": "wildcard", "at": AT, "speed": 4})
@@ -73,7 +74,7 @@ async def test_an_operator_starts_and_stops_a_rehearsal_and_the_live_log_is_unto
                 clock = await r.json()
             assert clock["rate"] == 4 and AT_MS <= clock["server_ms"] < AT_MS + 60_000
             status, again = await start({"promotion": "slots", "at": AT})
-            assert status == 400 and "already running" in again["message"]
+            assert status == 400 and "already running" in again["error"]["message"]
             async with mc.post(f"{ctl.url}/rehearsal/stop", json={}) as r:
                 assert (await r.json()) == {"ok": True, "running": False}
             try:
