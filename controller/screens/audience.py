@@ -11,13 +11,13 @@ empty scene on the floor.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from controller.domain.errors import Rejected
 from controller.screens.views import AUTHORISED, VIEW_PREFIX, screen_view
 from showrunner.contract.playlist.schedule import program_views
-from showrunner.contract.playlist.validate import PlaylistError, Problem, validate
+from showrunner.contract.playlist.validate import validate
 from showrunner.contract.scenes import default_view, scene_view
 
 OPERATOR_ONLY_PREFIX = "ops:"
@@ -66,28 +66,4 @@ def check_takeover(scene: str, params: Mapping[str, Any]) -> None:
 def floor_playlist(text: str, file: str) -> dict[str, Any]:
     """The checked playlist, or PlaylistError with every problem: the format's
     (showrunner.contract.playlist.validate) and each scene whose view no screen receives."""
-    playlist = validate(text, file)
-    problems = [Problem(file, *_where(text, str(scene_view(scene, params))), why)
-                for scene, params in _slots(playlist)
-                if (why := unreceived(scene, params)) is not None]
-    if problems:
-        raise PlaylistError(problems)
-    return playlist
-
-
-def _slots(playlist: Mapping[str, Any]) -> Iterable[tuple[str, Mapping[str, Any]]]:
-    for item in playlist["items"]:
-        yield item["scene"], item["params"]
-    fallback = playlist.get("fallback")
-    if fallback:
-        yield fallback["scene"], fallback["params"]
-
-
-def _where(text: str, value: str) -> tuple[int, int]:
-    """Line and column of the first place `value` is written in the text (the checked
-    playlist keeps no marks), else the top of the file."""
-    for number, line in enumerate(text.splitlines(), start=1):
-        column = line.find(value)
-        if column >= 0:
-            return number, column + 1
-    return 1, 1
+    return validate(text, file, scene_check=unreceived)

@@ -39,6 +39,10 @@ class AudienceNamespace(socketio.AsyncNamespace):
     sees_operator_views = False
     queries: Mapping[str, Query[Any, Hub]] = {}  # event name -> the query it asks
 
+    def __init__(self, hub: Hub) -> None:
+        super().__init__(self.path)
+        self.hub = hub
+
     async def trigger_event(self, event: str, *args: Any) -> Any:
         """A query's event is answered by its catalogue entry (`queries`), after its role
         and payload are checked; every other event by its `on_<event>` method."""
@@ -48,10 +52,6 @@ class AudienceNamespace(socketio.AsyncNamespace):
         sid, *data = args
         principal = (await self.get_session(sid))["principal"]
         return await query.ask(principal.role, data[0] if data else None, self.hub)
-
-    def __init__(self, hub: Hub) -> None:
-        super().__init__(self.path)
-        self.hub = hub
 
     async def on_connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
         address, attempts = remote_address(environ), self.hub.attempts

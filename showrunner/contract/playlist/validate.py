@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import zoneinfo
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,18 +61,24 @@ class PlaylistError(ValueError):
         self.problems = problems
 
 
-def validate(text: str, file: str) -> dict[str, Any]:
+SceneCheck = Callable[[str, Mapping[str, Any]], str | None]
+"""Why a checked scene and its parameters cannot be shown where the playlist is going, or
+None: the controller's audience policy (controller/screens/audience.py); reported at the
+scene's `view` parameter, else at its name."""
+
+
+def validate(text: str, file: str, scene_check: SceneCheck | None = None) -> dict[str, Any]:
     """The playlist document, or PlaylistError with every problem."""
-    doc, problems = check(text, file)
+    doc, problems = check(text, file, scene_check=scene_check)
     if problems or doc is None:
         raise PlaylistError(problems)
     return doc
 
 
-def check(text: str, file: str,
-          stem: str | None = None) -> tuple[dict[str, Any] | None, list[Problem]]:
+def check(text: str, file: str, stem: str | None = None,
+          scene_check: SceneCheck | None = None) -> tuple[dict[str, Any] | None, list[Problem]]:
     """(document or None, problems). The document is None only if the YAML is unreadable."""
-    checker = _Checker(file)
+    checker = _Checker(file, scene_check)
     tabs = checker.tabs(text)
     if tabs:
         return None, tabs
@@ -109,8 +115,9 @@ def check_scene(scene: Any, params: Any, what: str = "scene") -> dict[str, Any]:
 
 
 class _Checker:
-    def __init__(self, file: str) -> None:
+    def __init__(self, file: str, scene_check: SceneCheck | None = None) -> None:
         self.file = file
+        self.scene_check = scene_check
         self.problems: list[Problem] = []
 
     def error(self, node: Node, message: str) -> None:
@@ -208,6 +215,9 @@ class _Checker:
                                   f"known scenes: {', '.join(known)}")
             return None
         params = self.params(fields["params"], name) if "params" in fields else {}
+        why = self.scene_check(name, params) if self.scene_check else None
+        if why is not None:
+            self.error(_value_of(fields.get("params"), "view") or name_node, why)
         return name, params
 
     # -- values ---------------------------------------------------------------------------
@@ -347,6 +357,14 @@ class _Checker:
 
 
 _BAD = object()
+
+
+def _value_of(node: Node | None, key: str) -> Node | None:
+    """The value node of `key` in a mapping node, if there is one."""
+    if not isinstance(node, MappingNode):
+        return None
+    return next((v for k, v in node.value if isinstance(k, ScalarNode) and k.value == key),
+                None)
 
 
 def _plain(node: Node) -> Any:
