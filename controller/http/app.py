@@ -102,6 +102,7 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
     app.router.add_get("/cue", people_page(WEB_DIR, "cue.html", CueNamespace.roles, _log_of))
     app.router.add_static("/static", WEB_DIR, follow_symlinks=False)
     app.router.add_get("/vendor/socket.io.min.js", socketio_client_js)
+    app.router.add_get("/vendor/signature_pad.js", signature_pad_js)
     return app
 
 
@@ -248,3 +249,12 @@ async def socketio_client_js(request: web.Request) -> web.FileResponse:
     if not dist.exists():
         raise web.HTTPServiceUnavailable(text="socket.io client not installed: run scripts/setup")
     return web.FileResponse(dist)
+
+
+async def signature_pad_js(request: web.Request) -> web.FileResponse:
+    """signature_pad (an ES module), installed from npm into controller/web/node_modules: the
+    console's pad for the signatures the rules require."""
+    dist = WEB_DIR / "node_modules" / "signature_pad" / "dist" / "signature_pad.js"
+    if not dist.exists():
+        raise web.HTTPServiceUnavailable(text="signature_pad not installed: run scripts/setup")
+    return web.FileResponse(dist, headers={"Content-Type": "text/javascript"})
