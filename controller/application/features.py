@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from controller.application.settings import shipped
+from controller.domain.certification import Certification
 from controller.domain.cues import Cues, CueSource
 from controller.domain.feature import Feature
 from controller.domain.keys import Keys
@@ -38,4 +39,4 @@ def build_features() -> list[Feature]:
     roulette = Roulette(members, shipped("roulette", RouletteConfig))
     super9 = Super9(members, shipped("super9", Super9Config))
     return [members, slots, roulette, poker, super9, wildcard,
-            Cues(cue_sources), Screens(), Keys(), Users(), Rehearsal(), Venue()]
+            Cues(cue_sources), Screens(), Keys(), Users(), Rehearsal(), Venue(), Certification()]

@@ -1,4 +1,5 @@
-"""The auditor's tools: verify a log (hash chain, every draw's pool) and export the trail.
+"""The auditor's tools: verify a log (hash chain, every draw's pool, every signature image)
+and export the trail.
 
 `check_draws` replays the log through a fresh show. At each `WildcardPoolFrozen` it recomputes
 the pool the rules give from the events before it (activations, eligibility flags, participants,
@@ -11,8 +12,9 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,7 +42,7 @@ from controller.promotions.wildcard.events import (
     WildcardStandInNamed,
 )
 from controller.promotions.wildcard.pool import holder_of, pool_digest, total_tickets
-from controller.store.sqlite import StoredEvent
+from controller.store.sqlite import EventLog, StoredEvent
 
 #: the events the auditor's trail holds, by kind
 KINDS: dict[type[DomainEvent], str] = {
@@ -69,6 +71,42 @@ class Finding:
         if self.seq == 0:  # not at an event: the keys table against the chain
             return f"{self.type}: {self.reason}"
         return f"event {self.seq} ({self.type}): {self.reason}"
+
+
+def finding(log: EventLog, broken: tuple[int, str]) -> Finding:
+    """The log's first broken link, as a finding that names the event (or table) it is in."""
+    seq, reason = broken
+    table = "users" if reason.startswith("the users table") else "keys"  # seq 0: a table
+    return Finding(seq, _type_at(log, seq) if seq else table, reason)
+
+
+def _type_at(log: EventLog, seq: int) -> str:
+    return next((e.type for e in log.read(seq - 1) if e.seq == seq), "missing")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What `verify_log` found: the log's size and head, and every finding (first first)."""
+
+    count: int
+    head: str
+    findings: list[Finding]
+
+    @property
+    def holds(self) -> bool:
+        return not self.findings
+
+
+def verify_log(log: EventLog) -> Verdict:
+    """Check the hash chain (events, acks, keys, users), every draw's pool and every signature
+    image: what `audit verify` and the console's "Verify the chain now" both run."""
+    broken = log.first_broken_link()
+    findings = [finding(log, broken)] if broken else []
+    for found in (check_draws(log.read()), check_signatures(log.read(), log.signature_image)):
+        if found is not None:
+            findings.append(found)
+    findings.sort(key=lambda f: f.seq)
+    return Verdict(log.last_seq, log.last_hash, findings)
 
 
 def check_draws(events: Iterable[StoredEvent]) -> Finding | None:
@@ -115,6 +153,30 @@ def _draw_problem(event: WildcardDrawn, pool: WildcardPoolFrozen | None) -> str 
         return "its pool digest or size is not that of the frozen pool"
     if not 0 <= event.pick < pool.tickets or holder_of(pool.listing, event.pick) != event.card:
         return "its pick does not fall on the winner's tickets"
+    return None
+
+
+def signatures_of(data: dict[str, Any]) -> list[str]:
+    """The SHA-256 of every signature image an event's data names (its `signature` field)."""
+    ref = data.get("signature")
+    sha = ref.get("sha256") if isinstance(ref, dict) else None
+    return [sha] if isinstance(sha, str) else []
+
+
+def check_signatures(events: Iterable[StoredEvent],
+                     image_of: Callable[[str], bytes | None]) -> Finding | None:
+    """The first event whose signature image is not kept, or whose kept bytes do not hash to
+    the SHA-256 the event (and so the chain) holds: an image swapped in the store."""
+    for stored in events:
+        for sha in signatures_of(stored.data):
+            image = image_of(sha)
+            if image is None:
+                return Finding(stored.seq, stored.type, f"the signature image it names "
+                               f"({sha[:12]}…) is not in the log's signatures table")
+            if hashlib.sha256(image).hexdigest() != sha:
+                return Finding(stored.seq, stored.type, f"the stored signature image "
+                               f"{sha[:12]}… does not hash to that SHA-256: the image was "
+                               "changed after it was signed")
     return None
 
 

@@ -1,10 +1,12 @@
-"""`audit verify | keygen | checkpoint | export`: check the log, or export it, for an auditor.
+"""`audit verify | keygen | checkpoint | export | report`: check the log, export it (or its
+retention pack), or make a promotion's PDF record, for an auditor.
 Also where a log's checkpoint files are found (beside the db unless given) and how a broken
 link is told, which `serve` uses too."""
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import sys
 from pathlib import Path
 
@@ -18,7 +20,10 @@ from controller.audit.checkpoints import (
     write_checkpoint,
 )
 from controller.audit.checkpoints import verify as verify_checkpoints
-from controller.audit.verify import Finding, check_draws, export, utc
+from controller.audit.pack import write_pack
+from controller.audit.record import PROMOTIONS, Period
+from controller.audit.report import report_pdf
+from controller.audit.verify import export, utc, verify_log
 from controller.rehearsal.log import REHEARSAL, log_kind
 from controller.store.chain import COVERAGE
 from controller.store.sqlite import EventLog
@@ -44,10 +49,40 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     checkpoint.add_argument("--out", type=Path, help="checkpoint file to append to (default: "
                             "DB.checkpoints)")
     checkpoint.set_defaults(run=_checkpoint)
-    exporting = audit_sub.add_parser("export", help="write draws, claims, redraws and scores")
+    exporting = audit_sub.add_parser("export", help="write draws, claims, redraws and scores, "
+                                     "or the whole retention pack")
     exporting.add_argument("--db", type=Path, required=True)
-    exporting.add_argument("--out", type=Path, required=True, help="directory for CSV and JSON")
+    where = exporting.add_mutually_exclusive_group(required=True)
+    where.add_argument("--out", type=Path, help="directory for CSV and JSON")
+    where.add_argument("--pack", type=Path, metavar="OUT", help="the retention pack to keep "
+                       "three years (a new directory, or OUT.zip): a PDF per promotion, CSV, "
+                       "JSON, signatures, checkpoints and a MANIFEST of SHA-256s")
+    exporting.add_argument("--checkpoint", type=Path, help="checkpoint file (default: "
+                           "DB.checkpoints)")
+    exporting.add_argument("--public-key", type=Path, help="its public key (default: the "
+                           "checkpoint file's name + .pub, else the signing key's)")
     exporting.set_defaults(run=_export)
+    report = audit_sub.add_parser("report", help="the PDF record of one promotion for the "
+                                  "auditor")
+    report.add_argument("--db", type=Path, required=True)
+    report.add_argument("--promotion", required=True, choices=sorted(PROMOTIONS))
+    report.add_argument("--from", dest="start", type=_date, metavar="DATE",
+                        help="first day reported, YYYY-MM-DD in the venue's calendar")
+    report.add_argument("--to", dest="end", type=_date, metavar="DATE",
+                        help="last day reported (included)")
+    report.add_argument("--out", type=Path, required=True, help="the PDF to write")
+    report.add_argument("--checkpoint", type=Path, help="checkpoint file (default: "
+                        "DB.checkpoints)")
+    report.add_argument("--public-key", type=Path, help="its public key (default: the "
+                        "checkpoint file's name + .pub, else the signing key's)")
+    report.set_defaults(run=_report)
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2024-01-18") from None
 
 
 def beside(db: Path, suffix: str) -> Path:
@@ -62,23 +97,9 @@ def signing_key(db: Path, given: Path | None) -> Path:
     return key
 
 
-def finding(log: EventLog, broken: tuple[int, str]) -> Finding:
-    """The log's first broken link, as a finding that names the event (or table) it is in."""
-    seq, reason = broken
-    table = "users" if reason.startswith("the users table") else "keys"  # seq 0: a table
-    return Finding(seq, _type_at(log, seq) if seq else table, reason)
-
-
-def _type_at(log: EventLog, seq: int) -> str:
-    return next((e.type for e in log.read(seq - 1) if e.seq == seq), "missing")
-
-
 def _verify(args: argparse.Namespace) -> int:
     with EventLog.open(args.db, create=False) as log:
-        broken = log.first_broken_link()
-        findings = [finding(log, broken)] if broken else []
-        draw = check_draws(log.read())
-        findings += [draw] if draw else []
+        findings = verify_log(log).findings
         anchor, problem = None, None
         if args.checkpoint is not None:
             anchor, problem = verify_checkpoints(log, args.checkpoint,
@@ -94,7 +115,8 @@ def _verify(args: argparse.Namespace) -> int:
         for other in lines:
             print(f"also: {other}", file=sys.stderr)
         return 1
-    print(f"OK: {count} events; the hash chain is intact and every draw's pool recomputes.")
+    print(f"OK: {count} events; the hash chain is intact, every draw's pool recomputes and "
+          "every signature image is the one signed.")
     if kind == REHEARSAL:
         print("  this is a REHEARSAL log (its show clock was set, docs/rehearsal.md): nothing "
               "in it happened on the floor")
@@ -120,6 +142,13 @@ def _public_key(args: argparse.Namespace) -> Path:
     return next_to if next_to.exists() else public_path(beside(args.db, ".checkpoint-key"))
 
 
+def _anchoring(args: argparse.Namespace) -> tuple[Path, Path]:
+    """The checkpoint file and its public key a report states (the defaults beside the db)."""
+    if args.checkpoint is None:
+        args.checkpoint = beside(args.db, ".checkpoints")
+    return args.checkpoint, _public_key(args)
+
+
 def _keygen(args: argparse.Namespace) -> int:
     public = keygen(args.out)
     print(f"signing key written to {args.out} (mode 0600; keep it off the db's disk if you "
@@ -143,6 +172,38 @@ def _export(args: argparse.Namespace) -> int:
                   "and nothing in it happened on the floor, so it is not exported for the "
                   "auditor. Export the live show's log.", file=sys.stderr)
             return 1
+        if args.pack is not None:
+            return _pack(log, args)
         counts = export(log.read(), args.out)
     print(f"wrote {counts['events']} events and {counts['draws']} draws to {args.out}")
+    return 0
+
+
+def _pack(log: EventLog, args: argparse.Namespace) -> int:
+    checkpoints, public = _anchoring(args)
+    now = wall_clock_ms()
+    try:
+        files = write_pack(log, args.pack, now, utc(now), checkpoints, public)
+    except FileExistsError as exc:
+        print(f"showrunner-controller: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote the retention pack {args.pack}: {len(files)} files, MANIFEST.txt with their "
+          f"SHA-256 and the chain head (event {log.last_seq}); keep it three years "
+          "(CPA regulation 11)")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    checkpoints, public = _anchoring(args)
+    with EventLog.open(args.db, create=False) as log:
+        if log_kind(log) == REHEARSAL:
+            print(f"showrunner-controller: {args.db} is a rehearsal log: nothing in it "
+                  "happened on the floor, so there is no record for the auditor.",
+                  file=sys.stderr)
+            return 1
+        pdf = report_pdf(log, args.promotion, Period(args.start, args.end), wall_clock_ms(),
+                         checkpoints, public)
+    args.out.write_bytes(pdf)
+    print(f"wrote {args.out}: the {args.promotion} record for "
+          f"{Period(args.start, args.end).words()} ({len(pdf)} bytes)")
     return 0

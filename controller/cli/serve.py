@@ -14,7 +14,8 @@ from aiohttp import web
 from controller.access.attempts import KeyLimit
 from controller.access.logins import LoginPolicy
 from controller.audit.checkpoints import DEFAULT_EVERY, Anchoring, CheckpointError, ensure_key
-from controller.cli.audit import beside, finding, signing_key
+from controller.audit.verify import finding
+from controller.cli.audit import beside, signing_key
 from controller.cluster.fanout import create_fanout_app
 from controller.cluster.owner import share
 from controller.cluster.queue import MessageQueue, message_queue

@@ -130,12 +130,17 @@ def log_identity(db: sqlite3.Connection) -> str:
 class EventLog:
     """Single-writer access to one log file."""
 
-    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+    def __init__(self, path: Path, connection: sqlite3.Connection,
+                 read_only: bool = False) -> None:
         self.path = path
         self._db = connection
         self.last_seq, self.last_hash = self._tail()
-        self.log_id = log_identity(self._db)
-        self._db.execute(users_table.SCHEMA)
+        if read_only:  # the running controller made both long ago
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'log_id'").fetchone()
+            self.log_id = row[0] if row else ""
+        else:
+            self.log_id = log_identity(self._db)
+            self._db.execute(users_table.SCHEMA)
         self._foreign: list[StoredEvent] = []
 
     def _tail(self) -> tuple[int, str]:
@@ -172,6 +177,28 @@ class EventLog:
             raise StoreError(f"{path}: not a readable Showrunner event log ({exc}); the file was "
                              "not changed.") from exc
         return cls(path, db)
+
+    @classmethod
+    def open_read_only(cls, path: Path | str) -> EventLog:
+        """A second, read-only connection to a log of the current format that a running
+        controller writes: the auditor's report and checks read it in a worker thread, on a
+        snapshot of their own (WAL readers never wait for the writer, nor it for them)."""
+        path = Path(path)
+        try:
+            db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                                 isolation_level=None, check_same_thread=False)
+            try:
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+                if version != SCHEMA_VERSION:
+                    raise StoreError(f"{path} is in log format {version}, not {SCHEMA_VERSION}: "
+                                     "open it with this controller first.")
+                db.execute("BEGIN")  # one snapshot for every read until close
+                return cls(path, db, read_only=True)
+            except BaseException:
+                db.close()
+                raise
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{path}: not a readable Showrunner event log ({exc}).") from exc
 
     @staticmethod
     def _check_existing(path: Path) -> None:
@@ -347,6 +374,16 @@ class EventLog:
                 return 0, (f"the keys table does not match the log for the {role} key of "
                            f"{name!r} (hash {key_hash[:12]}; the log says it is {state})")
         return None
+
+    def signature_image(self, sha256: str) -> bytes | None:
+        """The signature image stored under its SHA-256, or None (a log from before
+        signatures were kept has no `signatures` table)."""
+        try:
+            row = self._db.execute("SELECT data FROM signatures WHERE sha256 = ?",
+                                   (sha256,)).fetchone()
+        except sqlite3.OperationalError:
+            return None
+        return bytes(row[0]) if row else None
 
     # -- principals (keys for roles), the projection of KeyIssued and KeyRevoked ------------
     def principal(self, key_hash: str) -> tuple[str, str] | None:
