@@ -238,8 +238,11 @@ def _table(pdf: _Pdf, brand: Branding, table: Table) -> None:
     pdf.set_draw_color(200, 200, 200)
     heading = FontFace(family=FONT, emphasis="BOLD", color=brand.text_on_band,
                        fill_color=brand.band)
+    pdf.set_fill_color(255, 255, 255)
+    pdf.set_text_color(20, 20, 20)
     with pdf.table(col_widths=tuple(table.widths), headings_style=heading, line_height=4.6,
-                   text_align="LEFT", padding=1, width=pdf.epw) as grid:
+                   text_align="LEFT", padding=1, width=pdf.epw, cell_fill_mode="ROWS",
+                   cell_fill_color=(244, 244, 246)) as grid:
         for cells in [table.headers, *table.rows]:
             row = grid.row()
             for cell in cells:

@@ -31,6 +31,7 @@ from controller.http.logins import add_routes, logins_key, people_page
 from controller.http.middleware import KEY_HEADER, Handler, plain_keys, security_headers
 from controller.http.playlist_watch import watch_playlists
 from controller.http.rehearsals import add_rehearsal_routes, runner_key
+from controller.http.reports import add_report_routes
 from controller.http.shared import (
     MAX_MESSAGE_BYTES,
     attempts_key,
@@ -97,6 +98,7 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
         app.on_shutdown.append(_stop_rehearsal)
     add_rehearsal_routes(app, _log_of, lambda a: a[hub_key].service.clock())
     add_routes(app, WEB_DIR, _log_of)
+    add_report_routes(app, _log_of, lambda a: a[hub_key].service.clock(), anchor)
     app.router.add_get("/tablet", people_page(WEB_DIR, "tablet.html", ControlNamespace.roles,
                                               _log_of))
     app.router.add_get("/cue", people_page(WEB_DIR, "cue.html", CueNamespace.roles, _log_of))

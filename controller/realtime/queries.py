@@ -2,24 +2,34 @@
 
 Each is a socket event of its own name (the pages call `find_entries`, `screens`,
 `check_playlist` and `screenshot_request`), registered here with its roles and payload
-(controller/domain/queries.py) and answered by `AudienceNamespace.trigger_event`.
+(controller/domain/queries.py) and answered by `AudienceNamespace.trigger_event`; the auditor's
+`verify_chain` runs `audit verify`'s checks in a worker thread.
 """
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
+from pathlib import Path
 from typing import Annotated, Any, TypeAlias
+from zoneinfo import ZoneInfo
 
 from pydantic import Field, StrictStr
 
+from controller.audit.record import DEFAULT_ZONE
+from controller.audit.verify import Verdict, verify_log
 from controller.domain.commands import payload
 from controller.domain.errors import Rejected, refusal
 from controller.domain.queries import Query
+from controller.domain.venue import Venue
 from controller.promotions.tournament.feature import Tournament
 from controller.realtime.floor import screens_report
 from controller.realtime.hub import Hub
 from controller.screens.audience import floor_playlist
 from controller.screens.payloads import Assign, ScreenOnly
+from controller.store.sqlite import EventLog
 from showrunner.contract.fields import PRINTABLE, Ref
+from showrunner.contract.money import format_int
 from showrunner.contract.playlist.validate import PlaylistError
 
 TECHNICIANS_ONLY = "Only technicians may look after the screens."
@@ -27,6 +37,7 @@ FOUND = 8  # entries a search answers with: the console shows that many
 MAX_QUERY = 100  # characters of a search
 CONTROL_ROLES = frozenset({"operator", "technician", "auditor"})
 TECHNICIAN = frozenset({"technician"})
+AUDIT_ROLES = frozenset({"auditor", "operator"})
 SearchText: TypeAlias = Annotated[StrictStr, Field(max_length=MAX_QUERY), PRINTABLE]
 """What the MC types to find a player: a name or a card number."""
 
@@ -89,6 +100,34 @@ async def screenshot_request(p: ScreenOnly, hub: Hub) -> dict[str, Any]:
     return {}
 
 
+def chain_verdict(db: Path) -> Verdict:
+    """`audit verify`'s checks on a read-only snapshot of the log (run in a worker thread)."""
+    log = EventLog.open_read_only(db)
+    try:
+        return verify_log(log)
+    finally:
+        log.close()
+
+
+async def verify_chain(p: Nothing, hub: Hub) -> dict[str, Any]:
+    """Verify the log now, off the event loop: "Chain holds: 12 345 events, head ab12…,
+    checked 14:03", or what failed, in words."""
+    service = hub.service
+    verdict = await asyncio.to_thread(chain_verdict, service.log.path)
+    zone = service.show.feature(Venue)
+    assert isinstance(zone, Venue)
+    checked = dt.datetime.fromtimestamp(service.clock() / 1000, dt.UTC).astimezone(
+        ZoneInfo(zone.timezone or DEFAULT_ZONE)).strftime("%H:%M")
+    if verdict.holds:
+        sentence = (f"Chain holds: {format_int(verdict.count)} events, head "
+                    f"{verdict.head[:4]}…, checked {checked}.")
+    else:
+        sentence = (f"The chain does NOT hold (checked {checked}): "
+                    f"{verdict.findings[0].sentence()}.")
+    return {"holds": verdict.holds, "sentence": sentence,
+            "problems": [f.sentence() for f in verdict.findings]}
+
+
 CONTROL_QUERIES: dict[str, Query[Any, Hub]] = {q.name: q for q in (
     Query("find_entries", CONTROL_ROLES, FindEntries, find_entries,
           "Only the console may look for players.", "Find a tournament's entries by player."),
@@ -98,4 +137,7 @@ CONTROL_QUERIES: dict[str, Query[Any, Hub]] = {q.name: q for q in (
           "Check a playlist as playlists.assign would, without assigning it."),
     Query("screenshot_request", TECHNICIAN, ScreenOnly, screenshot_request, TECHNICIANS_ONLY,
           "Ask a screen for a fresh picture."),
+    Query("verify_chain", AUDIT_ROLES, Nothing, verify_chain,
+          "Only an auditor or an operator may verify the chain.",
+          "Check the hash chain, every draw and every signature image now."),
 )}
