@@ -353,8 +353,9 @@ class Builder:
             excluded = ", ".join(self.who(c) for c in d["excluded"]) or "none"
             draws.blocks.append(Para(
                 f"Round {d['round']} pool frozen {clock(d['at_ms'])} by {d['operator']} "
-                f"(event {stored.seq}): SHA-256 {d['digest']}; absent winners excluded: "
-                f"{excluded}."))
+                f"(event {stored.seq}): {format_int(d['members'])} members, "
+                f"{format_int(d['tickets'])} tickets, SHA-256 {d['digest']}; absent winners "
+                f"excluded: {excluded}."))
         declines = Section("The decline-to-attend register")
         declines.table(["When", "Member", "Identity document", "Contact"],
                        [[clock(d["at_ms"]), self.who(d["card"]),
@@ -432,8 +433,8 @@ class Builder:
             section.blocks.append(Para("No prize was awarded in the period."))
         rows = []
         for _, d in awarded:
-            what = format_zar(d["cents"]) if d.get("kind") != "seat" else \
-                f"seat: {d.get('seat') or d.get('what')}"
+            what = d["what"] if d.get("kind") == "seat" else \
+                f"{d['what']}: {format_zar(d['cents'])}"
             if d["prize"] in paid:
                 p = paid[d["prize"]][1]
                 state = (f"paid {clock(p['at_ms'])}, {p['method']}, by {p['paid_by']}; "
@@ -443,7 +444,7 @@ class Builder:
                 state = f"lapsed {clock(lap['at_ms'])}: {lap['consequence']}"
             else:
                 state = f"owed until {clock(d['deadline_ms'])}"
-            rows.append([self.who(d["card"]), f"{d['what']}: {what}", d["rule"],
+            rows.append([self.who(d["card"]), what, d["rule"],
                          clock(d["decided_ms"]), state])
         if rows:
             section.blocks.append(Table(["Winner", "Prize", "Rule", "Decided", "State"], rows,

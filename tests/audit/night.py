@@ -1,0 +1,107 @@
+"""A recorded night for the auditor's report: the Wild Card draw of tests/audit/test_audit.py,
+its config, the auditor's certification, and a seat and a cash prize decided, the cash prize
+paid against a signature; the signature image kept in the log's `signatures` table.
+
+The prize events are written by type name with the shapes agreed in docs (briefs, common.md),
+as helper "prizes" records them; the table as helper "sig" keeps it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import sqlite3
+import uuid
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from controller.access.keys import Principal
+from controller.application.features import build_features
+from controller.application.service import Service
+from controller.application.settings import shipped
+from controller.application.show import Show
+from controller.domain.config import PromotionConfigured
+from controller.promotions.wildcard.config import WildcardConfig
+from controller.store.sqlite import EventLog
+from tests.audit.test_audit import record_show
+from tests.promotions.wildcard_show import CLOSE
+
+DAY_MS = 24 * 3600 * 1000
+PAID_AT = CLOSE + DAY_MS  # the next day
+
+
+def signature_png() -> bytes:
+    """A pad's signature: two strokes on a transparent 400x150 canvas."""
+    image = Image.new("RGBA", (400, 150), (0, 0, 0, 0))
+    pen = ImageDraw.Draw(image)
+    pen.line([(20, 110), (80, 30), (140, 120), (200, 40)], fill=(10, 10, 60, 255), width=4)
+    pen.line([(220, 90), (300, 60), (380, 100)], fill=(10, 10, 60, 255), width=4)
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+def keep_signature(db: Path, png: bytes) -> dict[str, Any]:
+    """Store the image as `POST /signatures` does; its SignatureRef's data."""
+    sha = hashlib.sha256(png).hexdigest()
+    with sqlite3.connect(db) as con:
+        con.execute("CREATE TABLE IF NOT EXISTS signatures (sha256 TEXT PRIMARY KEY, "
+                    "data BLOB NOT NULL)")
+        con.execute("INSERT OR IGNORE INTO signatures (sha256, data) VALUES (?, ?)", (sha, png))
+    return {"sha256": sha, "media_type": "image/png", "bytes": len(png), "width": 400,
+            "height": 150, "strokes": 2}
+
+
+def append(log: EventLog, command_id: str, actor: str, at: int,
+           events: list[tuple[str, int, dict[str, Any]]]) -> None:
+    log.append(command_id, actor, at, events, {"ok": True}, principal=f"key:{actor}",
+               digest=command_id)
+
+
+def record_night(db: Path, prizes: bool = True) -> dict[str, Any]:
+    """The night, certified by the auditor; with `prizes`, the prizes decided and one paid.
+    Returns the signature's data (one image, signed twice) the events carry."""
+    record_show(db)
+    signature = keep_signature(db, signature_png())
+    config = shipped("wildcard", WildcardConfig).to_data()
+    with EventLog.open(db) as log:
+        append(log, "config", "controller", CLOSE - 3 * 3600 * 1000,
+               [PromotionConfigured("wildcard", config).record()])
+    ack = certify(db, "auditor", signature)
+    assert ack["ok"], ack
+    if not prizes:
+        return signature
+    with EventLog.open(db) as log:
+        append(log, "award", "controller", CLOSE + 130_000, [
+            ("PrizeAwarded", 1, {"prize": "wildcard-seat-1", "promotion": "wildcard",
+                                 "card": "1000004", "kind": "seat", "cents": 0,
+                                 "seat": "Final", "what": "a seat in the Final",
+                                 "rule": "41", "decided_ms": CLOSE + 130_000,
+                                 "deadline_ms": CLOSE + 15 * DAY_MS}),
+            ("PrizeAwarded", 1, {"prize": "wildcard-cash-1", "promotion": "wildcard",
+                                 "card": "1000004", "kind": "cash", "cents": 150_000,
+                                 "seat": None, "what": "Wild Card cash prize",
+                                 "rule": "43", "decided_ms": CLOSE + 130_000,
+                                 "deadline_ms": CLOSE + 15 * DAY_MS})])
+        append(log, "pay", "mc-thabo", PAID_AT, [
+            ("PrizePaid", 1, {"prize": "wildcard-cash-1", "card": "1000004", "cents": 150_000,
+                              "method": "cash", "paid_by": "mc-thabo", "id_type": "SA ID",
+                              "id_last4": "0123", "signature": signature, "at_ms": PAID_AT})])
+    return signature
+
+
+def certify(db: Path, role: str, signature: dict[str, Any],
+            period: tuple[str, str] = ("2024-01-18", "2024-01-19")) -> dict[str, Any]:
+    """`audit.certify` sent by a person of `role` through the real service; its ack."""
+    with EventLog.open(db) as log:
+        service = Service(log, Show(build_features()), lambda: PAID_AT + 3600_000)
+        service.replay()
+        ack, _, _ = service.execute(
+            {"type": "audit.certify", "command_id": uuid.uuid4().hex, "payload": {
+                "promotion": "wildcard", "period_from": period[0], "period_to": period[1],
+                "statement": "I oversaw the Wild Card draw and certify this record as true.",
+                "signature": signature}},
+            Principal(role, f"ms-{role}", f"key:{role}"))
+    return ack

@@ -1,0 +1,197 @@
+"""The auditor's PDF, its retention pack, and verify's check of every signature image.
+
+Each PDF is read the way a person would: its text with `pdftotext`, its images with
+`pdfimages -list`, its pages with `pdftoppm`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import sqlite3
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from controller.cli.main import main
+from controller.store.sqlite import EventLog
+from tests.audit.night import record_night
+
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "release-0.1.db"
+
+
+def text_of(pdf: Path) -> str:
+    done = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True,
+                          check=True, text=True)
+    return " ".join(done.stdout.split())  # words as read, whatever the columns
+
+
+def images_of(pdf: Path) -> list[list[str]]:
+    """`pdfimages -list` rows: page, num, type, width, height, ..."""
+    done = subprocess.run(["pdfimages", "-list", str(pdf)], capture_output=True, check=True,
+                          text=True)
+    return [line.split() for line in done.stdout.splitlines()[2:]]
+
+
+def report(db: Path, out: Path, *extra: str) -> int:
+    return main(["audit", "report", "--db", str(db), "--promotion", "wildcard",
+                 "--out", str(out), *extra])
+
+
+@pytest.fixture
+def night(tmp_path) -> tuple[Path, dict]:
+    db = tmp_path / "show.db"
+    return db, record_night(db)
+
+
+@pytest.fixture
+def certified(tmp_path) -> tuple[Path, dict]:
+    """A night that replays with the features on this branch (no prize events yet)."""
+    db = tmp_path / "show.db"
+    return db, record_night(db, prizes=False)
+
+
+def test_the_report_shows_winners_draws_prizes_in_rand_and_the_chain_head(night, tmp_path):
+    # wildcard rules 33, 39-41: pool size, digest, pick, winner, the redraw and why
+    db, _ = night
+    out = tmp_path / "wildcard.pdf"
+    assert report(db, out) == 0
+    with EventLog.open(db) as log:
+        head, seq = log.last_hash, log.last_seq
+    text = text_of(out)
+    assert "Wild Card draw" in text and "Showrunner Casino" in text
+    assert "Thandi M." in text and "Pieter W." in text  # the two rounds' winners
+    assert "\u2022\u2022\u2022\u2022 0004" in text and "1000004" not in text  # cards masked
+    assert "4 members, 14 tickets" in text and "rule 40" in text
+    assert "R1\u00a0500" in text or "R1 500" in text  # slots rule 43: the amount in rand
+    assert "cash, by mc-thabo" in text and "\u2022\u2022\u20220123" in text
+    assert "a seat in the Final" in text and "owed until" in text
+    assert "Thu 18 Jan 2024 18:00:01" in text  # the venue's clock (UTC+2), not UTC 16:00
+    assert "mc-thabo" in text and "td-naledi" not in text  # td-naledi scored slots, not this
+    assert "ms-auditor certified 2024-01-18 to 2024-01-19" in text
+    assert head in text and f"event {seq}" in text
+    assert "showrunner-controller audit verify" in text
+    # the rules in force: the logged config's digest
+    assert "Config SHA-256" in text and "draw day 2024-01-18" in text
+
+
+def test_the_paid_prize_and_the_certification_carry_their_signature_images(night, tmp_path):
+    # slots rule 44 / super 9 rule 26 / poker rule 55: winners sign for receipt
+    db, signature = night
+    out = tmp_path / "wildcard.pdf"
+    assert report(db, out) == 0
+    images = [row for row in images_of(out) if row[2] == "image"]
+    signatures = [row for row in images if (row[3], row[4]) == ("400", "150")]
+    assert len(signatures) == 2  # the receipt and the auditor's certification
+    assert signature["sha256"] in text_of(out)
+    pages = tmp_path / "page"
+    subprocess.run(["pdftoppm", "-r", "50", "-png", str(out), str(pages)], check=True,
+                   capture_output=True)
+    assert len(list(tmp_path.glob("page-*.png"))) >= 2
+
+
+def test_a_period_reports_only_its_days(night, tmp_path):
+    db, _ = night
+    out = tmp_path / "later.pdf"
+    assert report(db, out, "--from", "2024-01-19", "--to", "2024-01-19") == 0
+    text = text_of(out)
+    assert "2024-01-19 to 2024-01-19" in text
+    assert "No draw in the period." in text  # the draw was on the 18th
+    assert "cash, by mc-thabo" not in text  # the award, on the 18th, is not in it
+
+
+def test_the_pack_holds_reports_trail_signatures_checkpoints_and_a_true_manifest(certified,
+                                                                                 tmp_path):
+    # CPA regulation 11: the rules, who conducted it and the winners, kept three years
+    db, signature = certified
+    assert main(["audit", "keygen", "--out", str(tmp_path / "show.db.checkpoint-key")]) == 0
+    assert main(["audit", "checkpoint", "--db", str(db)]) == 0
+    out = tmp_path / "pack.zip"
+    assert main(["audit", "export", "--db", str(db), "--pack", str(out)]) == 0
+    folder = tmp_path / "unpacked"
+    with zipfile.ZipFile(out) as archive:
+        archive.extractall(folder)
+    names = {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
+    assert {"reports/wildcard.pdf", "events.csv", "events.json", "draws.csv", "draws.json",
+            f"signatures/{signature['sha256']}.png", "checkpoints/show.db.checkpoints",
+            "checkpoints/show.db.checkpoint-key.pub", "README.txt", "MANIFEST.txt"} <= names
+    assert "show.db.checkpoint-key" not in {Path(n).name for n in names}  # never the secret
+    assert "three years" in (folder / "README.txt").read_text()
+    assert "regulation 11" in (folder / "README.txt").read_text()
+    manifest = (folder / "MANIFEST.txt").read_text().splitlines()
+    with EventLog.open(db) as log:
+        assert manifest[0] == f"# chain head: event {log.last_seq}, hash {log.last_hash}"
+    listed = {}
+    for line in manifest:
+        if not line.startswith("#"):
+            digest, name = line.split("  ", 1)
+            listed[name] = digest
+    assert set(listed) == names - {"MANIFEST.txt"}
+    for name, digest in listed.items():
+        assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == digest, name
+    image = (folder / "signatures" / f"{signature['sha256']}.png").read_bytes()
+    assert hashlib.sha256(image).hexdigest() == signature["sha256"]
+    assert "signed checkpoints" in text_of(folder / "reports" / "wildcard.pdf")
+
+
+def test_a_pack_is_not_written_into_a_folder_that_holds_files(certified, tmp_path, capsys):
+    db, _ = certified
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "mine.txt").write_text("keep")
+    assert main(["audit", "export", "--db", str(db), "--pack", str(tmp_path / "busy")]) == 1
+    assert "not empty" in capsys.readouterr().err
+    assert [p.name for p in (tmp_path / "busy").iterdir()] == ["mine.txt"]
+
+
+def seq_of(db: Path, type_: str) -> int:
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT seq FROM events WHERE type = ?", (type_,)).fetchone()[0]
+
+
+def test_verify_holds_with_every_signature_image_kept(certified, capsys):
+    db, _ = certified
+    assert main(["audit", "verify", "--db", str(db)]) == 0
+    assert "every signature image is the one signed" in capsys.readouterr().out
+
+
+def test_verify_names_the_event_whose_signature_image_was_swapped(certified, capsys):
+    # the signature's SHA-256 is in the event, so the chain proves the image: a swap is caught
+    db, signature = certified
+    with sqlite3.connect(db) as con:
+        (png,) = con.execute("SELECT data FROM signatures WHERE sha256 = ?",
+                             (signature["sha256"],)).fetchone()
+        forged = bytes(png[:-20]) + b"\0" * 20
+        con.execute("UPDATE signatures SET data = ? WHERE sha256 = ?",
+                    (forged, signature["sha256"]))
+    assert main(["audit", "verify", "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"FAILED: event {seq_of(db, 'AuditCertified')} (AuditCertified): "
+                          "the stored signature image")
+    assert "changed after it was signed" in err
+
+
+def test_verify_names_the_event_whose_signature_image_is_gone(certified, capsys):
+    db, signature = certified
+    with sqlite3.connect(db) as con:
+        con.execute("DELETE FROM signatures WHERE sha256 = ?", (signature["sha256"],))
+    assert main(["audit", "verify", "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"FAILED: event {seq_of(db, 'AuditCertified')} (AuditCertified): "
+                          "the signature image it names")
+
+
+def test_the_release_0_1_log_still_verifies_and_reports(tmp_path, capsys):
+    db = tmp_path / "release-0.1.db"
+    shutil.copyfile(FIXTURE, db)  # opening may upgrade it in place
+    assert main(["audit", "verify", "--db", str(db)]) == 0
+    for promotion in ("wildcard", "slots", "roulette", "super9", "poker"):
+        out = tmp_path / f"{promotion}.pdf"
+        assert main(["audit", "report", "--db", str(db), "--promotion", promotion,
+                     "--out", str(out)]) == 0
+        assert out.read_bytes().startswith(b"%PDF")
+    assert "No signature" not in text_of(tmp_path / "wildcard.pdf")
+    assert "The decline-to-attend register" in text_of(tmp_path / "wildcard.pdf")
+    assert "Numbers called" in text_of(tmp_path / "super9.pdf")
+    assert "not signed" in text_of(tmp_path / "slots.pdf")  # no score was acknowledged then
