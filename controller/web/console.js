@@ -33,6 +33,10 @@ export const state = {
   scenes: {},
   /** @type {Set<string>} */
   allowed: new Set(),
+  /** @type {Set<string>} the queries the controller answers (the catalogue's) */
+  queries: new Set(),
+  /** this person's role, from the catalogue */
+  role: "",
 };
 
 /** Whether this person's role may send `type` (the catalogue's commands for the role): a

@@ -20,6 +20,7 @@ import "./roulette.js";
 import "./takeover.js";
 import "./rehearsal.js";
 import "./notes.js";
+import "./audit.js";
 const KEY_STORE = "showrunner.tablet.key";
 const PLACE_STORE = "showrunner.tablet.place";
 const TICK_MS = 250;
@@ -61,6 +62,9 @@ async function onOnline() {
   Console.state.scenes = catalogue.scenes ?? {};
   const mine = catalogue.commands.filter((c) => c.role === catalogue.role);
   Console.state.allowed = new Set(mine.map((c) => c.type));
+  Console.state.queries = new Set((catalogue.queries ?? []).map((q) => q.name));
+  Console.state.role = catalogue.role;
+  showTabsOf(catalogue.role);
   setCatalogue(mine);
   if (link.views.size) onViews(new Set()); // the role's buttons, if views came first
 }
@@ -247,6 +251,23 @@ function showTab(tab) {
   for (const page of /** @type {NodeListOf<HTMLElement>} */ (
     document.querySelectorAll(".page"))) {
     page.hidden = page.id !== `page-${tab}`;
+  }
+}
+
+/** The auditor's console is the Audit panel alone (read-only: no command buttons of the
+ * MC's panels); an operator also gets it beside the others; a technician does not.
+ * @param {string} role */
+function showTabsOf(role) {
+  for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (
+    $("tabs").querySelectorAll("button"))) {
+    const tab = button.dataset.tab;
+    button.hidden = role === "auditor" ? tab !== "audit"
+      : tab === "audit" && role !== "operator";
+  }
+  $("brand-role").textContent = role === "auditor" ? "Auditor" : "MC";
+  const current = $("tabs").querySelector(`button[data-tab="${state.place.tab}"]`);
+  if (!(current instanceof HTMLButtonElement) || current.hidden) {
+    showTab(role === "auditor" ? "audit" : "wildcard");
   }
 }
 

@@ -1,0 +1,67 @@
+"""The auditor's console in Chromium: read-only (no command button the role may not use), the
+chain verified now, the report downloaded, and the operator's view of the same panel."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from playwright.async_api import Browser, expect
+
+from tests.support.browser import needs_chromium
+from tests.support.live import LiveController
+from tests.web.test_console_done_when import console
+
+pytestmark = needs_chromium
+
+
+async def test_the_auditor_verifies_the_chain_and_downloads_the_report(browser: Browser,
+                                                                       ctl: LiveController,
+                                                                       tmp_path: Path):
+    page = await console(browser, ctl, "auditor")
+    await expect(page.locator("#brand-role")).to_have_text("Auditor")
+    # read-only: the Audit panel alone, none of the MC's command buttons
+    visible_tabs = page.locator("#tabs button:visible")
+    await expect(visible_tabs).to_have_text(["Audit"])
+    await expect(page.locator("#page-audit")).to_be_visible()
+    for mc_button in ("#wc-freeze", "#wc-draw", "#tn-record", "#tn-enter", "#s9-no-spin",
+                      "#rl-open", "#send", "#rh-start"):
+        await expect(page.locator(mc_button)).to_be_hidden()
+    buttons = await page.locator("button:visible").all_inner_texts()
+    assert sorted(b.strip() for b in buttons) == sorted([
+        "Audit", "Verify the chain now", "Refresh the register", "Certify this period…"])
+    # verify now: the answer in words, with the time it was checked
+    await page.get_by_role("button", name="Verify the chain now").click()
+    result = page.locator("#au-verify-result")
+    await expect(result).to_have_text(re.compile(
+        r"Chain holds: \d+ events, head [0-9a-f]{4}…, checked \d\d:\d\d\."))
+    assert "{" not in await result.inner_text()  # no JSON on a page
+    # the download link, for the promotion and period chosen
+    await page.locator("#au-promotion").select_option("super9")
+    await page.locator("#au-from").fill("2025-06-04")
+    await page.locator("#au-to").fill("2025-06-04")
+    link = page.get_by_role("link", name=re.compile("Download the report"))
+    await expect(link).to_have_text("Download the report: Super 9, 2025-06-04 to 2025-06-04")
+    await expect(link).to_have_attribute(
+        "href", "/audit/report.pdf?promotion=super9&from=2025-06-04&to=2025-06-04")
+    async with page.expect_download() as info:
+        await link.click()
+    download = await info.value
+    saved = tmp_path / download.suggested_filename
+    await download.save_as(saved)
+    assert download.suggested_filename == "super9-record.pdf"
+    assert saved.read_bytes().startswith(b"%PDF")
+    if os.environ.get("SHOWRUNNER_SCREENSHOTS"):
+        await page.screenshot(path=str(Path(os.environ["SHOWRUNNER_SCREENSHOTS"]) /
+                                       "tablet-audit-1280x800.png"))
+
+
+async def test_the_operator_gets_the_audit_panel_but_no_certify_button(browser: Browser,
+                                                                       ctl: LiveController):
+    page = await console(browser, ctl, "operator")
+    await page.locator('#tabs button[data-tab="audit"]').click()
+    await expect(page.locator("#page-audit")).to_be_visible()
+    await expect(page.get_by_role("button", name="Verify the chain now")).to_be_visible()
+    await expect(page.locator("#au-certify")).to_be_hidden()  # the auditor's command only
+    await expect(page.get_by_role("link", name=re.compile("Download the report"))).to_be_visible()
