@@ -297,14 +297,15 @@ class Builder:
                        d["reason"], format_zar(d["refund"]) if d["refund"] else "-"]
                 (refunds if d["refund"] else removed).append(row)
         summary = Section("Entries and buy-ins")
-        summary.blocks.append(Para(f"{format_int(len(entries))} entries; buy-ins and re-buys "
-                                   f"{format_zar(buy_ins)}."))
+        summary.blocks.append(Para(f"{format_int(len(entries))} seats taken in every stage; "
+                                   f"buy-ins and re-buys {format_zar(buy_ins)}."))
         sections = [summary]
         stages: dict[str, list[tuple[str, dict[str, Any]]]] = {}
         for entry, e in entries.items():
             stages.setdefault(e["stage"], []).append((entry, e))
         closed = {d["stage"]: d["ranking"] for _, d in self.of("TournamentStageClosed")}
-        for stage, members in stages.items():
+        order = {"qualifying": 0, "semi": 1, "final": 2}
+        for stage, members in sorted(stages.items(), key=lambda s: order.get(s[0], 3)):
             ranking = closed.get(stage, [])
             place = {entry: i + 1 for i, entry in enumerate(ranking)}
             members.sort(key=lambda m: (place.get(m[0], 10**6), str(m[1]["heat"]),
