@@ -13,7 +13,8 @@ async def test_queries_check_role_then_payload_and_refuse_like_commands(tmp_path
         roles = {q["name"]: q["roles"] for q in catalogue["queries"]}
         assert roles == {"check_playlist": ["technician"], "screens": ["technician"],
                          "screenshot_request": ["technician"],
-                         "find_entries": ["auditor", "operator", "technician"]}
+                         "find_entries": ["auditor", "operator", "technician"],
+                         "verify_chain": ["auditor", "operator"]}
         for name in ("screens", "check_playlist", "screenshot_request"):
             assert await mc.call(name, {"screen": "x"}) == {"ok": False, "error": {
                 "code": "forbidden", "message": "Only technicians may look after the screens."}}
