@@ -443,6 +443,8 @@ class Builder:
             elif d["prize"] in lapsed:
                 lap = lapsed[d["prize"]][1]
                 state = f"lapsed {clock(lap['at_ms'])}: {lap['consequence']}"
+            elif d.get("kind") == "seat":
+                state = "seat handed over when awarded"
             else:
                 state = f"owed until {clock(d['deadline_ms'])}"
             rows.append([self.who(d["card"]), what, d["rule"],

@@ -379,7 +379,7 @@ class EventLog:
         """The signature image stored under its SHA-256, or None (a log from before
         signatures were kept has no `signatures` table)."""
         try:
-            row = self._db.execute("SELECT data FROM signatures WHERE sha256 = ?",
+            row = self._db.execute("SELECT png FROM signatures WHERE sha256 = ?",
                                    (sha256,)).fetchone()
         except sqlite3.OperationalError:
             return None

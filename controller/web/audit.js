@@ -10,7 +10,8 @@
  */
 
 import {$, el} from "./link.js";
-import {act, grouped, link, may, panel, showAnswer, state as consoleState} from "./console.js";
+import {act, grouped, link, may, panel, showAnswer, span, state as consoleState}
+  from "./console.js";
 
 const PROMOTIONS = [["wildcard", "Wild Card draw"], ["slots", "Slots PAYOFF"],
   ["roulette", "Roulette Spin-Off"], ["poker", "Heads-Up Poker Showdown"], ["super9", "Super 9"]];
@@ -18,14 +19,6 @@ const DRAW_VIEW = "draw:wildcard";
 /** The signature dialog (askSignature), loaded when the auditor signs: a controller without
  * it still shows the rest of the panel. */
 const SIGNATURE_PAD = "./signature.js";
-
-/** "R1 500" or "R12 345.67" from integer cents, grouped as the floor prints amounts.
- * @param {number} cents */
-function rand(cents) {
-  const whole = Math.floor(Math.abs(cents) / 100);
-  const part = Math.abs(cents) % 100;
-  return `${cents < 0 ? "-" : ""}R${grouped(whole)}${part ? `.${String(part).padStart(2, "0")}` : ""}`;
-}
 
 function period() {
   return {
@@ -63,11 +56,27 @@ async function verifyNow() {
   }
 }
 
-/** One prize of the register in words: who, what, its state and what is left. */
+const DAY_MS = 24 * 3600 * 1000;
+
+/** "14 days 3 h left", "5:20:00 left" under a day, "past its deadline". @param {number} ms */
+function timeLeft(ms) {
+  if (ms <= 0) return "past its deadline";
+  if (ms < DAY_MS) return `${span(ms)} left`;
+  const days = Math.floor(ms / DAY_MS);
+  return `${days} day${days === 1 ? "" : "s"} ${Math.floor((ms % DAY_MS) / 3600000)} h left`;
+}
+
+const STATES = {owed: "owed", paid: "paid", lapsed: "lapsed", seated: "seat handed over"};
+
+/** One row of the `prize_register` query in words: who, what, its state and the time left
+ * (never an id, a JSON or an epoch). */
 function prizeRow(prize) {
-  const cells = [prize.name ?? prize.winner ?? "", prize.what ?? "",
-    typeof prize.cents === "number" && prize.kind !== "seat" ? rand(prize.cents) : "",
-    prize.state_text ?? prize.state ?? "", prize.deadline_text ?? prize.left ?? ""];
+  let state = STATES[prize.state] ?? String(prize.state);
+  if (prize.paid) state = `paid: ${prize.paid.method}, by ${prize.paid.paid_by}`;
+  if (prize.lapsed) state = `lapsed: ${prize.lapsed.consequence}`;
+  const left = prize.state === "owed" ? timeLeft(prize.deadline_ms - link().now()) : "";
+  const cells = [`${prize.name} (${prize.card})`, prize.what, prize.amount_text ?? "", state,
+    left];
   const row = el("tr");
   row.append(...cells.map((text) => el("td", "", String(text))));
   return row;

@@ -28,6 +28,11 @@ from controller.store.sqlite import EventLog
 from tests.audit.test_audit import record_show
 from tests.promotions.wildcard_show import CLOSE
 
+#: the table as helper "sig" keeps it (controller/store/signatures.py on its branch)
+SIGNATURES = """CREATE TABLE IF NOT EXISTS signatures (
+    sha256 TEXT PRIMARY KEY, media_type TEXT NOT NULL, width INTEGER NOT NULL,
+    height INTEGER NOT NULL, strokes INTEGER NOT NULL, bytes INTEGER NOT NULL,
+    png BLOB NOT NULL, received_ms INTEGER NOT NULL, received_by TEXT NOT NULL)"""
 DAY_MS = 24 * 3600 * 1000
 PAID_AT = CLOSE + DAY_MS  # the next day
 
@@ -47,9 +52,11 @@ def keep_signature(db: Path, png: bytes) -> dict[str, Any]:
     """Store the image as `POST /signatures` does; its SignatureRef's data."""
     sha = hashlib.sha256(png).hexdigest()
     with sqlite3.connect(db) as con:
-        con.execute("CREATE TABLE IF NOT EXISTS signatures (sha256 TEXT PRIMARY KEY, "
-                    "data BLOB NOT NULL)")
-        con.execute("INSERT OR IGNORE INTO signatures (sha256, data) VALUES (?, ?)", (sha, png))
+        con.execute(SIGNATURES)
+        con.execute("INSERT OR IGNORE INTO signatures (sha256, media_type, width, height, "
+                    "strokes, bytes, png, received_ms, received_by) VALUES "
+                    "(?, 'image/png', 400, 150, 2, ?, ?, ?, 'mc-thabo')",
+                    (sha, len(png), png, PAID_AT))
     return {"sha256": sha, "media_type": "image/png", "bytes": len(png), "width": 400,
             "height": 150, "strokes": 2}
 

@@ -67,7 +67,7 @@ def test_the_report_shows_winners_draws_prizes_in_rand_and_the_chain_head(night,
     assert "4 members, 14 tickets" in text and "rule 40" in text
     assert "R1\u00a0500" in text or "R1 500" in text  # slots rule 43: the amount in rand
     assert "cash, by mc-thabo" in text and "\u2022\u2022\u20220123" in text
-    assert "a seat in the Final" in text and "owed until" in text
+    assert "a seat in the Final" in text and "seat handed over when awarded" in text
     assert "Thu 18 Jan 2024 18:00:01" in text  # the venue's clock (UTC+2), not UTC 16:00
     assert "mc-thabo" in text and "td-naledi" not in text  # td-naledi scored slots, not this
     assert "ms-auditor certified 2024-01-18 to 2024-01-19" in text
@@ -160,10 +160,10 @@ def test_verify_names_the_event_whose_signature_image_was_swapped(certified, cap
     # the signature's SHA-256 is in the event, so the chain proves the image: a swap is caught
     db, signature = certified
     with sqlite3.connect(db) as con:
-        (png,) = con.execute("SELECT data FROM signatures WHERE sha256 = ?",
+        (png,) = con.execute("SELECT png FROM signatures WHERE sha256 = ?",
                              (signature["sha256"],)).fetchone()
         forged = bytes(png[:-20]) + b"\0" * 20
-        con.execute("UPDATE signatures SET data = ? WHERE sha256 = ?",
+        con.execute("UPDATE signatures SET png = ? WHERE sha256 = ?",
                     (forged, signature["sha256"]))
     assert main(["audit", "verify", "--db", str(db)]) == 1
     err = capsys.readouterr().err
