@@ -17,7 +17,7 @@ import pytest
 
 from controller.cli.main import main
 from controller.store.sqlite import EventLog
-from tests.audit.night import record_night
+from tests.audit.night import append, keep_signature, record_night, signature_png
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "release-0.1.db"
 
@@ -33,6 +33,11 @@ def images_of(pdf: Path) -> list[list[str]]:
     done = subprocess.run(["pdfimages", "-list", str(pdf)], capture_output=True, check=True,
                           text=True)
     return [line.split() for line in done.stdout.splitlines()[2:]]
+
+
+def signature_images(pdf: Path) -> list[list[str]]:
+    """The 400x150 signature pad images (not the venue's logo)."""
+    return [row for row in images_of(pdf) if row[2] == "image" and row[3:5] == ["400", "150"]]
 
 
 def report(db: Path, out: Path, *extra: str) -> int:
@@ -82,9 +87,7 @@ def test_the_paid_prize_and_the_certification_carry_their_signature_images(night
     db, signature = night
     out = tmp_path / "wildcard.pdf"
     assert report(db, out) == 0
-    images = [row for row in images_of(out) if row[2] == "image"]
-    signatures = [row for row in images if (row[3], row[4]) == ("400", "150")]
-    assert len(signatures) == 2  # the receipt and the auditor's certification
+    assert len(signature_images(out)) == 2  # the receipt and the auditor's certification
     assert signature["sha256"] in text_of(out)
     pages = tmp_path / "page"
     subprocess.run(["pdftoppm", "-r", "50", "-png", str(out), str(pages)], check=True,
@@ -195,3 +198,38 @@ def test_the_release_0_1_log_still_verifies_and_reports(tmp_path, capsys):
     assert "The decline-to-attend register" in text_of(tmp_path / "wildcard.pdf")
     assert "Numbers called" in text_of(tmp_path / "super9.pdf")
     assert "not signed" in text_of(tmp_path / "slots.pdf")  # no score was acknowledged then
+
+
+def test_a_signed_score_sheet_a_dispute_and_a_ticket_change_are_in_the_report(tmp_path):
+    # roulette rules 17-18 (a dispute within the spin, the score sheet signed at the heat's
+    # end), poker 20/35/51, super 9 rule 23 (a ticket change signed off by the Director):
+    # the events helper "sig" records, read by type name as the log holds them
+    db = tmp_path / "release-0.1.db"
+    shutil.copyfile(FIXTURE, db)
+    ref = keep_signature(db, signature_png())
+    at = 1_721_040_000_000  # 15 July 2024, in the roulette heats' day
+    with EventLog.open(db) as log:
+        append(log, "ack-R1", "mc-thabo", at, [("TournamentScoreAcknowledged", 1, {
+            "promotion": "roulette", "entry": "R1", "score": 1000, "signature": ref,
+            "at_ms": at})])
+        append(log, "dispute", "mc-thabo", at, [("RouletteDisputeRecorded", 1, {
+            "heat": "Heat 1", "spin": 3, "card": "1000001", "what": "the chips were on 17",
+            "decision": "the camera shows 18; the spin stands", "decided_by": "td-naledi",
+            "signature": ref, "at_ms": at})])
+        append(log, "change", "td-naledi", 1_749_024_000_000, [("Super9TicketChanged", 1, {
+            "ticket": "0421", "old": [1, 2, 3, 4, 5, 6, 7, 8, 9],
+            "new": [1, 2, 3, 4, 5, 6, 7, 8, 10], "director": "td-naledi", "signature": ref,
+            "at_ms": 1_749_024_000_000})])
+    roulette, super9 = tmp_path / "roulette.pdf", tmp_path / "super9.pdf"
+    for promotion, out in (("roulette", roulette), ("super9", super9)):
+        assert main(["audit", "report", "--db", str(db), "--promotion", promotion,
+                     "--out", str(out)]) == 0
+    text = text_of(roulette)
+    assert " signed" in text.replace("not signed", "") and "not signed" in text
+    assert "spin 3" in text and "the chips were on 17" in text
+    assert "Decided by td-naledi: the camera shows 18; the spin stands." in text
+    assert len(signature_images(roulette)) == 1  # the dispute's
+    text = text_of(super9)
+    assert "1 2 3 4 5 6 7 8 9 -> 1 2 3 4 5 6 7 8 10" in text
+    assert "signed off by td-naledi (rule 23)" in text
+    assert len(signature_images(super9)) == 1
