@@ -467,7 +467,7 @@ class Builder:
             section.blocks.append(Para("No dispute was recorded."))
         for _, d in found:
             section.blocks.append(Para(
-                f"{clock(d['at_ms'])}, heat {d['heat']}, spin {d['spin']}: {self.who(d['card'])} "
+                f"{clock(d['at_ms'])}, {d['heat']}, spin {d['spin']}: {self.who(d['card'])} "
                 f"disputed: {d['what']}. Decided by {d['decided_by']}: {d['decision']}."))
             section.blocks.append(self.signature(f"Signed by {self.name(d['card'])}",
                                                  d.get("signature")))
