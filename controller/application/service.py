@@ -156,8 +156,8 @@ class Service:
         nobody gave; the features only ever see the reference. Anything that is no object is
         left to the payload's own check."""
         for ref in signature_refs(payload):
-            kept = self.log.signature(ref.get("sha256")) if isinstance(
-                ref.get("sha256"), str) else None
+            sha = ref.get("sha256")
+            kept = self.log.signature(sha) if isinstance(sha, str) else None
             if kept is None or any(ref.get(k) != v for k, v in kept.ref().items()):
                 raise UNKNOWN_SIGNATURE
 
