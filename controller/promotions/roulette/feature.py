@@ -223,10 +223,13 @@ class Roulette(RouletteViews, Tournament):
         stage = self.heat_stage(p.heat)
         spins = self.spins.get((stage.spec.name, p.heat), Spins())
         current = spins.open or spins.done
+        if (p.card is None) == (p.entry is None):
+            raise Rejected("bad_payload", "Name the player who raised the dispute: their card "
+                                          "or their entry, one of the two.")
         seated = [e for e in (self.entries[i] for i in stage.heats.get(p.heat, {}))
-                  if e.card == p.card]
+                  if e.card == p.card or e.id == p.entry]
         if not seated:
-            member = self.members.by_card.get(p.card)
+            member = self.members.by_card.get(p.card or "")
             who = member.display_name if member else "That card"
             raise Rejected("not_seated", f"{who} has no seat in {p.heat}: a dispute is raised "
                                          "by a player of the heat.")
@@ -245,8 +248,8 @@ class Roulette(RouletteViews, Tournament):
             raise Rejected("dispute_too_late", f"Spin {p.spin} of {p.heat} is over: disputes "
                                                "must be raised within the spin in question, "
                                                "and none is considered after it (rule 17).")
-        return [RouletteDisputeRecorded(p.heat, p.spin, p.card, what, p.decision, ctx.actor,
-                                        p.signature.data(), ctx.now_ms)]
+        return [RouletteDisputeRecorded(p.heat, p.spin, seated[0].card, what, p.decision,
+                                        ctx.actor, p.signature.data(), ctx.now_ms)]
 
     def heat_stage(self, heat: str) -> Stage:
         """The stage whose heat is called `heat` ("Heat 3" in qualifying, "Group 1" in the

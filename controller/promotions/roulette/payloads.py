@@ -47,11 +47,13 @@ class SpinOff:
 @payload
 class Dispute:
     """Rule 17: who raised a dispute about which spin of a heat, what it was, how it was
-    decided, and their signature."""
+    decided, and their signature. The player is named by `card`, or by their `entry` in the
+    heat (the console, which sees only masked cards)."""
 
     heat: Ref
     spin: Annotated[int, Field(ge=1, le=100, strict=True)]
-    card: CardNumber
     what: ShortText
     decision: Literal["upheld", "rejected"]
     signature: SignatureRef
+    card: CardNumber | None = None
+    entry: EntryId | None = None
