@@ -227,7 +227,7 @@ function renderPicked() {
   $("tn-record").textContent = correcting ? "Correct score" : "Record score";
   const asks = signs(e.stage) && e.score !== null && e.status === "active";
   $("tn-sign-state").hidden = !asks;
-  $("tn-sign-state").textContent = e.signed ? `Signed for by ${e.signer}.`
+  $("tn-sign-state").textContent = e.signed ? `${e.signer} signed for this score.`
     : `${e.signer} has not signed for this score yet.`;
   $("tn-sign").hidden = !(asks && !e.signed && may(`${state.promotion}.acknowledge_score`));
 }
@@ -290,6 +290,13 @@ $("tn-record").addEventListener("click", sendScore);
 $("tn-enter").addEventListener("click", registerAndEnter);
 $("tn-sign").addEventListener("click", () => {
   const e = picked();
-  if (e !== null && state.promotion !== null) signScore(state.promotion, e, $("tn-ack"));
+  if (e === null || state.promotion === null) return;
+  signScore(state.promotion, e, $("tn-ack")).then((ack) => {
+    // a signed score may leave the operator's view: the picked row says it is signed
+    if (ack?.ok && state.row !== null && state.row.entry === e.entry) {
+      state.row = {...state.row, signed: true};
+      renderPicked();
+    }
+  });
 });
 panel({name: "tournament", render});

@@ -110,8 +110,8 @@ def test_require_refuses_to_close_a_stage_naming_who_has_not_signed():
     entries = qualified_roulette(d)
     refused = d.refuse("roulette.close_stage", {"stage": "qualifying"})
     assert refused.code == "scores_unsigned"
-    assert refused.message == ("Not yet signed for (rule 18): Player0 S., Player1 S.. Ask them "
-                               "to sign their scores, then close the Qualifying.")
+    assert refused.message == ("Player0 S., Player1 S.: not yet signed for their scores (rule "
+                               "18). Ask them to sign, then close the Qualifying.")
     for entry in entries[:2]:
         d.do("roulette.acknowledge_score", signs(entry))
     events = d.do("roulette.close_stage", {"stage": "qualifying"})
@@ -126,7 +126,7 @@ def test_warn_closes_and_records_who_has_not_signed_and_off_says_nothing():
     warning = events[1]
     assert warning == TournamentClosedUnsigned(
         "roulette", "qualifying", entries[:2],
-        "The Qualifying closed with 2 scores not signed for (rule 18): Player0 S., Player1 S..")
+        "Player0 S., Player1 S.: 2 scores not signed for when the Qualifying closed (rule 18).")
     d = Driver()
     policy(d, "roulette", "off")
     qualified_roulette(d)

@@ -181,3 +181,34 @@ async def test_the_director_signs_off_a_super9_ticket_s_new_numbers(
             "Ticket 0421 now plays 3, 7, 11, 14, 19, 22, 28, 31, 36, signed off by Lindiwe Dube.")
         assert "Super9TicketChanged" in event_types(ctl.db_path)
         await shoot(page, "super9-change-numbers")
+
+
+async def test_a_poker_score_is_signed_for_from_the_tournament_panel(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+    write_tables_config(tmp_path / "config")
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+        await ok(mc, "register_member", {"card": "1000001", "display_name": "Thandi Mokoena"})
+        entry = (await ok(mc, "poker.enter", {"card": "1000001"}))["events"][0]["data"]["entry"]
+        await ok(mc, "poker.record_score", {"entry": entry, "score": 2400, "hands": 10})
+        page = await open_console(browser, ctl)
+        await tab(page, "Tournament")
+        await page.get_by_role("button", name="Poker", exact=True).click()
+        # poker rule 20: each score acknowledged and signed for by the participant
+        waiting = page.locator("#tn-sheets li", has_text="Thandi M.")
+        await expect(waiting).to_contain_text("Not signed")
+        await page.get_by_label("Find the player").fill("thandi")
+        await page.locator("#tn-matches .match").first.click()
+        await expect(page.locator("#tn-sign-state")).to_have_text(
+            "Thandi M. has not signed for this score yet.")
+        await page.locator("#tn-score-form").get_by_role("button", name="Sign score").click()
+        dialog = page.get_by_role("dialog")
+        await expect(dialog).to_contain_text("your score of 2\u00a0400 (rule 20)")
+        await draw(dialog.locator("canvas"), page)
+        await dialog.get_by_role("button", name="Accept").click()
+        await expect(page.locator("#tn-ack")).to_contain_text("Thandi M. signed for 2\u00a0400.")
+        await expect(page.locator("#tn-sign-state")).to_have_text(
+            "Thandi M. signed for this score.")
+        await expect(page.locator("#tn-sheets-box")).to_be_hidden()
+        (ack,) = acknowledged(ctl.db_path)
+        assert (ack["entry"], ack["score"]) == (entry, 2400)

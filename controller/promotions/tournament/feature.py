@@ -275,12 +275,12 @@ class Tournament(TournamentFolds, Configurable[Any], Feature):
             return []
         names = ", ".join(self.name_of(e.proxy or e.card) for e in unsigned)
         if policy == "require":
-            raise Rejected("scores_unsigned", f"Not yet signed for ({rule}): {names}. Ask them "
-                                              "to sign their scores, then close the "
+            raise Rejected("scores_unsigned", f"{names}: not yet signed for their scores "
+                                              f"({rule}). Ask them to sign, then close the "
                                               f"{stage.spec.title}.")
         count = len(unsigned)
-        warning = (f"The {stage.spec.title} closed with {count} score"
-                   f"{'s' if count > 1 else ''} not signed for ({rule}): {names}.")
+        warning = (f"{names}: {count} score{'s' if count > 1 else ''} not signed for when the "
+                   f"{stage.spec.title} closed ({rule}).")
         return [TournamentClosedUnsigned(self.name, stage.spec.name, [e.id for e in unsigned],
                                          warning)]
 
