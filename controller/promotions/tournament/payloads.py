@@ -13,6 +13,7 @@ from showrunner.contract.fields import (
     CardNumber,
     EntryId,
     EntryIds,
+    Flag,
     Percent,
     Ref,
     Score,
@@ -41,6 +42,7 @@ class CorrectScore:
     entry: EntryId
     score: Score
     reason: ShortText
+    confirm: Flag = False  # a corrected score above the plausible maximum, checked again
 
 
 @payload
