@@ -132,8 +132,8 @@ def add_signature_routes(app: web.Application, log_of: Callable[[web.Application
     clock and wrong-key counter."""
 
     def who(request: web.Request) -> str:
-        """The name of the operator or auditor asking; `Rejected` (with its HTTP status in
-        `status_of`) for anyone else."""
+        """The name of the operator or auditor asking; `Rejected` for anyone else (its HTTP
+        status in `STATUS`)."""
         log = log_of(request.app)
         if KEY_HEADER not in request.headers:
             logins = request.app[logins_key]
