@@ -212,3 +212,27 @@ async def test_a_poker_score_is_signed_for_from_the_tournament_panel(
         await expect(page.locator("#tn-sheets-box")).to_be_hidden()
         (ack,) = acknowledged(ctl.db_path)
         assert (ack["entry"], ack["score"]) == (entry, 2400)
+
+
+async def test_all_commands_asks_for_a_signature_on_the_pad(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+    write_tables_config(tmp_path / "config")
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+        await ok(mc, "register_member", {"card": "1000001", "display_name": "Thandi Mokoena"})
+        entry = (await ok(mc, "poker.enter", {"card": "1000001"}))["events"][0]["data"]["entry"]
+        await ok(mc, "poker.record_score", {"entry": entry, "score": 2400, "hands": 10})
+        page = await open_console(browser, ctl)
+        await tab(page, "All commands")
+        await page.get_by_role("button", name="Poker", exact=True).click()
+        await page.get_by_role("button", name="Acknowledge score", exact=True).click()
+        form = page.locator("#page-all")
+        await form.get_by_label("Entry", exact=True).fill(entry)
+        await form.get_by_role("button", name="Signature").click()  # never typed: the pad
+        dialog = page.get_by_role("dialog")
+        await draw(dialog.locator("canvas"), page)
+        await dialog.get_by_role("button", name="Accept").click()
+        await expect(form).to_contain_text("Signed.")
+        await page.get_by_role("button", name="Send", exact=True).click()
+        await expect(page.locator("#ack")).to_have_attribute("data-kind", "ok")
+        assert [a["entry"] for a in acknowledged(ctl.db_path)] == [entry]
