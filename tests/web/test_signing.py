@@ -201,6 +201,7 @@ async def test_a_poker_score_is_signed_for_from_the_tournament_panel(
         await page.locator("#tn-matches .match").first.click()
         await expect(page.locator("#tn-sign-state")).to_have_text(
             "Thandi M. has not signed for this score yet.")
+        await shoot(page, "tournament-unsigned")
         await page.locator("#tn-score-form").get_by_role("button", name="Sign score").click()
         dialog = page.get_by_role("dialog")
         await expect(dialog).to_contain_text("your score of 2\u00a0400 (rule 20)")
