@@ -282,16 +282,17 @@ class Builder:
             elif kind == "TournamentScoreRecorded" and d["entry"] in entries:
                 entries[d["entry"]]["score"] = d["score"]
             elif kind == "TournamentScoreCorrected" and d["entry"] in entries:
-                entries[d["entry"]]["score"] = d["new"]
+                entries[d["entry"]].update(score=d["new"], signed=False)  # to be signed again
                 changes.append([clock(stored.at_ms), self._entry_who(entries, d["entry"]),
                                 f"{format_int(d['old'])} -> {format_int(d['new'])}",
                                 d["reason"], stored.actor])
             elif kind == "TournamentScoreVoided" and d["entry"] in entries:
-                entries[d["entry"]]["score"] = None
+                entries[d["entry"]].update(score=None, signed=False)
                 changes.append([clock(stored.at_ms), self._entry_who(entries, d["entry"]),
                                 f"{format_int(d['old'])} voided", d["reason"], stored.actor])
             elif kind == "TournamentScoreAcknowledged" and d["entry"] in entries:
-                entries[d["entry"]]["signed"] = True
+                entry = entries[d["entry"]]
+                entry["signed"] = d["score"] == entry["score"]  # signed for the score it has
             elif kind == "TournamentEntryRemoved":
                 row = [clock(stored.at_ms), self._entry_who(entries, d["entry"]), d["status"],
                        d["reason"], format_zar(d["refund"]) if d["refund"] else "-"]

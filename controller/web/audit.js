@@ -10,15 +10,13 @@
  */
 
 import {$, el} from "./link.js";
+import {askSignature} from "./signature.js";
 import {act, grouped, link, may, panel, showAnswer, span, state as consoleState}
   from "./console.js";
 
 const PROMOTIONS = [["wildcard", "Wild Card draw"], ["slots", "Slots PAYOFF"],
   ["roulette", "Roulette Spin-Off"], ["poker", "Heads-Up Poker Showdown"], ["super9", "Super 9"]];
 const DRAW_VIEW = "draw:wildcard";
-/** The signature dialog (askSignature), loaded when the auditor signs: a controller without
- * it still shows the rest of the panel. */
-const SIGNATURE_PAD = "./signature.js";
 
 function period() {
   return {
@@ -136,15 +134,8 @@ async function certify() {
     showAnswer(box, "error", "Choose the period", "Give the first and the last day you certify.");
     return;
   }
-  let pad;
-  try {
-    pad = await import(SIGNATURE_PAD);
-  } catch {
-    showAnswer(box, "error", "No signature pad", "This controller has no signature pad yet.");
-    return;
-  }
   const name = PROMOTIONS.find(([p]) => p === promotion)?.[1] ?? promotion;
-  const signature = await pad.askSignature({title: "Certify this period",
+  const signature = await askSignature({title: "Certify this period",
     prompt: `Sign to certify ${name} from ${from} to ${to}.`});
   if (signature === null) {
     showAnswer(box, "error", "Not certified", "The signature was cancelled.");

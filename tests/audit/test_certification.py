@@ -46,10 +46,12 @@ def test_a_period_that_ends_before_it_starts_is_refused_in_words(tmp_path):
     assert rows(db) == before
 
 
-def test_a_certification_without_a_signature_is_refused(tmp_path):
+def test_a_certification_signed_with_no_stored_image_is_refused(tmp_path):
+    # the signature must be an image the controller keeps (POST /signatures), never a made-up
+    # reference
     db = tmp_path / "show.db"
-    record_night(db, prizes=False)
+    signature = record_night(db, prizes=False)
     before = rows(db)
-    ack = certify(db, "auditor", {"sha256": "0" * 64})
-    assert ack["ok"] is False and ack["error"]["code"] == "bad_payload"
+    ack = certify(db, "auditor", {**signature, "sha256": "0" * 64})
+    assert ack["ok"] is False and ack["error"]["code"] == "unknown_signature", ack
     assert rows(db) == before

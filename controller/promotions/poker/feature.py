@@ -49,6 +49,8 @@ class Poker(PokerViews, Tournament):
         "no_proxy": "rule 25", "no_show": "rule 54", "extra_seat": "rules 25 and 41",
         "split": "rule 52",
     }
+    score_signature_rules: ClassVar[dict[str, str]] = {
+        "qualifying": "rule 20", "semi": "rule 35", "final": "rule 51"}
 
     config: PokerConfig
     config_model = PokerConfig

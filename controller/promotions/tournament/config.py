@@ -8,7 +8,7 @@ apply to what comes next (docs/config.md).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -44,8 +44,11 @@ class TournamentConfig(PromotionConfig):
     leaderboard_rows: int = Field(ge=1, le=200, strict=True)
     pools: tuple[PoolConfig, ...] = Field(min_length=1)
     prize_split: Split
+    #: whether a stage may close with scores nobody signed for (where the rules ask for a
+    #: signature): "warn" closes and says who has not signed, "require" refuses, "off" ignores
+    score_signatures: Literal["warn", "require", "off"] = "warn"
 
-    FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in"})
+    FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in", "score_signatures"})
 
     @model_validator(mode="after")
     def _splits(self) -> TournamentConfig:
