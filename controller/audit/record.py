@@ -190,13 +190,21 @@ class Builder:
                     self.zone, clock = zone, Clock(zone)
                 continue
             clock = clock or Clock(self.zone)
-            if self._in_period(clock, stored.at_ms):
+            if kind == "AuditCertified":  # by the days it certifies, whenever it was signed
+                if self._overlaps(data["period_from"], data["period_to"]):
+                    self.mine.append((stored, data))
+            elif self._in_period(clock, stored.at_ms):
                 self.mine.append((stored, data))
 
     def _in_period(self, clock: Clock, at_ms: int) -> bool:
         day = clock.local(at_ms).date()
         return ((self.period.start is None or day >= self.period.start)
                 and (self.period.end is None or day <= self.period.end))
+
+    def _overlaps(self, start: str, end: str) -> bool:
+        first, last = dt.date.fromisoformat(start), dt.date.fromisoformat(end)
+        return ((self.period.end is None or first <= self.period.end)
+                and (self.period.start is None or last >= self.period.start))
 
     def of(self, *types: str) -> list[tuple[StoredEvent, dict[str, Any]]]:
         return [(s, d) for s, d in self.mine if s.type in types]

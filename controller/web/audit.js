@@ -129,7 +129,8 @@ function renderDraws() {
 async function certify() {
   const box = $("au-certify-ack");
   const {promotion, from, to} = period();
-  const statement = $("au-statement", HTMLTextAreaElement).value.trim();
+  // one paragraph: the controller keeps printable text, no line breaks
+  const statement = $("au-statement", HTMLTextAreaElement).value.replace(/\s+/g, " ").trim();
   if (!from || !to) {
     showAnswer(box, "error", "Choose the period", "Give the first and the last day you certify.");
     return;

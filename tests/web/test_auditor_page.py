@@ -3,8 +3,11 @@ chain verified now, the report downloaded, and the operator's view of the same p
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import sqlite3
+import subprocess
 from pathlib import Path
 
 from playwright.async_api import Browser, expect
@@ -12,6 +15,7 @@ from playwright.async_api import Browser, expect
 from tests.support.browser import needs_chromium
 from tests.support.live import LiveController
 from tests.web.test_console_done_when import console
+from tests.web.test_signing import draw
 
 pytestmark = needs_chromium
 
@@ -65,3 +69,37 @@ async def test_the_operator_gets_the_audit_panel_but_no_certify_button(browser: 
     await expect(page.get_by_role("button", name="Verify the chain now")).to_be_visible()
     await expect(page.locator("#au-certify")).to_be_hidden()  # the auditor's command only
     await expect(page.get_by_role("link", name=re.compile("Download the report"))).to_be_visible()
+
+
+async def test_the_auditor_certifies_a_period_with_a_signature_drawn_on_the_pad(
+        browser: Browser, ctl: LiveController, tmp_path: Path):
+    # CPA regulation 11: the independent auditor certifies the record, signed
+    page = await console(browser, ctl, "auditor")
+    await page.locator("#au-promotion").select_option("wildcard")
+    await page.locator("#au-from").fill("2024-01-18")
+    await page.locator("#au-to").fill("2024-01-18")
+    await page.get_by_role("button", name="Certify this period…").click()
+    dialog = page.get_by_role("dialog")
+    await expect(dialog).to_contain_text("Sign to certify Wild Card draw from 2024-01-18 to "
+                                         "2024-01-18.")
+    await draw(dialog.locator("canvas"), page)
+    await dialog.get_by_role("button", name="Accept").click()
+    await expect(page.locator("#au-certify-ack")).to_contain_text(
+        "Certified Wild Card draw from 2024-01-18 to 2024-01-18; the report now carries it.")
+    with sqlite3.connect(ctl.db_path) as con:
+        (data,) = con.execute("SELECT data FROM events WHERE type = 'AuditCertified'").fetchone()
+        certified = json.loads(data)
+        (kept,) = con.execute("SELECT sha256 FROM signatures").fetchone()
+    assert certified["auditor"] == "done-auditor"  # the person logged in, not a typed name
+    assert certified["signature"]["sha256"] == kept
+    assert certified["period_from"] == certified["period_to"] == "2024-01-18"
+    # the report carries it, with the signature image
+    download = page.get_by_role("link", name=re.compile("Download the report"))
+    async with page.expect_download() as info:
+        await download.click()
+    saved = tmp_path / "wildcard.pdf"
+    await (await info.value).save_as(saved)
+    text = subprocess.run(["pdftotext", "-raw", str(saved), "-"], capture_output=True,
+                          check=True, text=True).stdout
+    assert "done-auditor certified 2024-01-18 to 2024-01-18" in text
+    assert kept in " ".join(text.split())
