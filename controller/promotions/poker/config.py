@@ -57,7 +57,8 @@ class PokerConfig(TournamentConfig):
     weekly_prize_weeks: int = Field(ge=0, le=52, strict=True)
     sweet16: tuple[Sweet16Pay, ...]
 
-    FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in", "plausible_multiple"})
+    FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in", "plausible_multiple",
+                                                     "claim_days"})
 
     @model_validator(mode="after")
     def _rules(self) -> PokerConfig:

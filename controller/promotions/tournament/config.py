@@ -12,6 +12,7 @@ from typing import ClassVar
 
 from pydantic import Field, model_validator
 
+from controller.domain.awards import CLAIM_DAYS
 from controller.domain.config import Conflict, HistoryItem, PromotionConfig, changed_keys
 from controller.domain.errors import Rejected
 from controller.domain.prizes import check_split
@@ -44,8 +45,10 @@ class TournamentConfig(PromotionConfig):
     leaderboard_rows: int = Field(ge=1, le=200, strict=True)
     pools: tuple[PoolConfig, ...] = Field(min_length=1)
     prize_split: Split
+    #: days a prize winner has to collect (slots rules 43, 45; poker rule 55)
+    claim_days: int = Field(default=CLAIM_DAYS, ge=1, le=365, strict=True)
 
-    FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in"})
+    FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in", "claim_days"})
 
     @model_validator(mode="after")
     def _splits(self) -> TournamentConfig:
