@@ -186,6 +186,9 @@ class Night:
         await self.mc.until(draw, lambda d: d.get("bins_close_at", 0) <= time.time() * 1000,
                             self.pace.bins_close_s + 30)
         if self.mc.view(draw).get("phase") == "entries":
+            self.say("  qualifying closes: its two highest scores go straight to the final "
+                     "(rule 17), out of the pool")
+            await self.mc.send("slots.close_stage", {"stage": "qualifying"})
             await self.mc.send("wildcard.freeze")
         for round_ in (1, 2):
             if self.mc.view(draw).get("phase") == "frozen":

@@ -162,6 +162,8 @@ def draw_a_wildcard(venue: Venue) -> None:
         venue.send("register_member", {"card": card, "display_name": name}, at=OPEN - 1000)
         venue.send("wildcard.activate", {"card": card}, at=OPEN + 1000)
     venue.send("slots.enter", {"card": "1000001"}, at=OPEN + 2000)
+    venue.send("slots.record_score", {"entry": "S1", "score": 500}, at=OPEN + 3000)
+    venue.send("slots.close_stage", {"stage": "qualifying"}, at=CLOSE)  # rule 17
     venue.send("wildcard.freeze", at=CLOSE)
     venue.send("wildcard.draw", at=CLOSE + 1000)
     venue.stop()

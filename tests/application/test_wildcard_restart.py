@@ -59,6 +59,7 @@ def drawn_show(tmp_path: Path) -> tuple[Controller, list[int], dict[str, Any]]:
         assert c.send("register_member", {"card": card, "display_name": name})["ok"]
         assert c.send("wildcard.activate", {"card": card})["ok"]
     now[0] = CLOSE
+    assert c.send("slots.close_stage", {"stage": "qualifying"})["ok"]  # rule 17
     assert c.send("wildcard.freeze")["ok"]
     ack = c.send("wildcard.draw")
     assert ack["ok"], ack

@@ -44,7 +44,8 @@ class Recorder:
 
 
 def record_show(db: Path) -> None:
-    """Four members, two of them tournament players; round 1 unclaimed, round 2 claimed."""
+    """Four members in the Wild Card pool, two of them tournament players (two more went
+    straight to the final); round 1 unclaimed, round 2 claimed."""
     r = Recorder(db)
     for card, name in (("1000001", "Thandi Mokoena"), ("1000002", "Sipho Ndlovu"),
                        ("1000003", "Lerato Dlamini"), ("1000004", "Pieter van Wyk")):
@@ -54,6 +55,15 @@ def record_show(db: Path) -> None:
     r.send("slots.enter", {"card": "1000002"}, at=OPEN)
     r.send("slots.record_score", {"entry": "S1", "score": 500}, at=OPEN, actor="td-naledi")
     r.send("slots.record_score", {"entry": "S2", "score": 400}, at=OPEN, actor="td-naledi")
+    # rule 17: the two highest qualifying scores go straight to the final, out of the pool;
+    # qualifying closes before the pool is frozen
+    for n, (card, name) in enumerate((("1000005", "Ayanda Khumalo"), ("1000006", "Marius Botha")),
+                                     start=3):
+        r.send("register_member", {"card": card, "display_name": name}, at=OPEN - 1000)
+        r.send("slots.enter", {"card": card}, at=OPEN)
+        r.send("slots.record_score", {"entry": f"S{n}", "score": 900 + n}, at=OPEN,
+               actor="td-naledi")
+    r.send("slots.close_stage", {"stage": "qualifying"}, at=CLOSE)
     r.send("wildcard.freeze", at=CLOSE)
     r.send("wildcard.draw", at=CLOSE + 1000, rng=ScriptedRng(2))  # Thandi
     wildcard = r.show.feature(Wildcard)

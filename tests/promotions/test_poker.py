@@ -290,6 +290,21 @@ def test_a_score_above_the_plausible_maximum_needs_the_operators_confirmation():
     assert "confirmed" not in event.detail  # at the maximum: no confirmation needed
 
 
+def test_a_correction_above_the_plausible_maximum_needs_the_same_confirmation():
+    # rules 20, 35, 51: the score a player signs for is one the operator checked; a correction
+    # ("typo") must not get round the confirmation a first score above the maximum needs
+    d = driver()
+    d.members(1)
+    e = d.entry("poker.enter", {"card": "1000000"})
+    d.do("poker.record_score", {"entry": e, "score": 18_000, "hands": 10})
+    exc = d.refuse("poker.correct_score", {"entry": e, "score": 900_000_000, "reason": "typo"})
+    assert exc.code == "confirm_score" and "20\u00a0000" in exc.message  # state unchanged
+    (event,) = d.do("poker.correct_score", {"entry": e, "score": 900_000_000, "reason": "typo",
+                                            "confirm": True})
+    assert event.new == 900_000_000
+    d.do("poker.correct_score", {"entry": e, "score": 19_000, "reason": "miscounted"})
+
+
 def test_the_finals_plausible_maximum_counts_the_unused_markers():
     d = driver()
     to_semi(d)

@@ -210,6 +210,7 @@ WINDOW = "15 July to 19 September 2024, daily from 14:00 to 21:00 (Africa/Johann
     ("2024-07-14 15:00", "rule 3: the promotion runs from 15 July"),
     ("2024-07-15 13:50", "rule 4: the tables open at 14h00"),
     ("2024-07-15 21:01", "rule 4: the tables close at 21h00"),
+    ("2024-07-15 21:00:30", "rule 4: half a minute after 21h00 the tables are closed"),
     ("2024-09-20 15:00", "rules 4 and 11: qualifying ends, and the pool is fixed, 19 September"),
 ])
 def test_buy_ins_outside_the_promotions_days_and_table_hours_are_refused(local, rule):

@@ -19,7 +19,14 @@ from controller.promotions.wildcard.events import (
 from tests.promotions.helpers import Driver
 from tests.promotions.test_slots import qualify, stage_entries
 from tests.promotions.test_wildcard import DECLINE, drawn, frozen_show, rejected
-from tests.promotions.wildcard_show import CLOSE, CONFIG, OPEN, WildcardShow, activated_show
+from tests.promotions.wildcard_show import (
+    CLOSE,
+    CONFIG,
+    OPEN,
+    FixedRoster,
+    WildcardShow,
+    activated_show,
+)
 
 CLAIM = {"card_checked": True, "id_checked": True}
 LEAD = CONFIG.reveal_lead_ms
@@ -196,3 +203,15 @@ def test_deadline_seen_by_the_running_clock_is_final():
     assert s.tick(event.claim_deadline_ms + 600_000) == []
     assert s.send("wildcard.redraw", at=event.claim_deadline_ms + 600_000)[0].reason == (
         "not_claimed")
+
+
+def test_the_pool_is_not_frozen_while_slots_qualifying_is_open():
+    # slots rule 17: the two highest qualifying scores go straight to the final; until qualifying
+    # closes they are not known and could be drawn as the Wild Card (rule 19)
+    s = activated_show(FixedRoster(participants={"1000001", "1000002"}, qualifying_over=False))
+    exc = rejected(s, "wildcard.freeze", at=CLOSE + 1_000)
+    assert exc.code == "qualifying_open" and "rule 17" in exc.message
+    assert s.wildcard.pool is None
+    s.roster.qualifying_over = True
+    s.send("wildcard.freeze", at=CLOSE + 1_000)
+    assert s.wildcard.pool is not None

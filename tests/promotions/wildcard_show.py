@@ -31,12 +31,14 @@ DECLINE_PAYLOAD = {"card": "1000003", "in_person": True, "id_checked": True,
 @dataclass
 class FixedRoster:
     """A real, tiny Roster: who took part in the tournament, who already qualified, who was
-    disqualified (rule 47) and whether the final has started."""
+    disqualified (rule 47), whether qualifying is over (rule 17) and whether the final has
+    started."""
 
     participants: set[str] = field(default_factory=set)
     qualified: set[str] = field(default_factory=set)
     disqualified: set[str] = field(default_factory=set)
     final_playing: bool = False
+    qualifying_over: bool = True
 
     def participant_cards(self) -> set[str]:
         return set(self.participants)
@@ -49,6 +51,9 @@ class FixedRoster:
 
     def final_started(self) -> bool:
         return self.final_playing
+
+    def qualifying_closed(self) -> bool:
+        return self.qualifying_over
 
 
 class ScriptedRng(Randomness):

@@ -40,6 +40,7 @@ async def test_a_reveal_still_happens_after_the_clock_tick_fails(tmp_path, monke
         send(service, "register_member", {"card": card, "display_name": name})
         send(service, "wildcard.activate", {"card": card})
     now[0] = CLOSE
+    send(service, "slots.close_stage", {"stage": "qualifying"})  # rule 17: before the freeze
     send(service, "wildcard.freeze")
     now[0] = CLOSE + 1000
     drawn = send(service, "wildcard.draw")["events"][0]["data"]

@@ -33,9 +33,14 @@ def write_wildcard_config(directory: Path, close_in_ms: int, reveal_delay_ms: in
 
 
 async def freeze_when_bins_close(mc: Any) -> dict[str, Any]:
-    """Send wildcard.freeze until the bins have closed; the first other answer."""
+    """Send wildcard.freeze until the bins have closed, closing the Slots qualifying stage
+    first if it is still open (rule 17); the first other answer."""
     while True:
         ack = await mc.send("wildcard.freeze")
+        if not ack["ok"] and ack["error"]["code"] == "qualifying_open":
+            closed = await mc.send("slots.close_stage", {"stage": "qualifying"})
+            assert closed["ok"], closed
+            continue
         if ack["ok"] or ack["error"]["code"] != "bins_open":
             return ack
         await asyncio.sleep(0.2)

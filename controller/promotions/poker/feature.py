@@ -38,6 +38,7 @@ from controller.promotions.tournament.events import (
     TournamentTieBroken,
 )
 from controller.promotions.tournament.feature import Tournament, reason_text
+from controller.promotions.tournament.payloads import CorrectScore
 from controller.promotions.tournament.state import Entry, Stage, StageSpec
 from showrunner.contract.money import format_int
 
@@ -140,6 +141,17 @@ class Poker(PokerViews, Tournament):
                                             "is right send it again with confirm and a reason "
                                             "(kept in the log).")
         return reason_text(p.reason)
+
+    def check_correction(self, e: Entry, p: CorrectScore) -> None:
+        """A correction above the plausible maximum needs the same confirmation as a first score
+        (rules 20, 35, 51: the score a player signs for is one the operator checked)."""
+        most = self.config.plausible_score(e.stage)
+        if p.score > most and not p.confirm:
+            raise Rejected("confirm_score", f"{format_int(p.score)} is more than the "
+                                            f"{format_int(most)} a player can plausibly hold; "
+                                            "check the chips, and if it is right send the "
+                                            "correction again with confirm (its reason is kept "
+                                            "in the log).")
 
     def choose_seat(self, p: ChooseSeat, ctx: Context) -> list[DomainEvent]:
         """Rule 27: on registering, a semi-finalist selects a heat and a seat number."""

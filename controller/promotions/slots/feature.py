@@ -141,6 +141,10 @@ class Slots(Tournament):
         """Cards already holding a seat in the final (kept out of the Wild Card pool)."""
         return {e.card for e in self.active(self.final)}
 
+    def qualifying_closed(self) -> bool:
+        """Qualifying is over, so its two direct finalists hold their seats (rule 17)."""
+        return self.stages["qualifying"].closed
+
     def final_started(self) -> bool:
         """From the first final heat on, a Wild Card finalist is no longer replaced by a draw."""
         return bool(self.final.started or self.final.closed)

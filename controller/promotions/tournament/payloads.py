@@ -12,6 +12,7 @@ from showrunner.contract.fields import (
     CardNumber,
     EntryId,
     EntryIds,
+    Flag,
     Percent,
     Ref,
     Score,
@@ -30,6 +31,7 @@ class CorrectScore:
     entry: EntryId
     score: Score
     reason: ShortText
+    confirm: Flag = False  # a corrected score above the plausible maximum, checked again
 
 
 @payload

@@ -2,9 +2,11 @@
 
 Roulette rules 3-4 (15 July to 19 September 2024, tables open 14h00 to 21h00) and the poker
 "Qualifying Heats" heading (03 to 30 July 2026, 13h00 until the final buy-ins at 00h00) name a
-window; a buy-in outside it is refused with a sentence naming the window. The closing time is
-the last minute a buy-in is taken; a closing time at or before the opening time is after
-midnight and belongs to the day the hours opened (poker's 00:00 ends 30 July's heats).
+window; a buy-in outside it is refused with a sentence naming the window. The hours count to
+the second: a table open "14h00 to 21h00" takes a buy-in from 14:00:00 to 21:00:00 and none
+after (21:00:30 is after closing). A closing time at or before the opening time is after
+midnight and belongs to the day the hours opened (poker's final buy-ins at 00:00 end 30 July's
+heats).
 """
 
 from __future__ import annotations
@@ -14,8 +16,6 @@ from dataclasses import dataclass
 
 from controller.domain.calendar import zone
 from controller.domain.errors import Rejected
-
-MINUTE = dt.timedelta(minutes=1)
 
 
 def day_text(day: dt.date, year: bool = True) -> str:
@@ -28,13 +28,13 @@ class BuyInWindow:
     first_day: dt.date
     last_day: dt.date
     opens: dt.time
-    closes: dt.time  # the last minute a buy-in is taken
+    closes: dt.time  # the last second a buy-in is taken
     timezone: str
 
     def day_of(self, now_ms: int) -> dt.date | None:
         """The qualifying day whose hours hold `now_ms`, or None outside every day's hours."""
         local = dt.datetime.fromtimestamp(now_ms / 1000, zone(self.timezone))
-        clock = local.time().replace(second=0, microsecond=0)
+        clock = local.time().replace(microsecond=0)
         day = local.date()
         if self.opens < self.closes:
             held = day if self.opens <= clock <= self.closes else None

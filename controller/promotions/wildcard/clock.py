@@ -43,7 +43,8 @@ CONTROLLER = "controller"  # the actor of what the clock decides
 
 class Roster(Protocol):
     """What the tournament tells the draw: who took part (rule 18.2), who already qualified,
-    who was disqualified from the promotion (rule 47), and whether the final has begun."""
+    who was disqualified from the promotion (rule 47), whether qualifying is over (rule 17: its
+    two direct finalists are then known) and whether the final has begun."""
 
     def participant_cards(self) -> set[str]: ...
 
@@ -52,6 +53,8 @@ class Roster(Protocol):
     def disqualified_cards(self) -> set[str]: ...
 
     def final_started(self) -> bool: ...
+
+    def qualifying_closed(self) -> bool: ...
 
 
 class WildcardClock:

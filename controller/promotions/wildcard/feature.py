@@ -142,6 +142,10 @@ class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Featu
             raise Rejected("bins_open", "The entry bins are open until "
                            f"{self.config.clock(self.config.bins_close_ms)} (rule 36); freeze "
                            "the pool after they close.")
+        if not self.roster.qualifying_closed():
+            raise Rejected("qualifying_open", "The Slots qualifying heats are not closed yet, so "
+                           "the two direct finalists (rule 17) are not known and could still be "
+                           "in the pool; close qualifying before freezing the Wild Card pool.")
         return [self._frozen(1, self.excluded, ctx)]
 
     def draw_winner(self, p: NoFields, ctx: Context) -> list[DomainEvent]:
