@@ -59,7 +59,8 @@ class Register(Feature):
     def consequence(award: PrizeAwarded) -> str:
         days = (award.deadline_ms - award.decided_ms) // DAY_MS
         rule = LAPSE_RULES.get(award.promotion, "the venue's claim period")
-        return f"Not collected within {days} days of the draw: forfeited ({rule})"
+        return (f"Not collected within {days} day{'' if days == 1 else 's'} of the draw: "
+                f"forfeited ({rule})")
 
     # -- commands -------------------------------------------------------------------------------
     def pay(self, p: Pay, ctx: Context) -> list[DomainEvent]:
