@@ -162,7 +162,7 @@ function openPay(r) {
   $("pz-card-box").hidden = r.card === "";
   $("pz-pay-ack").hidden = true;
   $("pz-pay").hidden = false;
-  $("pz-card-box").hidden ? $("pz-method").focus() : $("pz-card").focus();
+  $($("pz-card-box").hidden ? "pz-method" : "pz-card").focus();
 }
 
 function closePay() {
