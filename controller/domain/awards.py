@@ -66,6 +66,6 @@ def place_prizes(prefix: str, promotion: str, title: str, holders: Sequence[str]
     place nobody reached awards nothing. Ids are `prefix-<place>`."""
     pool = format_zar(sum(p.cents for p in table))
     return [cash_prize(f"{prefix}-{p.place}", promotion, card, p.cents,
-                       f"{title}, place {p.place} ({p.percent}% of {pool})", rule, decided_ms,
+                       f"{title}, place {p.place}: {p.percent}% of {pool}", rule, decided_ms,
                        claim_days)
             for p, card in zip(table, holders, strict=False) if p.cents > 0]

@@ -39,7 +39,7 @@ class RegisterCues:
             return CueChanges()
         name = self.register.winner(a)
         cues = [Cue(f"prize-{a.prize}-{suffix}",
-                    f"{name}, your prize ({a.what}) must be collected within the next "
+                    f"{name}, please collect your prize ({a.what}) within the next "
                     f"{said}.", a.deadline_ms - before, topic=f"prize-{a.prize}",
                     notes=f"{format_zar(a.cents)} owed; pay it on the console's Prizes panel "
                           f"before it lapses ({a.rule}).")

@@ -117,8 +117,8 @@ def test_the_mc_is_cued_48_hours_and_1_hour_before_a_deadline_until_it_is_paid(s
     assert [c["at_ms"] for c in remind] == [first.deadline_ms - 48 * HOUR_MS,
                                             first.deadline_ms - HOUR_MS]
     name = d.feature("register").winner(first)
-    assert remind[0]["text"].startswith(f"{name}, your prize (")
-    assert remind[0]["text"].endswith("must be collected within the next 48 hours.")
+    assert remind[0]["text"].startswith(f"{name}, please collect your prize (")
+    assert remind[0]["text"].endswith(") within the next 48 hours.")
     assert "R1\u00a0000 owed" in remind[0]["notes"] and "roulette rule 27" in remind[0]["notes"]
     assert first.card not in str(remind)  # the cue page never receives a card number
     d.do("prizes.pay", pay(first))
