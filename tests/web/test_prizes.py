@@ -20,7 +20,7 @@ from tests.support.live import LiveController, live_controller
 from tests.support.people import open_page_as
 from tests.support.prize_night import roulette_prizes
 from tests.support.tables import afternoon_zone, write_tables_config
-from tests.web.test_tablet_console import LANDSCAPE
+from tests.web.test_tablet_console import LANDSCAPE, shoot
 
 pytestmark = needs_chromium
 SPEED = 3600  # show seconds per real second: a day in 24 s
@@ -73,6 +73,7 @@ async def test_the_winner_signs_on_the_pad_and_the_prize_reads_back_paid(
         text = await page.locator("#page-prizes").inner_text()
         assert "roulette-final" not in text and "1000002" not in text  # no ids, no card
         assert not re.search(r"\d{13}", text)  # no epoch
+        await shoot(page, "prizes-owed")
 
         await first.get_by_role("button", name="Pay…").click()
         dialog = page.locator("#pz-pay")
@@ -81,6 +82,7 @@ async def test_the_winner_signs_on_the_pad_and_the_prize_reads_back_paid(
         await page.get_by_label("Paid by").select_option("eft")
         await page.get_by_label("Identity document seen").select_option("passport")
         await page.get_by_label(re.compile("Its last 4 characters")).fill("A12B")
+        await shoot(page, "prizes-pay")
         await page.get_by_role("button", name="The winner signs…").click()
         await draw_strokes(page)
         await page.locator("#signature-sheet").get_by_role("button", name="Accept").click()
@@ -95,6 +97,7 @@ async def test_the_winner_signs_on_the_pad_and_the_prize_reads_back_paid(
         image = done.first.locator("img.pz-signature")
         await expect(image).to_have_attribute("alt", "Signature of Sipho N.")
         assert await image.evaluate("(img) => img.complete && img.naturalWidth > 0")
+        await shoot(page, "prizes-paid")
         await expect(owed).to_have_count(1)
         answer = await mc.call("prize_register", {})
         paid = next(r for r in answer["prizes"] if r["state"] == "paid")
