@@ -9,10 +9,8 @@ import sqlite3
 from controller.application.settings import CONFIG_DIR_ENV
 from tests.support.live import live_controller
 from tests.support.prize_night import roulette_prizes
+from tests.support.prize_signature import posted_signature
 from tests.support.tables import write_tables_config
-
-SIGNATURE = {"sha256": "5" * 64, "media_type": "image/png", "bytes": 2048, "width": 600,
-             "height": 200, "strokes": 3}
 
 
 def last_seq(db) -> int:
@@ -44,11 +42,16 @@ async def test_the_register_is_for_operators_and_auditors_only(tmp_path, monkeyp
             "code": "forbidden", "message": "Only operators and auditors may see the prize "
             "register: it holds the winners' identity details and signatures."}}
 
+        signature = await posted_signature(ctl.url, ctl.keys["operator"])
         before = last_seq(ctl.db_path)
         refused = await mc.send("prizes.pay", {
             "prize": "roulette-final-1", "card": "1000001", "cents": 20_000, "method": "cash",
-            "id_type": "SA ID", "id_last4": "0087", "signature": SIGNATURE})
+            "id_type": "SA ID", "id_last4": "0087", "signature": signature})
         # slots rule 44, super9 rule 26: a prize is paid to its winner only
-        assert refused["error"]["code"] in {"wrong_card", "unknown_signature"}
+        assert refused["error"] == {"code": "wrong_card", "message": (
+            "Sipho N.'s prize (Roulette Spin-Off Final, place 1: 50% of R400) is not for card "
+            "\u2022\u2022\u2022\u2022 0001: it is paid only to its winner, card "
+            "\u2022\u2022\u2022\u2022 0002 (prizes are not transferable: slots rule 44, "
+            "super9 rule 26).")}
         assert last_seq(ctl.db_path) == before
         assert await mc.call("prize_register", {}) == answer

@@ -11,8 +11,8 @@ import pytest
 
 from controller.domain.awards import DAY_MS, cash_prize
 from controller.register.events import PrizeLapsed
-from tests.register.play import SIGNATURE
 from tests.support.busy import Busy
+from tests.support.prize_signature import kept_signature
 
 PRIZE = "slots-final-1"
 
@@ -27,9 +27,15 @@ def busy(tmp_path: Path) -> Busy:
     return b
 
 
-def payment(**change: Any) -> dict[str, Any]:
+@pytest.fixture
+def signature(busy: Busy) -> dict[str, Any]:
+    """Thandi's signature, kept in the log's store as POST /signatures keeps it."""
+    return kept_signature(busy.log, busy.now)
+
+
+def payment(signature: dict[str, Any], **change: Any) -> dict[str, Any]:
     return {"prize": PRIZE, "card": "1000001", "cents": 120_000, "method": "cash",
-            "id_type": "SA ID", "id_last4": "0087", "signature": SIGNATURE, **change}
+            "id_type": "SA ID", "id_last4": "0087", "signature": signature, **change}
 
 
 def refused(busy: Busy, payload: dict[str, Any]) -> dict[str, Any]:
@@ -47,20 +53,20 @@ def refused(busy: Busy, payload: dict[str, Any]) -> dict[str, Any]:
     ({"id_last4": "8001015009087"}, "bad_payload"),  # a full ID number is never stored
     ({"prize": "poker-final-1"}, "unknown_prize"),
 ])
-def test_a_wrong_payment_changes_nothing(busy, change, code):
-    error = refused(busy, payment(**change))
+def test_a_wrong_payment_changes_nothing(busy, signature, change, code):
+    error = refused(busy, payment(signature, **change))
     assert error["code"] == code
     assert "8001015009087" not in error["message"]
 
 
-def test_paying_twice_changes_nothing_the_second_time(busy):
-    ack, _ = busy.send("prizes.pay", payment())
+def test_paying_twice_changes_nothing_the_second_time(busy, signature):
+    ack, _ = busy.send("prizes.pay", payment(signature))
     assert ack["ok"], ack
     # slots rule 44: the winner signed for receipt once; a second payment is refused
-    assert refused(busy, payment())["code"] == "already_paid"
+    assert refused(busy, payment(signature))["code"] == "already_paid"
 
 
-def test_a_lapsed_prize_is_logged_by_the_clock_and_cannot_be_paid(busy):
+def test_a_lapsed_prize_is_logged_by_the_clock_and_cannot_be_paid(busy, signature):
     # slots rules 43, 45: claimed within 15 days of the draw, or forfeited
     busy.now += 15 * DAY_MS
     busy.service.tick()
@@ -68,5 +74,5 @@ def test_a_lapsed_prize_is_logged_by_the_clock_and_cannot_be_paid(busy):
     assert [e.data["prize"] for e in stored] == [PRIZE]
     assert stored[0].data["consequence"] == ("Not collected within 15 days of the draw: "
                                              "forfeited (slots rules 43 and 45)")
-    error = refused(busy, payment())
+    error = refused(busy, payment(signature))
     assert error["code"] == "lapsed" and "can no longer be paid" in error["message"]
