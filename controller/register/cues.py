@@ -3,7 +3,8 @@
 A cue source for `controller.domain.cues.Cues` (listed after the register): each owed prize
 gets two cues, due at those times, which the cue page shows once due; paying the prize or its
 lapse withdraws them. The text names the winner as screens do (a display name) and the
-prize, so it can be read aloud; the amount and the rule are in the notes for the MC.
+prize, so it can be read aloud; the amount and the rule are in the notes, which the MC sees on
+the console's Prizes panel (notes.js) and the cue page never shows.
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ class RegisterCues:
         cues = [Cue(f"prize-{a.prize}-{suffix}",
                     f"{name}, please collect your prize ({a.what}) within the next "
                     f"{said}.", a.deadline_ms - before, topic=f"prize-{a.prize}",
-                    notes=f"{format_zar(a.cents)} owed; pay it on the console's Prizes panel "
-                          f"before it lapses ({a.rule}).")
+                    notes=f"{name}: {format_zar(a.cents)} owed, {said} left to collect it; "
+                          f"pay it on the Prizes panel before it lapses ({a.rule}).")
                 for suffix, before, said in REMINDERS if a.deadline_ms - before > a.decided_ms]
         return CueChanges(add=cues)
 

@@ -119,7 +119,8 @@ def test_the_mc_is_cued_48_hours_and_1_hour_before_a_deadline_until_it_is_paid(s
     name = d.feature("register").winner(first)
     assert remind[0]["text"].startswith(f"{name}, please collect your prize (")
     assert remind[0]["text"].endswith(") within the next 48 hours.")
-    assert "R1\u00a0000 owed" in remind[0]["notes"] and "roulette rule 27" in remind[0]["notes"]
+    assert remind[0]["notes"] == (f"{name}: R1\u00a0000 owed, 48 hours left to collect it; pay "
+                                  "it on the Prizes panel before it lapses (roulette rule 27).")
     assert first.card not in str(remind)  # the cue page never receives a card number
     d.do("prizes.pay", pay(first))
     left = {c["id"] for c in d.view("cues")["cues"]}

@@ -140,5 +140,6 @@ async def test_an_owed_prize_lapses_at_its_deadline_on_the_rehearsal_clock(
             await expect(done.first).to_contain_text("Lapsed")
             await expect(done.first).to_contain_text(
                 "Not collected within 1 day of the draw: forfeited")
+            await expect(page.locator("#pz-notes")).to_be_hidden()  # reminders withdrawn
     finally:
         ctl.stop()
