@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.domain.awards import PrizeAwarded
+from controller.domain.awards import PrizeAwarded, cash_prize
 from controller.register.events import PrizeLapsed, PrizePaid
 from tests.promotions.helpers import Driver
 from tests.register.play import DAY_MS, HOUR_MS, SIGNATURE, pay, roulette_final, tick
@@ -172,3 +172,17 @@ def test_pay_and_lapse_in_any_order_never_pay_twice_and_end_in_one_state(decided
     for r in d.feature("register").rows():
         assert r["state"] == ("paid" if r["prize"] in paid else
                               "lapsed" if r["prize"] in lapsed else "owed")
+
+
+@pytest.mark.parametrize(("promotion", "rule"), [
+    ("slots", "slots rules 43 and 45"),  # slots rules 43, 45: within 15 days of the draw
+    ("poker", "poker rule 55"),          # poker rule 55: within 15 days from the draw
+    ("super9", "super9 rule 26 and the venue's claim period"),
+])
+def test_each_promotion_lapses_with_its_own_rule(promotion, rule):
+    d = Driver()
+    d.member("1000009", "Lindiwe Zulu")
+    d.apply(cash_prize(f"{promotion}-x-1", promotion, "1000009", 5_000, "a prize", "rule",
+                       d.now, 15))
+    (lapsed,) = tick(d, d.now + 15 * DAY_MS)
+    assert lapsed.consequence == f"Not collected within 15 days of the draw: forfeited ({rule})"
