@@ -132,6 +132,7 @@ class Service:
             return rejection(reused(command_id), command_id), [], []
         now = self.clock()
         try:
+            self._check_signatures(payload)
             events = self.show.decide(command_type, payload,
                                       Context(principal.name, principal.role, now))
         except Rejected as exc:
@@ -149,6 +150,17 @@ class Service:
             return rejection(STORAGE_UNAVAILABLE, command_id), [], []
         return done, views, events
 
+    def _check_signatures(self, payload: Any) -> None:
+        """Every `signature` object in the payload names an image this log keeps, with the
+        same measures (controller/store/signatures.py), so an event never names a signature
+        nobody gave; the features only ever see the reference. Anything that is no object is
+        left to the payload's own check."""
+        for ref in signature_refs(payload):
+            sha = ref.get("sha256")
+            kept = self.log.signature(sha) if isinstance(sha, str) else None
+            if kept is None or any(ref.get(k) != v for k, v in kept.ref().items()):
+                raise UNKNOWN_SIGNATURE
+
     def _commit(self, command_id: str, actor: str, principal: str, digest: str | None,
                 now: int, events: Sequence[DomainEvent],
                 ack: dict[str, Any]) -> tuple[dict[str, Any], list[View]]:
@@ -160,6 +172,25 @@ class Service:
         for event in events:
             dirty |= self.show.apply(event)
         return {**ack, "seq": seq}, self.show.publish(dirty, seq)
+
+
+UNKNOWN_SIGNATURE = Rejected("unknown_signature",
+                             "The signature was not received; ask them to sign again.")
+
+
+def signature_refs(payload: Any) -> list[dict[str, Any]]:
+    """Every object under a `signature` field, at any depth of the payload."""
+    found: list[dict[str, Any]] = []
+    if isinstance(payload, dict):
+        for key, value in payload.items():
+            if key == "signature" and isinstance(value, dict):
+                found.append(value)
+            else:
+                found += signature_refs(value)
+    elif isinstance(payload, list):
+        for item in payload:
+            found += signature_refs(item)
+    return found
 
 
 def envelope_digest(command_type: str, payload: Any) -> str:

@@ -39,6 +39,7 @@ from controller.http.shared import (
     healthz,
     hub_key,
 )
+from controller.http.signatures import add_signature_routes
 from controller.realtime.floor import screens_report
 from controller.realtime.hub import AUDIENCES, Hub
 from controller.realtime.namespaces.control import ControlNamespace
@@ -97,6 +98,8 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
         app.on_shutdown.append(_stop_rehearsal)
     add_rehearsal_routes(app, _log_of, lambda a: a[hub_key].service.clock())
     add_routes(app, WEB_DIR, _log_of)
+    add_signature_routes(app, _log_of, lambda a: a[hub_key].service.clock(),
+                         lambda a: a[attempts_key])
     app.router.add_get("/tablet", people_page(WEB_DIR, "tablet.html", ControlNamespace.roles,
                                               _log_of))
     app.router.add_get("/cue", people_page(WEB_DIR, "cue.html", CueNamespace.roles, _log_of))

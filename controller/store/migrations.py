@@ -12,6 +12,9 @@ scheme 1 and keep verifying as they were written), and the keys already issued a
 the chain: one `KeyIssued` event per key (`carried_over`), and a `KeyRevoked` for a revoked one,
 appended under scheme 2 as one command of the upgrade with its ack. From then on the chain
 proves every key the keys table holds.
+
+Format 3 -> 4: the `signatures` table, where the signature images events name by SHA-256 are
+kept (`controller/store/signatures.py`); no row of the log changes.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import sqlite3
 import time
 from collections.abc import Callable
 
+from controller.store import signatures
 from controller.store.chain import GENESIS
 from controller.store.principal_ids import CLOCK, LEGACY, UPGRADE, key_principal
 from controller.store.writes import KEY_ISSUED, KEY_REVOKED, EventRecord, write_command
@@ -81,7 +85,11 @@ def _to_v3(db: sqlite3.Connection) -> None:
                   1_000_000, events, {"ok": True}, UPGRADE, None)
 
 
-STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _to_v2, 2: _to_v3}
+def _to_v4(db: sqlite3.Connection) -> None:
+    db.execute(signatures.SCHEMA)
+
+
+STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _to_v2, 2: _to_v3, 3: _to_v4}
 
 
 def upgrade(db: sqlite3.Connection, target: int) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.store import signatures as signatures_table
 from controller.store import users as users_table
 from controller.store.chain import GENESIS, WITH_ACKS, ack_digest, event_hash
 from controller.store.chain import canonical_json as canonical_json  # its users import it here
@@ -31,7 +32,7 @@ from controller.store.writes import (
     write_command,
 )
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 _SCHEMA = """
 CREATE TABLE events (
@@ -61,7 +62,7 @@ CREATE TABLE principals (
     created_ms INTEGER NOT NULL,
     revoked    INTEGER NOT NULL DEFAULT 0
 );
-"""
+""" + signatures_table.SCHEMA + ";\n"
 
 
 class StoreError(Exception):
@@ -347,6 +348,24 @@ class EventLog:
                 return 0, (f"the keys table does not match the log for the {role} key of "
                            f"{name!r} (hash {key_hash[:12]}; the log says it is {state})")
         return None
+
+    # -- signature images, beside the log (controller/store/signatures.py) -------------------
+    def put_signature(self, row: signatures_table.StoredSignature
+                      ) -> signatures_table.StoredSignature:
+        """Keep a received signature image (once per SHA-256); the row now kept."""
+        try:
+            return signatures_table.put(self._db, row)
+        except sqlite3.Error as exc:
+            raise StorageUnavailable(f"{self.path}: the signature cannot be kept "
+                                     f"({exc}).") from exc
+
+    def signature(self, sha256: str) -> signatures_table.StoredSignature | None:
+        """The signature image kept under `sha256`, or None."""
+        return signatures_table.get(self._db, sha256)
+
+    def signatures(self) -> list[signatures_table.StoredSignature]:
+        """Every signature image kept, oldest first."""
+        return signatures_table.read_all(self._db)
 
     # -- principals (keys for roles), the projection of KeyIssued and KeyRevoked ------------
     def principal(self, key_hash: str) -> tuple[str, str] | None:

@@ -2,13 +2,17 @@
 /* The Roulette panel: a heat picked by name, where it is in its spins, the betting countdown
  * the floor shows (the view's absolute deadline on the controller's clock), and only the step
  * the heat is at: open the betting, a no spin (+30 s, rule 25) or the spin played (players who
- * missed it named, rule 9), then each player's chips left after the last spin (rule 7).
+ * missed it named, rule 9), then each player's chips left after the last spin (rule 7) and the
+ * heat's score sheet, one signature per player (rule 18). A dispute is recorded within the spin
+ * in question, with how it was decided and the player's signature (rule 17).
  *
  * Nothing here decides a rule: the controller refuses what the rules do not allow, in words.
  */
 
 import {$, el} from "./link.js";
 import {act, confirm, grouped, span, amount, button, may, panel, link} from "./console.js";
+import {scoreSheet, unsigned} from "./score_sheet.js";
+import {askSignature} from "./signature.js";
 const SPINS = "spins:roulette";
 const OPS = "ops:roulette";
 const BOARD = "leaderboard:roulette";
@@ -36,8 +40,9 @@ function heats() {
     }
     found.get(key).seats.push(e);
   }
-  return [...found.values()].filter((h) => h.seats.some((e) => e.status === "active" &&
-    e.score === null));
+  const signs = ops?.signatures ?? {};
+  return [...found.values()].filter((h) => h.seats.some((e) => (e.status === "active" &&
+    e.score === null) || (signs[e.stage] && unsigned(e))));
 }
 
 function render() {
@@ -59,7 +64,9 @@ function render() {
       (h.window?.no_spin ? " (no spin: 30 more seconds)." : ".")
     : done < spins ? `${stage} · ${h.heat}: ${done} of ${spins} spins played. ` +
       `Open the betting for spin ${done + 1} when the table is ready.`
-      : `${stage} · ${h.heat}: all ${spins} spins played. Enter each player's chips left.`;
+      : h.seats.some((e) => e.status === "active" && e.score === null)
+        ? `${stage} · ${h.heat}: all ${spins} spins played. Enter each player's chips left.`
+        : `${stage} · ${h.heat}: every score is in. Each player signs the score sheet.`;
   $("rl-countdown").hidden = open === null;
   $("rl-countdown").dataset.kind = left <= 0 ? "up" : left <= 30000 ? "short" : "running";
   $("rl-countdown-time").textContent = span(left);
@@ -70,6 +77,59 @@ function render() {
   $("rl-spin-box").hidden = !mc || open === null;
   $("rl-spin").textContent = `Spin ${open ?? ""} played…`;
   renderSeats(h, mc && open !== null, mc && done >= spins);
+  renderSheet(h, done >= spins);
+  const waiting = h.seats.some((e) => e.status === "active" && e.score === null);
+  renderDisputes(h, mc && (open !== null || (done > 0 && (done < spins || waiting))));
+}
+
+/** The heat's score sheet once its spins are played: who has signed, who not (rule 18). */
+function renderSheet(h, over) {
+  const signs = link().doc(OPS)?.signatures?.[h.stage] ?? false;
+  const scored = h.seats.filter((e) => e.status === "active" && e.score !== null);
+  const shape = `${h.key}|${over}|${scored.map((e) => `${e.entry}:${e.score}:${e.signed}`)}`;
+  const holder = $("rl-sheet");
+  $("rl-sheet-box").hidden = !(signs && over && scored.length);
+  if (holder.dataset.shape === shape) return;
+  holder.dataset.shape = shape;
+  holder.replaceChildren(scoreSheet("roulette", h.seats, box()));
+}
+
+/** The heat's disputes so far, and the form that records one about the spin in play. */
+function renderDisputes(h, open) {
+  const list = h.spins.disputes ?? [];
+  $("rl-disputes").replaceChildren(...(list.length ? list.map((d) => el("li", "dispute",
+    `Spin ${d.spin} · ${d.name}: ${d.what} · ${d.decision} by ${d.decided_by}`))
+    : [el("li", "muted", "None recorded in this heat.")]));
+  $("rl-dispute-box").hidden = !open;
+  const who = $("rl-dispute-who", HTMLSelectElement);
+  const shape = `${h.key}|${h.seats.map((e) => e.entry)}`;
+  if (who.dataset.shape === shape) return;
+  who.dataset.shape = shape;
+  who.replaceChildren(...h.seats.slice().sort((a, b) => a.seat - b.seat).map((e) => {
+    const option = el("option", null, `Seat ${e.seat} · ${e.name}`);
+    option.value = e.entry;
+    return option;
+  }));
+}
+
+/** Rule 17: the dispute, how it was decided, and the signature of the player who raised it.
+ * @param {"upheld" | "rejected"} decision */
+async function recordDispute(decision) {
+  const h = picked();
+  if (!h) return;
+  const e = h.seats.find((s) => s.entry === $("rl-dispute-who", HTMLSelectElement).value);
+  const what = $("rl-dispute-what", HTMLInputElement).value.trim();
+  if (!e) return;
+  const spin = h.spins.open ?? h.spins.done;
+  const signature = await askSignature({title: `Dispute: ${h.heat}, spin ${spin}`,
+    prompt: `${e.name}: “${what || "no description"}”, ${decision}. Sign to confirm you ` +
+      "raised it and were told the decision (rule 17)."});
+  if (signature === null) return;
+  const ack = await act({box: box(), label: "Record dispute", type: "roulette.dispute",
+    payload: {heat: h.heat, spin, entry: e.entry, what, decision, signature},
+    values: `${h.heat} · spin ${spin} · ${e.name} · ${decision}`,
+    done: () => `The dispute of ${e.name} about spin ${spin} is recorded (${decision}).`});
+  if (ack?.ok) $("rl-dispute-what", HTMLInputElement).value = "";
 }
 
 function renderChips(all) {
@@ -198,4 +258,6 @@ function recordScore(e, input) {
 $("rl-open").addEventListener("click", openBetting);
 $("rl-no-spin").addEventListener("click", noSpin);
 $("rl-spin").addEventListener("click", spun);
+$("rl-dispute-upheld").addEventListener("click", () => recordDispute("upheld"));
+$("rl-dispute-rejected").addEventListener("click", () => recordDispute("rejected"));
 panel({name: "roulette", render, ticks: true});

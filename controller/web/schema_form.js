@@ -2,10 +2,12 @@
 /* Forms built from a JSON Schema (the controller's catalogue): one labelled input per field of
  * a command's payload (All commands) or of a scene's parameters (a takeover), each able to read
  * back its JSON value. What the page cannot read as a number or JSON is sent as typed, so the
- * controller says in words what is wrong; nothing here checks a rule.
+ * controller says in words what is wrong; nothing here checks a rule. A `signature` field is
+ * a "Sign…" button that opens the signature pad (signature.js): nobody types a signature.
  */
 
 import {el} from "./link.js";
+import {askSignature} from "./signature.js";
 import {humanize} from "./words.js";
 
 /** The part of JSON Schema the catalogue uses.
@@ -73,14 +75,34 @@ function fieldControl(field) {
   label.htmlFor = id;
   if (!field.required) label.append(el("span", "optional", "optional"));
   wrap.append(label);
-  const {input, read} = field.type === "boolean" ? switchInput(field, wrap)
-    : field.enum ? selectInput(field, field.enum)
-      : textInput(field);
+  const {input, read} = field.name === "signature" ? signatureInput(wrap)
+    : field.type === "boolean" ? switchInput(field, wrap)
+      : field.enum ? selectInput(field, field.enum)
+        : textInput(field);
   input.id = id;
   input.name = field.name;
   if (field.required) input.setAttribute("aria-required", "true");
   wrap.append(input);
   return {name: field.name, node: wrap, read};
+}
+
+/** The signature: signed on the pad when "Sign…" is pressed; its reference is the value.
+ * @param {HTMLElement} wrap */
+function signatureInput(wrap) {
+  const input = el("button", "big", "Sign…");
+  input.type = "button";
+  const said = el("span", "signature-state muted", "Not signed yet.");
+  /** @type {unknown} */
+  let ref;
+  input.addEventListener("click", async () => {
+    const got = await askSignature({title: "Signature",
+      prompt: "The person named in this command signs below."});
+    if (got === null) return;
+    ref = got;
+    said.textContent = "Signed.";
+  });
+  wrap.append(said);
+  return {input, read: () => ref};
 }
 
 /** @param {Field} field @param {HTMLElement} wrap */

@@ -5,7 +5,8 @@
  */
 
 import {$, el} from "./link.js";
-import {act, confirm, count, span, button, panel, link} from "./console.js";
+import {act, confirm, count, span, button, may, panel, link} from "./console.js";
+import {askSignature} from "./signature.js";
 const BOARD = "board:super9";
 const SCHEDULE = "schedule:super9";
 
@@ -44,6 +45,7 @@ function render() {
   $("s9-play").hidden = status !== "playing";
   $("s9-confirm-box").hidden = status !== "super9";
   $("s9-close-box").hidden = !live;
+  $("s9-change-box").hidden = !may("super9.change_numbers");
   renderSessions();
   renderBoard(board);
 }
@@ -152,6 +154,29 @@ function buildKeypad(numbers) {
   }));
 }
 
+/** Rule 23: a ticket's new numbers, signed off by the Promotion Director on the pad. The
+ * numbers are sent as typed (any separators); the controller says what is wrong with them. */
+async function changeNumbers() {
+  const ticket = $("s9-change-ticket", HTMLInputElement).value.trim();
+  const typed = $("s9-change-numbers", HTMLInputElement).value;
+  const numbers = (typed.match(/\d+/g) ?? []).map(Number);
+  const director = $("s9-change-director", HTMLInputElement).value.trim();
+  const signature = await askSignature({title: `Ticket ${ticket}: new numbers`,
+    prompt: `${director || "Promotion Director"}: sign off ticket ${ticket}'s new numbers ` +
+      `${numbers.join(", ")} (rule 23).`});
+  if (signature === null) return;
+  const ack = await act({box: box(), label: "Change numbers", type: "super9.change_numbers",
+    payload: {ticket, numbers, director, signature},
+    values: `ticket ${ticket} · ${numbers.join(" ")} · signed off by ${director}`,
+    done: () => `Ticket ${ticket} now plays ${numbers.join(", ")}, signed off by ${director}.`});
+  if (ack?.ok) {
+    for (const id of ["s9-change-ticket", "s9-change-numbers"]) {
+      $(id, HTMLInputElement).value = "";
+    }
+  }
+}
+
+$("s9-change").addEventListener("click", changeNumbers);
 $("s9-start").addEventListener("click", () => state.next && startSession(state.next));
 $("s9-no-spin").addEventListener("click", noSpin);
 $("s9-undo").addEventListener("click", undo);

@@ -13,6 +13,7 @@ import {humanize} from "./words.js";
 import * as Console from "./console.js";
 import {commandControls, valuesOf} from "./schema_form.js";
 import {showView, showViewList} from "./view_inspector.js";
+import {useKey} from "./signature.js";
 import "./wildcard.js";
 import "./tournament.js";
 import "./super9.js";
@@ -273,6 +274,7 @@ function start() {
       `${location.origin}/tablet?key=…`);
     return;
   }
+  useKey(key === "session" ? null : key);  // signatures go with the same credentials
   connect(key);
   Console.start(link);
   setInterval(tick, TICK_MS);

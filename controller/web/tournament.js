@@ -2,7 +2,9 @@
 /* The Tournament panel: standings with names, a new player registered and entered, and a
  * score recorded (or corrected, with a reason) for a player picked by name or card, found by
  * the controller (find_entries: the operator's view ops:<promotion> holds only the entries in
- * play): the MC never types an entry id.
+ * play): the MC never types an entry id. Where the rules ask for it (poker rules 20, 35, 51;
+ * roulette rule 18) the player signs for the score on the pad ("Sign score"), and the scores
+ * not yet signed for are listed.
  *
  * Scores may be typed as the floor writes them ("60,000", "60 000"); the page only takes the
  * separators out, and anything else is sent as typed for the controller to name what is wrong.
@@ -10,7 +12,8 @@
 
 import {$, el} from "./link.js";
 import {humanize} from "./words.js";
-import {act, amount, grouped, button, panel, link} from "./console.js";
+import {act, amount, grouped, button, may, panel, link} from "./console.js";
+import {scoreSheet, signScore, unsigned} from "./score_sheet.js";
 const MATCHES = 8;
 
 /** An entry as the operator's view (or find_entries) gives it.
@@ -51,6 +54,7 @@ function render(changed) {
   if (changed === undefined || [...changed].some((n) => n.startsWith("ops:"))) renderChips(names);
   renderStandings();
   renderHeats();
+  renderSheets();
   renderFinalists();
   renderMatches();
   renderPicked();
@@ -107,6 +111,22 @@ function renderHeats() {
         `${e.status === "active" ? "" : ` · ${humanize(e.status)}`}`).join(" · ")));
     return wrap;
   }) : [el("p", "muted", "No heat is waiting for scores.")]));
+}
+
+/** Whether the stage's scores are signed for by the players (the controller's view says). */
+function signs(stage) {
+  return Boolean(link().doc(`ops:${state.promotion}`)?.signatures?.[stage]);
+}
+
+/** The scores still to be signed for, each with its "Sign score". */
+function renderSheets() {
+  const waiting = entries().filter((e) => signs(e.stage) && unsigned(e));
+  const shape = `${state.promotion}|${waiting.map((e) => `${e.entry}:${e.score}`)}`;
+  const holder = $("tn-sheets");
+  $("tn-sheets-box").hidden = waiting.length === 0;
+  if (holder.dataset.shape === shape) return;
+  holder.dataset.shape = shape;
+  holder.replaceChildren(scoreSheet(state.promotion ?? "", waiting, $("tn-ack")));
 }
 
 /** Who reached each later stage, and how (qualifiers:<promotion>). */
@@ -205,6 +225,11 @@ function renderPicked() {
   $("tn-reason-field").hidden = !correcting;
   $("tn-hands-field").hidden = state.promotion !== "poker" || correcting;
   $("tn-record").textContent = correcting ? "Correct score" : "Record score";
+  const asks = signs(e.stage) && e.score !== null && e.status === "active";
+  $("tn-sign-state").hidden = !asks;
+  $("tn-sign-state").textContent = e.signed ? `${e.signer} signed for this score.`
+    : `${e.signer} has not signed for this score yet.`;
+  $("tn-sign").hidden = !(asks && !e.signed && may(`${state.promotion}.acknowledge_score`));
 }
 
 function sendScore() {
@@ -263,4 +288,15 @@ $("tn-search").addEventListener("input", search);
 $("tn-search").addEventListener("keydown", onSearchKey);
 $("tn-record").addEventListener("click", sendScore);
 $("tn-enter").addEventListener("click", registerAndEnter);
+$("tn-sign").addEventListener("click", () => {
+  const e = picked();
+  if (e === null || state.promotion === null) return;
+  signScore(state.promotion, e, $("tn-ack")).then((ack) => {
+    // a signed score may leave the operator's view: the picked row says it is signed
+    if (ack?.ok && state.row !== null && state.row.entry === e.entry) {
+      state.row = {...state.row, signed: true};
+      renderPicked();
+    }
+  });
+});
 panel({name: "tournament", render});

@@ -58,7 +58,7 @@ class PokerConfig(TournamentConfig):
     sweet16: tuple[Sweet16Pay, ...]
 
     FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in", "plausible_multiple",
-                                                     "claim_days"})
+                                                     "score_signatures", "claim_days"})
 
     @model_validator(mode="after")
     def _rules(self) -> PokerConfig:

@@ -53,6 +53,8 @@ class Poker(PokerViews, Tournament):
         "split": "rule 52", "prize": "rules 52, 55", "top_score": "rules 4, 18, 55",
         "weekly": "rules 17, 55",
     }
+    score_signature_rules: ClassVar[dict[str, str]] = {
+        "qualifying": "rule 20", "semi": "rule 35", "final": "rule 51"}
 
     config: PokerConfig
     config_model = PokerConfig

@@ -35,7 +35,8 @@ class RouletteConfig(TournamentConfig):
     final_groups: int = Small
 
     FREE_KEYS: ClassVar[frozenset[str]] = frozenset(
-        {"title", "buy_in", "rebuy", "betting_window_ms", "no_spin_extra_ms", "claim_days"})
+        {"title", "buy_in", "rebuy", "betting_window_ms", "no_spin_extra_ms",
+         "score_signatures", "claim_days"})
 
     @model_validator(mode="after")
     def _order(self) -> RouletteConfig:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from controller.domain.events import DomainEvent
 
@@ -38,3 +39,18 @@ class RouletteSpun(DomainEvent, type_name="RouletteSpun"):
 class RouletteRebought(DomainEvent, type_name="RouletteRebought"):
     entry: str
     paid: int
+
+
+@dataclass(frozen=True)
+class RouletteDisputeRecorded(DomainEvent, type_name="RouletteDisputeRecorded"):
+    """Rule 17: a dispute raised within the spin in question, how it was decided and by whom,
+    signed by the player who raised it (`signature`: the stored image's reference)."""
+
+    heat: str
+    spin: int
+    card: str
+    what: str
+    decision: str  # upheld | rejected
+    decided_by: str
+    signature: dict[str, Any]
+    at_ms: int

@@ -20,11 +20,20 @@ from controller.domain.members import Members
 from controller.promotions.roulette.config import RouletteConfig
 from controller.promotions.roulette.events import (
     RouletteBettingOpened,
+    RouletteDisputeRecorded,
     RouletteNoSpin,
     RouletteRebought,
     RouletteSpun,
 )
-from controller.promotions.roulette.payloads import Enter, EntryRef, HeatRef, Spin, SpinOff
+from controller.promotions.roulette.payloads import (
+    Dispute,
+    Enter,
+    EntryRef,
+    HeatRef,
+    Spin,
+    SpinOff,
+)
+from controller.promotions.roulette.state import Dispute as DisputeRow
 from controller.promotions.roulette.state import Spins
 from controller.promotions.roulette.views import RouletteViews
 from controller.promotions.tournament.events import (
@@ -48,6 +57,8 @@ class Roulette(RouletteViews, Tournament):
         "prize": "rule 27",
     }
     proxy_for_extra_seats_only = False
+    score_signature_rules: ClassVar[dict[str, str]] = {"qualifying": "rule 18",
+                                                       "final": "rule 18"}
 
     config: RouletteConfig
     config_model = RouletteConfig
@@ -56,6 +67,7 @@ class Roulette(RouletteViews, Tournament):
         super().__init__(members, config)
         self.spins: dict[tuple[str, str], Spins] = {}
         self.rebuys: dict[str, int] = {}
+        self.disputes: dict[tuple[str, str], list[DisputeRow]] = {}
 
     def stage_specs(self, c: RouletteConfig) -> list[StageSpec]:
         group_size = -(-c.finalists // c.final_groups)
@@ -79,12 +91,16 @@ class Roulette(RouletteViews, Tournament):
                     "The spin is played; players who missed it are disqualified for the heat."),
             Command("roulette.tie_break", "operator", SpinOff, self.tie_break,
                     "Record a spin-off between tied players (absent players place lowest)."),
+            Command("roulette.dispute", "operator", Dispute, self.dispute,
+                    "Record a player's dispute about the spin in play and how it was decided, "
+                    "with their signature (rule 17)."),
         )
 
     def handlers(self) -> Mapping[type[DomainEvent], Handler]:
         return {**super().handlers(), RouletteBettingOpened: self._betting_opened,
                 RouletteNoSpin: self._no_spin, RouletteSpun: self._spun,
-                RouletteRebought: self._rebought}
+                RouletteRebought: self._rebought,
+                RouletteDisputeRecorded: self._disputed}
 
     # -- commands -------------------------------------------------------------------------------
     def enter(self, p: Enter, ctx: Context) -> list[DomainEvent]:
@@ -201,6 +217,53 @@ class Roulette(RouletteViews, Tournament):
         return [TournamentTieBroken(self.name, stage.spec.name, "spin-off", [
             {"keys": keys, "values": values, "shown": list(p.scores), "public": []}])]
 
+    def dispute(self, p: Dispute, ctx: Context) -> list[DomainEvent]:
+        """Rule 17: a dispute is about the spin in question: the one taking bets, or the one
+        just played until the next opens (after a heat's last spin, until its scores are all
+        recorded). An earlier spin's dispute is not considered."""
+        stage = self.heat_stage(p.heat)
+        spins = self.spins.get((stage.spec.name, p.heat), Spins())
+        current = spins.open or spins.done
+        if (p.card is None) == (p.entry is None):
+            raise Rejected("bad_payload", "Name the player who raised the dispute: their card "
+                                          "or their entry, one of the two.")
+        seated = [e for e in (self.entries[i] for i in stage.heats.get(p.heat, {}))
+                  if e.card == p.card or e.id == p.entry]
+        if not seated:
+            member = self.members.by_card.get(p.card or "")
+            who = member.display_name if member else "That card"
+            raise Rejected("not_seated", f"{who} has no seat in {p.heat}: a dispute is raised "
+                                         "by a player of the heat.")
+        what = " ".join(p.what.split())
+        if not what:
+            raise Rejected("what_required", "Say what the dispute is about; it is kept in the "
+                                            "log.")
+        if current == 0:
+            raise Rejected("no_spin_yet", f"{p.heat} has not opened betting for its first spin "
+                                          "yet: there is no spin to dispute (rule 17).")
+        if p.spin > current:
+            raise Rejected("spin_not_played", f"Spin {p.spin} of {p.heat} has not started; "
+                                              f"the spin in play is spin {current}.")
+        heat_over = spins.open is None and spins.done >= self.config.spins_per_heat
+        if p.spin < current or (heat_over and not stage.unscored.get(p.heat)):
+            raise Rejected("dispute_too_late", f"Spin {p.spin} of {p.heat} is over: disputes "
+                                               "must be raised within the spin in question, "
+                                               "and none is considered after it (rule 17).")
+        return [RouletteDisputeRecorded(p.heat, p.spin, seated[0].card, what, p.decision,
+                                        ctx.actor, p.signature.data(), ctx.now_ms)]
+
+    def heat_stage(self, heat: str) -> Stage:
+        """The stage whose heat is called `heat` ("Heat 3" in qualifying, "Group 1" in the
+        final); refused when no open stage has it."""
+        for name in self.order:
+            stage = self.stages[name]
+            if stage.heats.get(heat):
+                if stage.closed:
+                    raise Rejected("stage_closed", f"The {stage.spec.title} is closed; its "
+                                                   "spins can no longer be disputed (rule 17).")
+                return stage
+        raise Rejected("unknown_heat", f"Nobody is playing in {heat!r}.")
+
     # -- rules of advancement -------------------------------------------------------------------
     def advance(self, stage: Stage, ranking: list[str], ctx: Context) -> list[DomainEvent]:
         """Rules 13, 22-23: the top 10 guests start the final afresh, in two groups (places
@@ -234,6 +297,13 @@ class Roulette(RouletteViews, Tournament):
         spins = self.spins[(event.stage, event.heat)]
         spins.open, spins.done = None, event.spin
         return {self.spins_view, self.ops_view}  # ops: the console's heat progress
+
+    def _disputed(self, event: RouletteDisputeRecorded) -> set[str]:
+        stage = next(s for s in (self.stages[n] for n in self.order)
+                     if s.heats.get(event.heat))
+        self.disputes.setdefault((stage.spec.name, event.heat), []).append(DisputeRow(
+            event.spin, self.name_of(event.card), event.what, event.decision, event.decided_by))
+        return {self.ops_view}
 
     def _rebought(self, event: RouletteRebought) -> set[str]:
         self.rebuys[event.entry] = self.rebuys.get(event.entry, 0) + 1

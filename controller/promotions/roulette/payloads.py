@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from controller.domain.commands import payload
-from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Ref, Score
+from controller.domain.signatures import SignatureRef
+from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Ref, Score, ShortText
 
 
 @payload
@@ -41,3 +42,18 @@ class SpinOff:
     entries: EntryIds
     # None: the player is absent and takes the lower place
     scores: Annotated[list[Score | None], Field(max_length=100)]
+
+
+@payload
+class Dispute:
+    """Rule 17: who raised a dispute about which spin of a heat, what it was, how it was
+    decided, and their signature. The player is named by `card`, or by their `entry` in the
+    heat (the console, which sees only masked cards)."""
+
+    heat: Ref
+    spin: Annotated[int, Field(ge=1, le=100, strict=True)]
+    what: ShortText
+    decision: Literal["upheld", "rejected"]
+    signature: SignatureRef
+    card: CardNumber | None = None
+    entry: EntryId | None = None

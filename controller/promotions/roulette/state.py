@@ -14,3 +14,14 @@ class Spins:
     deadline_ms: int = 0
     opened_ms: int = 0  # when the current betting window (or its no-spin extension) began
     no_spin: bool = False
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """A dispute as the operator's console lists it (no signature: only that one was given)."""
+
+    spin: int
+    name: str
+    what: str
+    decision: str
+    decided_by: str

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from controller.promotions.roulette.config import RouletteConfig
-from controller.promotions.roulette.state import Spins
+from controller.promotions.roulette.state import Dispute, Spins
 from controller.promotions.tournament.views import TournamentViews
 from showrunner.contract.money import format_zar
 
@@ -16,6 +16,7 @@ class RouletteViews(TournamentViews):
 
     config: RouletteConfig
     spins: dict[tuple[str, str], Spins]
+    disputes: dict[tuple[str, str], list[Dispute]]
 
     @property
     def spins_view(self) -> str:
@@ -32,7 +33,10 @@ class RouletteViews(TournamentViews):
     def ops_doc(self) -> dict[str, Any]:
         """The operator's entries (tournament), with every heat's spins so far: the MC console
         offers a heat's next step from them (open betting, the spin, then the scores)."""
-        heats = [{"stage": stage, "heat": heat, "done": s.done, "open": s.open}
+        heats = [{"stage": stage, "heat": heat, "done": s.done, "open": s.open,
+                  "disputes": [{"spin": d.spin, "name": d.name, "what": d.what,
+                                "decision": d.decision, "decided_by": d.decided_by}
+                               for d in self.disputes.get((stage, heat), [])]}
                  for (stage, heat), s in sorted(self.spins.items())]
         return {**super().ops_doc(), "spins_per_heat": self.config.spins_per_heat,
                 "heats": heats}

@@ -27,6 +27,19 @@ class Super9TicketEntered(DomainEvent, type_name="Super9TicketEntered"):
 
 
 @dataclass(frozen=True)
+class Super9TicketChanged(DomainEvent, type_name="Super9TicketChanged"):
+    """Rule 23: a ticket's numbers changed before its game started, signed off by the
+    Promotion Director (`director`: their name; `signature`: the stored image's reference)."""
+
+    ticket: str
+    old: list[int]
+    new: list[int]
+    director: str
+    signature: dict[str, Any]
+    at_ms: int
+
+
+@dataclass(frozen=True)
 class Super9TicketVoided(DomainEvent, type_name="Super9TicketVoided"):
     """Rule 9 (or 21, 24): the ticket is out; with a card, its holder is out for `day`."""
 

@@ -31,6 +31,7 @@ from controller.promotions.super9.events import (
     Super9SessionStarted,
     Super9SpinEntered,
     Super9SpinUndone,
+    Super9TicketChanged,
     Super9TicketEntered,
     Super9TicketSold,
     Super9TicketVoided,
@@ -38,6 +39,7 @@ from controller.promotions.super9.events import (
 )
 from controller.promotions.super9.folding import Super9Folds
 from controller.promotions.super9.payloads import (
+    ChangeNumbers,
     CloseSession,
     ConfirmWin,
     EnterTicket,
@@ -96,6 +98,9 @@ class Super9(Super9Folds, Configurable[Super9Config], Feature):
                     "Sell a ticket at the Cash Desk (rules 5-6); a card is checked (rules 1-3)."),
             Command("super9.enter_ticket", "operator", EnterTicket, self.enter,
                     "Type a handed-in ticket's numbers from the original and the duplicate."),
+            Command("super9.change_numbers", "operator", ChangeNumbers, self.change_numbers,
+                    "Change an entered ticket's numbers before its game starts, signed off by "
+                    "the Promotion Director (rule 23)."),
             Command("super9.void_ticket", "operator", VoidTicket, self.void,
                     "Void a ticket and disqualify its holder for the day (rule 9)."),
             Command("super9.start_session", "operator", StartSession, self.start,
@@ -150,6 +155,27 @@ class Super9(Super9Folds, Configurable[Super9Config], Feature):
             self.members.eligible(ticket.card, ELIGIBILITY)
             self._check_not_disqualified(ticket.card, session.day)
         return [Super9TicketEntered(ticket.ticket, sorted(original), session.id, ctx.now_ms)]
+
+    def change_numbers(self, p: ChangeNumbers, ctx: Context) -> list[DomainEvent]:
+        """Rule 23: before the ticket's game starts, and only with the Director's sign-off."""
+        ticket = self._sold(p.ticket)
+        if ticket.numbers is None or ticket.session is None:
+            raise Rejected("not_entered", f"Ticket {ticket.ticket} has no numbers yet: enter "
+                                          "it from the original and the duplicate.")
+        if ticket.session in self.played or self._running_id() == ticket.session:
+            raise Rejected("session_started", f"The {self._label(ticket.session)} game has "
+                                              f"started: ticket {ticket.ticket}'s numbers can "
+                                              "only change before the game starts (rule 23).")
+        director = " ".join(p.director.split())
+        if not director:
+            raise Rejected("director_required", "Give the name of the Promotion Director who "
+                                                "signs the change off (rule 23).")
+        new = sorted(self._numbers(p.numbers, "new numbers"))
+        if new == ticket.numbers:
+            raise Rejected("numbers_unchanged", f"Ticket {ticket.ticket} already has these "
+                                                "numbers.")
+        return [Super9TicketChanged(ticket.ticket, list(ticket.numbers), new, director,
+                                    p.signature.data(), ctx.now_ms)]
 
     def void(self, p: VoidTicket, ctx: Context) -> list[DomainEvent]:
         ticket = self._sold(p.ticket)

@@ -14,6 +14,7 @@ from controller.promotions.super9.events import (
     Super9SessionStarted,
     Super9SpinEntered,
     Super9SpinUndone,
+    Super9TicketChanged,
     Super9TicketEntered,
     Super9TicketSold,
     Super9TicketVoided,
@@ -36,6 +37,7 @@ class Super9Folds(Super9Views):
     def handlers(self) -> Mapping[type[DomainEvent], Handler]:
         return {Super9SpinEntered: self._spun, Super9TicketSold: self._sold_ticket,
                 Super9TicketEntered: self._entered, Super9TicketVoided: self._voided,
+                Super9TicketChanged: self._changed,
                 Super9SessionStarted: self._started, Super9NoSpin: self._no_spin,
                 Super9SpinUndone: self._undone, Super9Won: self._won,
                 Super9SessionClosed: self._closed,
@@ -50,6 +52,11 @@ class Super9Folds(Super9Views):
         ticket = self.tickets[e.ticket]
         ticket.numbers, ticket.session = list(e.numbers), e.session
         self.by_session.setdefault(e.session, []).append(e.ticket)
+        self.last_at_ms = e.at_ms
+        return (JACKPOT, SCHEDULE)
+
+    def _changed(self, e: Super9TicketChanged) -> Iterable[str]:
+        self.tickets[e.ticket].numbers = list(e.new)
         self.last_at_ms = e.at_ms
         return (JACKPOT, SCHEDULE)
 

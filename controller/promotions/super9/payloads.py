@@ -7,9 +7,11 @@ from typing import Annotated
 from pydantic import Field
 
 from controller.domain.commands import payload
+from controller.domain.signatures import SignatureRef
 from showrunner.contract.fields import (
     MAX_WHEEL_NUMBER,
     CardNumber,
+    DisplayName,
     Ref,
     ShortText,
     TicketNumber,
@@ -28,6 +30,16 @@ class EnterTicket:
     ticket: TicketNumber
     original: Annotated[list[WheelNumber], Field(max_length=MAX_WHEEL_NUMBER + 1)]
     duplicate: Annotated[list[WheelNumber], Field(max_length=MAX_WHEEL_NUMBER + 1)]
+
+
+@payload
+class ChangeNumbers:
+    """Rule 23: a ticket's new numbers, and the Promotion Director who signs the change off."""
+
+    ticket: TicketNumber
+    numbers: Annotated[list[WheelNumber], Field(max_length=MAX_WHEEL_NUMBER + 1)]
+    director: DisplayName
+    signature: SignatureRef
 
 
 @payload

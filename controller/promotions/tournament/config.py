@@ -8,7 +8,7 @@ apply to what comes next (docs/config.md).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -45,10 +45,14 @@ class TournamentConfig(PromotionConfig):
     leaderboard_rows: int = Field(ge=1, le=200, strict=True)
     pools: tuple[PoolConfig, ...] = Field(min_length=1)
     prize_split: Split
+    #: whether a stage may close with scores nobody signed for (where the rules ask for a
+    #: signature): "warn" closes and says who has not signed, "require" refuses, "off" ignores
+    score_signatures: Literal["warn", "require", "off"] = "warn"
     #: days a prize winner has to collect (slots rules 43, 45; poker rule 55)
     claim_days: int = Field(default=CLAIM_DAYS, ge=1, le=365, strict=True)
 
-    FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in", "claim_days"})
+    FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in", "score_signatures",
+                                                     "claim_days"})
 
     @model_validator(mode="after")
     def _splits(self) -> TournamentConfig:

@@ -110,6 +110,30 @@ class TournamentProxyRegistered(DomainEvent, type_name="TournamentProxyRegistere
 
 
 @dataclass(frozen=True)
+class TournamentScoreAcknowledged(DomainEvent, type_name="TournamentScoreAcknowledged"):
+    """The participant signed for their score as it stood (poker rules 20, 35, 51; roulette
+    rule 18); a later correction or void makes it unacknowledged again. `signature` is the
+    stored image's reference (`SignatureRef.data()`), never the image."""
+
+    promotion: str
+    entry: str
+    score: int
+    signature: dict[str, Any]
+    at_ms: int
+
+
+@dataclass(frozen=True)
+class TournamentClosedUnsigned(DomainEvent, type_name="TournamentClosedUnsigned"):
+    """A stage closed with scores nobody signed for, under the "warn" policy: which entries,
+    and the sentence the MC was shown (kept for the auditor)."""
+
+    promotion: str
+    stage: str
+    entries: list[str]
+    warning: str
+
+
+@dataclass(frozen=True)
 class TournamentSplitSet(DomainEvent, type_name="TournamentSplitSet"):
     promotion: str
     percents: list[int]

@@ -26,10 +26,12 @@ from controller.domain.proxies import check_nominee
 from controller.domain.standings import Standings
 from controller.promotions.tournament.config import TournamentConfig
 from controller.promotions.tournament.events import (
+    TournamentClosedUnsigned,
     TournamentEntered,
     TournamentEntryRemoved,
     TournamentHeatStarted,
     TournamentProxyRegistered,
+    TournamentScoreAcknowledged,
     TournamentScoreCorrected,
     TournamentScoreRecorded,
     TournamentScoreVoided,
@@ -38,6 +40,7 @@ from controller.promotions.tournament.events import (
 )
 from controller.promotions.tournament.folding import TournamentFolds
 from controller.promotions.tournament.payloads import (
+    AcknowledgeScore,
     CorrectScore,
     Disqualify,
     RecordScore,
@@ -73,6 +76,9 @@ class Tournament(TournamentFolds, Configurable[Any], Feature):
     proxy_for_extra_seats_only = True
     live_scores = False  # True: record_score may repeat while the stage runs (a live meter)
     prize_pool = "prize_pool"
+    #: stage -> the rule that has each of its scores signed for by the participant; none: the
+    #: promotion asks for no signature and has no `acknowledge_score`
+    score_signature_rules: ClassVar[dict[str, str]] = {}
 
     def __init__(self, members: Members, config: TournamentConfig) -> None:
         self.members = members
@@ -115,6 +121,7 @@ class Tournament(TournamentFolds, Configurable[Any], Feature):
         return (
             *self.own_commands(),
             self.record_command(),
+            *self.signature_commands(),
             Command(f"{n}.correct_score", "operator", CorrectScore, self.correct_score,
                     "Correct a recorded score; the reason and the old value stay in the log."),
             Command(f"{n}.void_score", "operator", VoidScore, self.void_score,
@@ -133,6 +140,13 @@ class Tournament(TournamentFolds, Configurable[Any], Feature):
 
     def own_commands(self) -> Iterable[Command[Any]]:
         return ()
+
+    def signature_commands(self) -> Iterable[Command[Any]]:
+        if not self.score_signature_rules:
+            return ()
+        return (Command(f"{self.name}.acknowledge_score", "operator", AcknowledgeScore,
+                        self.acknowledge_score,
+                        "The participant signs for their score as it stands."),)
 
     def record_command(self) -> Command[Any]:
         return Command(f"{self.name}.record_score", "operator", RecordScore, self.record_score,
@@ -223,6 +237,54 @@ class Tournament(TournamentFolds, Configurable[Any], Feature):
                                       "yet; seats are allocated first.")
         return TournamentScoreRecorded(self.name, e.id, score, ctx.now_ms, detail)
 
+    def acknowledge_score(self, p: AcknowledgeScore, ctx: Context) -> list[DomainEvent]:
+        """The participant signs for the score as it stands (its rule by stage)."""
+        e = self.entry(p.entry)
+        rule = self.score_signature_rules.get(e.stage, "the rules")
+        who = self.name_of(e.proxy or e.card)
+        if e.status != "active":
+            raise Rejected("not_playing", f"Entry {e.id} ({self.name_of(e.card)}) was "
+                                          f"{e.status}; there is no score to sign for.")
+        if e.score is None:
+            raise Rejected("no_score", f"{who} has no score yet to sign for ({rule}): record "
+                                       "it first.")
+        if p.score is not None and p.score != e.score:
+            raise Rejected("score_changed", f"{who}'s score is now {e.score}, not {p.score}: "
+                                            "show them the score again before they sign.")
+        if e.signed:
+            raise Rejected("already_signed", f"{who} has already signed for the score of "
+                                             f"{e.score}.")
+        return [TournamentScoreAcknowledged(self.name, e.id, e.score, p.signature.data(),
+                                            ctx.now_ms)]
+
+    def signs_scores(self, stage: Stage) -> bool:
+        return bool(self.score_signature_rules.get(stage.spec.name)) and \
+            self.config.score_signatures != "off"
+
+    def unsigned_in(self, stage: Stage) -> list[Entry]:
+        """The stage's active scores nobody has signed for, in entry order."""
+        waiting = {i for entries in stage.unsigned.values() for i in entries}
+        return [self.entries[i] for i in stage.entries if i in waiting]
+
+    def signature_check(self, stage: Stage) -> list[DomainEvent]:
+        """The score sheet at a stage's end: under "require" every score must be signed for,
+        under "warn" the close records who has not signed, under "off" nothing."""
+        rule = self.score_signature_rules.get(stage.spec.name, "")
+        policy = self.config.score_signatures
+        unsigned = self.unsigned_in(stage) if self.signs_scores(stage) else []
+        if not unsigned:
+            return []
+        names = ", ".join(self.name_of(e.proxy or e.card) for e in unsigned)
+        if policy == "require":
+            raise Rejected("scores_unsigned", f"{names}: not yet signed for their scores "
+                                              f"({rule}). Ask them to sign, then close the "
+                                              f"{stage.spec.title}.")
+        count = len(unsigned)
+        warning = (f"{names}: {count} score{'s' if count > 1 else ''} not signed for when the "
+                   f"{stage.spec.title} closed ({rule}).")
+        return [TournamentClosedUnsigned(self.name, stage.spec.name, [e.id for e in unsigned],
+                                         warning)]
+
     def correct_score(self, p: CorrectScore, ctx: Context) -> list[DomainEvent]:
         e = self.playing(p.entry)
         if e.score is None:
@@ -260,8 +322,9 @@ class Tournament(TournamentFolds, Configurable[Any], Feature):
                                              f"{stage.standings.score(group[0])} across place "
                                              f"{cut}; record a tie-break first "
                                              f"({self.rules['tie']}).")
+        unsigned = self.signature_check(stage)
         ranking = stage.standings.ranking()
-        return [TournamentStageClosed(self.name, stage.spec.name, ranking),
+        return [TournamentStageClosed(self.name, stage.spec.name, ranking), *unsigned,
                 *self.advance(stage, ranking, ctx), *self.awards(stage, ranking, ctx)]
 
     def awards(self, stage: Stage, ranking: list[str], ctx: Context) -> list[DomainEvent]:

@@ -12,10 +12,12 @@ from controller.domain.heats import heat_number
 from controller.domain.members import MemberFlagged, MemberJoinedRewards
 from controller.domain.money import split
 from controller.promotions.tournament.events import (
+    TournamentClosedUnsigned,
     TournamentEntered,
     TournamentEntryRemoved,
     TournamentHeatStarted,
     TournamentProxyRegistered,
+    TournamentScoreAcknowledged,
     TournamentScoreCorrected,
     TournamentScoreRecorded,
     TournamentScoreVoided,
@@ -51,6 +53,8 @@ class TournamentFolds(TournamentViews):
             TournamentStageClosed: self._on_stage_closed,
             TournamentProxyRegistered: self._on_proxy_registered,
             TournamentSplitSet: self._on_split_set,
+            TournamentScoreAcknowledged: self._on_score_acknowledged,
+            TournamentClosedUnsigned: self._on_closed_unsigned,
             PromotionConfigured: self.configured,
         }
         return {**{cls: self._own(fold) for cls, fold in own.items()},
@@ -128,6 +132,20 @@ class TournamentFolds(TournamentViews):
         self.forms.add(ev.form)
         return {self.seating_view} if self.entries[ev.entry].heat else set()
 
+    def _on_score_acknowledged(self, ev: TournamentScoreAcknowledged) -> set[str]:
+        """The score as it stands is signed for; a score changed since is not (the command
+        refuses that, and an older log's acknowledgement of a changed score stays unsigned)."""
+        e = self.entries[ev.entry]
+        if e.score == ev.score:
+            stage = self.stages[e.stage]
+            self.untrack(stage, e)
+            e.signed = True
+            self.track(stage, e)
+        return set()  # the ops view only (with_ops)
+
+    def _on_closed_unsigned(self, ev: TournamentClosedUnsigned) -> set[str]:
+        return set()  # the record of a warning; the stage closed with its own event
+
     def _on_split_set(self, ev: TournamentSplitSet) -> set[str]:
         self.split = list(ev.percents)
         return {self.prizes_view}
@@ -159,6 +177,7 @@ class TournamentFolds(TournamentViews):
         self._remember_places(stage)
         self.untrack(stage, e)
         e.score = score
+        e.signed = False  # a signature is for the score as it stood
         self.track(stage, e)
         if score is None:
             stage.standings.drop(e.id, e.card)
@@ -179,12 +198,15 @@ class TournamentFolds(TournamentViews):
         stage.heats.setdefault(e.heat, {})[e.id] = None
         if e.status == "active" and e.score is None:
             stage.unscored.setdefault(e.heat, set()).add(e.id)
+        if e.status == "active" and e.score is not None and not e.signed:
+            stage.unsigned.setdefault(e.heat, set()).add(e.id)
 
     @staticmethod
     def untrack(stage: Stage, e: Entry) -> None:
         """Take `e` out of its heat's files, before its heat, score or status changes."""
         stage.heats.get(e.heat, {}).pop(e.id, None)
         stage.unscored.get(e.heat, set()).discard(e.id)
+        stage.unsigned.get(e.heat, set()).discard(e.id)
 
     @classmethod
     def _seat(cls, stage: Stage, e: Entry, heat: str | None, seat: int | None) -> None:

@@ -8,6 +8,7 @@ from typing import Annotated
 from pydantic import Field
 
 from controller.domain.commands import payload
+from controller.domain.signatures import SignatureRef
 from showrunner.contract.fields import (
     CardNumber,
     EntryId,
@@ -24,6 +25,16 @@ from showrunner.contract.fields import (
 class RecordScore:
     entry: EntryId
     score: Score
+
+
+@payload
+class AcknowledgeScore:
+    """The participant signs for the entry's score; `score`, when given, is the score they
+    were shown, so a score changed meanwhile is not signed for unseen."""
+
+    entry: EntryId
+    signature: SignatureRef
+    score: Score | None = None
 
 
 @payload

@@ -38,6 +38,7 @@ class Entry:
     scored_at_ms: int = 0
     status: str = "active"  # active | disqualified | forfeited | refunded | to_final
     proxy: str | None = None
+    signed: bool = False  # the participant signed for the score as it stands
 
 
 @dataclass
@@ -57,6 +58,8 @@ class Stage:
     # entry of the tournament (controller/promotions/tournament/folding.py keeps them)
     heats: dict[str | None, dict[str, None]] = field(default_factory=dict)
     unscored: dict[str | None, set[str]] = field(default_factory=dict)
+    # heat -> its active entries with a score nobody has signed for yet
+    unsigned: dict[str | None, set[str]] = field(default_factory=dict)
 
     def free_seat(self, e: Entry) -> None:
         """The seat `e` holds is free again (an entry not yet seated holds none)."""

@@ -17,6 +17,15 @@ from controller.promotions.tournament.config import PoolConfig
 from controller.promotions.tournament.state import Entry, Stage
 from showrunner.contract.money import format_zar
 
+#: unsigned scores outside any heat (poker's qualifying) kept on the operator's view: the latest
+UNSIGNED_ROWS = 20
+
+
+def _entry_order(entry_id: str) -> tuple[int, str]:
+    """Entries in the order they were made ("P9" before "P10")."""
+    digits = "".join(c for c in entry_id if c.isdigit())
+    return (int(digits) if digits else 0, entry_id)
+
 
 class TournamentViews:
     """The views of one tournament promotion (`name` is its command and view prefix)."""
@@ -159,17 +168,35 @@ class TournamentViews:
         this view is rebuilt and sent on every change; the console finds any other entry with
         `find` (bench/leaderboard.py)."""
         first = self.stages[self.order[0]]
-        playing = [i for heat, waiting in first.unscored.items() if waiting
-                   for i in (first.heats[heat] if heat is not None else sorted(waiting))]
+        signs = self.signs_scores(first)
+        heats = dict.fromkeys([*first.unscored, *(first.unsigned if signs else ())])
+        playing: list[str] = []
+        for heat in heats:
+            waiting = first.unscored.get(heat, set())
+            unsigned = first.unsigned.get(heat, set()) if signs else set()
+            if heat is None:  # no heats (poker's qualifying): the latest unsigned only
+                playing += sorted(waiting) + sorted(unsigned, key=_entry_order)[-UNSIGNED_ROWS:]
+            elif waiting or unsigned:
+                playing += first.heats[heat]
         later = [i for name in self.order[1:] for i in self.stages[name].entries]
         return {"title": self.title,
+                "signatures": {name: self.signs_scores(stage)
+                               for name, stage in self.stages.items()},
+                "unsigned": {name: sum(len(v) for v in stage.unsigned.values())
+                             for name, stage in self.stages.items()
+                             if self.signs_scores(stage)},
                 "entries": [self.ops_row(self.entries[i]) for i in [*playing, *later]]}
+
+    def signs_scores(self, stage: Stage) -> bool:
+        """Whether the participants sign for this stage's scores (its rule, not "off")."""
+        return False
 
     def ops_row(self, e: Entry) -> dict[str, Any]:
         return {"entry": e.id, "card": self.members.by_card[e.card].masked_card,
                 "name": self.name_of(e.card), "stage": e.stage, "heat": e.heat, "seat": e.seat,
                 "score": e.score, "status": e.status, "via": self.route(e),
-                "proxy": None if e.proxy is None else self.name_of(e.proxy)}
+                "proxy": None if e.proxy is None else self.name_of(e.proxy),
+                "signed": e.signed, "signer": self.name_of(e.proxy or e.card)}
 
     def find(self, query: str, limit: int) -> list[dict[str, Any]]:
         """Up to `limit` entries, newest first, whose player's name holds `query` (any case),

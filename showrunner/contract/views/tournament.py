@@ -200,12 +200,17 @@ class OpsEntry(ViewModel):
     status: Literal["active", "disqualified", "forfeited", "refunded", "to_final"]
     via: ShortText
     proxy: DisplayName | None
+    signed: Flag  # the participant signed for the score as it stands (never the signature)
+    signer: DisplayName  # who signs for it: the player, or their proxy
 
 
 class OpsTournamentView(ViewModel):
-    """Operator-only: every entry of every stage with its entry id."""
+    """Operator-only: every entry of every stage with its entry id; per stage, whether its
+    scores are signed for and how many are not yet."""
 
     title: ShortText
+    signatures: Annotated[dict[ShortText, Flag], Field(max_length=10)]
+    unsigned: Annotated[dict[ShortText, Count], Field(max_length=10)]
     entries: Annotated[list[OpsEntry], Field(max_length=10_000)]
 
 
@@ -227,11 +232,22 @@ class OpsPokerView(OpsTournamentView):
     weekly: Annotated[list[OpsWeek], Field(max_length=60)]
 
 
+class OpsDispute(ViewModel):
+    """A dispute recorded in a heat (rule 17): who raised it, about what, how it was decided."""
+
+    spin: Place
+    name: DisplayName
+    what: ShortText
+    decision: Literal["upheld", "rejected"]
+    decided_by: DisplayName
+
+
 class OpsHeatSpins(ViewModel):
     stage: ShortText
     heat: ShortText
     done: Count
     open: Place | None
+    disputes: Annotated[list[OpsDispute], Field(max_length=1000)]
 
 
 class OpsRouletteView(OpsTournamentView):
