@@ -12,6 +12,7 @@
 
 import {$, el} from "./link.js";
 import {act, button, link, may, panel, showAnswer} from "./console.js";
+import {askSignature} from "./signature.js";
 
 const REFRESH_MS = 30_000;
 const HOUR_MS = 3_600_000;
@@ -184,7 +185,6 @@ async function signAndPay() {
       "Type only the last 4 letters or digits of the document, never the whole number.");
     return;
   }
-  const {askSignature} = await import("./signature.js");
   $("pz-pay").hidden = true;
   const signature = await askSignature({title: `${r.name} signs for the prize`,
     prompt: `I received ${r.amount_text}: ${r.what}.`});

@@ -9,7 +9,7 @@ import sqlite3
 from controller.application.settings import CONFIG_DIR_ENV
 from tests.support.live import live_controller
 from tests.support.prize_night import roulette_prizes
-from tests.support.prize_signature import posted_signature
+from tests.support.signatures import signed
 from tests.support.tables import write_tables_config
 
 
@@ -42,7 +42,7 @@ async def test_the_register_is_for_operators_and_auditors_only(tmp_path, monkeyp
             "code": "forbidden", "message": "Only operators and auditors may see the prize "
             "register: it holds the winners' identity details and signatures."}}
 
-        signature = await posted_signature(ctl.url, ctl.keys["operator"])
+        signature = await signed(ctl.url, ctl.keys["operator"])
         before = last_seq(ctl.db_path)
         refused = await mc.send("prizes.pay", {
             "prize": "roulette-final-1", "card": "1000001", "cents": 20_000, "method": "cash",
