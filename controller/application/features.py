@@ -24,6 +24,8 @@ from controller.promotions.tournament.cues import SeatDrawCues
 from controller.promotions.wildcard import Wildcard
 from controller.promotions.wildcard.config import WildcardConfig
 from controller.promotions.wildcard.cues import WildcardCues
+from controller.register import Register
+from controller.register.cues import RegisterCues
 from controller.screens.feature import Screens
 
 
@@ -38,5 +40,7 @@ def build_features() -> list[Feature]:
                    SeatDrawCues(poker)]
     roulette = Roulette(members, shipped("roulette", RouletteConfig))
     super9 = Super9(members, shipped("super9", Super9Config))
-    return [members, slots, roulette, poker, super9, wildcard,
+    register = Register(members)
+    cue_sources.append(RegisterCues(register))
+    return [members, slots, roulette, poker, super9, wildcard, register,
             Cues(cue_sources), Screens(), Keys(), Users(), Rehearsal(), Venue(), Certification()]

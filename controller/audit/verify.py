@@ -21,11 +21,16 @@ from typing import Any
 
 from controller.application.features import build_features
 from controller.application.show import Show
+from controller.domain.awards import PrizeAwarded
+from controller.domain.certification import AuditCertified
 from controller.domain.events import DomainEvent, event_from
 from controller.domain.handoffs import WildcardFinalist
 from controller.domain.keys import KeyIssued, KeyRevoked
 from controller.domain.members import MemberFlagged, MemberRegistered
+from controller.promotions.roulette.events import RouletteDisputeRecorded
+from controller.promotions.super9.events import Super9TicketChanged
 from controller.promotions.tournament.events import (
+    TournamentScoreAcknowledged,
     TournamentScoreCorrected,
     TournamentScoreRecorded,
     TournamentScoreVoided,
@@ -42,6 +47,7 @@ from controller.promotions.wildcard.events import (
     WildcardStandInNamed,
 )
 from controller.promotions.wildcard.pool import holder_of, pool_digest, total_tickets
+from controller.register.events import PrizeLapsed, PrizePaid
 from controller.store.sqlite import EventLog, StoredEvent
 
 #: the events the auditor's trail holds, by kind
@@ -52,7 +58,10 @@ KINDS: dict[type[DomainEvent], str] = {
     WildcardClaimed: "claim", WildcardFinalist: "claim", WildcardStandInNamed: "claim",
     WildcardRedrawStarted: "redraw", KeyIssued: "key", KeyRevoked: "key",
     TournamentScoreRecorded: "score", TournamentScoreCorrected: "score",
-    TournamentScoreVoided: "score",
+    TournamentScoreVoided: "score", TournamentScoreAcknowledged: "score",
+    RouletteDisputeRecorded: "dispute", Super9TicketChanged: "ticket",
+    PrizeAwarded: "prize", PrizePaid: "payment", PrizeLapsed: "prize",
+    AuditCertified: "certification",
 }
 EVENT_COLUMNS = ["seq", "at_utc", "at_ms", "actor", "kind", "type", "data", "hash"]
 DRAW_COLUMNS = ["round", "drawn_at_utc", "operator", "pool_members", "pool_tickets",

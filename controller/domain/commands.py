@@ -114,7 +114,8 @@ def _readable(ctx: dict[str, Any]) -> dict[str, Any]:
 
 _UNKNOWN = {"unexpected_keyword_argument", "extra_forbidden"}
 #: field names that read badly as labels
-_LABELS = {"yaml": "The playlist's text"}
+_LABELS = {"yaml": "The playlist's text", "id_last4": "The ID's last 4 characters",
+           "id_type": "The ID type"}
 _SENTENCES = {
     "missing": "is required",
     "missing_argument": "is required",

@@ -25,6 +25,7 @@ from controller.domain.venue import Venue
 from controller.promotions.tournament.feature import Tournament
 from controller.realtime.floor import screens_report
 from controller.realtime.hub import Hub
+from controller.register import Register
 from controller.screens.audience import floor_playlist
 from controller.screens.payloads import Assign, ScreenOnly
 from controller.store.sqlite import EventLog
@@ -38,6 +39,8 @@ MAX_QUERY = 100  # characters of a search
 CONTROL_ROLES = frozenset({"operator", "technician", "auditor"})
 TECHNICIAN = frozenset({"technician"})
 AUDIT_ROLES = frozenset({"auditor", "operator"})
+#: the register holds winners' personal information (ID digits, signatures): these roles only
+PRIZE_REGISTER = frozenset({"operator", "auditor"})
 SearchText: TypeAlias = Annotated[StrictStr, Field(max_length=MAX_QUERY), PRINTABLE]
 """What the MC types to find a player: a name or a card number."""
 
@@ -67,6 +70,13 @@ async def find_entries(p: FindEntries, hub: Hub) -> dict[str, Any]:
 async def screens(p: Nothing, hub: Hub) -> dict[str, Any]:
     """The /screens page's report: every screen with its telemetry."""
     return await screens_report(hub)
+
+
+async def prize_register(p: Nothing, hub: Hub) -> dict[str, Any]:
+    """Every prize awarded, owed first by deadline, with how each was paid or lapsed."""
+    register = hub.service.show.feature(Register)
+    assert isinstance(register, Register)
+    return {"prizes": register.rows()}
 
 
 class PlaylistProblems(Rejected):
@@ -131,6 +141,10 @@ async def verify_chain(p: Nothing, hub: Hub) -> dict[str, Any]:
 CONTROL_QUERIES: dict[str, Query[Any, Hub]] = {q.name: q for q in (
     Query("find_entries", CONTROL_ROLES, FindEntries, find_entries,
           "Only the console may look for players.", "Find a tournament's entries by player."),
+    Query("prize_register", PRIZE_REGISTER, Nothing, prize_register,
+          "Only operators and auditors may see the prize register: it holds the winners' "
+          "identity details and signatures.",
+          "Every prize awarded: who, what, the deadline, and how it was paid or lapsed."),
     Query("screens", TECHNICIAN, Nothing, screens, TECHNICIANS_ONLY,
           "Every screen with its status and its latest heartbeat."),
     Query("check_playlist", TECHNICIAN, Assign, check_playlist, TECHNICIANS_ONLY,

@@ -1,7 +1,8 @@
 // @ts-check
 /* The MC's notes: what the cue page must not read aloud (the rule behind a call, what to check
  * or do) is shown to the MC beside the moment it belongs to — on the Wild Card panel from the
- * `cues` view, on the Super 9 panel from `cues:super9`. The newest first, a few at most.
+ * `cues` view, on the Super 9 panel from `cues:super9`, on the Prizes panel the reminders
+ * before a prize's deadline (`cues`). The newest first, a few at most.
  */
 
 import {$, el} from "./link.js";
@@ -9,10 +10,11 @@ import {panel, link} from "./console.js";
 const SHOWN = 3;
 
 
-function wildcardNotes() {
+/** The due notes of the `cues` view's cues whose topic starts `prefix`. @param {string} prefix */
+function dueNotes(prefix) {
   const cues = link().doc("cues")?.cues ?? [];
   const now = link().now();
-  return cues.filter((c) => c.notes && c.topic.startsWith("wildcard") && c.at_ms <= now)
+  return cues.filter((c) => c.notes && c.topic.startsWith(prefix) && c.at_ms <= now)
     .map((c) => c.notes).reverse();
 }
 
@@ -34,7 +36,8 @@ function show(id, notes) {
 }
 
 function render() {
-  show("wc-notes", wildcardNotes());
+  show("wc-notes", dueNotes("wildcard"));
+  show("pz-notes", dueNotes("prize-"));
   show("s9-notes", super9Notes());
 }
 

@@ -18,6 +18,7 @@ import "./wildcard.js";
 import "./tournament.js";
 import "./super9.js";
 import "./roulette.js";
+import "./prizes.js";
 import "./takeover.js";
 import "./rehearsal.js";
 import "./notes.js";

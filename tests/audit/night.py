@@ -37,15 +37,22 @@ DAY_MS = 24 * 3600 * 1000
 PAID_AT = CLOSE + DAY_MS  # the next day
 
 
-def signature_png() -> bytes:
-    """A pad's signature: two strokes on a transparent 400x150 canvas."""
+def signature_png(lift: int = 0) -> bytes:
+    """A pad's signature: two strokes on a transparent 400x150 canvas (`lift`: another
+    person's, drawn higher)."""
     image = Image.new("RGBA", (400, 150), (0, 0, 0, 0))
     pen = ImageDraw.Draw(image)
-    pen.line([(20, 110), (80, 30), (140, 120), (200, 40)], fill=(10, 10, 60, 255), width=4)
-    pen.line([(220, 90), (300, 60), (380, 100)], fill=(10, 10, 60, 255), width=4)
+    pen.line([(20, 110 - lift), (80, 30), (140, 120 - lift), (200, 40)], fill=(10, 10, 60, 255),
+             width=4)
+    pen.line([(220, 90 - lift), (300, 60), (380, 100 - lift)], fill=(10, 10, 60, 255), width=4)
     out = io.BytesIO()
     image.save(out, "PNG")
     return out.getvalue()
+
+
+def receipt_png() -> bytes:
+    """The winner's signature on the receipt of the cash prize."""
+    return signature_png(lift=25)
 
 
 def keep_signature(db: Path, png: bytes) -> dict[str, Any]:
@@ -68,8 +75,8 @@ def append(log: EventLog, command_id: str, actor: str, at: int,
 
 
 def record_night(db: Path, prizes: bool = True) -> dict[str, Any]:
-    """The night, certified by the auditor; with `prizes`, the prizes decided and one paid.
-    Returns the signature's data (one image, signed twice) the events carry."""
+    """The night, certified by the auditor; with `prizes`, the prizes decided and one paid
+    against the winner's signature (`receipt_png`). Returns the auditor's signature's data."""
     record_show(db)
     signature = keep_signature(db, signature_png())
     config = shipped("wildcard", WildcardConfig).to_data()
@@ -80,6 +87,7 @@ def record_night(db: Path, prizes: bool = True) -> dict[str, Any]:
     assert ack["ok"], ack
     if not prizes:
         return signature
+    receipt = keep_signature(db, receipt_png())
     with EventLog.open(db) as log:
         append(log, "award", "controller", CLOSE + 130_000, [
             ("PrizeAwarded", 1, {"prize": "wildcard-seat-1", "promotion": "wildcard",
@@ -95,7 +103,7 @@ def record_night(db: Path, prizes: bool = True) -> dict[str, Any]:
         append(log, "pay", "mc-thabo", PAID_AT, [
             ("PrizePaid", 1, {"prize": "wildcard-cash-1", "card": "1000004", "cents": 150_000,
                               "method": "cash", "paid_by": "mc-thabo", "id_type": "SA ID",
-                              "id_last4": "0123", "signature": signature, "at_ms": PAID_AT})])
+                              "id_last4": "0123", "signature": receipt, "at_ms": PAID_AT})])
     return signature
 
 

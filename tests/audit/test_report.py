@@ -7,6 +7,7 @@ Each PDF is read the way a person would: its text with `pdftotext`, its images w
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 import sqlite3
 import subprocess
@@ -17,7 +18,13 @@ import pytest
 
 from controller.cli.main import main
 from controller.store.sqlite import EventLog
-from tests.audit.night import append, keep_signature, record_night, signature_png
+from tests.audit.night import (
+    append,
+    keep_signature,
+    receipt_png,
+    record_night,
+    signature_png,
+)
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "release-0.1.db"
 
@@ -105,10 +112,11 @@ def test_a_period_reports_only_its_days(night, tmp_path):
     assert "cash, by mc-thabo" not in text  # the award, on the 18th, is not in it
 
 
-def test_the_pack_holds_reports_trail_signatures_checkpoints_and_a_true_manifest(certified,
+def test_the_pack_holds_reports_trail_signatures_checkpoints_and_a_true_manifest(night,
                                                                                  tmp_path):
     # CPA regulation 11: the rules, who conducted it and the winners, kept three years
-    db, signature = certified
+    db, signature = night
+    receipt = hashlib.sha256(receipt_png()).hexdigest()
     assert main(["audit", "keygen", "--out", str(tmp_path / "show.db.checkpoint-key")]) == 0
     assert main(["audit", "checkpoint", "--db", str(db)]) == 0
     out = tmp_path / "pack.zip"
@@ -118,7 +126,8 @@ def test_the_pack_holds_reports_trail_signatures_checkpoints_and_a_true_manifest
         archive.extractall(folder)
     names = {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
     assert {"reports/wildcard.pdf", "events.csv", "events.json", "draws.csv", "draws.json",
-            f"signatures/{signature['sha256']}.png", "checkpoints/show.db.checkpoints",
+            f"signatures/{signature['sha256']}.png", f"signatures/{receipt}.png",
+            "checkpoints/show.db.checkpoints",
             "checkpoints/show.db.checkpoint-key.pub", "README.txt", "MANIFEST.txt"} <= names
     assert "show.db.checkpoint-key" not in {Path(n).name for n in names}  # never the secret
     assert "three years" in (folder / "README.txt").read_text()
@@ -137,6 +146,10 @@ def test_the_pack_holds_reports_trail_signatures_checkpoints_and_a_true_manifest
     image = (folder / "signatures" / f"{signature['sha256']}.png").read_bytes()
     assert hashlib.sha256(image).hexdigest() == signature["sha256"]
     assert "signed checkpoints" in text_of(folder / "reports" / "wildcard.pdf")
+    events = json.loads((folder / "events.json").read_text())
+    kinds = {(e["type"], e["kind"]) for e in events}
+    assert {("PrizeAwarded", "prize"), ("PrizePaid", "payment"),
+            ("AuditCertified", "certification")} <= kinds
 
 
 def test_a_pack_is_not_written_into_a_folder_that_holds_files(certified, tmp_path, capsys):
@@ -173,6 +186,24 @@ def test_verify_names_the_event_whose_signature_image_was_swapped(certified, cap
     assert err.startswith(f"FAILED: event {seq_of(db, 'AuditCertified')} (AuditCertified): "
                           "the stored signature image")
     assert "changed after it was signed" in err
+
+
+def test_verify_names_the_payment_whose_receipt_signature_was_swapped(night, capsys):
+    # slots rule 44 (super 9 rule 26, poker rule 55): the winner signs for receipt; the chain
+    # proves which image, so a receipt swapped in the store is named by its payment
+    db, _ = night
+    receipt = hashlib.sha256(receipt_png()).hexdigest()
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE signatures SET png = ? WHERE sha256 = ?", (signature_png(60), receipt))
+    assert main(["audit", "verify", "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"FAILED: event {seq_of(db, 'PrizePaid')} (PrizePaid): the stored "
+                          f"signature image {receipt[:12]}… does not hash to that SHA-256")
+
+
+def test_verify_holds_for_a_night_with_prizes_paid(night, capsys):
+    db, _ = night
+    assert main(["audit", "verify", "--db", str(db)]) == 0, capsys.readouterr().err
 
 
 def test_verify_names_the_event_whose_signature_image_is_gone(certified, capsys):

@@ -46,7 +46,9 @@ async def test_claim_countdown_survives_a_sigkill(tmp_path, monkeypatch):
                 await asyncio.sleep(0.1)
             ack = await mc.send("wildcard.claim", {"card_checked": True, "id_checked": True})
             assert ack["ok"], ack
-            assert [e["type"] for e in ack["events"]] == ["WildcardClaimed", "WildcardFinalist"]
+            # slots rules 19, 43: the finalist, and the seat in the Final recorded as a prize
+            assert [e["type"] for e in ack["events"]] == ["WildcardClaimed", "PrizeAwarded",
+                                                          "WildcardFinalist"]
             doc = await mc.wait_view("draw:wildcard", lambda d: d["phase"] == "finalist")
             assert doc["finalist"]["present"] is True
 

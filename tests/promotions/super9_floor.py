@@ -17,6 +17,7 @@ from controller.domain.members import Members
 from controller.promotions.super9 import Super9
 from controller.promotions.super9.config import Super9Config
 from controller.promotions.super9.views import BOARD, CUES, JACKPOT
+from controller.register import Register
 
 TZ = ZoneInfo("Africa/Johannesburg")
 WEDNESDAY = "2025-06-04"  # a Wednesday; sessions 19:00 and 21:00
@@ -33,7 +34,8 @@ class Floor:
         self.members = Members()
         self.super9 = Super9(self.members, Super9Config.model_validate(
             {**shipped("super9", Super9Config).to_data(), **config}))
-        self.show = Show([self.members, self.super9])
+        self.register = Register(self.members)  # a confirmed win awards prizes to it
+        self.show = Show([self.members, self.super9, self.register])
         self.now = ms(f"{WEDNESDAY} 10:00")
         self.log: list[DomainEvent] = []
 

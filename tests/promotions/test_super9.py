@@ -32,8 +32,8 @@ def floor() -> Floor:
 
 
 def won(f: Floor) -> Super9Won:
-    (event,) = f.do("super9.confirm_win")
-    assert isinstance(event, Super9Won)
+    event, *prizes = f.do("super9.confirm_win")
+    assert isinstance(event, Super9Won) and len(prizes) == len(event.winners)
     return event
 
 

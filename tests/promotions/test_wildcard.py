@@ -281,11 +281,14 @@ def test_winner_from_the_decline_register_is_finalist_without_presenting():
     redraw = rejected(s, "wildcard.redraw", at=event.claim_deadline_ms)
     assert redraw.code == "in_register" and "rule 41" in redraw.message
     events = s.send("wildcard.accept_registered", at=event.claim_deadline_ms + 5000)
-    claimed, handoff = events
+    claimed, seat, handoff = events
     assert handoff == WildcardFinalist("1000003", False)
     # rules 43, 45: the prize may be claimed within 15 days of the draw
     assert isinstance(claimed, WildcardClaimed)
     assert claimed.prize_claim_by_ms == event.drawn_at_ms + 15 * 24 * 3600 * 1000
+    # slots rules 19, 41: the prize is the seat in the Final, in the register, handed over
+    assert (seat.kind, seat.card, seat.deadline_ms) == ("seat", "1000003",
+                                                        claimed.prize_claim_by_ms)
     assert s.view()["finalist"]["prize_claim_by"] == claimed.prize_claim_by_ms
 
 

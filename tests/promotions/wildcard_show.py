@@ -19,6 +19,7 @@ from controller.promotions.wildcard import Wildcard
 from controller.promotions.wildcard.config import WildcardConfig
 from controller.promotions.wildcard.cues import WildcardCues
 from controller.promotions.wildcard.views import VIEW
+from controller.register import Register
 
 OPEN = 1_705_586_400_000  # 16:00 in Johannesburg on 18 January 2024
 CLOSE = OPEN + 2 * 60 * 60 * 1000  # 18:00
@@ -82,7 +83,8 @@ class WildcardShow:
         self.roster = roster or FixedRoster()
         self.wildcard = Wildcard(self.members, self.roster, config)
         self.cues = Cues([WildcardCues(self.wildcard)])
-        self.show = Show([self.members, self.wildcard, self.cues])
+        self.register = Register(self.members)  # the claim awards the seat to it
+        self.show = Show([self.members, self.wildcard, self.register, self.cues])
         self.log: list[Logged] = []
 
     def send(self, command: str, payload: dict[str, Any] | None = None, *, at: int,

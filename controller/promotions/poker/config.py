@@ -58,7 +58,7 @@ class PokerConfig(TournamentConfig):
     sweet16: tuple[Sweet16Pay, ...]
 
     FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in", "plausible_multiple",
-                                                     "score_signatures"})
+                                                     "score_signatures", "claim_days"})
 
     @model_validator(mode="after")
     def _rules(self) -> PokerConfig:

@@ -10,13 +10,16 @@ bonus-bet markers each, unused markers counting toward the score; the final spli
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import datetime as dt
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
-from controller.domain.calendar import week_number
+from controller.domain.awards import PrizeAwarded, cash_prize
+from controller.domain.calendar import day_ms, week_number
 from controller.domain.commands import Command, Context
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
+from controller.domain.feature import Handler
 from controller.domain.heats import draw_seats, heat_number, heats_needed, positions, take_seat
 from controller.domain.members import Members
 from controller.domain.standings import Standings
@@ -47,7 +50,8 @@ class Poker(PokerViews, Tournament):
     rules: ClassVar[dict[str, str]] = {
         "eligible": "rules 1-3", "tie": "rule 54", "proxy": "rules 25 and 41",
         "no_proxy": "rule 25", "no_show": "rule 54", "extra_seat": "rules 25 and 41",
-        "split": "rule 52",
+        "split": "rule 52", "prize": "rules 52, 55", "top_score": "rules 4, 18, 55",
+        "weekly": "rules 17, 55",
     }
     score_signature_rules: ClassVar[dict[str, str]] = {
         "qualifying": "rule 20", "semi": "rule 35", "final": "rule 51"}
@@ -57,6 +61,15 @@ class Poker(PokerViews, Tournament):
 
     def __init__(self, members: Members, config: PokerConfig) -> None:
         super().__init__(members, config)
+        self.awarded: set[str] = set()  # prize ids this promotion has awarded
+
+    def handlers(self) -> Mapping[type[DomainEvent], Handler]:
+        return {**super().handlers(), PrizeAwarded: self._awarded}
+
+    def _awarded(self, event: PrizeAwarded) -> set[str]:
+        if event.promotion == self.name:
+            self.awarded.add(event.prize)
+        return set()
 
     def stage_specs(self, c: PokerConfig) -> list[StageSpec]:
         top = len(c.top_score_split)
@@ -197,6 +210,42 @@ class Poker(PokerViews, Tournament):
             return []
         places = self.config.semi_places if nxt.spec.name == "semi" else self.config.final_places
         return self.qualified(stage, nxt, ranking[:places], ctx)  # rules 21, 24, 36
+
+    # -- prizes ---------------------------------------------------------------------------------
+    def awards(self, stage: Stage, ranking: list[str], ctx: Context) -> list[DomainEvent]:
+        """Rule 18: closing qualifying decides the top-score progressive (top 3 scores), and
+        any prize week not yet awarded (rule 17); the final's places as every tournament's."""
+        out = super().awards(stage, ranking, ctx)
+        if stage.spec.name == "qualifying":
+            out += self.place_awards("topscore", stage, ranking, self.pools["top_score"],
+                                     self.config.top_score_split, "top score progressive",
+                                     self.rules["top_score"], ctx)
+            out += self.weekly_awards(ctx.now_ms, closing=True)
+        return out
+
+    def due(self, now_ms: int) -> list[DomainEvent]:
+        """Rule 17: a prize week's top score is decided as the week ends (payable that
+        Friday), while qualifying runs; closing qualifying decides the rest."""
+        if self.stages["qualifying"].closed:
+            return []
+        return self.weekly_awards(now_ms, closing=False)
+
+    def weekly_awards(self, now_ms: int, closing: bool) -> list[DomainEvent]:
+        """Each prize week that has ended (every one, when `closing`), has a top score and
+        has no award yet: its winners' equal shares (rule 17 ruling), one prize each."""
+        out: list[DomainEvent] = []
+        c = self.config
+        for number, board in self.weeks.items():
+            ends = day_ms(c.first_day + dt.timedelta(days=7 * number), c.timezone, 0)
+            if f"poker-week{number}-1" in self.awarded or not board.ranking(1):
+                continue
+            if not closing and now_ms < ends:
+                continue
+            for i, (card, _, cents) in enumerate(self.week_winners(board), start=1):
+                out.append(cash_prize(f"poker-week{number}-{i}", self.name, card, cents,
+                                      f"{self.title} week {number} top score",
+                                      f"poker {self.rules['weekly']}", now_ms, c.claim_days))
+        return out
 
     # -- state ----------------------------------------------------------------------------------
     def _score(self, e: Entry, score: int | None) -> set[str]:

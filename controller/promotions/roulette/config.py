@@ -36,7 +36,7 @@ class RouletteConfig(TournamentConfig):
 
     FREE_KEYS: ClassVar[frozenset[str]] = frozenset(
         {"title", "buy_in", "rebuy", "betting_window_ms", "no_spin_extra_ms",
-         "score_signatures"})
+         "score_signatures", "claim_days"})
 
     @model_validator(mode="after")
     def _order(self) -> RouletteConfig:

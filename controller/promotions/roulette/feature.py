@@ -54,6 +54,7 @@ class Roulette(RouletteViews, Tournament):
     rules: ClassVar[dict[str, str]] = {
         "eligible": "rules 1-2", "tie": "rule 26", "proxy": "rule 14", "no_proxy": "rule 14",
         "no_show": "rule 13", "extra_seat": "rule 20", "split": "rule 27",
+        "prize": "rule 27",
     }
     proxy_for_extra_seats_only = False
     score_signature_rules: ClassVar[dict[str, str]] = {"qualifying": "rule 18",

@@ -24,7 +24,8 @@ class SlotsConfig(TournamentConfig):
     semi_date: LocalDate
     final_date: LocalDate
 
-    FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in", "free_entries_per_week"})
+    FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in", "free_entries_per_week",
+                                                     "claim_days"})
 
     @model_validator(mode="after")
     def _places(self) -> SlotsConfig:

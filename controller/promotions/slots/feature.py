@@ -67,6 +67,7 @@ class Slots(Tournament):
     rules: ClassVar[dict[str, str]] = {
         "eligible": "rules 2-3", "tie": "rule 26", "proxy": "rules 21-23", "no_proxy": "rule 12",
         "no_show": "rule 29", "extra_seat": "rule 23", "split": "rule 43",
+        "prize": "rules 43-45",
     }
 
     config: SlotsConfig

@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from controller.domain.awards import CLAIM_DAYS
 from controller.domain.config import Conflict, HistoryItem, PromotionConfig, changed_keys
 from controller.promotions.super9.schedule import Schedule
 from showrunner.contract.fields import Cents, LocalTime, Percent, TimeZone
@@ -40,6 +41,8 @@ class Super9Config(PromotionConfig):
     jackpot_growth_percent: Percent
     jackpot_counted_spins: int = Field(ge=1, le=37, strict=True)  # rule 14
     consolation_percent: Percent  # rule 16
+    #: days a winner has to collect and sign for the prize (rule 26; 15 as the other rules)
+    claim_days: int = Field(default=CLAIM_DAYS, ge=1, le=365, strict=True)
 
     @model_validator(mode="after")
     def _rules(self) -> Super9Config:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from controller.domain.awards import PrizeAwarded, cash_prize
 from controller.domain.commands import Command, Context
 from controller.domain.config import Configurable, Conflict, HistoryItem
 from controller.domain.errors import Rejected
@@ -51,6 +52,7 @@ from controller.promotions.super9.payloads import (
 )
 from controller.promotions.super9.schedule import Schedule, session_day
 from controller.promotions.super9.state import Running, Ticket
+from showrunner.contract.money import format_zar
 
 ELIGIBILITY = "rules 1-3"
 
@@ -244,8 +246,26 @@ class Super9(Super9Folds, Configurable[Super9Config], Feature):
         extras = share_equally(extra, len(winners))
         paid = [{"ticket": t, "share_cents": s, "consolation_share_cents": c}
                 for t, s, c in zip(winners, shares, extras, strict=True)]
-        return [Super9Won(run.session.id, prize, amount, counted, paid, jackpot_next,
-                          ctx.now_ms, extra)]
+        won = Super9Won(run.session.id, prize, amount, counted, paid, jackpot_next,
+                        ctx.now_ms, extra)
+        return [won, *self._awards(won)]
+
+    def _awards(self, won: Super9Won) -> list[PrizeAwarded]:
+        """Each winning ticket's share (rule 20) as a prize to sign for (rule 26), decided as
+        the win is confirmed; a ticket sold without a card is claimed with the ticket."""
+        label = self._label(won.session)
+        several = f", shared by {len(won.winners)}" if len(won.winners) > 1 else ""
+        out = []
+        for w in won.winners:
+            what = f"Super 9 {won.prize}, {label}, ticket {w['ticket']}{several}"
+            if w["consolation_share_cents"]:
+                what += f" (with {format_zar(w['consolation_share_cents'])} consolation)"
+            out.append(cash_prize(f"super9-{won.session}-{w['ticket']}", self.name,
+                                  self.tickets[w["ticket"]].card or "",
+                                  w["share_cents"] + w["consolation_share_cents"], what,
+                                  "super9 rules 14-16, 20, 26", won.at_ms,
+                                  self.config.claim_days))
+        return out
 
     def close(self, p: CloseSession, ctx: Context) -> list[DomainEvent]:
         """End a game that can have no winner, so that the next session can start."""

@@ -12,6 +12,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
 
+from controller.domain.awards import CLAIM_DAYS
 from controller.domain.config import Conflict, HistoryItem, PromotionConfig, changed_keys
 from controller.domain.errors import Rejected
 from controller.domain.prizes import check_split
@@ -47,8 +48,11 @@ class TournamentConfig(PromotionConfig):
     #: whether a stage may close with scores nobody signed for (where the rules ask for a
     #: signature): "warn" closes and says who has not signed, "require" refuses, "off" ignores
     score_signatures: Literal["warn", "require", "off"] = "warn"
+    #: days a prize winner has to collect (slots rules 43, 45; poker rule 55)
+    claim_days: int = Field(default=CLAIM_DAYS, ge=1, le=365, strict=True)
 
-    FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in", "score_signatures"})
+    FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in", "score_signatures",
+                                                     "claim_days"})
 
     @model_validator(mode="after")
     def _splits(self) -> TournamentConfig:

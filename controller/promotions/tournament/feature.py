@@ -14,13 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any, ClassVar
 
+from controller.domain.awards import PrizeAwarded, place_prizes
 from controller.domain.commands import Command, Context
 from controller.domain.config import Configurable, Conflict, HistoryItem
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
 from controller.domain.members import Members
-from controller.domain.prizes import check_split
+from controller.domain.prizes import check_split, prize_table
 from controller.domain.proxies import check_nominee
 from controller.domain.standings import Standings
 from controller.promotions.tournament.config import TournamentConfig
@@ -70,7 +71,7 @@ class Tournament(TournamentFolds, Configurable[Any], Feature):
     rules: ClassVar[dict[str, str]] = {
         "eligible": "rules 1-3", "tie": "the tie rule", "proxy": "the proxy rules",
         "no_proxy": "the proxy rules", "no_show": "the no-show rule", "split": "the prize rule",
-        "extra_seat": "the proxy rules",
+        "extra_seat": "the proxy rules", "prize": "the prize rule",
     }
     proxy_for_extra_seats_only = True
     live_scores = False  # True: record_score may repeat while the stage runs (a live meter)
@@ -324,7 +325,24 @@ class Tournament(TournamentFolds, Configurable[Any], Feature):
         unsigned = self.signature_check(stage)
         ranking = stage.standings.ranking()
         return [TournamentStageClosed(self.name, stage.spec.name, ranking), *unsigned,
-                *self.advance(stage, ranking, ctx)]
+                *self.advance(stage, ranking, ctx), *self.awards(stage, ranking, ctx)]
+
+    def awards(self, stage: Stage, ranking: list[str], ctx: Context) -> list[DomainEvent]:
+        """The prizes `stage`'s close decides: the final's places and their share of the
+        pool (a promotion adds its own), recorded for the prize register as it closes."""
+        if stage is not self.final:
+            return []
+        return [*self.place_awards("final", stage, ranking, self.pools[self.prize_pool],
+                                   self.split, stage.spec.title, self.rules["prize"], ctx)]
+
+    def place_awards(self, kind: str, stage: Stage, ranking: list[str], pool: int,
+                     percents: Sequence[int], what: str, rule: str,
+                     ctx: Context) -> list[PrizeAwarded]:
+        """Each paid place of `ranking` and its share of `pool`: `<promotion>-<kind>-<place>`."""
+        holders = [self.card_of_key(stage, key) for key in ranking[:len(percents)]]
+        return place_prizes(f"{self.name}-{kind}", self.name, f"{self.title} {what}", holders,
+                            prize_table(pool, percents), f"{self.name} {rule}", ctx.now_ms,
+                            self.config.claim_days)
 
     def qualified(self, source: Stage, target: Stage, keys: Sequence[str], ctx: Context,
                   seats: Sequence[tuple[str, int]] = (), offset: int = 0) -> list[DomainEvent]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from controller.domain.awards import seat_prize
 from controller.domain.commands import Command, Context
 from controller.domain.config import Configurable, Conflict, HistoryItem, PromotionConfigured
 from controller.domain.errors import Rejected
@@ -322,6 +323,10 @@ class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Featu
 
     def _finalist(self, draw: WildcardDrawn, present: bool, ctx: Context) -> list[DomainEvent]:
         claim_by = draw.drawn_at_ms + self.config.prize_claim_ms  # rules 43, 45
+        # the prize is the seat, handed over by this step: Slots seats the finalist (rule 19)
+        seat = seat_prize("wildcard-final-seat", self.name, draw.card,
+                          "A seat in the Slots PAYOFF Final (the Wild Card)",
+                          "slots rules 18-19, 41", ctx.now_ms, claim_by)
         return [WildcardClaimed(draw.round, draw.card, present, claim_by, ctx.actor, ctx.now_ms),
-                WildcardFinalist(draw.card, present, ctx.now_ms)]
+                seat, WildcardFinalist(draw.card, present, ctx.now_ms)]
 

@@ -1,0 +1,224 @@
+// @ts-check
+/* The Prizes panel: the prize register (the `prize_register` query, operators and auditors
+ * only). What is owed comes first, soonest deadline first, with the time left (red under
+ * 48 hours); a Pay dialog takes how it was paid and the identity document seen (its type and
+ * last 4 characters only), then the winner signs on the pad (signature.js); paid, lapsed and
+ * handed-over prizes are listed below with how each ended and the signature's image.
+ *
+ * The register is asked again after a payment, every 30 s, when the tab is opened and when
+ * the cues change (a prize awarded, paid or lapsed changes its reminders). The controller
+ * decides every rule: a refusal is shown in its words. No id, JSON or epoch is shown.
+ */
+
+import {$, el} from "./link.js";
+import {act, button, link, may, panel, showAnswer} from "./console.js";
+import {askSignature} from "./signature.js";
+
+const REFRESH_MS = 30_000;
+const HOUR_MS = 3_600_000;
+const URGENT_MS = 48 * HOUR_MS;
+const METHODS = {cash: "cash", eft: "EFT", cheque: "cheque", voucher: "voucher"};
+
+/** @typedef {{method: string, paid_by: string, id_type: string, id_last4: string,
+ *   signature_sha256: string, at_ms: number}} Payment */
+/** @typedef {{prize: string, promotion: string, name: string, card: string, what: string,
+ *   rule: string, kind: string, seat: string | null, cents: number, amount_text: string,
+ *   decided_ms: number, deadline_ms: number, state: string, paid: Payment | null,
+ *   lapsed: {at_ms: number, consequence: string} | null}} Row */
+
+const state = {
+  /** @type {Row[]} */
+  rows: [],
+  /** @type {Row | null} the prize the Pay dialog is for */
+  paying: null,
+  asked: false,
+  busy: false,
+};
+
+/** "2 Dec 14:05" at the venue (its zone, else this device's). @param {number} ms */
+function when(ms) {
+  const zone = link().doc("venue")?.timezone;
+  const options = /** @type {Intl.DateTimeFormatOptions} */ ({day: "numeric", month: "short",
+    hour: "2-digit", minute: "2-digit", hour12: false});
+  try {
+    return new Date(ms).toLocaleString("en-GB", zone ? {...options, timeZone: zone} : options);
+  } catch {
+    return new Date(ms).toLocaleString("en-GB", options);
+  }
+}
+
+/** "14 days 3 h left", "5 h 12 min left", "12 min left", "Deadline passed".
+ * @param {number} ms */
+export function timeLeft(ms) {
+  if (ms <= 0) return "Deadline passed";
+  const minutes = Math.ceil(ms / 60_000);
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  if (days) return `${days} day${days === 1 ? "" : "s"} ${hours} h left`;
+  if (hours) return `${hours} h ${minutes % 60} min left`;
+  return `${minutes} min left`;
+}
+
+async function refresh() {
+  if (state.busy || !link().connected) return;
+  state.busy = true;
+  try {
+    const answer = await link().call("prize_register", {});
+    if (answer.ok) {
+      state.rows = answer.prizes;
+      render();
+    } else {
+      showAnswer($("pz-ack"), "error", "Refused", answer.error.message);
+    }
+  } catch {
+    // no answer in time: the next refresh asks again
+  } finally {
+    state.busy = false;
+  }
+}
+
+function render() {
+  const owed = state.rows.filter((r) => r.state === "owed");
+  const done = state.rows.filter((r) => r.state !== "owed");
+  $("pz-empty").hidden = state.rows.length > 0;
+  $("pz-owed-box").hidden = owed.length === 0;
+  $("pz-done-box").hidden = done.length === 0;
+  $("pz-owed").replaceChildren(...owed.map(owedRow));
+  $("pz-done").replaceChildren(...done.map(doneRow));
+  tickLeft();
+}
+
+/** @param {Row} r */
+function winner(r) {
+  const cell = el("td", "pz-winner");
+  cell.append(el("div", "pz-name", r.name));
+  if (r.card) cell.append(el("div", "muted", r.card));
+  return cell;
+}
+
+/** @param {Row} r */
+function prizeCell(r) {
+  const cell = el("td", "pz-what");
+  cell.append(el("div", "", r.what), el("div", "muted", `${r.rule} · decided ${when(r.decided_ms)}`));
+  return cell;
+}
+
+/** @param {Row} r */
+function owedRow(r) {
+  const tr = el("tr", "pz-row");
+  tr.dataset.deadline = String(r.deadline_ms);
+  const left = el("td", "pz-left");
+  left.append(el("div", "pz-left-text"), el("div", "muted", `by ${when(r.deadline_ms)}`));
+  const actions = el("td", "pz-actions");
+  if (may("prizes.pay")) actions.append(button("Pay…", "big", () => openPay(r)));
+  tr.append(winner(r), prizeCell(r), el("td", "pz-amount", r.amount_text), left, actions);
+  return tr;
+}
+
+/** @param {Row} r */
+function doneRow(r) {
+  const tr = el("tr", `pz-row pz-${r.state}`);
+  const how = el("td", "pz-how");
+  if (r.paid) {
+    const p = r.paid;
+    how.append(el("div", "pz-state", `Paid ${when(p.at_ms)} by ${p.paid_by} ` +
+      `(${METHODS[p.method] ?? p.method})`),
+    el("div", "muted", `${p.id_type} ending ${p.id_last4}`));
+    const image = /** @type {HTMLImageElement} */ (el("img", "pz-signature"));
+    image.src = `/signatures/${p.signature_sha256}.png`;
+    image.alt = `Signature of ${r.name}`;
+    how.append(image);
+  } else if (r.lapsed) {
+    how.append(el("div", "pz-state", `Lapsed ${when(r.lapsed.at_ms)}`),
+      el("div", "muted", r.lapsed.consequence));
+  } else {
+    how.append(el("div", "pz-state", "Seat handed over when the Wild Card was claimed"));
+  }
+  tr.append(winner(r), prizeCell(r), el("td", "pz-amount", r.amount_text), how);
+  return tr;
+}
+
+/** Every second: the time left on each owed prize, red under 48 hours. */
+function tickLeft() {
+  const now = link().now();
+  for (const tr of /** @type {NodeListOf<HTMLElement>} */ (
+    $("pz-owed").querySelectorAll("tr"))) {
+    const left = Number(tr.dataset.deadline) - now;
+    const text = tr.querySelector(".pz-left-text");
+    if (text) text.textContent = timeLeft(left);
+    tr.classList.toggle("urgent", left < URGENT_MS);
+  }
+}
+
+// -- the Pay dialog ---------------------------------------------------------------------------
+
+/** @param {Row} r */
+function openPay(r) {
+  state.paying = r;
+  $("pz-pay-what").textContent = `${r.name} · ${r.what} · ${r.amount_text}`;
+  $("pz-last4", HTMLInputElement).value = "";
+  // the card the winner presents: the controller checks it is the winner's (a ticket sold
+  // without a card is claimed with the ticket alone)
+  $("pz-card", HTMLInputElement).value = "";
+  $("pz-card-box").hidden = r.card === "";
+  $("pz-pay-ack").hidden = true;
+  $("pz-pay").hidden = false;
+  $($("pz-card-box").hidden ? "pz-method" : "pz-card").focus();
+}
+
+function closePay() {
+  $("pz-pay").hidden = true;
+  state.paying = null;
+}
+
+async function signAndPay() {
+  const r = state.paying;
+  if (r === null) return;
+  const last4 = $("pz-last4", HTMLInputElement).value.trim();
+  if (r.card && !$("pz-card", HTMLInputElement).value.trim()) {
+    showAnswer($("pz-pay-ack"), "error", "Check the card",
+      "Scan or type the Rewards card the winner presents.");
+    return;
+  }
+  if (!/^[A-Za-z0-9]{4}$/.test(last4)) {
+    showAnswer($("pz-pay-ack"), "error", "Check the ID",
+      "Type only the last 4 letters or digits of the document, never the whole number.");
+    return;
+  }
+  $("pz-pay").hidden = true;
+  const signature = await askSignature({title: `${r.name} signs for the prize`,
+    prompt: `I received ${r.amount_text}: ${r.what}.`});
+  if (signature === null) {
+    $("pz-pay").hidden = false;
+    showAnswer($("pz-pay-ack"), "pending", "Not paid", "The winner has not signed yet.");
+    return;
+  }
+  closePay();
+  const card = $("pz-card", HTMLInputElement).value.replace(/\s/g, "");
+  const payload = {prize: r.prize, card: card || null, cents: r.cents,
+    method: $("pz-method", HTMLSelectElement).value,
+    id_type: $("pz-id-type", HTMLSelectElement).value, id_last4: last4, signature};
+  await act({box: $("pz-ack"), label: "Pay a prize", type: "prizes.pay", payload,
+    values: `${r.name}, ${r.amount_text}`,
+    done: () => `${r.name}'s prize of ${r.amount_text} is paid and signed for.`});
+  await refresh();
+}
+
+function start() {
+  $("pz-cancel").addEventListener("click", closePay);
+  $("pz-sign").addEventListener("click", () => { signAndPay(); });
+  document.querySelector('[data-tab="prizes"]')?.addEventListener("click", () => { refresh(); });
+  setInterval(() => { refresh(); }, REFRESH_MS);
+  setInterval(() => { if (!$("page-prizes").hidden) tickLeft(); }, 1000);
+  panel({
+    name: "prizes",
+    render: (changed) => {
+      if (!state.asked || changed.has("cues")) {
+        state.asked = true;
+        refresh();
+      }
+    },
+  });
+}
+
+start();

@@ -1,0 +1,57 @@
+"""The prize register on a real controller: prizes decided by a roulette final, read by the
+operator and the auditor with `prize_register`, refused to a technician in words; a payment
+refused for someone else's card changes nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from controller.application.settings import CONFIG_DIR_ENV
+from tests.support.live import live_controller
+from tests.support.prize_night import roulette_prizes
+from tests.support.signatures import signed
+from tests.support.tables import write_tables_config
+
+
+def last_seq(db) -> int:
+    ro = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        return ro.execute("SELECT MAX(seq) FROM events").fetchone()[0]
+    finally:
+        ro.close()
+
+
+async def test_the_register_is_for_operators_and_auditors_only(tmp_path, monkeypatch):
+    write_tables_config(tmp_path / "config")
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc, \
+            ctl.client("auditor") as auditor, ctl.client("technician") as tech:
+        prizes = await roulette_prizes(mc)
+        # roulette rule 27: the top 5 share the pool; two players, two prizes (R400 pool)
+        assert [(p["prize"], p["cents"]) for p in prizes] == [("roulette-final-1", 20_000),
+                                                              ("roulette-final-2", 8_000)]
+        answer = await mc.call("prize_register", {})
+        assert answer["ok"] and [r["prize"] for r in answer["prizes"]] == [
+            "roulette-final-1", "roulette-final-2"]
+        first = answer["prizes"][0]
+        assert (first["name"], first["card"], first["amount_text"], first["state"]) == (
+            "Sipho N.", "\u2022\u2022\u2022\u2022 0002", "R200", "owed")
+        assert await auditor.call("prize_register", {}) == answer
+        # personal information (ID digits, signatures) goes to operators and auditors only
+        assert await tech.call("prize_register", {}) == {"ok": False, "error": {
+            "code": "forbidden", "message": "Only operators and auditors may see the prize "
+            "register: it holds the winners' identity details and signatures."}}
+
+        signature = await signed(ctl.url, ctl.keys["operator"])
+        before = last_seq(ctl.db_path)
+        refused = await mc.send("prizes.pay", {
+            "prize": "roulette-final-1", "card": "1000001", "cents": 20_000, "method": "cash",
+            "id_type": "SA ID", "id_last4": "0087", "signature": signature})
+        # slots rule 44, super9 rule 26: a prize is paid to its winner only
+        assert refused["error"] == {"code": "wrong_card", "message": (
+            "Sipho N.'s prize (Roulette Spin-Off Final, place 1: 50% of R400) is not for card "
+            "\u2022\u2022\u2022\u2022 0001: it is paid only to its winner, card "
+            "\u2022\u2022\u2022\u2022 0002 (prizes are not transferable: slots rule 44, "
+            "super9 rule 26).")}
+        assert last_seq(ctl.db_path) == before
+        assert await mc.call("prize_register", {}) == answer
