@@ -231,6 +231,24 @@ def test_the_release_0_1_log_still_verifies_and_reports(tmp_path, capsys):
     assert "not signed" in text_of(tmp_path / "slots.pdf")  # no score was acknowledged then
 
 
+def test_the_release_0_2_log_reports_with_its_signed_checkpoints(tmp_path):
+    # a fixture of the release before this one: every promotion reports, and the chain page
+    # says its checkpoints verify with their public key
+    fixtures = FIXTURE.parent
+    for name in ("release-0.2.db", "release-0.2.db.checkpoints",
+                 "release-0.2.db.checkpoints.pub"):
+        shutil.copyfile(fixtures / name, tmp_path / name)
+    db = tmp_path / "release-0.2.db"
+    checkpoints = ["--checkpoint", str(tmp_path / "release-0.2.db.checkpoints")]
+    assert main(["audit", "verify", "--db", str(db), *checkpoints]) == 0
+    for promotion in ("wildcard", "slots", "roulette", "super9", "poker"):
+        out = tmp_path / f"{promotion}.pdf"
+        assert main(["audit", "report", "--db", str(db), "--promotion", promotion,
+                     "--out", str(out), *checkpoints]) == 0
+        text = text_of(out)
+        assert "signed checkpoints in release-0.2.db.checkpoints verify" in text, promotion
+
+
 def test_a_signed_score_sheet_a_dispute_and_a_ticket_change_are_in_the_report(tmp_path):
     # roulette rules 17-18 (a dispute within the spin, the score sheet signed at the heat's
     # end), poker 20/35/51, super 9 rule 23 (a ticket change signed off by the Director):
