@@ -26,6 +26,7 @@ import "./audit.js";
 const KEY_STORE = "showrunner.tablet.key";
 const PLACE_STORE = "showrunner.tablet.place";
 const TICK_MS = 250;
+const AUDITOR_TABS = ["audit", "prizes"];
 
 /** @type {Link} the link to the controller, made by start() */
 let link;
@@ -256,14 +257,15 @@ function showTab(tab) {
   }
 }
 
-/** The auditor's console is the Audit panel alone (read-only: no command buttons of the
- * MC's panels); an operator also gets it beside the others; a technician does not.
+/** The auditor's console is read-only: the Audit panel and the prize register (Prizes, whose
+ * Pay is the operator's), none of the MC's command buttons; an operator also gets Audit
+ * beside the others; a technician does not.
  * @param {string} role */
 function showTabsOf(role) {
   for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (
     $("tabs").querySelectorAll("button"))) {
-    const tab = button.dataset.tab;
-    button.hidden = role === "auditor" ? tab !== "audit"
+    const tab = button.dataset.tab ?? "";
+    button.hidden = role === "auditor" ? !AUDITOR_TABS.includes(tab)
       : tab === "audit" && role !== "operator";
   }
   $("brand-role").textContent = role === "auditor" ? "Auditor" : "MC";

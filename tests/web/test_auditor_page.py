@@ -10,10 +10,14 @@ import sqlite3
 import subprocess
 from pathlib import Path
 
+import pytest
 from playwright.async_api import Browser, expect
 
+from controller.application.settings import CONFIG_DIR_ENV
 from tests.support.browser import needs_chromium
-from tests.support.live import LiveController
+from tests.support.live import LiveController, live_controller
+from tests.support.prize_night import roulette_prizes
+from tests.support.tables import write_tables_config
 from tests.web.test_console_done_when import console
 from tests.web.test_signing import draw
 
@@ -25,16 +29,20 @@ async def test_the_auditor_verifies_the_chain_and_downloads_the_report(browser: 
                                                                        tmp_path: Path):
     page = await console(browser, ctl, "auditor")
     await expect(page.locator("#brand-role")).to_have_text("Auditor")
-    # read-only: the Audit panel alone, none of the MC's command buttons
+    # read-only: the Audit panel and the prize register, none of the MC's command buttons
     visible_tabs = page.locator("#tabs button:visible")
-    await expect(visible_tabs).to_have_text(["Audit"])
+    await expect(visible_tabs).to_have_text(["Prizes", "Audit"])
     await expect(page.locator("#page-audit")).to_be_visible()
     for mc_button in ("#wc-freeze", "#wc-draw", "#tn-record", "#tn-enter", "#s9-no-spin",
                       "#rl-open", "#send", "#rh-start"):
         await expect(page.locator(mc_button)).to_be_hidden()
+    await page.get_by_role("tab", name="Prizes", exact=True).click()
+    await expect(page.get_by_role("button", name="Pay…")).to_have_count(0)  # the MC's command
+    await page.get_by_role("tab", name="Audit", exact=True).click()
     buttons = await page.locator("button:visible").all_inner_texts()
     assert sorted(b.strip() for b in buttons) == sorted([
-        "Audit", "Verify the chain now", "Refresh the register", "Certify this period…"])
+        "Prizes", "Audit", "Verify the chain now", "Refresh the register",
+        "Certify this period…"])
     # verify now: the answer in words, with the time it was checked
     await page.get_by_role("button", name="Verify the chain now").click()
     result = page.locator("#au-verify-result")
@@ -103,3 +111,35 @@ async def test_the_auditor_certifies_a_period_with_a_signature_drawn_on_the_pad(
                           check=True, text=True).stdout
     assert "done-auditor certified 2024-01-18 to 2024-01-18" in text
     assert kept in " ".join(text.split())
+
+
+async def test_the_auditor_reads_the_register_and_the_report_of_a_real_final(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+    # roulette rule 27 (the final's prizes), slots rules 43, 45: owed with the time left; the
+    # auditor sees them, may not pay them, and the report shows the winners in rand
+    write_tables_config(tmp_path / "config")
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+        await roulette_prizes(mc)  # Sipho R200, Thandi R80, by real commands
+        page = await console(browser, ctl, "auditor")
+        rows = page.locator("#au-register tr")
+        await expect(rows).to_have_count(2)
+        await expect(rows.first).to_contain_text("Sipho N.")
+        await expect(rows.first).to_contain_text("R200")
+        await expect(rows.first).to_contain_text(re.compile(r"1[45] days \d+ h left"))
+        text = await page.locator("#page-audit").inner_text()
+        assert "1000002" not in text and not re.search(r"\d{13}", text)  # no card, no epoch
+        await page.get_by_role("tab", name="Prizes", exact=True).click()
+        await expect(page.locator("#pz-owed tr")).to_have_count(2)
+        await expect(page.get_by_role("button", name="Pay…")).to_have_count(0)
+        await page.get_by_role("tab", name="Audit", exact=True).click()
+        await page.locator("#au-promotion").select_option("roulette")
+        async with page.expect_download() as info:
+            await page.get_by_role("link", name=re.compile("Download the report")).click()
+        saved = tmp_path / "roulette.pdf"
+        await (await info.value).save_as(saved)
+    text = " ".join(subprocess.run(["pdftotext", "-raw", str(saved), "-"], capture_output=True,
+                                   check=True, text=True).stdout.split())
+    assert "Sipho N." in text and "Thandi M." in text
+    assert "R200" in text.replace("\u00a0", " ") and "R80" in text
+    assert "owed until" in text
