@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli.main import main
+from controller.domain.awards import cash_prize
 from controller.store.sqlite import EventLog
 from tests.audit.night import (
     append,
@@ -25,6 +26,8 @@ from tests.audit.night import (
     record_night,
     signature_png,
 )
+from tests.support.busy import Busy
+from tests.support.prize_signature import kept_signature
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "release-0.1.db"
 
@@ -282,3 +285,32 @@ def test_a_signed_score_sheet_a_dispute_and_a_ticket_change_are_in_the_report(tm
     assert "1 2 3 4 5 6 7 8 9 -> 1 2 3 4 5 6 7 8 10" in text
     assert "signed off by td-naledi (rule 23)" in text
     assert len(signature_images(super9)) == 1
+
+
+def test_a_prize_paid_through_the_service_is_in_the_report_with_its_signature(tmp_path):
+    # slots rules 43-45: the prize, its deadline and its payment; rule 44: the winner's
+    # signature, kept in the store by POST /signatures, is the image on the prize page
+    busy = Busy(tmp_path / "show.db")
+    busy.service.record("test:award", [cash_prize(
+        "slots-final-1", "slots", "1000001", 120_000, "Slots PAYOFF Final, place 1",
+        "slots rules 43-45", busy.now, 15)])
+    signature = kept_signature(busy.log, busy.now)
+    ack, _ = busy.send("prizes.pay", {
+        "prize": "slots-final-1", "card": "1000001", "cents": 120_000, "method": "eft",
+        "id_type": "SA ID", "id_last4": "0087", "signature": signature})
+    assert ack["ok"], ack
+    out = tmp_path / "slots.pdf"
+    assert main(["audit", "report", "--db", str(busy.log.path), "--promotion", "slots",
+                 "--out", str(out)]) == 0
+    busy.log.close()
+    text = text_of(out)
+    assert "Thandi M. (\u2022\u2022\u2022\u2022 0001)" in text
+    assert "R1 200 (Slots PAYOFF Final, place 1)" in text  # rand (its no-break space read as one)
+    assert "eft, by operator-1; SA ID \u2022\u2022\u20220087" in text
+    assert signature["sha256"] in text
+    images = [row for row in images_of(out) if row[2] == "image"]
+    assert [row[3:5] for row in images if row[3:5] == ["600", "200"]] == [["600", "200"]]
+    page = next(int(row[0]) for row in images if row[3:5] == ["600", "200"])
+    on_page = subprocess.run(["pdftotext", "-raw", "-f", str(page), "-l", str(page), str(out),
+                              "-"], capture_output=True, check=True, text=True).stdout
+    assert "Prizes" in on_page  # the image is on the prize page
