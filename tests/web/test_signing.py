@@ -274,5 +274,7 @@ async def test_a_poker_score_above_the_plausible_maximum_is_confirmed_on_the_pan
         await page.get_by_role("button", name="Correct score").click()
         await page.get_by_role("button", name="Yes, 900\u00a0000\u00a0000 is right").click()
         await expect(page.locator("#tn-ack")).to_contain_text("900\u00a0000\u00a0000 corrected.")
-        (recorded, detail), (corrected, change) = scores(ctl.db_path)
-        assert detail["detail"]["confirmed"] == "Sweet 16 hit" and change["new"] == 900_000_000
+        assert [(kind, data["score"] if kind.endswith("Recorded") else data["new"])
+                for kind, data in scores(ctl.db_path)] == [
+            ("TournamentScoreRecorded", 24_000), ("TournamentScoreCorrected", 900_000_000)]
+        assert scores(ctl.db_path)[0][1]["detail"]["confirmed"] == "Sweet 16 hit"
