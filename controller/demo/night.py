@@ -16,8 +16,10 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+import aiohttp
 import socketio
 
+from controller.demo.autographs import autograph
 from controller.demo.venue import Pace
 
 GROUP = "demo"
@@ -41,6 +43,7 @@ class MC:
         self.sio.on("views", self._on_views, namespace="/control")
 
     async def connect(self, url: str, key: str) -> None:
+        self.url, self.key = url, key
         await self.sio.connect(url, namespaces=["/control"], auth={"key": key},
                                transports=["websocket"], wait_timeout=10)
         await self._on_views(await self.sio.call("sync", {"revisions": {}},
@@ -72,6 +75,29 @@ class MC:
         await self._on_views(await self.sio.call("sync", {"revisions": self.revisions},
                                                  namespace="/control", timeout=10))
         return data
+
+    async def sign(self, name: str) -> dict[str, Any] | None:
+        """`name` signs on the pad: the image goes to POST /signatures as the console sends it,
+        and the reference a signed command carries comes back (None, and the sentence printed,
+        if it was refused)."""
+        png, strokes = autograph(name)
+        headers = {"X-Showrunner-Key": self.key, "Content-Type": "image/png",
+                   "X-Signature-Strokes": str(strokes)}
+        async with aiohttp.ClientSession() as http, http.post(
+                f"{self.url}/signatures", data=png, headers=headers) as answer:
+            reply = await answer.json()
+        if not reply.get("ok"):
+            self.say(f"  signature refused: {reply['error']['message']} (carrying on)")
+            return None
+        return reply["signature"]
+
+    async def query(self, name: str, payload: dict[str, Any] | None = None) -> dict[str, Any]:
+        """One /control query's answer ({} when refused, its sentence printed)."""
+        answer = await self.sio.call(name, payload or {}, namespace="/control", timeout=10)
+        if not answer.get("ok"):
+            self.say(f"  {name} refused: {answer['error']['message']} (carrying on)")
+            return {}
+        return answer
 
     def view(self, name: str) -> dict[str, Any]:
         return self.views.get(name) or {}
@@ -164,8 +190,11 @@ class Night:
                     entries.pop(entry)
 
     async def roulette(self) -> None:
+        entries: dict[str, str] = {}  # entry id -> the player's name
         for i in range(6):
-            await self.mc.send("roulette.enter", {"card": self.card(i), "heat": HEAT})
+            data = await self.mc.send("roulette.enter", {"card": self.card(i), "heat": HEAT})
+            if data:
+                entries[data["entry"]] = PLAYERS[i]
         heat = {"stage": "qualifying", "heat": HEAT}
         await self.mc.send("roulette.open_betting", heat)
         await self.moment("roulette_countdown", {"betting_seconds":
@@ -176,7 +205,25 @@ class Night:
         await self.mc.send("roulette.no_spin", heat)
         await asyncio.sleep(self.pace.hold_s)
         await self.mc.send("roulette.spin", {**heat, "missed": []})
+        for _ in range(2):  # rule 7: three spins a heat
+            await self.mc.send("roulette.open_betting", heat)
+            await asyncio.sleep(self.pace.hold_s / 2)
+            await self.mc.send("roulette.spin", {**heat, "missed": []})
         await self.hand_back()
+        await self.score_sheet(entries)
+
+    async def score_sheet(self, entries: dict[str, str]) -> None:
+        """Rule 18: at the heat's end each player signs the score sheet for their score."""
+        self.say("  the heat's score sheet: each player signs for their score (rule 18)")
+        for entry, name in entries.items():
+            score = 10 * (40 + secrets.randbelow(160))  # chips left, in R10 colour chips
+            if await self.mc.send("roulette.record_score",
+                                  {"entry": entry, "score": score}) is None:
+                continue
+            signature = await self.mc.sign(name)
+            if signature is not None:
+                await self.mc.send("roulette.acknowledge_score",
+                                   {"entry": entry, "signature": signature, "score": score})
 
     async def wildcard(self) -> None:
         draw = "draw:wildcard"
@@ -270,6 +317,27 @@ class Night:
         await self.moment("prize_table", {"view": "prizes:poker"}, "Poker prize table")
         await asyncio.sleep(self.pace.hold_s)
         await self.hand_back()
+        await self.pay_a_prize()
+
+    async def pay_a_prize(self) -> None:
+        """The night's top qualifying score collects its prize at the desk and signs for it
+        (poker rule 55): the card and ID are checked, only the ID's last four are kept."""
+        cards = {name: self.card(i) for i, name in enumerate(PLAYERS)}
+        shown = {f"{name.split()[0]} {name.split()[-1][0]}.": name for name in PLAYERS}
+        rows = (await self.mc.query("prize_register")).get("prizes", [])
+        owed = [r for r in rows if r["state"] == "owed" and r["kind"] == "cash"
+                and r["name"] in shown and r["prize"].startswith("poker-")]
+        if not owed:
+            return
+        prize = owed[0]
+        name = shown[prize["name"]]
+        self.say(f"  {name} collects {prize['amount_text']} ({prize['what']}) and signs for it")
+        signature = await self.mc.sign(name)
+        if signature is not None:
+            await self.mc.send("prizes.pay", {
+                "prize": prize["prize"], "card": cards[name], "cents": prize["cents"],
+                "method": "cash", "id_type": "SA ID", "id_last4": cards[name][-4:],
+                "signature": signature})
 
 
 def _sample(count: int, below: int) -> list[int]:

@@ -12,7 +12,7 @@
 
 import {$, el} from "./link.js";
 import {humanize} from "./words.js";
-import {act, amount, grouped, button, may, panel, link} from "./console.js";
+import {act, amount, confirm, grouped, button, may, panel, link} from "./console.js";
 import {scoreSheet, signScore, unsigned} from "./score_sheet.js";
 const MATCHES = 8;
 
@@ -30,6 +30,9 @@ const state = {
   answered: "",  // the query `found` answers
   /** @type {Entry[]} */
   found: [],
+  /** @type {{entry: string, score: number} | null} a first score above the plausible maximum
+   * the MC is asked to confirm, with the reason it stands (poker rules 20, 35, 51) */
+  confirming: null,
 };
 
 /** The promotions with an operator view, in name order (ops:screens is not one). */
@@ -222,9 +225,13 @@ function renderPicked() {
   $("tn-picked-name").textContent = e.name;
   $("tn-picked-detail").textContent = describe(e);
   const correcting = e.score !== null;
-  $("tn-reason-field").hidden = !correcting;
+  const confirming = state.confirming?.entry === e.entry;
+  $("tn-reason-field").hidden = !correcting && !confirming;
+  $("tn-reason-label").textContent = confirming && !correcting
+    ? "Why this score stands (kept in the log)" : "Reason for the correction";
   $("tn-hands-field").hidden = state.promotion !== "poker" || correcting;
-  $("tn-record").textContent = correcting ? "Correct score" : "Record score";
+  $("tn-record").textContent = correcting ? "Correct score"
+    : confirming ? "Confirm score" : "Record score";
   const asks = signs(e.stage) && e.score !== null && e.status === "active";
   $("tn-sign-state").hidden = !asks;
   $("tn-sign-state").textContent = e.signed ? `${e.signer} signed for this score.`
@@ -232,34 +239,54 @@ function renderPicked() {
   $("tn-sign").hidden = !(asks && !e.signed && may(`${state.promotion}.acknowledge_score`));
 }
 
-function sendScore() {
+async function sendScore() {
   const e = picked();
   if (e === null) return;
   const score = amount($("tn-score", HTMLInputElement).value);
   const correcting = e.score !== null;
+  /** @type {Record<string, any>} */
   const payload = {entry: e.entry, score};
   const shown = typeof score === "number" ? grouped(score) : `“${score}”`;
   let values = `${e.name} · ${shown}`;
-  if (correcting) {
-    payload.reason = $("tn-reason", HTMLInputElement).value.trim();
-    values += ` · reason: ${payload.reason || "none"}`;
-  } else if (state.promotion === "poker") {
+  const reason = $("tn-reason", HTMLInputElement).value.trim();
+  const asked = state.confirming;
+  const confirming = asked !== null && asked.entry === e.entry && asked.score === score;
+  if (correcting || confirming) {
+    payload.reason = reason;
+    values += ` · reason: ${reason || "none"}`;
+  }
+  if (confirming) payload.confirm = true;
+  if (!correcting && state.promotion === "poker") {
     payload.hands = amount($("tn-hands", HTMLInputElement).value);
   }
   const type = `${state.promotion}.${correcting ? "correct_score" : "record_score"}`;
-  act({box: $("tn-ack"), label: correcting ? "Correct score" : "Record score", type, payload,
-    values, done: () => `${e.name}: ${shown} ${correcting ? "corrected" : "recorded"}.`})
-    .then((ack) => {
-      if (ack?.ok) {
-        const row = state.row;
-        if (row !== null && row.entry === e.entry && typeof score === "number") {
-          state.row = {...row, score};
-        }
-        $("tn-score", HTMLInputElement).value = "";
-        $("tn-reason", HTMLInputElement).value = "";
-        renderPicked();
+  const label = correcting ? "Correct score" : "Record score";
+  const done = () => `${e.name}: ${shown} ${correcting ? "corrected" : "recorded"}.`;
+  let ack = await act({box: $("tn-ack"), label, type, payload, values, done});
+  if (ack && !ack.ok && ack.error.code === "confirm_score" && typeof score === "number") {
+    if (correcting && !payload.confirm) {
+      // a correction already carries its reason: one explicit "Yes" sends it confirmed
+      if (await confirm(`Is ${shown} right for ${e.name}?`, ack.error.message,
+        `Yes, ${shown} is right`)) {
+        ack = await act({box: $("tn-ack"), label, type, payload: {...payload, confirm: true},
+          values: `${values} · confirmed`, done});
       }
-    });
+    } else if (!correcting) {
+      state.confirming = {entry: e.entry, score};  // the reason field opens for why it stands
+      renderPicked();
+      $("tn-reason", HTMLInputElement).focus();
+    }
+  }
+  if (ack?.ok) {
+    const row = state.row;
+    if (row !== null && row.entry === e.entry && typeof score === "number") {
+      state.row = {...row, score};
+    }
+    state.confirming = null;
+    $("tn-score", HTMLInputElement).value = "";
+    $("tn-reason", HTMLInputElement).value = "";
+    renderPicked();
+  }
 }
 
 async function registerAndEnter() {

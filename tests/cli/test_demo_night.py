@@ -6,8 +6,10 @@ import asyncio
 import dataclasses
 import datetime as dt
 
+from controller.application.settings import CONFIG_DIR_ENV
 from controller.demo.night import MC, Night
-from controller.demo.venue import FAST
+from controller.demo.venue import FAST, write_configs
+from controller.store.sqlite import EventLog
 from tests.support.live import live_controller
 
 
@@ -37,3 +39,32 @@ async def test_the_script_leaves_the_mc_s_score_alone_and_carries_on_after_refus
         assert next(r for r in doc["rows"] if r["name"] == "Thandi M.")["score"] == 123_456
         assert any("refused takeover.start" in line for line in said)
         assert any("Thandi M.'s score was changed by the MC" in line for line in said)
+
+
+async def test_the_night_signs_a_roulette_score_sheet_and_pays_a_prize(tmp_path,
+                                                                    monkeypatch):
+    # roulette rule 18: each player of the heat signs for their score; poker rule 55: the top
+    # qualifying score's prize is collected and signed for
+    pace = dataclasses.replace(FAST, hold_s=0.5)
+    super9_at = write_configs(tmp_path / "config", pace, dt.datetime.now(dt.UTC))
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as tablet:
+        said: list[str] = []
+        script = MC(said.append)
+        await script.connect(ctl.url, ctl.keys["operator"])
+        try:
+            night = Night(script, pace, 1, super9_at)
+            await night.register()
+            await night.roulette()
+            await night.poker()
+        finally:
+            await script.close()
+        register = await tablet.call("prize_register", {})
+        paid = [row for row in register["prizes"] if row["state"] == "paid"]
+        refused = [line for line in said if "refused" in line and "takeover" not in line]
+        assert [row["prize"] for row in paid] == ["poker-topscore-1"], refused
+        assert paid[0]["paid"]["method"] == "cash" and len(paid[0]["paid"]["id_last4"]) == 4
+    log = EventLog.open(tmp_path / "show.db")
+    signed = [e.data for e in log.read() if e.type == "TournamentScoreAcknowledged"]
+    log.close()
+    assert len(signed) == 6 and {e["promotion"] for e in signed} == {"roulette"}

@@ -237,3 +237,44 @@ async def test_all_commands_asks_for_a_signature_on_the_pad(
         await page.get_by_role("button", name="Send", exact=True).click()
         await expect(page.locator("#ack")).to_have_attribute("data-kind", "ok")
         assert [a["entry"] for a in acknowledged(ctl.db_path)] == [entry]
+
+
+def scores(db_path: Path) -> list[tuple[str, dict[str, Any]]]:
+    with sqlite3.connect(db_path) as db:
+        return [(t, json.loads(d)) for t, d in db.execute(
+            "SELECT type, data FROM events WHERE type IN ('TournamentScoreRecorded', "
+            "'TournamentScoreCorrected') ORDER BY seq")]
+
+
+async def test_a_poker_score_above_the_plausible_maximum_is_confirmed_on_the_panel(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+    # poker rules 20, 35, 51: the score a player signs for is one the MC checked; above the
+    # plausible maximum a first score and a correction both need the MC's explicit "Yes"
+    write_tables_config(tmp_path / "config")
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+        await ok(mc, "register_member", {"card": "1000001", "display_name": "Thandi Mokoena"})
+        await ok(mc, "poker.enter", {"card": "1000001"})
+        page = await open_console(browser, ctl)
+        await tab(page, "Tournament")
+        await page.get_by_role("button", name="Poker", exact=True).click()
+        await page.get_by_label("Find the player").fill("thandi")
+        await page.locator("#tn-matches .match").first.click()
+        await page.get_by_label("Score", exact=True).fill("24000")
+        await page.get_by_label("Hands played", exact=True).fill("10")
+        await page.locator("#tn-record").click()
+        await expect(page.locator("#tn-ack")).to_contain_text("is more than the 20\u00a0000")
+        await expect(page.get_by_label("Why this score stands (kept in the log)")).to_be_visible()
+        assert scores(ctl.db_path) == []  # refused: nothing recorded
+        await page.get_by_label("Why this score stands (kept in the log)").fill("Sweet 16 hit")
+        await page.get_by_role("button", name="Confirm score").click()
+        await expect(page.locator("#tn-ack")).to_contain_text("Thandi M.: 24\u00a0000 recorded.")
+        await page.get_by_label("Score", exact=True).fill("900000000")
+        await page.get_by_label("Reason for the correction").fill("typo")
+        await page.get_by_role("button", name="Correct score").click()
+        await page.get_by_role("button", name="Yes, 900\u00a0000\u00a0000 is right").click()
+        await expect(page.locator("#tn-ack")).to_contain_text("900\u00a0000\u00a0000 corrected.")
+        assert [(kind, data["score"] if kind.endswith("Recorded") else data["new"])
+                for kind, data in scores(ctl.db_path)] == [
+            ("TournamentScoreRecorded", 24_000), ("TournamentScoreCorrected", 900_000_000)]
+        assert scores(ctl.db_path)[0][1]["detail"]["confirmed"] == "Sweet 16 hit"

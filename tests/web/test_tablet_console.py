@@ -153,6 +153,8 @@ async def test_a_wild_card_draw_to_a_claim(tmp_path: Path, monkeypatch: pytest.M
             await run_generic(page, "Members", "Register member",
                               {"Card": card, "Display name": name})
             await run_generic(page, "Wildcard", "Activate", {"Card": card})
+        # slots rule 17: qualifying closes (its two direct finalists known) before the freeze
+        await run_generic(page, "Slots", "Close stage", {"Stage": "qualifying"})
         await tab(page, "Wild Card")
         phase = page.locator("#wc-phase")
         await expect(phase).to_contain_text("2 members activated")
@@ -288,6 +290,8 @@ async def test_an_expired_countdown_then_a_confirmed_redraw(
             await run_generic(page, "Members", "Register member",
                               {"Card": card, "Display name": name})
             await run_generic(page, "Wildcard", "Activate", {"Card": card})
+        # slots rule 17: qualifying closes (its two direct finalists known) before the freeze
+        await run_generic(page, "Slots", "Close stage", {"Stage": "qualifying"})
         await tab(page, "Wild Card")
         phase = page.locator("#wc-phase")
         await expect(phase).to_contain_text("The bins have closed", timeout=15000)
