@@ -254,7 +254,7 @@ def _signature(pdf: _Pdf, block: Signature) -> None:
     pdf.set_font(FONT, "", 9)
     if pdf.get_y() > pdf.h - 52:
         pdf.add_page()
-    pdf.cell(0, 5, block.caption, new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, 5, block.caption, align="L", new_x="LMARGIN", new_y="NEXT")
     if block.png is None:
         _para(pdf, f"The signature image {block.sha256[:12]}… is not in the log's store.")
         return
