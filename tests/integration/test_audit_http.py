@@ -61,8 +61,10 @@ async def test_verify_the_chain_now_answers_in_words_for_the_auditor_only(tmp_pa
 
 
 async def test_making_reports_leaves_the_loop_free(tmp_path):
-    """Four reports of the release-0.1 night (about 0.3 s of work each) are made in worker
-    threads: the controller answers /healthz meanwhile as fast as a loop that is free does."""
+    """Reports of the release-0.1 night (a few tenths of a second of work each) are made in a
+    worker thread: the controller answers /healthz meanwhile. Made on the loop, a /healthz sent
+    during a report would wait for the whole report; so no answer may take as long as half a
+    report (a measure of this machine's speed now, not a fixed time)."""
     db = tmp_path / "show.db"
     shutil.copyfile(FIXTURE, db)
     async with live_controller(db) as ctl, \
@@ -75,17 +77,18 @@ async def test_making_reports_leaves_the_loop_free(tmp_path):
                 assert r.status == 200
                 return await r.read()
 
-        started = time.monotonic()
-        making = asyncio.gather(*(fetch(p) for p in ("slots", "roulette", "poker", "super9")))
-        gaps = []
-        while not making.done():
-            sent = time.monotonic()
-            async with http.get(f"{ctl.url}/healthz") as r:
-                assert r.status == 200
-            gaps.append(time.monotonic() - sent)
-            await asyncio.sleep(0.02)
-        pdfs = await making
-        took = time.monotonic() - started
+        pdfs, gaps, took = [], [], []
+        for promotion in ("slots", "roulette", "poker", "slots"):
+            started = time.monotonic()
+            making = asyncio.ensure_future(fetch(promotion))
+            while not making.done():
+                sent = time.monotonic()
+                async with http.get(f"{ctl.url}/healthz") as r:
+                    assert r.status == 200
+                gaps.append(time.monotonic() - sent)
+                await asyncio.sleep(0.01)
+            pdfs.append(await making)
+            took.append(time.monotonic() - started)
     assert all(pdf.startswith(b"%PDF") for pdf in pdfs)
-    assert took > 0.5 and len(gaps) >= 5, (took, gaps)  # the reports were real work
-    assert max(gaps) < 0.25, gaps  # a report made on the loop would hold it 0.3 s or more
+    assert len(gaps) >= 2 * len(took), (took, gaps)  # the reports were real work
+    assert max(gaps) < min(took) / 2, (took, gaps)
