@@ -1,15 +1,20 @@
-"""The demo's script yields to the MC: a score the MC types stands, a refusal never stops it."""
+"""The demo's script yields to the MC (a score the MC types stands, a refusal never stops it),
+and its night leaves the paper the rules require: a signed score sheet, a prize paid, a record."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
 import datetime as dt
+import sqlite3
+import subprocess
 
 from controller.application.settings import CONFIG_DIR_ENV
+from controller.cli.main import main
 from controller.demo.night import MC, Night
 from controller.demo.venue import FAST, write_configs
 from controller.store.sqlite import EventLog
+from tests.audit.test_report import images_of, text_of
 from tests.support.live import live_controller
 
 
@@ -67,4 +72,23 @@ async def test_the_night_signs_a_roulette_score_sheet_and_pays_a_prize(tmp_path,
     log = EventLog.open(tmp_path / "show.db")
     signed = [e.data for e in log.read() if e.type == "TournamentScoreAcknowledged"]
     log.close()
+    with sqlite3.connect(tmp_path / "show.db") as db:
+        last, head = db.execute("SELECT seq, hash FROM events ORDER BY seq DESC").fetchone()
     assert len(signed) == 6 and {e["promotion"] for e in signed} == {"roulette"}
+    # the auditor's record of the night: the winner, the amount in rand, the signature image
+    # the winner signed with, and the chain head to check it against (CPA regulation 11)
+    out = tmp_path / "poker.pdf"
+    assert main(["audit", "report", "--db", str(tmp_path / "show.db"), "--promotion", "poker",
+                 "--out", str(out)]) == 0
+    text = text_of(out)
+    winner = paid[0]["name"]
+    assert winner in text and paid[0]["amount_text"] in text and "signed" in text
+    assert f"The log ends at event {last}; its hash is {head}." in text
+    assert [row[3:5] for row in images_of(out) if row[2] == "image"].count(["600", "200"]) == 1
+    pages = subprocess.run(["pdftoppm", "-r", "30", "-png", str(out), str(tmp_path / "page")],
+                           check=True)
+    assert pages.returncode == 0 and list(tmp_path.glob("page*.png"))
+    sheet = tmp_path / "roulette.pdf"
+    assert main(["audit", "report", "--db", str(tmp_path / "show.db"), "--promotion",
+                 "roulette", "--out", str(sheet)]) == 0
+    assert "not signed" not in text_of(sheet).lower()  # rule 18: every score on the sheet
