@@ -15,7 +15,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from controller.audit.record import PROMOTIONS, Period
+from controller.audit.document import PROMOTIONS, Period
 from controller.audit.report import branding, record_of, render
 from controller.audit.verify import export, signatures_of
 from controller.store.sqlite import EventLog

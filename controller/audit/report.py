@@ -1,10 +1,10 @@
 """The night's record for the auditor: one PDF per promotion and period (fpdf2).
 
 `report_pdf` reads the log (any `EventLog`: the CLI's, or a read-only one beside a running
-controller), folds one promotion's record (controller/audit/record.py) and lays it out in the
-venue's branding: its logo and colours (the top-level `assets/`, or $SHOWRUNNER_ASSETS, as the
-screens read them, docs/branding.md) and the screens' Inter font, so rand and names render. The
-last page states the chain head and the last signed checkpoint, and how to check the PDF
+controller), folds one promotion's record (controller/audit/record.py, into the document of
+controller/audit/document.py) and lays it out in the venue's branding: its logo and colours
+(the top-level `assets/`, or $SHOWRUNNER_ASSETS, as the screens read them, docs/branding.md)
+and the screens' Inter font, so rand and names render. The last page states the chain head and the last signed checkpoint, and how to check the PDF
 against the log with `showrunner-controller audit verify`.
 """
 
@@ -24,15 +24,8 @@ from fpdf.fonts import FontFace
 
 from controller.audit.checkpoints import CheckpointError, load_public
 from controller.audit.checkpoints import verify as verify_checkpoints
-from controller.audit.record import (
-    Chain,
-    Para,
-    Period,
-    Record,
-    Signature,
-    Table,
-    build_record,
-)
+from controller.audit.document import Chain, Para, Period, Record, Signature, Table
+from controller.audit.record import build_record
 from controller.store.sqlite import EventLog
 
 Rgb = tuple[int, int, int]

@@ -20,8 +20,8 @@ from controller.audit.checkpoints import (
     write_checkpoint,
 )
 from controller.audit.checkpoints import verify as verify_checkpoints
+from controller.audit.document import PROMOTIONS, Period
 from controller.audit.pack import write_pack
-from controller.audit.record import PROMOTIONS, Period
 from controller.audit.report import report_pdf
 from controller.audit.verify import export, utc, verify_log
 from controller.rehearsal.log import REHEARSAL, log_kind

@@ -16,7 +16,7 @@ from aiohttp import web
 
 from controller.access.logins import live_session
 from controller.audit.checkpoints import Anchoring, public_path
-from controller.audit.record import PROMOTIONS, Period
+from controller.audit.document import PROMOTIONS, Period
 from controller.audit.report import report_pdf
 from controller.http.logins import logins_key
 from controller.store.sqlite import EventLog

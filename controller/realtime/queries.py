@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import Field, StrictStr
 
-from controller.audit.record import DEFAULT_ZONE
+from controller.audit.document import DEFAULT_ZONE
 from controller.audit.verify import Verdict, verify_log
 from controller.domain.commands import payload
 from controller.domain.errors import Rejected, refusal
