@@ -4,8 +4,9 @@
 controller), folds one promotion's record (controller/audit/record.py, into the document of
 controller/audit/document.py) and lays it out in the venue's branding: its logo and colours
 (the top-level `assets/`, or $SHOWRUNNER_ASSETS, as the screens read them, docs/branding.md)
-and the screens' Inter font, so rand and names render. The last page states the chain head and the last signed checkpoint, and how to check the PDF
-against the log with `showrunner-controller audit verify`.
+and the screens' Inter font, so rand and names render. The last page states the chain head
+and the last signed checkpoint, and how to check the PDF against the log with
+`showrunner-controller audit verify`.
 """
 
 from __future__ import annotations

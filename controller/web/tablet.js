@@ -181,7 +181,11 @@ function finish(envelope, ack) {
   const label = commandLabel(envelope.type);
   if (ack.ok) {
     const what = ack.events.map((e) => Console.eventWords(e.type)).join(", ");
-    showAck("ok", label, "Done", what, ack.events.map(describeData).filter(Boolean).join(" · "));
+    // a rule that lets the command through but wants the MC to know (unsigned scores at a
+    // stage's close, score_signatures: warn) says so in the event's `warning`
+    const warnings = ack.events.map((e) => e.data?.warning).filter((w) => typeof w === "string");
+    showAck("ok", label, "Done", what, ack.events.map(describeData).filter(Boolean).join(" · "),
+      warnings.join(" "));
     renderForm();
   } else {
     showAck("error", label, ack.error.message);
@@ -199,12 +203,12 @@ function finish(envelope, ack) {
 /** The scalar fields of an event, e.g. "entry S1, card 1234567", so the MC sees new ids. */
 function describeData(event) {
   return Object.entries(event.data ?? {})
-    .filter(([, v]) => ["string", "number", "boolean"].includes(typeof v))
+    .filter(([k, v]) => k !== "warning" && ["string", "number", "boolean"].includes(typeof v))
     .map(([k, v]) => `${humanize(k).toLowerCase()} ${v}`)
     .join(", ");
 }
 
-function showAck(kind, label, headline, detail = "", data = "") {
+function showAck(kind, label, headline, detail = "", data = "", warning = "") {
   const box = $("ack");
   box.hidden = false;
   box.dataset.kind = kind;
@@ -215,6 +219,7 @@ function showAck(kind, label, headline, detail = "", data = "") {
     if (data) line.append(el("span", "ack-data", data));
     lines.push(line);
   }
+  if (warning) lines.push(el("div", "ack-warning", warning));
   box.replaceChildren(...lines);
 }
 

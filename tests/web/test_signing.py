@@ -278,3 +278,25 @@ async def test_a_poker_score_above_the_plausible_maximum_is_confirmed_on_the_pan
                 for kind, data in scores(ctl.db_path)] == [
             ("TournamentScoreRecorded", 24_000), ("TournamentScoreCorrected", 900_000_000)]
         assert scores(ctl.db_path)[0][1]["detail"]["confirmed"] == "Sweet 16 hit"
+
+
+async def test_closing_a_stage_with_unsigned_scores_warns_the_mc(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+    # poker rule 20 under score_signatures "warn" (the default): the stage closes, and the MC
+    # reads who has not signed for their score
+    write_tables_config(tmp_path / "config")
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+        await ok(mc, "register_member", {"card": "1000001", "display_name": "Thandi Mokoena"})
+        entry = (await ok(mc, "poker.enter", {"card": "1000001"}))["events"][0]["data"]["entry"]
+        await ok(mc, "poker.record_score", {"entry": entry, "score": 2400, "hands": 10})
+        page = await open_console(browser, ctl)
+        await tab(page, "All commands")
+        await page.get_by_role("button", name="Poker", exact=True).click()
+        await page.get_by_role("button", name="Close stage", exact=True).click()
+        await page.locator("#page-all").get_by_label("Stage", exact=True).fill("qualifying")
+        await page.get_by_role("button", name="Send", exact=True).click()
+        await expect(page.locator("#ack")).to_have_attribute("data-kind", "ok")
+        await expect(page.locator("#ack .ack-warning")).to_contain_text(
+            "Thandi M.: 1 score not signed for")
+        assert "TournamentClosedUnsigned" in event_types(ctl.db_path)
