@@ -42,7 +42,8 @@ STOP_WITHIN_S = 1.0
 LEAVE_WITHIN_S = 0.5  # for the script's MC to disconnect before the children are stopped
 
 
-PEOPLE = (("MC", "operator"), ("Announcer", "announcer"))  # who logs in to the pages
+#: who logs in to the pages: the MC's console, the cue page, the auditor's console
+PEOPLE = (("MC", "operator"), ("Announcer", "announcer"), ("Auditor", "auditor"))
 
 
 class DemoError(Exception):
@@ -189,6 +190,8 @@ class Show:
         print(f"  controller  {url}/healthz")
         print(f"  tablet (MC) {url}/tablet  log in as {PEOPLE[0][0]}, password {self.password}")
         print(f"  cues        {url}/cue     log in as {PEOPLE[1][0]}, password {self.password}")
+        print(f"  auditor     {url}/tablet  log in as {PEOPLE[2][0]}, password {self.password} "
+              "(the prize register, the chain, the night's PDF)")
         print(f"  display     screen {SCREEN} plays {PLAYLIST.relative_to(ROOT)}; {self.where}")
         print(f"  screens     {tool} screens --url {url} --key-file {key_file}")
         print("A scripted night runs and loops; use the tablet to take over at any point. "
