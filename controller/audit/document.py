@@ -37,7 +37,14 @@ class Signature:
     png: bytes | None
 
 
-Block = Table | Para | Signature
+@dataclass(frozen=True)
+class SignatureSheet:
+    """Many signatures side by side: a stage's score sheet, each player's under their score."""
+
+    signatures: list[Signature]
+
+
+Block = Table | Para | Signature | SignatureSheet
 
 
 @dataclass

@@ -25,6 +25,7 @@ from controller.audit.document import (
     Record,
     Section,
     Signature,
+    SignatureSheet,
     Table,
     masked,
 )
@@ -190,7 +191,8 @@ class Builder:
             if kind == "TournamentEntered":
                 entries[d["entry"]] = {"card": d["card"], "stage": d["stage"],
                                        "heat": d["heat"], "seat": d["seat"], "score": None,
-                                       "signed": False, "payment": d["payment"]}
+                                       "signed": False, "signature": None,
+                                       "payment": d["payment"]}
                 buy_ins += d["paid"]
             elif kind == "RouletteRebought":
                 buy_ins += d["paid"]
@@ -212,6 +214,7 @@ class Builder:
             elif kind == "TournamentScoreAcknowledged" and d["entry"] in entries:
                 entry = entries[d["entry"]]
                 entry["signed"] = d["score"] == entry["score"]  # signed for the score it has
+                entry["signature"] = d["signature"] if entry["signed"] else None
             elif kind == "TournamentEntryRemoved":
                 row = [clock(stored.at_ms), self._entry_who(entries, d["entry"]), d["status"],
                        d["reason"], format_zar(d["refund"]) if d["refund"] else "-"]
@@ -237,6 +240,11 @@ class Builder:
             section = Section(f"Stage: {stage}" + (" (closed)" if stage in closed else ""))
             section.table(["Place", "Heat", "Seat", "Player", "Card", "Score", "Score sheet"],
                           rows, [14, 22, 12, 44, 26, 26, 28], "No entries.")
+            signed = [self.signature(f"{self.name(e['card'])}: {format_int(e['score'])}",
+                                     e["signature"]) for _, e in members if e["signed"]]
+            sheet = [s for s in signed if isinstance(s, Signature)]
+            if sheet:  # poker rules 20, 35, 51; roulette rule 18: each signed for their score
+                section.blocks.append(SignatureSheet(sheet))
             sections.append(section)
         corrections = Section("Score corrections and voids")
         corrections.table(["When", "Player", "Change", "Reason", "By"], changes,

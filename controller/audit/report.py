@@ -25,7 +25,15 @@ from fpdf.fonts import FontFace
 
 from controller.audit.checkpoints import CheckpointError, load_public
 from controller.audit.checkpoints import verify as verify_checkpoints
-from controller.audit.document import Chain, Para, Period, Record, Signature, Table
+from controller.audit.document import (
+    Chain,
+    Para,
+    Period,
+    Record,
+    Signature,
+    SignatureSheet,
+    Table,
+)
 from controller.audit.record import build_record
 from controller.store.sqlite import EventLog
 
@@ -170,6 +178,8 @@ def render(record: Record, brand: Branding) -> bytes:
                 _para(pdf, block.text)
             elif isinstance(block, Signature):
                 _signature(pdf, block)
+            elif isinstance(block, SignatureSheet):
+                _sheet(pdf, block)
     _chain(pdf, brand, record)
     return bytes(pdf.output())
 
@@ -261,6 +271,31 @@ def _signature(pdf: _Pdf, block: Signature) -> None:
     pdf.set_font(FONT, "", 7)
     pdf.multi_cell(0, 3.5, f"SHA-256 {block.sha256}", new_x="LMARGIN", new_y="NEXT")
     pdf.set_y(top + 33)
+
+
+SHEET_COLUMNS, SHEET_W, SHEET_H = 3, 58, 22  # a score sheet's signatures, in mm
+
+
+def _sheet(pdf: _Pdf, block: SignatureSheet) -> None:
+    """A score sheet: each signature small, under its signer's name and score, three a row."""
+    pdf.set_font(FONT, "", 8)
+    for row in range(0, len(block.signatures), SHEET_COLUMNS):
+        if pdf.get_y() > pdf.h - 45:
+            pdf.add_page()
+        top = pdf.get_y() + 2
+        for column, signature in enumerate(block.signatures[row:row + SHEET_COLUMNS]):
+            x = pdf.l_margin + column * (SHEET_W + 4)
+            pdf.set_xy(x, top)
+            pdf.cell(SHEET_W, 4, signature.caption)
+            pdf.set_draw_color(180, 180, 180)
+            pdf.rect(x, top + 5, SHEET_W, SHEET_H)
+            if signature.png is not None:
+                pdf.image(io.BytesIO(signature.png), x=x + 1, y=top + 6, w=SHEET_W - 2,
+                          h=SHEET_H - 2, keep_aspect_ratio=True)
+            else:
+                pdf.set_xy(x + 2, top + 12)
+                pdf.cell(SHEET_W - 4, 4, "image not in the store")
+        pdf.set_y(top + 5 + SHEET_H + 3)
 
 
 def _chain(pdf: _Pdf, brand: Branding, record: Record) -> None:

@@ -280,7 +280,7 @@ def test_a_signed_score_sheet_a_dispute_and_a_ticket_change_are_in_the_report(tm
     assert " signed" in text.replace("not signed", "") and "not signed" in text
     assert "spin 3" in text and "the chips were on 17" in text
     assert "Decided by td-naledi: rejected." in text
-    assert len(signature_images(roulette)) == 1  # the dispute's
+    assert len(signature_images(roulette)) == 2  # R1's on the score sheet, and the dispute's
     text = text_of(super9)
     assert "1 2 3 4 5 6 7 8 9 -> 1 2 3 4 5 6 7 8 10" in text
     assert "signed off by td-naledi (rule 23)" in text

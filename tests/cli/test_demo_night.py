@@ -92,3 +92,5 @@ async def test_the_night_signs_a_roulette_score_sheet_and_pays_a_prize(tmp_path,
     assert main(["audit", "report", "--db", str(tmp_path / "show.db"), "--promotion",
                  "roulette", "--out", str(sheet)]) == 0
     assert "not signed" not in text_of(sheet).lower()  # rule 18: every score on the sheet
+    images = [row[3:5] for row in images_of(sheet) if row[2] == "image"]
+    assert images.count(["600", "200"]) == 6  # each player's own signature on the sheet
