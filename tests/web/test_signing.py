@@ -55,6 +55,15 @@ async def draw(pad: Locator, page: Page, strokes: int = 2) -> None:
         await page.mouse.up()
 
 
+async def sign_on_pad(page: Page, asks: str = "") -> None:
+    """The pad is open (asking `asks`): two strokes, then Accept."""
+    dialog = page.get_by_role("dialog")
+    if asks:
+        await expect(dialog).to_contain_text(asks)
+    await draw(dialog.locator("canvas"), page)
+    await dialog.get_by_role("button", name="Accept").click()
+
+
 async def ok(mc: Client, command: str, payload: dict[str, Any]) -> dict[str, Any]:
     ack = await mc.send(command, payload)
     assert ack["ok"], ack
@@ -143,10 +152,7 @@ async def test_a_dispute_is_recorded_with_the_players_signature(
         # rule 17: raised within the spin in question (spin 1 is taking bets)
         await page.get_by_label("What the dispute is").fill("Straight-up on 17 not paid")
         await page.get_by_role("button", name="Upheld: sign…").click()
-        dialog = page.get_by_role("dialog")
-        await expect(dialog).to_contain_text("Dispute: Heat 1, spin 1")
-        await draw(dialog.locator("canvas"), page)
-        await dialog.get_by_role("button", name="Accept").click()
+        await sign_on_pad(page, "Dispute: Heat 1, spin 1")
         await expect(page.locator("#rl-ack")).to_contain_text(
             "The dispute of Thandi M. about spin 1 is recorded (upheld).")
         await expect(page.locator("#rl-disputes")).to_contain_text(
@@ -173,10 +179,7 @@ async def test_the_director_signs_off_a_super9_ticket_s_new_numbers(
         await panel.get_by_label("New numbers (9)").fill("3 7 11 14 19 22 28 31 36")
         await panel.get_by_label("Promotion Director").fill("Lindiwe Dube")
         await page.get_by_role("button", name="Change numbers: Director signs…").click()
-        dialog = page.get_by_role("dialog")
-        await expect(dialog).to_contain_text("Lindiwe Dube: sign off ticket 0421's new numbers")
-        await draw(dialog.locator("canvas"), page)
-        await dialog.get_by_role("button", name="Accept").click()
+        await sign_on_pad(page, "Lindiwe Dube: sign off ticket 0421's new numbers")
         await expect(page.locator("#s9-ack")).to_contain_text(
             "Ticket 0421 now plays 3, 7, 11, 14, 19, 22, 28, 31, 36, signed off by Lindiwe Dube.")
         assert "Super9TicketChanged" in event_types(ctl.db_path)
@@ -203,10 +206,7 @@ async def test_a_poker_score_is_signed_for_from_the_tournament_panel(
             "Thandi M. has not signed for this score yet.")
         await shoot(page, "tournament-unsigned")
         await page.locator("#tn-score-form").get_by_role("button", name="Sign score").click()
-        dialog = page.get_by_role("dialog")
-        await expect(dialog).to_contain_text("your score of 2\u00a0400 (rule 20)")
-        await draw(dialog.locator("canvas"), page)
-        await dialog.get_by_role("button", name="Accept").click()
+        await sign_on_pad(page, "your score of 2\u00a0400 (rule 20)")
         await expect(page.locator("#tn-ack")).to_contain_text("Thandi M. signed for 2\u00a0400.")
         await expect(page.locator("#tn-sign-state")).to_have_text(
             "Thandi M. signed for this score.")
@@ -230,9 +230,7 @@ async def test_all_commands_asks_for_a_signature_on_the_pad(
         form = page.locator("#page-all")
         await form.get_by_label("Entry", exact=True).fill(entry)
         await form.get_by_role("button", name="Signature").click()  # never typed: the pad
-        dialog = page.get_by_role("dialog")
-        await draw(dialog.locator("canvas"), page)
-        await dialog.get_by_role("button", name="Accept").click()
+        await sign_on_pad(page)
         await expect(form).to_contain_text("Signed.")
         await page.get_by_role("button", name="Send", exact=True).click()
         await expect(page.locator("#ack")).to_have_attribute("data-kind", "ok")
