@@ -12,6 +12,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +64,21 @@ async def sign_on_pad(page: Page, asks: str = "") -> None:
         await expect(dialog).to_contain_text(asks)
     await draw(dialog.locator("canvas"), page)
     await dialog.get_by_role("button", name="Accept").click()
+
+
+@asynccontextmanager
+async def poker_player(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser,
+                       score: int | None = None) -> AsyncIterator[tuple[Any, Page, str]]:
+    """A live controller on the tables' dates with Thandi entered in poker qualifying (and her
+    score after 10 hands, if given), and the console open: (controller, page, entry)."""
+    write_tables_config(tmp_path / "config")
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+        await ok(mc, "register_member", {"card": "1000001", "display_name": "Thandi Mokoena"})
+        entry = (await ok(mc, "poker.enter", {"card": "1000001"}))["events"][0]["data"]["entry"]
+        if score is not None:
+            await ok(mc, "poker.record_score", {"entry": entry, "score": score, "hands": 10})
+        yield ctl, await open_console(browser, ctl), entry
 
 
 async def ok(mc: Client, command: str, payload: dict[str, Any]) -> dict[str, Any]:
@@ -188,13 +205,7 @@ async def test_the_director_signs_off_a_super9_ticket_s_new_numbers(
 
 async def test_a_poker_score_is_signed_for_from_the_tournament_panel(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
-    write_tables_config(tmp_path / "config")
-    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
-        await ok(mc, "register_member", {"card": "1000001", "display_name": "Thandi Mokoena"})
-        entry = (await ok(mc, "poker.enter", {"card": "1000001"}))["events"][0]["data"]["entry"]
-        await ok(mc, "poker.record_score", {"entry": entry, "score": 2400, "hands": 10})
-        page = await open_console(browser, ctl)
+    async with poker_player(tmp_path, monkeypatch, browser, score=2400) as (ctl, page, entry):
         await tab(page, "Tournament")
         await page.get_by_role("button", name="Poker", exact=True).click()
         # poker rule 20: each score acknowledged and signed for by the participant
@@ -217,13 +228,7 @@ async def test_a_poker_score_is_signed_for_from_the_tournament_panel(
 
 async def test_all_commands_asks_for_a_signature_on_the_pad(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
-    write_tables_config(tmp_path / "config")
-    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
-        await ok(mc, "register_member", {"card": "1000001", "display_name": "Thandi Mokoena"})
-        entry = (await ok(mc, "poker.enter", {"card": "1000001"}))["events"][0]["data"]["entry"]
-        await ok(mc, "poker.record_score", {"entry": entry, "score": 2400, "hands": 10})
-        page = await open_console(browser, ctl)
+    async with poker_player(tmp_path, monkeypatch, browser, score=2400) as (ctl, page, entry):
         await tab(page, "All commands")
         await page.get_by_role("button", name="Poker", exact=True).click()
         await page.get_by_role("button", name="Acknowledge score", exact=True).click()
@@ -248,12 +253,7 @@ async def test_a_poker_score_above_the_plausible_maximum_is_confirmed_on_the_pan
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     # poker rules 20, 35, 51: the score a player signs for is one the MC checked; above the
     # plausible maximum a first score and a correction both need the MC's explicit "Yes"
-    write_tables_config(tmp_path / "config")
-    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
-        await ok(mc, "register_member", {"card": "1000001", "display_name": "Thandi Mokoena"})
-        await ok(mc, "poker.enter", {"card": "1000001"})
-        page = await open_console(browser, ctl)
+    async with poker_player(tmp_path, monkeypatch, browser) as (ctl, page, _):
         await tab(page, "Tournament")
         await page.get_by_role("button", name="Poker", exact=True).click()
         await page.get_by_label("Find the player").fill("thandi")
@@ -282,13 +282,7 @@ async def test_closing_a_stage_with_unsigned_scores_warns_the_mc(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     # poker rule 20 under score_signatures "warn" (the default): the stage closes, and the MC
     # reads who has not signed for their score
-    write_tables_config(tmp_path / "config")
-    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
-        await ok(mc, "register_member", {"card": "1000001", "display_name": "Thandi Mokoena"})
-        entry = (await ok(mc, "poker.enter", {"card": "1000001"}))["events"][0]["data"]["entry"]
-        await ok(mc, "poker.record_score", {"entry": entry, "score": 2400, "hands": 10})
-        page = await open_console(browser, ctl)
+    async with poker_player(tmp_path, monkeypatch, browser, score=2400) as (ctl, page, _):
         await tab(page, "All commands")
         await page.get_by_role("button", name="Poker", exact=True).click()
         await page.get_by_role("button", name="Close stage", exact=True).click()
