@@ -18,15 +18,16 @@ from pathlib import Path
 
 from aiohttp import web
 
-from controller.access.attempts import TOO_MANY, KeyAttempts, KeyLimit
-from controller.access.keys import authenticate
-from controller.access.logins import REHEARSAL_COOKIE, LoginPolicy, Logins, live_session
+from controller.access.attempts import KeyAttempts, KeyLimit
+from controller.access.logins import REHEARSAL_COOKIE, LoginPolicy, Logins
 from controller.application.configs import record_configs
 from controller.application.features import build_features
 from controller.application.heap import keep_replayed_state
 from controller.application.service import Service, wall_clock_ms
 from controller.application.show import Show
 from controller.audit.checkpoints import Anchoring, Checkpointer, load_private
+from controller.domain.errors import Rejected
+from controller.http.callers import caller
 from controller.http.logins import add_routes, logins_key, people_page
 from controller.http.middleware import KEY_HEADER, Handler, plain_keys, security_headers
 from controller.http.playlist_watch import watch_playlists
@@ -54,7 +55,6 @@ from controller.store.sqlite import EventLog
 
 WEB_DIR = Path(__file__).resolve().parents[1] / "web"
 db_path_key = web.AppKey("db_path", Path)
-HTTP_DOOR = "http"
 
 
 def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring | None = None,
@@ -99,8 +99,7 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
         app.on_shutdown.append(_stop_rehearsal)
     add_rehearsal_routes(app, _log_of, lambda a: a[hub_key].service.clock())
     add_routes(app, WEB_DIR, _log_of)
-    add_signature_routes(app, _log_of, lambda a: a[hub_key].service.clock(),
-                         lambda a: a[attempts_key])
+    add_signature_routes(app, _log_of, lambda a: a[hub_key].service.clock())
     add_report_routes(app, _log_of, lambda a: a[hub_key].service.clock(), anchor)
     app.router.add_get("/tablet", people_page(WEB_DIR, "tablet.html", ControlNamespace.roles,
                                               _log_of))
@@ -202,24 +201,15 @@ TECHNICIAN_PAGE = frozenset({"technician"})
 
 def _require_reader(request: web.Request) -> Hub:
     """The hub, for a technician's, operator's or auditor's key in the key header, or for
-    such a person logged in (a page's thumbnails); wrong keys count against the address like
-    on the sockets."""
-    hub, attempts, address = request.app[hub_key], request.app[attempts_key], request.remote
-    if KEY_HEADER not in request.headers:
-        logins = request.app[logins_key]
-        session = live_session(logins, hub.service.log,
-                               request.cookies.get(logins.policy.cookie))
-        if session is not None and session.role in SCREEN_READERS:
-            return hub
-    address = address or "unknown"
-    if attempts.blocked(address, HTTP_DOOR):
-        raise web.HTTPTooManyRequests(text=TOO_MANY)
-    principal = authenticate(hub.service.log, {"key": request.headers.get(KEY_HEADER)})
-    if principal is None or principal.role not in SCREEN_READERS:
-        sentence = f"Send a technician, operator or auditor key in {KEY_HEADER}."
-        if principal is None:
-            attempts.failed(address, HTTP_DOOR, "Unknown or revoked key.")
-        raise web.HTTPForbidden(text=sentence)
+    such a person logged in (a page's thumbnails)."""
+    hub = request.app[hub_key]
+    sentence = f"Send a technician, operator or auditor key in {KEY_HEADER}."
+    try:
+        caller(request, hub.service.log, SCREEN_READERS, sentence, sentence)
+    except Rejected as exc:
+        if exc.code == "too_many":
+            raise web.HTTPTooManyRequests(text=exc.message) from None
+        raise web.HTTPForbidden(text=exc.message) from None
     return hub
 
 

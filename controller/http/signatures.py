@@ -23,9 +23,6 @@ from dataclasses import dataclass
 from aiohttp import web
 from PIL import Image, ImageChops, UnidentifiedImageError
 
-from controller.access.attempts import TOO_MANY, KeyAttempts
-from controller.access.keys import authenticate
-from controller.access.logins import live_session
 from controller.domain.errors import Rejected, refusal
 from controller.domain.signatures import (
     MAX_HEIGHT,
@@ -35,8 +32,7 @@ from controller.domain.signatures import (
     MIN_STROKES,
     MIN_WIDTH,
 )
-from controller.http.logins import logins_key
-from controller.http.middleware import KEY_HEADER
+from controller.http.callers import caller
 from controller.store.signatures import StoredSignature
 from controller.store.sqlite import EventLog, StorageUnavailable
 
@@ -48,7 +44,6 @@ MIN_INK_WIDTH, MIN_INK_HEIGHT = 40, 10
 #: a pixel is ink when it is this opaque (alpha) and this dark (luminance), on a transparent
 #: or a white background alike
 INK_ALPHA, INK_LUMA = 64, 200
-HTTP_DOOR = "http"
 SHA_PATH = re.compile(r"[0-9a-f]{64}")
 NOT_ALLOWED = "Only an operator or an auditor may send or see a signature."
 LOG_IN = "Log in as an operator or an auditor (or send such a key) to send or see a signature."
@@ -126,33 +121,13 @@ async def read_capped(request: web.Request, cap: int) -> bytes | None:
 
 
 def add_signature_routes(app: web.Application, log_of: Callable[[web.Application], EventLog],
-                         clock: Callable[[web.Application], int],
-                         attempts_of: Callable[[web.Application], KeyAttempts]) -> None:
-    """`log_of(app)`, `clock(app)`, `attempts_of(app)`: the running controller's log, show
-    clock and wrong-key counter."""
+                         clock: Callable[[web.Application], int]) -> None:
+    """`log_of(app)`, `clock(app)`: the running controller's log and show clock."""
 
     def who(request: web.Request) -> str:
         """The name of the operator or auditor asking; `Rejected` for anyone else (its HTTP
         status in `STATUS`)."""
-        log = log_of(request.app)
-        if KEY_HEADER not in request.headers:
-            logins = request.app[logins_key]
-            session = live_session(logins, log, request.cookies.get(logins.policy.cookie))
-            if session is None:
-                raise Rejected("not_logged_in", LOG_IN)
-            if session.role not in READERS:
-                raise Rejected("not_allowed", NOT_ALLOWED)
-            return session.name
-        attempts, address = attempts_of(request.app), request.remote or "unknown"
-        if attempts.blocked(address, HTTP_DOOR):
-            raise Rejected("too_many", TOO_MANY)
-        principal = authenticate(log, {"key": request.headers.get(KEY_HEADER)})
-        if principal is None:
-            attempts.failed(address, HTTP_DOOR, "Unknown or revoked key.")
-            raise Rejected("not_logged_in", LOG_IN)
-        if principal.role not in READERS:
-            raise Rejected("not_allowed", NOT_ALLOWED)
-        return principal.name
+        return caller(request, log_of(request.app), READERS, LOG_IN, NOT_ALLOWED)
 
     async def receive(request: web.Request) -> web.Response:
         try:

@@ -237,9 +237,9 @@ class Poker(PokerViews, Tournament):
         c = self.config
         for number, board in self.weeks.items():
             ends = day_ms(c.first_day + dt.timedelta(days=7 * number), c.timezone, 0)
-            if f"poker-week{number}-1" in self.awarded or not board.ranking(1):
-                continue
             if not closing and now_ms < ends:
+                continue  # the clock asks a few times a second: the cheap test first
+            if f"poker-week{number}-1" in self.awarded or not board.ranking(1):
                 continue
             for i, (card, _, cents) in enumerate(self.week_winners(board), start=1):
                 out.append(cash_prize(f"poker-week{number}-{i}", self.name, card, cents,
