@@ -24,7 +24,9 @@ P = TypeVar("P")
 #: how every payload is checked: its fields are strict types, and a field it lacks is refused
 PAYLOAD_CONFIG = ConfigDict(extra="forbid")
 
-ROLES = ("operator", "technician", "announcer", "display", "auditor")
+#: `device`: a machine on the floor that reports what it reads (a wheel's number reader, a bank of
+#: slot machines' feed); its key's holder name is the table or bank it may report for
+ROLES = ("operator", "technician", "announcer", "display", "auditor", "device")
 
 
 class Randomness:

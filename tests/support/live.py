@@ -22,7 +22,7 @@ from controller.store.sqlite import EventLog
 from showrunner.contract.delta import patch
 
 NAMESPACE_OF_ROLE = {"operator": "/control", "technician": "/control", "auditor": "/control",
-                     "display": "/display", "announcer": "/cue"}
+                     "display": "/display", "announcer": "/cue", "device": "/device"}
 
 
 class Client:

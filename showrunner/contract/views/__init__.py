@@ -21,6 +21,7 @@ from showrunner.contract.views.floor import (
     ScreenView,
     VenueView,
 )
+from showrunner.contract.views.live_heat import LiveHeatView
 from showrunner.contract.views.super9 import BoardView, GameCuesView, JackpotView, ScheduleView
 from showrunner.contract.views.tournament import (
     LeaderboardView,
@@ -40,6 +41,7 @@ from showrunner.contract.views.wildcard import DrawView
 #: view name pattern -> model; the first match wins, so exact names come before patterns
 MODELS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("leaderboard:*", LeaderboardView),
+    ("live_heat:*", LiveHeatView),
     ("pools:*", PoolsView),
     ("seating:*", SeatingView),
     ("qualifiers:*", QualifiersView),

@@ -22,6 +22,8 @@ from showrunner.contract.views.base import (
     MaskedCard,
     Movement,
     Place,
+    Pocket,
+    PocketColour,
     ViewModel,
 )
 
@@ -180,6 +182,11 @@ class BettingHeat(ViewModel):
     betting_opened_at: EpochMs | None
     betting_closes_at: EpochMs | None
     no_spin: Flag
+    #: the wheel's reader said "no more bets" for the spin taking bets: its countdown stops
+    bets_closed: Flag = False
+    #: the number the heat's last spin landed on (the wheel's reading or the MC's entry)
+    number: Pocket | None = None
+    colour: PocketColour | None = None
 
 
 class SpinsView(ViewModel):
