@@ -33,7 +33,8 @@ from showrunner.scenes.prize_table import ordinal
 log = logging.getLogger(__name__)
 
 STATUSES = ("idle", "live", "ended", "accepted")
-FIELDS = ("title", "stage", "heat", "status", "started_at_ms", "ends_at_ms", "rows")
+FIELDS = ("title", "stage", "heat", "status", "started_at_ms", "ends_at_ms", "rows",
+          "leaderboard_rows")
 ROW_FIELDS = ("seat", "machine", "name", "credits", "rank", "place", "silent")
 MOVE_TIME = 0.8  # s a row takes to slide to its new place
 ROW_GROWTH_MAX = 1.35  # rows may grow this much when a page holds fewer
@@ -53,6 +54,7 @@ class Row(NamedTuple):
     rank: int | None
     place: int | None
     silent: bool
+    recorded: bool  # the heat's scores are accepted: "placed 3rd", no longer "would place"
     height: float
     slot: int  # its place on its page, for the backdrop behind it
 
@@ -76,17 +78,17 @@ class LiveHeat(Scene):
         self.status = vd.choice(doc, "status", STATUSES, "idle", where) if doc else "idle"
         self.ends_at = vd.optional_int(doc, "ends_at_ms", where)
         self.started_at = vd.optional_int(doc, "started_at_ms", where)
-        raw = vd.items(doc, "rows", where) if self.status != "idle" else []
-        if raw:
-            vd.expect(raw[0], ROW_FIELDS, where + ".rows")
+        raw = self._each_seat_once(vd.items(doc, "rows", where)
+                                   if self.status != "idle" else [], where)
         most = self.p["rows_per_page"] or (16 if lay.portrait else 10)
         pages = max(1, math.ceil(len(raw) / most))
         per_page = max(1, math.ceil(len(raw) / pages))
-        x, top, w, room = self._rows_area()
+        room = self._rows_area()[3]
         row_h = min(room / per_page, room / most * ROW_GROWTH_MAX)
         title = self.p["title"] or vd.text(doc, "title", "Slots tournament", where)
         stage, heat = vd.text(doc, "stage", "", where), vd.text(doc, "heat", "", where)
-        header = (title, stage, heat, self.status, pages, per_page, row_h)
+        self.board_rows = max(0, vd.integer(doc, "leaderboard_rows", 0, where))
+        header = (title, stage, heat, self.status, pages, per_page, row_h, self.board_rows)
         if first:
             self.drawings: Drawings[Row] = Drawings()
             self.slides: dict[int, Tween] = {}
@@ -105,9 +107,12 @@ class LiveHeat(Scene):
         else:
             self._partial = True
 
-    def _rows(self, raw: list[dict[str, Any]], where: str) -> list[Row]:
-        """The view's rows in its order (by rank, then seat), each seat once."""
-        rows: list[Row] = []
+    def _each_seat_once(self, raw: list[dict[str, Any]], where: str
+                        ) -> list[dict[str, Any]]:
+        """The view's rows in its order (by rank, then seat), a seat listed twice once."""
+        if raw:
+            vd.expect(raw[0], ROW_FIELDS, where + ".rows")
+        rows: list[dict[str, Any]] = []
         seats: set[int] = set()
         for i, r in enumerate(raw):
             seat = vd.integer(r, "seat", i + 1, where)
@@ -116,13 +121,21 @@ class LiveHeat(Scene):
                           "the first", where, seat)
                 continue
             seats.add(seat)
+            rows.append({**r, "seat": seat})
+        return rows
+
+    def _rows(self, raw: list[dict[str, Any]], where: str) -> list[Row]:
+        rows: list[Row] = []
+        for i, r in enumerate(raw):
             credits, rank = vd.optional_int(r, "credits", where), vd.optional_int(r, "rank", where)
             place = vd.optional_int(r, "place", where)
-            rows.append(Row(seat, vd.text(r, "machine", "", where), vd.text(r, "name", "—", where),
+            rows.append(Row(r["seat"], vd.text(r, "machine", "", where),
+                            vd.text(r, "name", "—", where),
                             None if credits is None else max(0, credits),
                             rank if rank is not None and rank > 0 else None,
                             place if place is not None and place > 0 else None,
-                            vd.flag(r, "silent"), self.row_h, len(rows) % self.per_page))
+                            vd.flag(r, "silent"), self.status == "accepted", self.row_h,
+                            i % self.per_page))
         return rows
 
     def _slide(self, rows: list[Row]) -> None:
@@ -176,7 +189,7 @@ class LiveHeat(Scene):
 
     def _clock_box(self) -> pygame.Rect:
         """Everything the time left draws in, from one second to the next."""
-        x, y, w, _ = self._clock_area()
+        x, _, w, _ = self._clock_area()
         _, cy = self._digits_centre()
         h = self._digits_size()
         _, by, _, bh = self._bar()
@@ -192,9 +205,9 @@ class LiveHeat(Scene):
             card = lay.rect(x + w * 0.15, top + (lay.height - SAFE_MARGIN - top) * 0.25,
                             w * 0.7, (lay.height - SAFE_MARGIN - top) * 0.4)
             panel(layer, card, theme.colour("panel"), lay.px(28))
-            words = text.fit("Next heat soon", "display", 150, theme.colour("accent"),
-                             w * 0.7 - 80, min_size=64)
-            layer.blit(words, words.get_rect(center=card.center))
+            soon = text.fit("Next heat soon", "display", 150, theme.colour("accent"),
+                            w * 0.7 - 80, min_size=64)
+            layer.blit(soon, soon.get_rect(center=card.center))
             return
         x, y, w, h = self._clock_area()
         panel(layer, lay.rect(x, y, w, h), theme.colour("panel"), lay.px(24))
@@ -204,10 +217,14 @@ class LiveHeat(Scene):
                                 theme.colour("muted"))
             ly = y + (70 if not lay.portrait else 36)
             layer.blit(label, label.get_rect(center=lay.point(cx, ly)))
+            if self.board_rows and not lay.portrait:  # what "would place" is measured on
+                note = text.fit(f"Leaderboard: places 1–{self.board_rows}", "body", 30,
+                                theme.colour("muted"), w - 60, min_size=20)
+                layer.blit(note, note.get_rect(center=lay.point(cx, y + h - 60)))
             return
         words, colour, caption = (("HEAT OVER", "accent", "Final credits being checked")
                                   if self.status == "ended" else
-                                  ("SCORES RECORDED", "ok", "The leaderboard is updated"))
+                                  ("SCORES RECORDED", "ok", "Final credits accepted"))
         big = text.fit(words, "display", 120 if not lay.portrait else 104,
                        theme.colour(colour), w - 60, min_size=56)
         layer.blit(big, big.get_rect(center=lay.point(cx, cy - (20 if lay.portrait else 40))))
@@ -218,7 +235,7 @@ class LiveHeat(Scene):
     # rows -------------------------------------------------------------------------------------
     def _draw_row(self, row: Row) -> pygame.Surface:
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
-        x, top, w, _ = self._rows_area()
+        _, top, w, _ = self._rows_area()
         h = row.height - ROW_GAP
         surf = pygame.Surface((lay.px(w), lay.px(h)), pygame.SRCALPHA)
         dim = row.silent
@@ -234,21 +251,10 @@ class LiveHeat(Scene):
         surf.blit(rank, rank.get_rect(center=badge.center))
         mid = surf.get_height() // 2
         credits_w = 220.0 if lay.portrait else 300.0  # "99 999" fits; more shrinks
-        place_w = 230.0 if lay.portrait else 260.0
-        credits = text.fit(format_int(row.credits) if row.credits is not None else "–",
-                           "display", h * 0.8, theme.colour("muted" if dim else "accent"),
-                           credits_w)
-        right = surf.get_width() - lay.px(24)
-        surf.blit(credits, (right - credits.get_width(), mid - credits.get_height() // 2))
-        if row.place is not None:
-            place = text.fit(f"would place {ordinal(row.place)}", "body",
-                             h * (0.27 if lay.portrait else 0.3),
-                             theme.colour("muted" if dim else "highlight"), place_w,
-                             min_size=h * 0.22)
-            px = right - lay.px(credits_w + 24)
-            surf.blit(place, (px - place.get_width(), mid - place.get_height() // 2))
+        place_w = 250.0 if lay.portrait else 260.0
         name_x = h * 1.2 + 28
-        name_w = w - name_x - 24 - credits_w - 24 - (place_w if row.place is not None else 0) - 20
+        name_w = (w - name_x - 24 - credits_w - 24 - 20
+                  - (place_w if row.place is not None else 0))
         name = text.fit(row.name, "bold", h * 0.42, theme.colour("muted" if dim else "text"),
                         name_w, min_size=h * 0.3)
         surf.blit(name, (lay.px(name_x), lay.px(h * 0.4) - name.get_height() // 2))
@@ -260,6 +266,19 @@ class LiveHeat(Scene):
             centre = (lay.px(name_x) + machine.get_width() + lay.px(h * 0.16), my)
             pygame.draw.circle(surf, theme.colour("muted"), centre, lay.px(h * 0.08),
                                max(1, lay.px(2)))
+        right = surf.get_width() - lay.px(24)
+        if row.place is not None:
+            words = "placed" if row.recorded else "would place"
+            place = text.fit(f"{words} {ordinal(row.place)}", "body",
+                             h * (0.27 if lay.portrait else 0.3),
+                             theme.colour("muted" if dim else "highlight"), place_w,
+                             min_size=h * 0.22)
+            px = right - lay.px(credits_w + 24)
+            surf.blit(place, (px - place.get_width(), mid - place.get_height() // 2))
+        credits = text.fit(format_int(row.credits) if row.credits is not None else "–",
+                           "display", h * 0.8, theme.colour("muted" if dim else "accent"),
+                           credits_w)
+        surf.blit(credits, (right - credits.get_width(), mid - credits.get_height() // 2))
         # Laid on the backdrop behind its place, the row is opaque: an opaque blit costs a
         # third of a blended one (the backdrop is a vertical gradient: a row sliding to the
         # next place shows nearly the same pixels behind its rounded corners).
@@ -317,7 +336,8 @@ class LiveHeat(Scene):
         for seat in now.keys() | self.drawn.keys():
             before, after = self.drawn.get(seat), now.get(seat)
             if before != after:
-                rects.extend(placed[0] for placed in (before, after) if placed is not None)
+                rects.extend(placed[0] for placed in (before, after)
+                             if placed is not None and placed[0] not in rects)
         return rects
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -330,8 +350,10 @@ class LiveHeat(Scene):
         if self.status == "live":
             left = (self.ends_at - self.now_ms()) / 1000 if self.ends_at is not None else 0.0
             shown = clock_text(left) if self.ends_at is not None else "–"
-            digits = self.ctx.text.render(shown, "display", self._digits_size(),
-                                          ring_colour(self.ctx, max(0.0, left)))
+            digits = self.ctx.text.fit(shown, "display", self._digits_size(),
+                                       ring_colour(self.ctx, max(0.0, left)),
+                                       self._clock_area()[2] - 40,
+                                       min_size=self._digits_size() * 0.4)
             surface.blit(digits, digits.get_rect(center=lay.point(*self._digits_centre())))
             self._time_bar(surface, left)
         if not self.rows:

@@ -16,6 +16,7 @@ from typing import Any
 
 import pygame
 
+from showrunner.contract.wheel import colour
 from showrunner.engine import viewdata as vd
 from showrunner.engine.draw import panel
 from showrunner.engine.scene import Scene, next_second_ms
@@ -51,8 +52,9 @@ class RouletteCountdown(Scene):
         self.bets_closed = vd.flag(doc, "bets_closed")
         number = vd.optional_int(doc, "number", where)
         self.number = number if number is not None and 0 <= number <= 36 else None
-        self.pocket = POCKET_COLOURS[vd.choice(doc, "colour", tuple(POCKET_COLOURS), "green",
-                                               where)] if self.number is not None else "ok"
+        self.pocket = POCKET_COLOURS[vd.choice(doc, "colour", tuple(POCKET_COLOURS),
+                                               colour(self.number), where)] \
+            if self.number is not None else "ok"
         spin, spins = vd.integer(doc, "spin", 0, where), vd.integer(doc, "spins", 0, where)
         right = f"Spin {spin} of {spins}" if spin and spins else ""
         s = self.static = static_layer(self.ctx, vd.text(doc, "title", "Roulette", where),
