@@ -134,3 +134,15 @@ def test_the_time_left_counts_to_the_heats_end_on_the_show_clock():
     assert host.next_change_ms(clock.now_ms()) == BASE_MS + 10_500
     ended, _, _, _ = on_screen({**doc, "ends_at_ms": BASE_MS + 5_000}, at=6.0)
     assert ended.next_change_ms(BASE_MS + 6_000) is None  # "0:00": nothing more to count
+
+
+def test_more_seats_than_a_page_are_paged_top_rows_first():
+    # slots rule 14: the leader board shows positions from the top; a big bank pages
+    host, clock, _views, frame = on_screen(live_heat(seats=24))
+    live = scene(host)
+    assert (live.pages, live.per_page) == (3, 8)  # 24 rows: three pages of 8 on a landscape
+    first = sorted(row.rank or 0 for _rect, row in live._placed().values())
+    assert first == list(range(1, 9))
+    advance(host, clock, 10.0)  # page_seconds
+    assert step(host, clock, frame) is None  # a page turn is drawn whole
+    assert sorted(row.rank or 0 for _rect, row in live._placed().values()) == list(range(9, 17))
