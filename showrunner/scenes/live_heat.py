@@ -125,6 +125,7 @@ class LiveHeat(Scene):
         return rows
 
     def _rows(self, raw: list[dict[str, Any]], where: str) -> list[Row]:
+        """Each row as drawn: a negative count or rank shown as none."""
         rows: list[Row] = []
         for i, r in enumerate(raw):
             credits, rank = vd.optional_int(r, "credits", where), vd.optional_int(r, "rank", where)
