@@ -139,7 +139,7 @@ async def refused_in_words(http: aiohttp.ClientSession, path: str, key: str | No
 
 
 async def test_each_refusal_is_in_words_and_changes_nothing(tmp_path):
-    async with floor(tmp_path) as (ctl, mc, http, key), ctl.client("display") as screen:
+    async with floor(tmp_path) as (ctl, _mc, http, key), ctl.client("display") as screen:
         other = bank_key(ctl, "bank-2")
         heats = f"{API}/bank-1/heats"
         assert "Unknown or revoked key" in await refused_in_words(
@@ -191,10 +191,10 @@ async def test_wrong_keys_are_counted_per_address(tmp_path):
 
 async def test_the_openapi_document_names_every_route_and_its_models(tmp_path):
     async with live_controller(tmp_path / "show.db") as ctl, \
-            aiohttp.ClientSession(ctl.url) as http:
-        async with http.get("/api/v1/openapi.json") as answer:  # no key needed
-            assert answer.status == 200
-            doc = json.loads(await answer.text())
+            aiohttp.ClientSession(ctl.url) as http, \
+            http.get("/api/v1/openapi.json") as answer:  # no key needed
+        assert answer.status == 200
+        doc = json.loads(await answer.text())
     assert doc["openapi"] == "3.1.0"
     assert set(doc["paths"]) == {"/api/v1/slots/banks/{bank}/heats",
                                  "/api/v1/slots/banks/{bank}/heats/{feed_heat}/credits",
