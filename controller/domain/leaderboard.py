@@ -74,6 +74,10 @@ class Leaderboard(Generic[K]):
         """1-based place on the board."""
         return bisect.bisect_left(self._slots, self._by_key[key]) + 1
 
+    def at_least(self, score: int) -> int:
+        """How many keys hold `score` or more: a newcomer on `score` places after them."""
+        return bisect.bisect_right(self._slots, -score, key=lambda s: s.neg_score)
+
     def top(self, n: int) -> list[tuple[K, int]]:
         return [(s.key, -s.neg_score) for s in self._slots[:n]]
 

@@ -27,6 +27,9 @@ from controller.application.service import Service, wall_clock_ms
 from controller.application.show import Show
 from controller.audit.checkpoints import Anchoring, Checkpointer, load_private
 from controller.domain.errors import Rejected
+from controller.feeds.live import LiveCredits, publish_live
+from controller.http.api import add_api_routes
+from controller.http.api.slots_feed import live_credits_key
 from controller.http.callers import caller
 from controller.http.logins import add_routes, logins_key, people_page
 from controller.http.middleware import KEY_HEADER, Handler, plain_keys, security_headers
@@ -94,6 +97,8 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
                                                        TECHNICIAN_PAGE, _log_of)))
     app.router.add_get("/screens/{screen}/screenshot.jpg", screenshot)
     app.router.add_get("/", index)
+    app[live_credits_key] = LiveCredits()
+    add_api_routes(app)
     if rehearsal is None:
         app[runner_key] = RehearsalRunner(db_path, host, lambda: _log_of(app).users())
         app.on_shutdown.append(_stop_rehearsal)
@@ -139,7 +144,8 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
             sio.register_namespace(namespace)
         hub.fanout.start()
         tasks = [asyncio.create_task(hub.run_clock()),
-                 asyncio.create_task(_watch_log(hub, checkpointer))]
+                 asyncio.create_task(_watch_log(hub, checkpointer)),
+                 asyncio.create_task(publish_live(hub, app[live_credits_key]))]
         if playlists is not None:
             tasks.append(asyncio.create_task(watch_playlists(hub, playlists)))
         if sharing is not None:

@@ -30,6 +30,7 @@ from controller.domain.members import Member, Members
 from controller.domain.ties import card_value, electronic_rounds
 from controller.promotions.slots.config import SlotsConfig
 from controller.promotions.slots.events import SlotsHeatRestarted
+from controller.promotions.slots.feed import FeedTournament
 from controller.promotions.slots.payloads import (
     DrawSeats,
     Enter,
@@ -44,7 +45,7 @@ from controller.promotions.tournament.events import (
     TournamentSeated,
     TournamentTieBroken,
 )
-from controller.promotions.tournament.feature import Tournament, reason_text
+from controller.promotions.tournament.feature import reason_text
 from controller.promotions.tournament.payloads import StartHeat
 from controller.promotions.tournament.state import Entry, Stage, StageSpec
 
@@ -59,7 +60,7 @@ class SeatPass:
     at_ms: int
 
 
-class Slots(Tournament):
+class Slots(FeedTournament):
     name = "slots"
     title = "Slots PAYOFF"
     prefix = "S"
@@ -104,6 +105,7 @@ class Slots(Tournament):
                     "or refund them."),
             Command("slots.restart_heat", "operator", RestartHeat, self.restart_heat,
                     "A tournament-system fault: restart the whole heat, voiding its scores."),
+            *self.feed_commands(),
         )
 
     def start_heat(self, p: StartHeat, ctx: Context) -> list[DomainEvent]:
@@ -117,8 +119,7 @@ class Slots(Tournament):
         return events
 
     def handlers(self) -> Mapping[type[DomainEvent], Handler]:
-        return {**super().handlers(), WildcardFinalist: self._wildcard,
-                SlotsHeatRestarted: self.recorded}
+        return {**super().handlers(), WildcardFinalist: self._wildcard, **self.feed_handlers()}
 
     # -- queries the Wild Card draw calls -------------------------------------------------------
     def participant_cards(self) -> set[str]:

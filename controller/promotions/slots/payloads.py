@@ -3,10 +3,25 @@
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Literal
+from typing import Annotated, Literal
+
+from pydantic import Field, StrictInt
 
 from controller.domain.commands import payload
-from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Flag, Ref, Refs, ShortText
+from showrunner.contract.fields import (
+    MAX_SECONDS,
+    CardNumber,
+    EntryId,
+    EntryIds,
+    EpochMs,
+    Flag,
+    Ref,
+    Refs,
+    Score,
+    ShortText,
+)
+
+MAX_SEATS = 200  # the most seats a heat may have (SlotsConfig's Places)
 
 Payment = Literal["cash", "free", "comp"]
 
@@ -42,3 +57,51 @@ class RestartHeat:
     stage: Ref
     heat: Ref
     reason: ShortText
+
+
+@payload
+class FeedMachine:
+    machine: Ref
+    credits: Score
+
+
+@payload
+class FeedReading:
+    machine: Ref
+    credits: Score
+    at_ms: EpochMs
+
+
+@payload
+class FeedHeatStarted:
+    """Sent by the feed API (controller/http/api/slots_feed.py) for a bank's device key."""
+
+    bank: Ref
+    feed_heat: Ref
+    machines: Annotated[list[Ref], Field(min_length=1, max_length=MAX_SEATS)]
+    start_credits: Score
+    duration_s: Annotated[StrictInt, Field(ge=1, le=MAX_SECONDS)]
+
+
+@payload
+class FeedHeatEnded:
+    bank: Ref
+    feed_heat: Ref
+    finals: Annotated[list[FeedMachine], Field(min_length=1, max_length=MAX_SEATS)]
+    last_readings: Annotated[list[FeedReading], Field(max_length=MAX_SEATS)] = \
+        field(default_factory=list)
+
+
+@payload
+class Correction:
+    entry: EntryId
+    score: Score
+    reason: ShortText
+
+
+@payload
+class AcceptFeed:
+    stage: Ref
+    heat: Ref
+    corrections: Annotated[list[Correction], Field(max_length=MAX_SEATS)] = \
+        field(default_factory=list)

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from showrunner.contract.views.floor import (
     AttractView,
     CuesView,
+    OpsFeedView,
     OpsScreensView,
     RehearsalView,
     ScreenView,
@@ -60,6 +61,7 @@ MODELS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("rehearsal", RehearsalView),
     ("venue", VenueView),
     ("ops:screens", OpsScreensView),
+    ("ops:feed", OpsFeedView),
     ("ops:poker", OpsPokerView),
     ("ops:roulette", OpsRouletteView),
     ("ops:*", OpsTournamentView),

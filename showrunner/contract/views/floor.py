@@ -111,3 +111,45 @@ class VenueView(ViewModel):
     """The venue's wall clock: screens and pages show the time of day in it."""
 
     timezone: TimeZone
+
+
+# -- the slot machines' feed (controller/feeds/) ------------------------------------------------
+FeedStatus = Literal["live", "ended", "accepted", "restarted"]
+
+
+class FeedMachineRow(ViewModel):
+    seat: Annotated[StrictInt, Field(ge=1, le=200)]
+    machine: ShortText
+    name: ShortText
+    entry: ShortText | None  # None: the seat was vacated (rule 27)
+    credits: Annotated[StrictInt, Field(ge=0, le=999_999_999)] | None
+
+
+class FeedSilentMachine(ViewModel):
+    """A machine that stopped reporting while its heat plays: a possible malfunction (rule
+    27); `since_ms` is its last report (or the heat's start, if it never reported)."""
+
+    seat: Annotated[StrictInt, Field(ge=1, le=200)]
+    machine: ShortText
+    name: ShortText
+    entry: ShortText | None
+    since_ms: EpochMs
+
+
+class FeedBank(ViewModel):
+    bank: ShortText
+    stage: ShortText
+    stage_title: ShortText
+    heat: ShortText
+    feed_heat: ShortText
+    status: FeedStatus
+    ends_at_ms: EpochMs
+    rows: Annotated[list[FeedMachineRow], Field(max_length=200)]
+    silent: Annotated[list[FeedSilentMachine], Field(max_length=200)]
+    last_report_ms: EpochMs | None
+
+
+class OpsFeedView(ViewModel):
+    """`ops:feed`, operators only: each bank's latest heat from the feed, for the director."""
+
+    banks: Annotated[list[FeedBank], Field(max_length=100)]

@@ -1,0 +1,96 @@
+"""The slot machines' live credits (not events) and the task that publishes them.
+
+Per bank, the latest credits and reading time of each machine of its live heat; a machine is
+silent when it has not reported for `SILENCE_MS` while the heat plays (slots rule 27). Every
+`PUBLISH_S` the publisher renders `live_heat:slots` and `ops:feed` (controller/promotions/slots/
+live.py) and, when a document changed, puts it in the show's views with the log's last
+sequence as its revision and pushes it to every client (clients take an equal revision with a
+new document).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+
+from controller.application.faults import FaultLog
+from controller.application.show import View
+from controller.promotions.slots import Slots
+from controller.promotions.slots.live import (
+    LIVE_HEAT_VIEW,
+    OPS_FEED_VIEW,
+    Reading,
+    live_heat_doc,
+    ops_feed_doc,
+)
+from controller.realtime.hub import Hub
+
+SILENCE_MS = 10_000  # a machine silent this long while its heat plays: possible malfunction
+PUBLISH_S = 0.05
+log = logging.getLogger(__name__)
+
+
+class LiveCredits:
+    """The latest reading of each machine, per bank, for the bank's current feed heat."""
+
+    def __init__(self) -> None:
+        self._heat: dict[str, str] = {}  # bank -> the feed heat its readings belong to
+        self._readings: dict[str, dict[str, Reading]] = {}
+
+    def put(self, bank: str, feed_heat: str, readings: Mapping[str, int], at_ms: int) -> None:
+        if self._heat.get(bank) != feed_heat:
+            self._heat[bank], self._readings[bank] = feed_heat, {}
+        for machine, credits in readings.items():
+            self._readings[bank][machine] = Reading(credits, at_ms)
+
+    def of(self, bank: str, feed_heat: str) -> dict[str, Reading]:
+        """The bank's readings of `feed_heat` (none once another heat started there)."""
+        return dict(self._readings.get(bank, {})) if self._heat.get(bank) == feed_heat else {}
+
+    def current(self, slots: Slots) -> dict[str, dict[str, Reading]]:
+        """Each bank's readings of its latest feed heat."""
+        return {bank: self.of(bank, feed.feed_heat) for bank, feed in slots.bank_heats.items()}
+
+    def silent_since(self, slots: Slots, now_ms: int) -> dict[str, dict[str, int]]:
+        """bank -> machine -> its last report (or its heat's start): those silent now."""
+        out: dict[str, dict[str, int]] = {}
+        for bank, feed in slots.bank_heats.items():
+            if feed.status != "live":
+                continue
+            readings = self.of(bank, feed.feed_heat)
+            for machine in feed.machines:
+                last = readings[machine].at_ms if machine in readings else feed.started_ms
+                if now_ms - last >= SILENCE_MS:
+                    out.setdefault(bank, {})[machine] = last
+        return out
+
+
+def render(slots: Slots, credits: LiveCredits, now_ms: int) -> dict[str, dict[str, object]]:
+    readings = credits.current(slots)
+    silent = credits.silent_since(slots, now_ms)
+    return {LIVE_HEAT_VIEW: live_heat_doc(slots, readings, silent),
+            OPS_FEED_VIEW: ops_feed_doc(slots, readings, silent)}
+
+
+async def publish_live(hub: Hub, credits: LiveCredits) -> None:
+    """Publish the live heat's views whenever their documents change (every `PUBLISH_S`)."""
+    service = hub.service
+    slots = service.show.feature(Slots)
+    assert isinstance(slots, Slots)
+    faults = FaultLog(log, "The live heat's views")
+    while True:
+        try:
+            changed = []
+            for name, doc in render(slots, credits, service.clock()).items():
+                old = service.show.views.get(name)
+                if old is None or old.doc != doc:
+                    view = View(name, service.log.last_seq, doc)
+                    service.show.views[name] = view
+                    changed.append(view)
+            hub.publish(changed)
+        except Exception as exc:
+            faults.failed(exc)
+        else:
+            faults.succeeded()
+        await asyncio.sleep(PUBLISH_S)

@@ -1,0 +1,157 @@
+"""How every `/api/v1/` route is served: a table of routes with pydantic models for their
+bodies, JSON read with a cap and parsed strictly, and one error shape.
+
+A route names its request and response models; the same models check each call and make the
+OpenAPI document (openapi.py). Errors are `{"ok": false, "error": {"code", "message"}}`, the
+shape and sentences of a refused command's ack, with an HTTP status by code (`STATUS`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from aiohttp import web
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from controller.domain.commands import explain
+from controller.domain.errors import Rejected, refusal
+
+PREFIX = "/api/v1"
+MAX_BODY_BYTES = 64 * 1024
+READ_CHUNK = 16 * 1024
+
+#: a refusal's code -> its HTTP status; any other refusal is a 409 (the show's state says no)
+STATUS = {
+    "bad_json": 400, "bad_payload": 400, "bad_score": 400, "unknown_machine": 400,
+    "seats_mismatch": 400,
+    "no_key": 401, "bad_key": 401,
+    "not_allowed": 403, "forbidden": 403, "wrong_bank": 403,
+    "unknown_feed_heat": 404, "not_found": 404,
+    "too_large": 413,
+    "too_many": 429,
+}
+
+
+class ApiError(Exception):
+    """A refusal of an API call: a Rejected with the HTTP status its code stands for."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+    @classmethod
+    def of(cls, exc: Rejected) -> ApiError:
+        return cls(exc.code, exc.message)
+
+    def response(self) -> web.Response:
+        return web.json_response(refusal(self.code, self.message),
+                                 status=STATUS.get(self.code, 409))
+
+
+class ApiModel(BaseModel):
+    """A request or response body: unknown fields refused, every type strict."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class ErrorDetail(ApiModel):
+    code: str
+    message: str
+
+
+class ErrorBody(ApiModel):
+    ok: Literal[False]
+    error: ErrorDetail
+
+
+@dataclass(frozen=True)
+class Call:
+    """One API call as its handler sees it: the request, its path parameters, its checked
+    body (None for a route without one) and who sent it (None for an open route)."""
+
+    request: web.Request
+    params: dict[str, str]
+    body: Any
+    caller: Any
+
+
+Auth = Callable[[web.Request], Any]  # the caller, or ApiError
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str
+    path: str  # below PREFIX, with {parameters}
+    summary: str
+    response: type[BaseModel]
+    handler: Callable[[Call], Awaitable[BaseModel | dict[str, Any]]]
+    body: type[BaseModel] | None = None
+    auth: Auth | None = None  # None: no key needed
+    errors: tuple[int, ...] = ()  # the error statuses it may answer, for the document
+    operation_id: str = ""
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def parse_json(raw: bytes) -> Any:
+    """Strict JSON: UTF-8 text, no NaN or Infinity."""
+    try:
+        return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ApiError("bad_json", "The body is not valid JSON (UTF-8, every number finite: "
+                                   "no NaN or Infinity).") from exc
+
+
+TOO_LARGE = f"The body is too large; the limit is {MAX_BODY_BYTES} bytes."
+
+
+async def read_body(request: web.Request) -> bytes:
+    """The body, refused as soon as it passes `MAX_BODY_BYTES` (by its declared length
+    before a byte of it is read)."""
+    if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
+        raise ApiError("too_large", TOO_LARGE)
+    chunks, size = [], 0
+    while chunk := await request.content.read(READ_CHUNK):
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise ApiError("too_large", TOO_LARGE)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def check(model: type[BaseModel], data: Any) -> BaseModel:
+    """`data` as `model`, or one sentence saying what is wrong (as a command's payload)."""
+    if not isinstance(data, dict):
+        raise ApiError("bad_payload", "The body must be a JSON object of named fields.")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ApiError("bad_payload", explain(exc.errors())) from None
+
+
+def serve(route: Route) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    async def handler(request: web.Request) -> web.StreamResponse:
+        try:
+            caller = route.auth(request) if route.auth else None
+            body = None
+            if route.body is not None:
+                body = check(route.body, parse_json(await read_body(request)))
+            answer = await route.handler(Call(request, dict(request.match_info), body, caller))
+        except Rejected as exc:
+            return ApiError.of(exc).response()
+        except ApiError as exc:
+            return exc.response()
+        doc = answer.model_dump(mode="json") if isinstance(answer, BaseModel) else answer
+        return web.json_response(doc)
+
+    return handler
+
+
+def add_routes(app: web.Application, routes: list[Route]) -> None:
+    for route in routes:
+        app.router.add_route(route.method, PREFIX + route.path, serve(route))
