@@ -11,7 +11,8 @@ from showrunner.contract.fields import LocalDate, TimeZone
 
 Places = Field(ge=1, le=200, strict=True)
 #: a tournament bank's machines: up to the rows a live heat's view holds (contract MAX_ROWS)
-BankSeats = Field(ge=1, le=1_000, strict=True)
+MAX_BANK_SEATS = 1_000
+BankSeats = Field(ge=1, le=MAX_BANK_SEATS, strict=True)
 
 
 class SlotsConfig(TournamentConfig):
