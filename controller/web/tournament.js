@@ -14,6 +14,7 @@ import {$, el} from "./link.js";
 import {humanize} from "./words.js";
 import {act, amount, confirm, grouped, button, may, panel, link} from "./console.js";
 import {scoreSheet, signScore, unsigned} from "./score_sheet.js";
+import {renderLiveHeat} from "./live_heat.js";
 const MATCHES = 8;
 
 /** An entry as the operator's view (or find_entries) gives it.
@@ -35,10 +36,13 @@ const state = {
   confirming: null,
 };
 
-/** The promotions with an operator view, in name order (ops:screens is not one). */
+/** Operator views that are not a promotion's. */
+const NOT_PROMOTIONS = new Set(["ops:screens", "ops:feed", "ops:devices"]);
+
+/** The promotions with an operator view, in name order. */
 function promotions() {
   return [...link().views.keys()]
-    .filter((name) => name.startsWith("ops:") && name !== "ops:screens")
+    .filter((name) => name.startsWith("ops:") && !NOT_PROMOTIONS.has(name))
     .map((name) => name.slice(4)).sort();
 }
 
@@ -55,6 +59,7 @@ function render(changed) {
   const names = promotions();
   if (!names.includes(state.promotion ?? "")) state.promotion = names[0] ?? null;
   if (changed === undefined || [...changed].some((n) => n.startsWith("ops:"))) renderChips(names);
+  renderLiveHeat(state.promotion);
   renderStandings();
   renderHeats();
   renderSheets();

@@ -145,13 +145,12 @@ class FeedTournament(Tournament):
         fed = {f.heat for f in self.feeds.values()
                if f.stage == stage.spec.name and f.status != "restarted"}
         heats = sorted({e.heat for e in self.active(stage) if e.heat} - fed, key=heat_number)
-        for heat in heats:
-            if heat in stage.started and all(e.score is None
-                                             for e in self.seated_in(stage, heat)):
+        fresh = [h for h in heats if all(e.score is None for e in self.seated_in(stage, h))]
+        for heat in fresh:
+            if heat in stage.started:
                 return heat, []
-        for heat in heats:
-            if heat not in stage.started:
-                return heat, self.start_heat(StartHeat(stage.spec.name, heat), ctx)
+        for heat in fresh:
+            return heat, self.start_heat(StartHeat(stage.spec.name, heat), ctx)
         raise Rejected("no_heat", f"No heat of the {stage.spec.title} is waiting to play: "
                                   "seat players in one first.")
 
