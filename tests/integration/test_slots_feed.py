@@ -75,6 +75,8 @@ async def test_a_heat_from_the_feed_to_accepted_scores(tmp_path):
         assert status == 200, started
         assert (started["stage"], started["heat"]) == ("qualifying", "Heat 1")
         assert started["seq"] == await seq(http)
+        again = await post(http, f"{API}/bank-1/heats", key, START)  # its answer was lost
+        assert again == (200, started) and await seq(http) == started["seq"]
         status, applied = await post(http, CREDITS, key, {"readings": [
             {"machine": "101", "credits": 1234}, {"machine": "103", "credits": 1500}]})
         assert (status, applied) == (200, {"ok": True, "applied": 2})

@@ -67,7 +67,7 @@ def test_the_feed_starts_the_next_heat_and_seats_are_machines_in_order():
     d = Driver()
     entries = seated(d)
     events = feed(d, "slots.feed_heat_started", start())
-    # rule 11: machines allocated in sequential order; the heat not started is started now
+    # slots rule 11: machines allocated in sequential order; the heat not started is started now
     assert isinstance(events[0], TournamentHeatStarted) and events[0].heat == "Heat 1"
     bound = events[-1]
     assert isinstance(bound, SlotsFeedHeatStarted)
@@ -102,7 +102,7 @@ def test_end_then_one_tap_accept_records_every_seat_with_the_feed_as_its_source(
     assert scores[0].detail == {"source": "feed", "bank": "bank-1", "machine": "101",
                                 "feed_credits": 1000}
     assert isinstance(events[-1], SlotsFeedAccepted)
-    # rule 14: the qualifying leaderboard shows them at once
+    # slots rule 14: the qualifying leaderboard shows them at once
     assert [r["score"] for r in d.view("leaderboard:slots")["rows"]] == [1300, 1200, 1100, 1000]
     assert d.refuse("slots.accept_feed", {"stage": "qualifying", "heat": "Heat 1"}).code == \
         "already_accepted"
@@ -129,7 +129,7 @@ def test_refusals_change_nothing():
     d = Driver()
     seated(d)
     assert feed_refused(d, "slots.feed_heat_started",
-                        start(machines=["101", "102"])).code == "seats_mismatch"  # rule 11
+                        start(machines=["101", "102"])).code == "seats_mismatch"  # slots rule 11
     assert feed_refused(d, "slots.feed_heat_started", start(), bank="bank-2").code == \
         "wrong_bank"
     assert d.refuse("slots.accept_feed", {"stage": "qualifying", "heat": "Heat 1"}).code == \
@@ -160,7 +160,7 @@ def test_a_machine_moved_after_a_malfunction_is_not_scored_from_its_old_machine(
     entries = seated(d, 10 + 4)  # Heat 1 full (10 machines), 4 in Heat 2
     machines = [str(101 + i) for i in range(10)]
     feed(d, "slots.feed_heat_started", start(machines=machines))
-    # rule 27: the player moves to the first free seat of a later heat
+    # slots rule 27: the player moves to the first free seat of a later heat
     d.do("slots.malfunction", {"entry": entries[3]})
     ended = feed(d, "slots.feed_heat_ended", {"bank": "bank-1", "feed_heat": "F-1", "finals": [
         {"machine": m, "credits": 500} for m in machines]})[0]
@@ -177,7 +177,7 @@ def test_a_restarted_heat_frees_the_bank_and_is_fed_again():
     seated(d)
     feed(d, "slots.feed_heat_started", start())
     d.do("slots.restart_heat", {"stage": "qualifying", "heat": "Heat 1",
-                                "reason": "tournament system froze"})  # rule 27
+                                "reason": "tournament system froze"})  # slots rule 27
     again = feed(d, "slots.feed_heat_started", start("F-2"))[-1]
     assert isinstance(again, SlotsFeedHeatStarted) and again.heat == "Heat 1"
 
@@ -201,13 +201,13 @@ def test_live_view_ranks_by_credits_places_on_the_board_and_flags_silence():
     rows = {r["machine"]: r for r in doc["rows"]}
     assert (doc["status"], doc["heat"]) == ("live", "Heat 2")
     # ties share a rank; the board holds 2000, 1900, ..., 1100: 2500 would place 1st and
-    # 1750 4th, after 2000, 1900 and 1800 (rule 14)
+    # 1750 4th, after 2000, 1900 and 1800 (slots rule 14)
     assert (rows["103"]["rank"], rows["101"]["rank"], rows["102"]["rank"]) == (1, 2, 2)
     assert (rows["103"]["place"], rows["101"]["place"]) == (1, 4)
     assert rows["104"]["credits"] is None and rows["104"]["rank"] is None
     assert [r["machine"] for r in doc["rows"]] == ["103", "101", "102", "104"]
     assert rows["101"]["name"] == "Player0 S."  # the display name, as the leaderboard shows it
-    # rule 27: every machine silent for 10 s is flagged, to the floor and to the director
+    # slots rule 27: every machine silent for 10 s is flagged, to the floor and to the director
     assert all(r["silent"] for r in doc["rows"])
     credits.put("bank-1", "F-1", {"101": 1800}, d.now + 5000)
     docs = render(slots, credits, d.now + SILENCE_MS)

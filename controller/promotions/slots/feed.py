@@ -27,10 +27,6 @@ from controller.promotions.tournament.feature import Tournament, reason_text
 from controller.promotions.tournament.payloads import StartHeat
 from controller.promotions.tournament.state import Entry, Stage
 
-#: live: the machines are playing; ended: final credits wait for the director; accepted: they
-#: are the heat's scores; restarted: the heat was restarted (rule 27), the feed heat is void
-FEED_STATUSES = ("live", "ended", "accepted", "restarted")
-
 
 @dataclass
 class FeedHeat:
@@ -45,6 +41,8 @@ class FeedHeat:
     start_credits: int
     started_ms: int
     ends_ms: int
+    #: live: the machines are playing; ended: final credits wait for the director; accepted:
+    #: they are the heat's scores; restarted: the heat was restarted (rule 27), this is void
     status: str = "live"
     finals: list[dict[str, Any]] = field(default_factory=list)
 
