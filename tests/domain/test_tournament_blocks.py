@@ -130,3 +130,16 @@ def test_a_prize_split_in_a_file_must_add_up_to_100(tmp_path: Path):
         text.replace("prize_split: [35, 20, 15, 12, 10, 8]", "prize_split: [50, 40]"))
     with pytest.raises(ConfigError, match="adds up to 90%"):
         load("slots", SlotsConfig, tmp_path / "slots.yaml")
+
+
+def test_a_bank_of_300_machines_is_one_qualifying_heat(tmp_path: Path):
+    # slots rule 11: a heat's seats are the tournament bank's machines, in order; a venue's bank
+    # (and bench/feed.py's) may hold hundreds, up to the rows a live heat's view holds
+    text = Path("controller/config/slots.yaml").read_text()
+    (tmp_path / "slots.yaml").write_text(text.replace("qualifying_seats_per_heat: 10",
+                                                      "qualifying_seats_per_heat: 300"))
+    assert load("slots", SlotsConfig, tmp_path / "slots.yaml").qualifying_seats_per_heat == 300
+    (tmp_path / "slots.yaml").write_text(text.replace("qualifying_seats_per_heat: 10",
+                                                      "qualifying_seats_per_heat: 1001"))
+    with pytest.raises(ConfigError, match="qualifying_seats_per_heat"):
+        load("slots", SlotsConfig, tmp_path / "slots.yaml")

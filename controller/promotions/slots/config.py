@@ -10,12 +10,15 @@ from controller.promotions.tournament.config import TournamentConfig
 from showrunner.contract.fields import LocalDate, TimeZone
 
 Places = Field(ge=1, le=200, strict=True)
+#: a tournament bank's machines: up to the rows a live heat's view holds (contract MAX_ROWS)
+MAX_BANK_SEATS = 1_000
+BankSeats = Field(ge=1, le=MAX_BANK_SEATS, strict=True)
 
 
 class SlotsConfig(TournamentConfig):
     free_entries_per_week: int = Field(ge=0, le=7, strict=True)  # rule 8
     timezone: TimeZone  # the Monday-to-Sunday week is the venue's
-    qualifying_seats_per_heat: int = Places
+    qualifying_seats_per_heat: int = BankSeats  # rule 11: the bank's machines, in order
     direct_to_final: int = Places
     semi_last_place: int = Places
     semi_heat_size: int = Places

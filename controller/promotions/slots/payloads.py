@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StrictInt
 
 from controller.domain.commands import payload
+from controller.promotions.slots.config import MAX_BANK_SEATS
 from showrunner.contract.fields import (
     MAX_SECONDS,
     CardNumber,
@@ -21,7 +22,7 @@ from showrunner.contract.fields import (
     ShortText,
 )
 
-MAX_SEATS = 200  # the most seats a heat may have (SlotsConfig's Places)
+MAX_SEATS = MAX_BANK_SEATS  # the most seats a heat may have (SlotsConfig's BankSeats)
 
 Payment = Literal["cash", "free", "comp"]
 

@@ -1,0 +1,53 @@
+"""The feed client (controller/slotbank/api.py) against a real controller: a repeated heat start
+or end is done, not an error; a refusal is the controller's sentence; an unanswered POST is
+sent again until the controller is back, and given up in one sentence."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from controller.slotbank.api import BankClient, FeedError, Refused
+from tests.slotbank.floor import BANK, MACHINES, floor
+
+
+async def test_a_repeated_start_and_end_are_done_once(tmp_path):
+    async with floor(tmp_path) as f, BankClient(f.ctl.url, f.key_file.read_text().strip(),
+                                                BANK) as client:
+        first = await client.start_heat("F-7", MACHINES, 1000, 300)
+        assert first["heat"] == "Heat 1"
+        seq = await f.seq()
+        # a start whose answer was lost is sent again: the heat is started once (rule 11)
+        again = await client.start_heat("F-7", MACHINES, 1000, 300)
+        assert again["ok"] and await f.seq() == seq
+        finals = [(m, 900 + i) for i, m in enumerate(MACHINES)]
+        await client.end_heat("F-7", finals)
+        seq = await f.seq()
+        assert (await client.end_heat("F-7", finals))["ok"] and await f.seq() == seq
+
+
+async def test_a_refusal_is_the_controllers_sentence(tmp_path):
+    async with floor(tmp_path) as f, BankClient(f.ctl.url, f.key_file.read_text().strip(),
+                                                BANK) as client:
+        await client.start_heat("F-7", MACHINES, 1000, 300)
+        # slots rule 11: the heat's machines are the bank's four, 101-104
+        with pytest.raises(Refused) as refused:
+            await client.credits("F-7", [("199", 5)])
+        assert refused.value.code == "unknown_machine" and refused.value.status == 400
+        assert str(refused.value).startswith("Machine 199 is not in heat F-7")
+
+
+async def test_an_unanswered_post_is_sent_again_until_the_controller_is_back(tmp_path):
+    async with floor(tmp_path) as f:
+        key = f.key_file.read_text().strip()
+        f.ctl.kill()
+        async with BankClient(f.ctl.url, key, BANK, retry_for_s=0.5) as client:
+            with pytest.raises(FeedError, match=r"did not answer for 0.5 s"):
+                await client.start_heat("F-7", MACHINES, 1000, 300)
+        async with BankClient(f.ctl.url, key, BANK, retry_for_s=40) as client:
+            pending = asyncio.create_task(client.start_heat("F-7", MACHINES, 1000, 300))
+            await asyncio.sleep(1)
+            assert not pending.done()
+            await f.ctl.start()
+            assert (await pending)["heat"] == "Heat 1"

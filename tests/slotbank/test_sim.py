@@ -1,0 +1,63 @@
+"""`slots-feed-sim` against a real controller: a simulated bank plays a heat through real
+HTTP, its live credits reach a screen, a machine that stops reporting is flagged, and the heat
+ends waiting for the tournament director's accept."""
+
+from __future__ import annotations
+
+import asyncio
+
+from controller.application.child_process import ROOT
+from tests.slotbank.floor import MACHINES, floor
+
+VIEW = "live_heat:slots"
+
+
+async def test_a_simulated_heat_reaches_the_screens_and_waits_for_the_director(tmp_path):
+    async with floor(tmp_path) as f, f.ctl.client("display") as screen:
+        sim = await asyncio.create_subprocess_exec(
+            *f.feed("slots-feed-sim", "--machines", "4", "--rate", "4", "--duration", "22",
+                    "--silent", "104", "--seed", "7"),
+            cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        # slots rule 11: the bank's machines in order are the heat's seats 1..4;
+        # rule 14: the qualifying heat's live credits are on the screens as it plays
+        live = await screen.wait_view(VIEW, lambda d: d["status"] == "live" and all(
+            r["credits"] is not None for r in d["rows"]))
+        assert live["heat"] == "Heat 1"
+        assert sorted((r["seat"], r["machine"]) for r in live["rows"]) == list(
+            enumerate(MACHINES, start=1))
+        assert {r["name"] for r in live["rows"]} == {f"Player{i} S." for i in range(4)}
+        moved = await screen.wait_view(VIEW, lambda d: any(
+            r["credits"] != 1000 for r in d["rows"]))
+        assert all(r["credits"] >= 0 for r in moved["rows"])
+        # rule 27: machine 104 stops reporting halfway (11 s): flagged 10 s later, before the
+        # 22 s heat ends, to the director and on the screens
+        ops = await f.mc.wait_view("ops:feed", lambda d: any(
+            s["machine"] == "104" for b in d["banks"] for s in b["silent"]), timeout=25)
+        assert [s["machine"] for b in ops["banks"] for s in b["silent"]] == ["104"]
+        flagged = screen.views[VIEW]
+        assert [r["machine"] for r in flagged["rows"] if r["silent"]] == ["104"]
+        out, err = await asyncio.wait_for(sim.communicate(), 30)
+        assert sim.returncode == 0, err.decode()
+        assert "Heat 1 started on bank-1" in out.decode()
+        assert "wait for the tournament director's accept" in out.decode()
+        ended = await screen.wait_view(VIEW, lambda d: d["status"] == "ended")
+        assert sorted(r["machine"] for r in ended["rows"]) == MACHINES
+        # the final credits are recorded, but are scores only once the director accepts them
+        board = f.mc.views["leaderboard:slots"]
+        assert all(r["score"] is None for r in board["rows"]) or not board["rows"]
+        ack = await f.mc.send("slots.accept_feed", {"stage": "qualifying", "heat": "Heat 1"})
+        assert ack["ok"], ack
+        accepted = await f.mc.wait_view("leaderboard:slots", lambda d: d["entries"] == 4)
+        finals = {r["machine"]: r["credits"] for r in ended["rows"]}
+        assert sorted(r["score"] for r in accepted["rows"]) == sorted(finals.values())
+
+
+async def test_a_refused_heat_start_is_said_in_words(tmp_path):
+    async with floor(tmp_path) as f:
+        before = await f.seq()
+        # slots rule 11: a heat's machines are its seats; 4 players are seated, not 6
+        sim = await f.run("slots-feed-sim", "--machines", "6", "--duration", "2")
+        assert sim.returncode == 1
+        assert sim.stderr.startswith("refused: ") and "Heat 1" in sim.stderr
+        assert "{" not in sim.stderr
+        assert await f.seq() == before
