@@ -27,7 +27,6 @@ from controller.domain.feature import Feature
 from controller.store.principal_ids import CLOCK
 from controller.store.sqlite import EventLog, StorageUnavailable, canonical_json
 
-MAX_ENVELOPE_BYTES = 16 * 1024
 MAX_COMMAND_ID = 100
 CLOCK_ID_PREFIX = "clock:"  # the controller's own command ids; refused in a client's envelope
 
@@ -117,7 +116,7 @@ class Service:
         """Run one command envelope from `principal`: the ack, the views it changed and the
         events it appended (none for a refusal or a retry). Never raises Rejected."""
         try:
-            command_type, payload, command_id = parse_envelope(envelope)
+            command_type, payload, command_id = parse_envelope(envelope, self.show.max_bytes)
         except Rejected as exc:
             return rejection(exc), [], []
         try:
@@ -205,8 +204,9 @@ def reused(command_id: str) -> Rejected:
                     "Send it again as a new command.")
 
 
-def parse_envelope(envelope: Any) -> tuple[str, Any, str]:
-    """Check the `{type, payload, command_id}` envelope before any rule sees it."""
+def parse_envelope(envelope: Any, max_bytes: Callable[[Any], int]) -> tuple[str, Any, str]:
+    """Check the `{type, payload, command_id}` envelope before any rule sees it; `max_bytes`:
+    the envelope limit of its type (Show.max_bytes)."""
     if not isinstance(envelope, dict):
         raise Rejected("bad_envelope", "A command must be an object with type, payload and "
                                        "command_id.")
@@ -215,9 +215,10 @@ def parse_envelope(envelope: Any) -> tuple[str, Any, str]:
     except (TypeError, ValueError) as exc:
         raise Rejected("bad_envelope", "The command is not valid JSON data (every number must "
                                        "be finite: no NaN or Infinity).") from exc
-    if size > MAX_ENVELOPE_BYTES:
+    limit = max_bytes(envelope.get("type"))
+    if size > limit:
         raise Rejected("too_large", f"The command is too large ({size} bytes; the limit is "
-                                    f"{MAX_ENVELOPE_BYTES}).")
+                                    f"{limit}).")
     unknown = sorted(set(envelope) - {"type", "payload", "command_id"})
     if unknown:
         raise Rejected("bad_envelope", f"Unknown envelope field(s): {', '.join(unknown)}.")

@@ -10,7 +10,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from controller.domain.commands import Command, Context, parse_payload, payload_schema
+from controller.domain.commands import (
+    MAX_ENVELOPE_BYTES,
+    Command,
+    Context,
+    parse_payload,
+    payload_schema,
+)
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
@@ -43,6 +49,11 @@ class Show:
                 self.commands[command.type] = command
             for event_type in feature.events():
                 self._listeners.setdefault(event_type, []).append(feature)
+
+    def max_bytes(self, command_type: Any) -> int:
+        """The envelope limit of `command_type` (the default for a type no feature answers)."""
+        command = self.commands.get(command_type) if isinstance(command_type, str) else None
+        return command.max_bytes if command is not None else MAX_ENVELOPE_BYTES
 
     def feature(self, kind: type[Feature]) -> Feature:
         return next(f for f in self.features if isinstance(f, kind))

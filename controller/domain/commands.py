@@ -48,15 +48,21 @@ class Context:
     rng: Randomness = field(default_factory=Randomness)
 
 
+#: the largest command envelope, in bytes of canonical JSON, unless its command says more
+MAX_ENVELOPE_BYTES = 16 * 1024
+
+
 @dataclass(frozen=True)
 class Command(Generic[P]):
-    """A command type: who may send it, what its payload is, and the handler that decides."""
+    """A command type: who may send it, what its payload is, and the handler that decides.
+    `max_bytes`: its envelope's limit (a bank's heat end lists every machine's credits)."""
 
     type: str
     role: str
     payload: builtins.type[P]  # `type` in this body is the field above
     handle: Callable[[P, Context], list[DomainEvent]]
     summary: str = ""
+    max_bytes: int = MAX_ENVELOPE_BYTES
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))

@@ -1,16 +1,18 @@
 """The slot machines' live credits (not events) and the task that publishes them.
 
 Per bank, the latest credits and reading time of each machine of its live heat; a machine is
-silent when it has not reported for `SILENCE_MS` while the heat plays (slots rule 27). Every
-`PUBLISH_S` the publisher renders `live_heat:slots` and `ops:feed` (controller/promotions/slots/
-live.py) and, when a document changed, puts it in the show's views with the log's last
-sequence as its revision and pushes it to every client (clients take an equal revision with a
-new document).
+silent when it has not reported for `SILENCE_MS` while the heat plays (slots rule 27). The
+publisher renders `live_heat:slots` and `ops:feed` (controller/promotions/slots/live.py) as
+soon as readings arrive (at most every `MIN_GAP_S`, so a burst of POSTs is one rendering) and
+every `IDLE_S` otherwise (a heat started or ended by a command, a machine falling silent); when
+a document changed, it is put in the show's views with the log's last sequence as its revision
+and pushed to every client (clients take an equal revision with a new document).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Mapping
 
@@ -27,7 +29,8 @@ from controller.promotions.slots.live import (
 from controller.realtime.hub import Hub
 
 SILENCE_MS = 10_000  # a machine silent this long while its heat plays: possible malfunction
-PUBLISH_S = 0.05
+MIN_GAP_S = 0.01
+IDLE_S = 0.1
 log = logging.getLogger(__name__)
 
 
@@ -37,12 +40,14 @@ class LiveCredits:
     def __init__(self) -> None:
         self._heat: dict[str, str] = {}  # bank -> the feed heat its readings belong to
         self._readings: dict[str, dict[str, Reading]] = {}
+        self.arrived = asyncio.Event()  # set by `put`: the publisher renders at once
 
     def put(self, bank: str, feed_heat: str, readings: Mapping[str, int], at_ms: int) -> None:
         if self._heat.get(bank) != feed_heat:
             self._heat[bank], self._readings[bank] = feed_heat, {}
         for machine, credits in readings.items():
             self._readings[bank][machine] = Reading(credits, at_ms)
+        self.arrived.set()
 
     def of(self, bank: str, feed_heat: str) -> dict[str, Reading]:
         """The bank's readings of `feed_heat` (none once another heat started there)."""
@@ -74,7 +79,8 @@ def render(slots: Slots, credits: LiveCredits, now_ms: int) -> dict[str, dict[st
 
 
 async def publish_live(hub: Hub, credits: LiveCredits) -> None:
-    """Publish the live heat's views whenever their documents change (every `PUBLISH_S`)."""
+    """Publish the live heat's views whenever their documents change: at once after readings
+    arrive, else every `IDLE_S`."""
     service = hub.service
     slots = service.show.feature(Slots)
     assert isinstance(slots, Slots)
@@ -93,4 +99,7 @@ async def publish_live(hub: Hub, credits: LiveCredits) -> None:
             faults.failed(exc)
         else:
             faults.succeeded()
-        await asyncio.sleep(PUBLISH_S)
+        await asyncio.sleep(MIN_GAP_S)
+        credits.arrived.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(credits.arrived.wait(), IDLE_S)

@@ -179,3 +179,23 @@ def test_a_failing_feature_does_not_hold_back_another_features_due_events(tmp_pa
     (view,) = service.tick()
     assert view.doc == {"rang": True}
     assert "The broken clock failed" in caplog.text
+
+
+def test_an_envelope_limit_is_its_commands_own(service):
+    """A command's envelope is refused above 16 KiB unless its command allows more: a bank's
+    heat end lists every machine's credits (300 machines, ~26 KB), a member's name never needs
+    it. The limit is checked before any rule, so nothing is logged either way here."""
+    before = service.log.last_seq
+    bank = Principal("device", "bank-1", "key:" + "d" * 64)
+    finals = [{"machine": f"{100 + i}", "credits": 1000 + i} for i in range(300)]
+    readings = [{**f, "at_ms": 1_700_000_000_000} for f in finals]
+    heat_end = {"type": "slots.feed_heat_ended", "command_id": "end",
+                "payload": {"bank": "bank-1", "feed_heat": "F-1", "finals": finals,
+                            "last_readings": readings}}
+    ack, _, _ = service.execute(heat_end, bank)
+    assert ack["error"]["code"] == "unknown_feed_heat"  # read, and refused by its rule
+    padded = {"type": "register_member", "command_id": "big",
+              "payload": {**THANDI, "display_name": "x" * 20_000}}
+    ack, _, _ = service.execute(padded, MC)
+    assert ack["error"]["code"] == "too_large" and "16384" in ack["error"]["message"]
+    assert service.log.last_seq == before

@@ -22,7 +22,12 @@ from controller.promotions.slots.events import (
     SlotsFeedHeatStarted,
     SlotsHeatRestarted,
 )
-from controller.promotions.slots.payloads import AcceptFeed, FeedHeatEnded, FeedHeatStarted
+from controller.promotions.slots.payloads import (
+    FEED_END_MAX_BYTES,
+    AcceptFeed,
+    FeedHeatEnded,
+    FeedHeatStarted,
+)
 from controller.promotions.tournament.feature import Tournament, reason_text
 from controller.promotions.tournament.payloads import StartHeat
 from controller.promotions.tournament.state import Entry, Stage
@@ -46,8 +51,14 @@ class FeedHeat:
     status: str = "live"
     finals: list[dict[str, Any]] = field(default_factory=list)
 
+    #: machine -> seat, built with the heat: a 300-machine heat is rendered many times a second
+    seat_by_machine: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.seat_by_machine = dict(zip(self.machines, self.seats, strict=True))
+
     def seat_of(self, machine: str) -> int:
-        return self.seats[self.machines.index(machine)]
+        return self.seat_by_machine[machine]
 
 
 class FeedTournament(Tournament):
@@ -65,7 +76,7 @@ class FeedTournament(Tournament):
                     "The bank's tournament system started a heat on its machines."),
             Command("slots.feed_heat_ended", "device", FeedHeatEnded, self.feed_heat_ended,
                     "The bank's tournament system ended the heat: every machine's final "
-                    "credits, for the director to accept."),
+                    "credits, for the director to accept.", max_bytes=FEED_END_MAX_BYTES),
             Command("slots.accept_feed", "operator", AcceptFeed, self.accept_feed,
                     "Accept the machines' final credits as the heat's scores (correct one "
                     "with a reason)."),
@@ -84,7 +95,7 @@ class FeedTournament(Tournament):
         return found
 
     def check_machines(self, feed: FeedHeat, machines: Iterable[str]) -> None:
-        stray = [m for m in machines if m not in feed.machines]
+        stray = [m for m in machines if m not in feed.seat_by_machine]
         if stray:
             raise Rejected("unknown_machine", f"Machine {stray[0]} is not in heat "
                                               f"{feed.feed_heat} on bank {feed.bank}; its "

@@ -4,6 +4,8 @@ are not events (controller/feeds/ keeps them and publishes these documents)."""
 
 from __future__ import annotations
 
+import bisect
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -58,6 +60,7 @@ def live_heat_doc(slots: Slots, readings: Mapping[str, Mapping[str, Reading]],
     credits = credits_of(slots, feed, readings.get(feed.bank, {}))
     silent = silent_since.get(feed.bank, {})
     board = stage.standings.board
+    ranked = sorted(credits.values(), reverse=True)
     rows = []
     for machine in feed.machines:
         holder = slots.holder(feed, machine)
@@ -72,7 +75,7 @@ def live_heat_doc(slots: Slots, readings: Mapping[str, Mapping[str, Reading]],
                      "name": slots.name_of(holder.card) if holder else "Seat vacated",
                      "credits": score,
                      "rank": None if score is None else
-                     1 + sum(1 for c in credits.values() if c > score),
+                     1 + bisect.bisect_left(ranked, -score, key=operator.neg),
                      "place": place,
                      "silent": feed.status == "live" and machine in silent})
     rows.sort(key=lambda r: (r["rank"] is None, r["rank"] or 0, r["seat"]))

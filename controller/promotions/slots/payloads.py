@@ -23,6 +23,8 @@ from showrunner.contract.fields import (
 )
 
 MAX_SEATS = MAX_BANK_SEATS  # the most seats a heat may have (SlotsConfig's BankSeats)
+#: a heat end's envelope: each of MAX_SEATS machines' final credits and last live reading
+FEED_END_MAX_BYTES = 128 * 1024
 
 Payment = Literal["cash", "free", "comp"]
 
