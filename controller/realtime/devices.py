@@ -4,8 +4,9 @@ Every live key of role `device` is listed by its holder name (the table or bank 
 "offline" from the controller's start until it connects. A wheel's reader connected on /device
 is "reading" while it says its port is open and "port_closed" when it cannot read the wheel
 (the MC types the numbers: super9 rule 29). Whether a device is connected decides nothing in
-the rules, so none of this is logged; the view's revision is the log's last sequence, and pages
-take an equal revision with a new document (controller/web/link.js).
+the rules, so none of this is logged; the view's revision is the log's last sequence, pages
+take an equal revision with a new document (controller/web/link.js), and a page's `sync` always
+gets it whole (`Show.resent`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class Devices:
         self.publish_views = publish
         self.started_ms = service.clock()
         self.devices: dict[str, Device] = {}
+        service.show.resent.add(VIEW)  # a page that was away gets the devices as they are now
 
     def _device(self, name: str, kind: str = "wheel") -> Device:
         device = self.devices.get(name)
