@@ -19,6 +19,7 @@ from controller.application.service import Service
 from controller.application.show import View
 
 VIEW = "ops:devices"
+WHEELS = "ops:wheels"  # the wheels' tables (controller/wheels/)
 MAX_DETAIL = 200
 PORT_STATES = ("open", "closed")
 
@@ -104,9 +105,12 @@ class Devices:
     def doc(self) -> dict[str, Any]:
         live = sorted({p.name for p in self.service.log.principals()
                        if p.role == "device" and not p.revoked})
+        wheels = self.service.show.views.get(WHEELS)
+        tables = {t["table"] for t in wheels.doc["tables"]} if wheels else set()
         rows = []
-        for name in live:
-            device = self.devices.get(name) or Device("wheel", self.started_ms)
+        for name in live:  # a name that is no wheel's table nor came on /device: a slot bank
+            device = self.devices.get(name) or Device(
+                "wheel" if name in tables else "feed", self.started_ms)
             rows.append({"name": name, "kind": device.kind, "state": device.state,
                          "since_ms": device.since_ms, "last_reading_ms": device.last_reading_ms,
                          "detail": device.detail})
