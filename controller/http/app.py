@@ -45,10 +45,12 @@ from controller.http.shared import (
     hub_key,
 )
 from controller.http.signatures import add_signature_routes
+from controller.realtime.devices import Devices
 from controller.realtime.floor import screens_report
 from controller.realtime.hub import AUDIENCES, Hub
 from controller.realtime.namespaces.control import ControlNamespace
 from controller.realtime.namespaces.cue import CueNamespace
+from controller.realtime.namespaces.device import DeviceNamespace
 from controller.realtime.namespaces.display import DisplayNamespace
 from controller.realtime.server import WireServer
 from controller.realtime.sharing import Sharing
@@ -140,8 +142,11 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
         hub = Hub(service, sio, attempts, app[logins_key],
                   sharing.telemetry if sharing else None)
         app[hub_key] = hub
-        for namespace in (ControlNamespace(hub), DisplayNamespace(hub), CueNamespace(hub)):
+        devices = hub.devices = Devices(service, hub.publish)
+        for namespace in (ControlNamespace(hub), DisplayNamespace(hub), CueNamespace(hub),
+                          DeviceNamespace(hub, devices)):
             sio.register_namespace(namespace)
+        devices.publish()  # every device key, offline until it connects
         hub.fanout.start()
         tasks = [asyncio.create_task(hub.run_clock()),
                  asyncio.create_task(_watch_log(hub, checkpointer)),

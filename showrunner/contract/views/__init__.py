@@ -16,8 +16,10 @@ from pydantic import BaseModel
 from showrunner.contract.views.floor import (
     AttractView,
     CuesView,
+    OpsDevicesView,
     OpsFeedView,
     OpsScreensView,
+    OpsWheelsView,
     RehearsalView,
     ScreenView,
     VenueView,
@@ -64,6 +66,8 @@ MODELS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("ops:feed", OpsFeedView),
     ("ops:poker", OpsPokerView),
     ("ops:roulette", OpsRouletteView),
+    ("ops:devices", OpsDevicesView),
+    ("ops:wheels", OpsWheelsView),
     ("ops:*", OpsTournamentView),
 )
 

@@ -14,9 +14,11 @@ from showrunner.contract.fields import (
     TimeZone,
 )
 from showrunner.contract.views.base import (
+    MAX_ROWS,
     CueText,
     Digest,
     JsonData,
+    Place,
     ViewModel,
     json_safe,
 )
@@ -118,7 +120,7 @@ FeedStatus = Literal["live", "ended", "accepted", "restarted"]
 
 
 class FeedMachineRow(ViewModel):
-    seat: Annotated[StrictInt, Field(ge=1, le=200)]
+    seat: Place
     machine: ShortText
     name: ShortText
     entry: ShortText | None  # None: the seat was vacated (rule 27)
@@ -129,7 +131,7 @@ class FeedSilentMachine(ViewModel):
     """A machine that stopped reporting while its heat plays: a possible malfunction (rule
     27); `since_ms` is its last report (or the heat's start, if it never reported)."""
 
-    seat: Annotated[StrictInt, Field(ge=1, le=200)]
+    seat: Place
     machine: ShortText
     name: ShortText
     entry: ShortText | None
@@ -144,8 +146,8 @@ class FeedBank(ViewModel):
     feed_heat: ShortText
     status: FeedStatus
     ends_at_ms: EpochMs
-    rows: Annotated[list[FeedMachineRow], Field(max_length=200)]
-    silent: Annotated[list[FeedSilentMachine], Field(max_length=200)]
+    rows: Annotated[list[FeedMachineRow], Field(max_length=MAX_ROWS)]
+    silent: Annotated[list[FeedSilentMachine], Field(max_length=MAX_ROWS)]
     last_report_ms: EpochMs | None
 
 
@@ -153,3 +155,53 @@ class OpsFeedView(ViewModel):
     """`ops:feed`, operators only: each bank's latest heat from the feed, for the director."""
 
     banks: Annotated[list[FeedBank], Field(max_length=100)]
+
+
+# -- the floor's devices (docs/wheel.md) ------------------------------------------------------
+DeviceState = Literal["reading", "port_closed", "offline"]
+LongLine = Annotated[StrictStr, Field(max_length=200)]
+
+
+class DeviceRow(ViewModel):
+    """A device key's holder: "reading" (connected, its port open), "port_closed" (connected,
+    but it cannot read its device) or "offline" (not connected), each `since_ms`."""
+
+    name: ShortText
+    kind: Literal["wheel", "feed"]
+    state: DeviceState
+    since_ms: EpochMs
+    last_reading_ms: EpochMs | None
+    detail: LongLine
+
+
+class OpsDevicesView(ViewModel):
+    devices: Annotated[list[DeviceRow], Field(max_length=1000)]
+
+
+class HeldReading(ViewModel):
+    number: Annotated[StrictInt, Field(ge=0, le=36)]
+    promotion: Literal["super9", "roulette"]
+    at_ms: EpochMs
+
+
+class LastReading(ViewModel):
+    kind: Literal["ball_in_track", "no_more_bets", "number"]
+    number: Annotated[StrictInt, Field(ge=0, le=36)] | None
+    raw: LongLine
+    at_ms: EpochMs
+
+
+class WheelTable(ViewModel):
+    """A table's wheel: what it serves, a reading held for the MC (super9 rule 18.3), whether
+    a no spin armed the hold, the previous winning number and the last reading recorded."""
+
+    table: ShortText
+    serves: Annotated[list[Literal["super9", "roulette"]], Field(max_length=2)]
+    held: HeldReading | None
+    armed: Flag
+    last_number: Annotated[StrictInt, Field(ge=0, le=36)] | None
+    last_reading: LastReading | None
+
+
+class OpsWheelsView(ViewModel):
+    tables: Annotated[list[WheelTable], Field(max_length=1000)]
