@@ -198,7 +198,7 @@ async def measure(controller: LiveController, bank_key: str, args: argparse.Name
 
     assert controller.process is not None
     pid = controller.process.pid
-    plan = BankPlan(args.machines, rate=args.rate, duration_s=args.seconds, seed=args.seed)
+    plan = BankPlan(args.machines, rate=args.rate, duration_s=args.seconds)
     async with BankClient(controller.url, bank_key, BANK) as client:
         sim = Simulator(client, plan, say=lambda _: None, observe=observe)
         assert child.pid is not None
@@ -255,7 +255,6 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=2.0, help="readings a second a machine")
     parser.add_argument("--screens", type=int, default=20)
     parser.add_argument("--seconds", type=int, default=20, help="the heat's length")
-    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print JSON (the only output form)")
     args = parser.parse_args()
     began = time.monotonic()

@@ -32,7 +32,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sim.add_argument("--start-credits", type=int, default=1000)
     sim.add_argument("--silent", action="append", default=[], metavar="MACHINE",
                      help="a machine that stops reporting halfway (repeatable)")
-    sim.add_argument("--seed", type=int, help="the same credits every run")
     sim.add_argument("--heats", type=int, default=1, help="heats to play, one after another")
     sim.set_defaults(run=_sim)
     watch = _feed_parser(sub, "slots-feed-csv", "watch a folder for the feed's CSV files and "
@@ -61,7 +60,7 @@ def _sim(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     plan = BankPlan(args.machines, args.first_machine, args.rate, args.duration,
-                    args.start_credits, frozenset(args.silent), args.seed, args.heats)
+                    args.start_credits, frozenset(args.silent), args.heats)
     unknown = plan.silent - set(plan.labels)
     if unknown:
         print(f"slots-feed-sim: --silent {min(unknown)} is not one of the machines "
