@@ -12,12 +12,12 @@ import argparse
 import sys
 
 from controller.audit.checkpoints import CheckpointError
-from controller.cli import audit, demo, keys, screens, serve, users
+from controller.cli import audit, demo, keys, screens, serve, users, wheel
 from controller.domain.config import ConfigError
 from controller.store.sqlite import StoreError
 from showrunner.contract.keyfile import KeyFileError
 
-GROUPS = (serve, keys, users, audit, screens, demo)  # in the order --help lists them
+GROUPS = (serve, keys, users, audit, screens, demo, wheel)  # in the order --help lists them
 
 
 def main(argv: list[str] | None = None) -> int:
