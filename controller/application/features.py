@@ -27,6 +27,7 @@ from controller.promotions.wildcard.cues import WildcardCues
 from controller.register import Register
 from controller.register.cues import RegisterCues
 from controller.screens.feature import Screens
+from controller.wheels import Wheels
 
 
 def build_features() -> list[Feature]:
@@ -42,5 +43,6 @@ def build_features() -> list[Feature]:
     super9 = Super9(members, shipped("super9", Super9Config))
     register = Register(members)
     cue_sources.append(RegisterCues(register))
-    return [members, slots, roulette, poker, super9, wildcard, register,
+    wheels = Wheels(super9, roulette)  # after both: it folds their spins once they have
+    return [members, slots, roulette, poker, super9, wildcard, register, wheels,
             Cues(cue_sources), Screens(), Keys(), Users(), Rehearsal(), Venue(), Certification()]

@@ -32,7 +32,7 @@ from controller.cluster.queue import MessageQueue
 from controller.cluster.redis_telemetry import RedisTelemetry
 from controller.http.middleware import plain_keys, security_headers
 from controller.http.shared import MAX_MESSAGE_BYTES, attempts_key, cancel, clock, healthz, hub_key
-from controller.realtime.hub import AUDIENCES, OPERATOR_AUDIENCE, Hub
+from controller.realtime.hub import AUDIENCES, DEVICE_AUDIENCE, OPERATOR_AUDIENCE, Hub
 from controller.realtime.namespaces.base import AudienceNamespace
 from controller.realtime.namespaces.cue import CueNamespace
 from controller.realtime.namespaces.display import DisplayNamespace
@@ -42,8 +42,8 @@ from controller.store.sqlite import EventLog
 
 FOLLOW_S = 0.2
 log = logging.getLogger(__name__)
-OWNER_ONLY = ("This is a fan-out process for screens and cue pages; connect the console to the "
-              "controller that owns the show.")
+OWNER_ONLY = ("This is a fan-out process for screens and cue pages; connect the console and the "
+              "floor's devices to the controller that owns the show.")
 
 
 async def follow(hub: Hub) -> None:
@@ -115,7 +115,8 @@ def _follow_log(db_path: Path, sio: WireServer, queue: MessageQueue):
         app[hub_key] = hub
         for namespace in (FollowingDisplay(hub), FollowingCue(hub, CommandRelay(queue))):
             sio.register_namespace(namespace)
-        sio.register_namespace(OwnerOnly(OPERATOR_AUDIENCE))
+        for owners in (OPERATOR_AUDIENCE, DEVICE_AUDIENCE):
+            sio.register_namespace(OwnerOnly(owners))
         hub.fanout.start()  # this process's own sends: session cuts, views a screen now needs
         tasks = [asyncio.create_task(_keep_following(hub)),
                  asyncio.create_task(telemetry.keep_alive())]

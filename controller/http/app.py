@@ -46,6 +46,7 @@ from controller.realtime.floor import screens_report
 from controller.realtime.hub import AUDIENCES, Hub
 from controller.realtime.namespaces.control import ControlNamespace
 from controller.realtime.namespaces.cue import CueNamespace
+from controller.realtime.namespaces.device import DeviceNamespace
 from controller.realtime.namespaces.display import DisplayNamespace
 from controller.realtime.server import WireServer
 from controller.realtime.sharing import Sharing
@@ -135,8 +136,10 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
         hub = Hub(service, sio, attempts, app[logins_key],
                   sharing.telemetry if sharing else None)
         app[hub_key] = hub
-        for namespace in (ControlNamespace(hub), DisplayNamespace(hub), CueNamespace(hub)):
+        for namespace in (ControlNamespace(hub), DisplayNamespace(hub), CueNamespace(hub),
+                          DeviceNamespace(hub)):
             sio.register_namespace(namespace)
+        hub.devices.publish()  # every device key, offline until it connects
         hub.fanout.start()
         tasks = [asyncio.create_task(hub.run_clock()),
                  asyncio.create_task(_watch_log(hub, checkpointer))]

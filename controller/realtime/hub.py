@@ -24,8 +24,9 @@ from controller.application.faults import FaultLog
 from controller.application.service import Service
 from controller.application.show import View
 from controller.domain.events import DomainEvent
-from controller.domain.keys import KeyRevoked
+from controller.domain.keys import KeyIssued, KeyRevoked
 from controller.domain.users import UserDisabled
+from controller.realtime.devices import Devices
 from controller.realtime.outbox import Deltas, FanOut
 from controller.realtime.subscriptions import VIEWS_ROOM, on_display
 from controller.realtime.telemetry import MemoryTelemetry, Telemetry
@@ -38,7 +39,8 @@ from controller.store.principal_ids import key_principal
 OPERATOR_AUDIENCE = "/control"
 DISPLAY_AUDIENCE = "/display"
 CUE_AUDIENCE = "/cue"
-AUDIENCES = (OPERATOR_AUDIENCE, DISPLAY_AUDIENCE, CUE_AUDIENCE)
+DEVICE_AUDIENCE = "/device"
+AUDIENCES = (OPERATOR_AUDIENCE, DISPLAY_AUDIENCE, CUE_AUDIENCE, DEVICE_AUDIENCE)
 KEY_REVOKED = "This key was revoked."
 USER_DISABLED = "This user was disabled; ask a technician."
 
@@ -71,6 +73,7 @@ class Hub:
         self.sessions = Sessions()
         self.attempts = attempts or KeyAttempts()
         self.logins = logins or Logins()
+        self.devices = Devices(service, self.publish)
 
     @property
     def screens(self) -> Screens:
@@ -131,6 +134,8 @@ class Hub:
         (`key revoke` at the shell)."""
         if isinstance(event, UserDisabled):
             self.logins.close_user(event.name)
+        if isinstance(event, KeyIssued | KeyRevoked) and event.role == "device":
+            self.devices.publish()  # every live device key is listed
         revocation = REVOCATIONS.get(type(event))
         if revocation is not None:
             self.fanout.push(partial(self.cut, *revocation(event)))

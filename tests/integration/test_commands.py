@@ -6,7 +6,7 @@ import sqlite3
 
 from tests.support.live import live_controller
 
-STARTUP = 10  # a KeyIssued per role key (tests/support/live.py), then one PromotionConfigured
+STARTUP = 11  # a KeyIssued per role key (tests/support/live.py), then one PromotionConfigured
 # per promotion at start-up (docs/config.md)
 
 

@@ -9,7 +9,7 @@ from pydantic import Field, model_validator
 
 from controller.promotions.tournament.config import TournamentConfig
 from controller.promotions.tournament.window import BuyInWindow
-from showrunner.contract.fields import Cents, LocalDate, LocalTime, TimeZone
+from showrunner.contract.fields import Cents, LocalDate, LocalTime, Ref, TimeZone
 
 Small = Field(ge=1, le=100, strict=True)
 Window = Field(ge=1000, le=3_600_000, strict=True)  # ms: one second to one hour
@@ -33,10 +33,12 @@ class RouletteConfig(TournamentConfig):
     seats_per_heat: int = Small
     finalists: int = Small
     final_groups: int = Small
+    #: the wheel whose reader reports the heats' spins (docs/wheel.md; free: any time)
+    table: Ref = "AR14"
 
     FREE_KEYS: ClassVar[frozenset[str]] = frozenset(
         {"title", "buy_in", "rebuy", "betting_window_ms", "no_spin_extra_ms",
-         "score_signatures", "claim_days"})
+         "score_signatures", "claim_days", "table"})
 
     @model_validator(mode="after")
     def _order(self) -> RouletteConfig:

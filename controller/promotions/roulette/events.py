@@ -30,9 +30,27 @@ class RouletteNoSpin(DomainEvent, type_name="RouletteNoSpin"):
 
 @dataclass(frozen=True)
 class RouletteSpun(DomainEvent, type_name="RouletteSpun"):
+    """The spin is played; `number`: where the ball landed, when known (typed by the MC, or
+    read by the wheel's reader: then `reading` is {"table", "game", "raw", "reader",
+    "at_ms"}); None in older logs."""
+
     stage: str
     heat: str
     spin: int
+    number: int | None = None
+    reading: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class RouletteBetsClosed(DomainEvent, type_name="RouletteBetsClosed"):
+    """The wheel's reader said "no more bets" for the spin taking bets: its countdown stops
+    at `at_ms`."""
+
+    stage: str
+    heat: str
+    spin: int
+    at_ms: int
+    reading: dict[str, Any]
 
 
 @dataclass(frozen=True)

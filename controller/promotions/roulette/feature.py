@@ -19,6 +19,7 @@ from controller.domain.heats import heat_name, take_seat
 from controller.domain.members import Members
 from controller.promotions.roulette.config import RouletteConfig
 from controller.promotions.roulette.events import (
+    RouletteBetsClosed,
     RouletteBettingOpened,
     RouletteDisputeRecorded,
     RouletteNoSpin,
@@ -99,7 +100,7 @@ class Roulette(RouletteViews, Tournament):
     def handlers(self) -> Mapping[type[DomainEvent], Handler]:
         return {**super().handlers(), RouletteBettingOpened: self._betting_opened,
                 RouletteNoSpin: self._no_spin, RouletteSpun: self._spun,
-                RouletteRebought: self._rebought,
+                RouletteRebought: self._rebought, RouletteBetsClosed: self._bets_closed,
                 RouletteDisputeRecorded: self._disputed}
 
     # -- commands -------------------------------------------------------------------------------
@@ -189,10 +190,21 @@ class Roulette(RouletteViews, Tournament):
         stray = [m for m in p.missed if m not in seated]
         if stray:
             raise Rejected("not_seated", f"Entry {stray[0]!r} is not playing in {p.heat}.")
-        return [RouletteSpun(p.stage, p.heat, spins.open),
+        return [RouletteSpun(p.stage, p.heat, spins.open, p.number),
                 *(TournamentEntryRemoved(self.name, m, "disqualified",
                                          f"missed spin {spins.open} (rule 9)", 0)
                   for m in dict.fromkeys(p.missed))]
+
+    def taking_bets(self, table: str) -> tuple[str, str, Spins] | None:
+        """The heat whose spin is taking bets at wheel `table` (the latest to open), if any."""
+        if self.config.table != table:
+            return None
+        open_ = [(s.opened_ms, stage, heat, s) for (stage, heat), s in self.spins.items()
+                 if s.open is not None]
+        if not open_:
+            return None
+        _, stage, heat, spins = max(open_, key=lambda t: (t[0], t[1], t[2]))
+        return stage, heat, spins
 
     def record_score(self, p: RecordScore, ctx: Context) -> list[DomainEvent]:
         e = self.playing(p.entry)
@@ -291,12 +303,21 @@ class Roulette(RouletteViews, Tournament):
         spins = self.spins.setdefault((event.stage, event.heat), Spins())
         spins.open, spins.deadline_ms = event.spin, event.deadline_ms
         spins.no_spin, spins.opened_ms = no_spin, opened_ms
+        spins.bets_closed = False
         return {self.spins_view, self.ops_view}  # ops: the console's heat progress
 
     def _spun(self, event: RouletteSpun) -> set[str]:
         spins = self.spins[(event.stage, event.heat)]
         spins.open, spins.done = None, event.spin
+        spins.bets_closed, spins.number = False, event.number
         return {self.spins_view, self.ops_view}  # ops: the console's heat progress
+
+    def _bets_closed(self, event: RouletteBetsClosed) -> set[str]:
+        """No more bets: the countdown stops where it is (a no spin opens betting again)."""
+        spins = self.spins[(event.stage, event.heat)]
+        spins.bets_closed = True
+        spins.deadline_ms = min(spins.deadline_ms, event.at_ms)
+        return {self.spins_view, self.ops_view}
 
     def _disputed(self, event: RouletteDisputeRecorded) -> set[str]:
         stage = next(s for s in (self.stages[n] for n in self.order)

@@ -9,7 +9,15 @@ from pydantic import Field
 
 from controller.domain.commands import payload
 from controller.domain.signatures import SignatureRef
-from showrunner.contract.fields import CardNumber, EntryId, EntryIds, Ref, Score, ShortText
+from showrunner.contract.fields import (
+    CardNumber,
+    EntryId,
+    EntryIds,
+    Ref,
+    Score,
+    ShortText,
+    WheelNumber,
+)
 
 
 @payload
@@ -34,6 +42,9 @@ class Spin:
     stage: Ref
     heat: Ref
     missed: EntryIds = field(default_factory=list)
+    #: where the ball landed, typed when the wheel's reader is offline (super9 rule 29's
+    #: "another suitable method" applies here too)
+    number: WheelNumber | None = None
 
 
 @payload

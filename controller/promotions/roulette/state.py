@@ -14,6 +14,8 @@ class Spins:
     deadline_ms: int = 0
     opened_ms: int = 0  # when the current betting window (or its no-spin extension) began
     no_spin: bool = False
+    bets_closed: bool = False  # the wheel's reader said "no more bets" for the open spin
+    number: int | None = None  # where the last spin landed, when known
 
 
 @dataclass(frozen=True)

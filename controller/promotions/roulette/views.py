@@ -9,6 +9,7 @@ from controller.promotions.roulette.config import RouletteConfig
 from controller.promotions.roulette.state import Dispute, Spins
 from controller.promotions.tournament.views import TournamentViews
 from showrunner.contract.money import format_zar
+from showrunner.contract.wheel import colour
 
 
 class RouletteViews(TournamentViews):
@@ -34,6 +35,7 @@ class RouletteViews(TournamentViews):
         """The operator's entries (tournament), with every heat's spins so far: the MC console
         offers a heat's next step from them (open betting, the spin, then the scores)."""
         heats = [{"stage": stage, "heat": heat, "done": s.done, "open": s.open,
+                  "bets_closed": s.bets_closed, "number": s.number,
                   "disputes": [{"spin": d.spin, "name": d.name, "what": d.what,
                                 "decision": d.decision, "decided_by": d.decided_by}
                                for d in self.disputes.get((stage, heat), [])]}
@@ -52,7 +54,9 @@ class RouletteViews(TournamentViews):
                   "spin": s.open or s.done, "spins": total, "betting": s.open is not None,
                   "betting_opened_at": s.opened_ms if s.open is not None else None,
                   "betting_closes_at": s.deadline_ms if s.open is not None else None,
-                  "no_spin": s.open is not None and s.no_spin}
+                  "no_spin": s.open is not None and s.no_spin,
+                  "bets_closed": s.open is not None and s.bets_closed,
+                  "number": s.number, "colour": None if s.number is None else colour(s.number)}
                  for (stage, heat), s in under_way]
         c = self.config
         return {"title": self.title, "heats": heats, "buy_in_text": format_zar(c.buy_in),

@@ -17,7 +17,7 @@ from pydantic import Field, model_validator
 from controller.domain.awards import CLAIM_DAYS
 from controller.domain.config import Conflict, HistoryItem, PromotionConfig, changed_keys
 from controller.promotions.super9.schedule import Schedule
-from showrunner.contract.fields import Cents, LocalTime, Percent, TimeZone
+from showrunner.contract.fields import Cents, LocalTime, Percent, Ref, TimeZone
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
@@ -43,6 +43,9 @@ class Super9Config(PromotionConfig):
     consolation_percent: Percent  # rule 16
     #: days a winner has to collect and sign for the prize (rule 26; 15 as the other rules)
     claim_days: int = Field(default=CLAIM_DAYS, ge=1, le=365, strict=True)
+    #: rule 12: the roulette wheel the numbers come from; its reader's device key is named so
+    #: (docs/wheel.md). Free: it may change at any time (a game moves to another wheel)
+    table: Ref = "AR14"
 
     @model_validator(mode="after")
     def _rules(self) -> Super9Config:

@@ -61,8 +61,12 @@ class Super9SessionStarted(DomainEvent, type_name="Super9SessionStarted"):
 
 @dataclass(frozen=True)
 class Super9SpinEntered(DomainEvent, type_name="Super9SpinEntered"):
+    """A spin's number, typed by the MC or read by the wheel's reader: then `reading` is
+    {"table", "game", "raw", "reader", "at_ms"} (None when typed, and in older logs)."""
+
     session: str
     number: int
+    reading: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)

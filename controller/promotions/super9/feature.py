@@ -212,9 +212,18 @@ class Super9(Super9Folds, Configurable[Super9Config], Feature):
                                      ctx.now_ms)]
 
     def spin(self, p: Spin, ctx: Context) -> list[DomainEvent]:
+        return [self.spun(p.number)]
+
+    def spun(self, number: int, reading: dict[str, Any] | None = None) -> Super9SpinEntered:
+        """The spin of `number` in the game being played, or `Rejected`: the MC's keypad and
+        the wheel's reader (controller/wheels/, with its `reading`) pass the same checks."""
         run = self._playing("enter a spin")
-        self._check_number(p.number, "The spin")
-        return [Super9SpinEntered(run.session.id, p.number)]
+        self._check_number(number, "The spin")
+        return Super9SpinEntered(run.session.id, number, reading)
+
+    def live_at(self, table: str) -> bool:
+        """Is a game being played at wheel `table` (super9 rule 12: the roulette wheel)?"""
+        return self.config.table == table and self._running_id() is not None
 
     def no_spin(self, p: NoSpin, ctx: Context) -> list[DomainEvent]:
         run = self._playing("call a no spin")

@@ -16,7 +16,9 @@ from pydantic import BaseModel
 from showrunner.contract.views.floor import (
     AttractView,
     CuesView,
+    OpsDevicesView,
     OpsScreensView,
+    OpsWheelsView,
     RehearsalView,
     ScreenView,
     VenueView,
@@ -62,6 +64,8 @@ MODELS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("ops:screens", OpsScreensView),
     ("ops:poker", OpsPokerView),
     ("ops:roulette", OpsRouletteView),
+    ("ops:devices", OpsDevicesView),
+    ("ops:wheels", OpsWheelsView),
     ("ops:*", OpsTournamentView),
 )
 

@@ -111,3 +111,53 @@ class VenueView(ViewModel):
     """The venue's wall clock: screens and pages show the time of day in it."""
 
     timezone: TimeZone
+
+
+# -- the floor's devices (docs/wheel.md) ------------------------------------------------------
+DeviceState = Literal["reading", "port_closed", "offline"]
+LongLine = Annotated[StrictStr, Field(max_length=200)]
+
+
+class DeviceRow(ViewModel):
+    """A device key's holder: "reading" (connected, its port open), "port_closed" (connected,
+    but it cannot read its device) or "offline" (not connected), each `since_ms`."""
+
+    name: ShortText
+    kind: Literal["wheel", "feed"]
+    state: DeviceState
+    since_ms: EpochMs
+    last_reading_ms: EpochMs | None
+    detail: LongLine
+
+
+class OpsDevicesView(ViewModel):
+    devices: Annotated[list[DeviceRow], Field(max_length=1000)]
+
+
+class HeldReading(ViewModel):
+    number: Annotated[StrictInt, Field(ge=0, le=36)]
+    promotion: Literal["super9", "roulette"]
+    at_ms: EpochMs
+
+
+class LastReading(ViewModel):
+    kind: Literal["ball_in_track", "no_more_bets", "number"]
+    number: Annotated[StrictInt, Field(ge=0, le=36)] | None
+    raw: LongLine
+    at_ms: EpochMs
+
+
+class WheelTable(ViewModel):
+    """A table's wheel: what it serves, a reading held for the MC (super9 rule 18.3), whether
+    a no spin armed the hold, the previous winning number and the last reading recorded."""
+
+    table: ShortText
+    serves: Annotated[list[Literal["super9", "roulette"]], Field(max_length=2)]
+    held: HeldReading | None
+    armed: Flag
+    last_number: Annotated[StrictInt, Field(ge=0, le=36)] | None
+    last_reading: LastReading | None
+
+
+class OpsWheelsView(ViewModel):
+    tables: Annotated[list[WheelTable], Field(max_length=1000)]

@@ -254,6 +254,9 @@ class OpsHeatSpins(ViewModel):
     heat: ShortText
     done: Count
     open: Place | None
+    #: the wheel's reader said "no more bets" for the open spin; where the last spin landed
+    bets_closed: Flag = False
+    number: Pocket | None = None
     disputes: Annotated[list[OpsDispute], Field(max_length=1000)]
 
 

@@ -1,0 +1,123 @@
+"""The floor's devices as the operators see them (`ops:devices`): kept in memory, not events.
+
+Every live key of role `device` is listed by its holder name (the table or bank it reports for),
+"offline" from the controller's start until it connects. A wheel's reader connected on /device
+is "reading" while it says its port is open and "port_closed" when it cannot read the wheel
+(the MC types the numbers: super9 rule 29). Whether a device is connected decides nothing in
+the rules, so none of this is logged; the view's revision is the log's last sequence, and pages
+take an equal revision with a new document (controller/web/link.js).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.application.service import Service
+from controller.application.show import View
+
+VIEW = "ops:devices"
+MAX_DETAIL = 200
+PORT_STATES = ("open", "closed")
+
+
+@dataclass
+class Device:
+    kind: str
+    since_ms: int
+    sids: set[str] = field(default_factory=set)
+    port: str = "closed"
+    detail: str = "not connected since the controller started"
+    last_reading_ms: int | None = None
+
+    @property
+    def state(self) -> str:
+        if not self.sids:
+            return "offline"
+        return "reading" if self.port == "open" else "port_closed"
+
+
+class Devices:
+    def __init__(self, service: Service, publish: Callable[[list[View]], None]) -> None:
+        self.service = service
+        self.publish_views = publish
+        self.started_ms = service.clock()
+        self.devices: dict[str, Device] = {}
+
+    def _device(self, name: str, kind: str = "wheel") -> Device:
+        device = self.devices.get(name)
+        if device is None:
+            device = self.devices[name] = Device(kind, self.started_ms)
+        return device
+
+    def _moved(self, device: Device, state: str) -> None:
+        """A new state starts its `since`; the same state keeps it."""
+        if device.state != state:
+            device.since_ms = self.service.clock()
+
+    def connected(self, name: str, sid: str) -> None:
+        device = self._device(name)
+        before = device.state
+        if not device.sids:
+            device.port, device.detail = "closed", "connected; its port not yet reported"
+        device.sids.add(sid)
+        if device.state != before:
+            device.since_ms = self.service.clock()
+        self.publish()
+
+    def disconnected(self, name: str, sid: str) -> None:
+        device = self._device(name)
+        before = device.state
+        device.sids.discard(sid)
+        if not device.sids:
+            device.detail = "disconnected"
+        if device.state != before:
+            device.since_ms = self.service.clock()
+        self.publish()
+
+    def status(self, name: str, data: Any) -> dict[str, Any]:
+        """A reader's `{"port": "open"|"closed", "detail": str}`, sent on every change and
+        every 5 s."""
+        port = data.get("port") if isinstance(data, dict) else None
+        detail = data.get("detail", "") if isinstance(data, dict) else None
+        if port not in PORT_STATES or not isinstance(detail, str):
+            return {"ok": False, "error": {
+                "code": "bad_payload",
+                "message": 'A status is {"port": "open" or "closed", "detail": text}.'}}
+        device = self._device(name)
+        before = device.state
+        device.port = port
+        device.detail = "".join(c if c.isprintable() else "?" for c in detail)[:MAX_DETAIL]
+        if device.state != before:
+            device.since_ms = self.service.clock()
+        self.publish()
+        return {"ok": True}
+
+    def read(self, name: str) -> None:
+        """The device sent a reading (whatever the show answered)."""
+        self._device(name).last_reading_ms = self.service.clock()
+        self.publish()
+
+    def doc(self) -> dict[str, Any]:
+        live = sorted({p.name for p in self.service.log.principals()
+                       if p.role == "device" and not p.revoked})
+        rows = []
+        for name in live:
+            device = self.devices.get(name) or Device("wheel", self.started_ms)
+            rows.append({"name": name, "kind": device.kind, "state": device.state,
+                         "since_ms": device.since_ms, "last_reading_ms": device.last_reading_ms,
+                         "detail": device.detail})
+        return {"devices": rows}
+
+    def publish(self) -> None:
+        """Publish the view if its document changed (at start, on a key issued or revoked,
+        and on every connect, disconnect, status and reading)."""
+        views = self.service.show.views
+        doc = self.doc()
+        old = views.get(VIEW)
+        if old is not None and old.doc == doc:
+            return
+        view = View(VIEW, self.service.log.last_seq, doc)
+        views[VIEW] = view
+        self.publish_views([view])
