@@ -183,9 +183,14 @@ class ControllerLink:
 
 
 def _log_ack(outgoing: Outgoing, ack: Any) -> None:
-    """Applied or refused, the line as read goes in the log with what the controller said."""
+    """Accepted or refused, the line as read goes in the log with what the controller said:
+    the events it recorded (a spin, or a reading held for the MC) or its sentence."""
     if isinstance(ack, dict) and ack.get("ok"):
-        log.info("applied %s (line %r)", outgoing.command_id, outgoing.raw)
+        events = ack.get("events")
+        told = ", ".join(str(e.get("type")) for e in events
+                         if isinstance(e, dict)) if isinstance(events, list) else ""
+        log.info("accepted %s: %s (line %r)", outgoing.command_id, told or "done",
+                 outgoing.raw)
         return
     error = ack.get("error") if isinstance(ack, dict) else None
     code = error.get("code", "?") if isinstance(error, dict) else "?"

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPEATS = {1: 2, 2: 2, 3: 3, 4: 2, 5: 4}  # lines a state is shown for, at `interval` each
-NO_SPIN_START_REPEATS = 6  # a no spin's new game waits a while for the croupier's relaunch
+NO_SPIN_START_REPEATS = 10  # the croupier retrieves the ball and reverses the wheel (18.3)
 GARBAGE = b"\x13\xfe*X;\x80;;garbage\x07"
 
 
@@ -74,6 +74,7 @@ class Wheel:
                 yield self.line(state, self.game, self.last)
         if self.no_spin_asked:  # rule 18.2: no number this game
             self.no_spin_asked = False
+            print(f"wheel-sim: game {self.game} is a no spin", flush=True)
             self.game += 1
             for _ in range(NO_SPIN_START_REPEATS):
                 yield self.line(1, self.game, self.last)
