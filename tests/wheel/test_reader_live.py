@@ -21,7 +21,7 @@ from controller.store.sqlite import EventLog
 from tests.integration.test_super9_session import write_config
 from tests.support.live import Client, LiveController, live_controller
 from tests.support.zones import noon_zone
-from tests.wheel.processes import Pty, key_file, reader, wheel_sim
+from tests.wheel.processes import Pty, Watched, key_file, reader, wheel_sim
 
 LEAD_S = 6
 TICKET = [1, 2, 3, 4, 5, 6, 7, 8, 9]
@@ -230,3 +230,38 @@ async def test_the_simulators_stream_gives_each_number_once(tmp_path, monkeypatc
         finally:
             wheel.stop()
             sim.stop()
+
+
+async def test_the_plain_line_protocol_over_tcp(tmp_path, monkeypatch):
+    async with session(tmp_path, monkeypatch) as (ctl, mc, key):
+        connected: asyncio.Queue[asyncio.StreamWriter] = asyncio.Queue()
+
+        async def accept(_: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            connected.put_nowait(writer)
+
+        server = await asyncio.start_server(accept, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        wheel = Watched(["wheel", "--url", ctl.url, "--key-file", str(key), "--table", "AR14",
+                         "--tcp", f"127.0.0.1:{port}", "--protocol", "line"])
+        try:
+            link = await asyncio.wait_for(connected.get(), 15)
+            await mc.wait_view("ops:devices", lambda d: state_of(d) == "reading")
+            # the line protocol has no game number: every line is a spin; super9 rule 19: the
+            # same number twice is two spins, the second marked a repeat; rule 8: 37 is noise
+            link.write(b"17\r\n37\r\n17\r\n")
+            board = await mc.wait_view("board:super9", lambda d: d["spins"] == 2)
+            assert board["called"] == [17] and board["last"]["repeat"] is True
+            await wheel.wait_for(r"not a reading: the line 37 is not on the wheel")
+
+            # the serial server restarted: the reader connects again and reads on
+            link.close()
+            await mc.wait_view("ops:devices", lambda d: state_of(d) == "port_closed")
+            link = await asyncio.wait_for(connected.get(), 15)
+            await mc.wait_view("ops:devices", lambda d: state_of(d) == "reading")
+            link.write(b"4\n")
+            board = await mc.wait_view("board:super9", lambda d: d["spins"] == 3)
+            assert board["called"] == [17, 4]
+            link.close()
+        finally:
+            wheel.stop()
+            server.close()
