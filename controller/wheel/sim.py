@@ -164,8 +164,12 @@ async def play(wheel: Wheel, out: Out, interval: float, games: int | None) -> No
 
 
 def _read_command(commands: asyncio.Queue[str], loop: asyncio.AbstractEventLoop) -> None:
-    line = sys.stdin.readline()
-    if not line:  # stdin closed: no more commands, play on
-        loop.remove_reader(sys.stdin.fileno())
+    """Every command waiting on stdin (read from the descriptor: a buffered readline would
+    keep the second of two commands that came together until a third arrived)."""
+    fd = sys.stdin.fileno()
+    data = os.read(fd, 1024)
+    if not data:  # stdin closed: no more commands, play on
+        loop.remove_reader(fd)
         return
-    commands.put_nowait(line.strip().lower()[:1])
+    for line in data.decode("ascii", "replace").split():
+        commands.put_nowait(line.lower()[:1])

@@ -195,6 +195,9 @@ async def test_the_simulators_stream_gives_each_number_once(tmp_path, monkeypatc
         try:
             await mc.wait_view("ops:devices", lambda d: state_of(d) == "reading")
             await mc.wait_view("board:super9", lambda d: d["spins"] >= 2, timeout=20)
+            sim.send("g\nx\n")  # super9 rule 8: noise and a 37 are not readings
+            await wheel.wait_for(r"not a reading: the line is not plain text")
+            await wheel.wait_for(r"not a reading: the number 37 is not on the wheel")
             sim.send("n\n")  # the next game a no spin
             no_spin = int((await sim.wait_for(r"game \d+ is a no spin")).split()[2])
             await wheel.wait_for(f"refused wheel:AR14:{no_spin}:ball_in_track")
