@@ -95,23 +95,25 @@ class Port:
         return min(self.backoff_max_s, self.backoff_first_s * 2 ** min(max(failures - 1, 0), 8))
 
     async def lines(self) -> AsyncIterator[bytes]:
-        failures, outage = 0, ""
+        failures, reason, in_outage = 0, "", False
         while True:
             try:
                 reader, writer = await self.opener()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # a missing device, a refused connection: try again
-                reason = f"cannot open {self.name}: {_describe(exc)}"
-                if reason != outage:  # once per outage (and per new reason), not per attempt
-                    log.warning("%s; trying again until it opens", reason)
-                    self.on_change(False, reason)
-                outage, failures = reason, failures + 1
+                failed = f"cannot open {self.name}: {_describe(exc)}"
+                if not in_outage:  # an outage is logged once, not once per attempt
+                    log.warning("%s; trying again until it opens", failed)
+                elif failed != reason:
+                    log.info("still closed: %s", failed)
+                if failed != reason:
+                    self.on_change(False, failed)
+                reason, in_outage, failures = failed, True, failures + 1
                 await asyncio.sleep(self.backoff(failures))
                 continue
-            log.info("%s open", self.name)
+            log.info("%s open%s", self.name, " again" if in_outage else "")
             self.on_change(True, f"{self.name} open")
-            failures, outage = 0, ""
             try:
                 async for line in split_lines(reader):
                     yield line
@@ -123,7 +125,7 @@ class Port:
             finally:
                 with contextlib.suppress(Exception):
                     writer.close()
-            log.warning("%s; reopening", reason)
+            log.warning("%s; reopening until it opens", reason)
             self.on_change(False, reason)
-            outage, failures = reason, 1
+            in_outage, failures = True, 1
             await asyncio.sleep(self.backoff(failures))

@@ -23,7 +23,7 @@ from tests.support.live import Client, LiveController, live_controller
 from tests.support.zones import noon_zone
 from tests.wheel.processes import Pty, Watched, key_file, reader, wheel_sim
 
-LEAD_S = 6
+LEAD_S = 12  # controller start-up and ticket entry happen before the session (a busy machine)
 TICKET = [1, 2, 3, 4, 5, 6, 7, 8, 9]
 
 
@@ -161,8 +161,11 @@ async def test_the_reader_comes_back_after_the_port_and_the_controller_go_away(
             # types the numbers meanwhile); plugged back, the reader reads on by itself
             pty.close()
             await mc.wait_view("ops:devices", lambda d: state_of(d) == "port_closed")
+            await asyncio.sleep(2)  # a few reopening attempts, logged as one outage
             pty.open()
             await mc.wait_view("ops:devices", lambda d: state_of(d) == "reading")
+            assert wheel.seen("reopening until it opens") == 1
+            assert wheel.seen("cannot open") <= 1 and wheel.seen(r"open again$") == 1
             pty.write(*game(202, 13, last=11))
             await mc.wait_view("board:super9", lambda d: d["called"] == [11, 13])
 
