@@ -36,6 +36,9 @@ class Show:
         self._listeners: dict[type[DomainEvent], list[Feature]] = {}
         self._view_owner: dict[str, Feature] = {}
         self.views: dict[str, View] = {}
+        #: views kept outside the log (controller/realtime/devices.py): one may change with no
+        #: new event, at the same revision, so a reconnecting client is always sent them whole
+        self.resent: set[str] = set()
         for feature in self.features:
             for command in feature.commands():
                 if command.type in self.commands:
@@ -107,5 +110,6 @@ class Show:
     def views_since(self, held: Mapping[str, int], operator: bool = False) -> list[View]:
         """What a reconnecting client lacks, given the revisions it holds."""
         return [v for n, v in sorted(self.views.items())
-                if held.get(n, -1) < v.revision and (operator or is_public(n))]
+                if (held.get(n, -1) < v.revision or n in self.resent)
+                and (operator or is_public(n))]
 

@@ -42,6 +42,7 @@ from controller.http.shared import (
     hub_key,
 )
 from controller.http.signatures import add_signature_routes
+from controller.realtime.devices import Devices
 from controller.realtime.floor import screens_report
 from controller.realtime.hub import AUDIENCES, Hub
 from controller.realtime.namespaces.control import ControlNamespace
@@ -136,10 +137,11 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
         hub = Hub(service, sio, attempts, app[logins_key],
                   sharing.telemetry if sharing else None)
         app[hub_key] = hub
+        devices = hub.devices = Devices(service, hub.publish)
         for namespace in (ControlNamespace(hub), DisplayNamespace(hub), CueNamespace(hub),
-                          DeviceNamespace(hub)):
+                          DeviceNamespace(hub, devices)):
             sio.register_namespace(namespace)
-        hub.devices.publish()  # every device key, offline until it connects
+        devices.publish()  # every device key, offline until it connects
         hub.fanout.start()
         tasks = [asyncio.create_task(hub.run_clock()),
                  asyncio.create_task(_watch_log(hub, checkpointer))]

@@ -4,8 +4,9 @@ Every live key of role `device` is listed by its holder name (the table or bank 
 "offline" from the controller's start until it connects. A wheel's reader connected on /device
 is "reading" while it says its port is open and "port_closed" when it cannot read the wheel
 (the MC types the numbers: super9 rule 29). Whether a device is connected decides nothing in
-the rules, so none of this is logged; the view's revision is the log's last sequence, and pages
-take an equal revision with a new document (controller/web/link.js).
+the rules, so none of this is logged; the view's revision is the log's last sequence, pages
+take an equal revision with a new document (controller/web/link.js), and a page's `sync` always
+gets it whole (`Show.resent`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from controller.application.service import Service
 from controller.application.show import View
 
 VIEW = "ops:devices"
+WHEELS = "ops:wheels"  # the wheels' tables (controller/wheels/)
 MAX_DETAIL = 200
 PORT_STATES = ("open", "closed")
 
@@ -44,6 +46,7 @@ class Devices:
         self.publish_views = publish
         self.started_ms = service.clock()
         self.devices: dict[str, Device] = {}
+        service.show.resent.add(VIEW)  # a page that was away gets the devices as they are now
 
     def _device(self, name: str, kind: str = "wheel") -> Device:
         device = self.devices.get(name)
@@ -102,9 +105,12 @@ class Devices:
     def doc(self) -> dict[str, Any]:
         live = sorted({p.name for p in self.service.log.principals()
                        if p.role == "device" and not p.revoked})
+        wheels = self.service.show.views.get(WHEELS)
+        tables = {t["table"] for t in wheels.doc["tables"]} if wheels else set()
         rows = []
-        for name in live:
-            device = self.devices.get(name) or Device("wheel", self.started_ms)
+        for name in live:  # a name that is no wheel's table nor came on /device: a slot bank
+            device = self.devices.get(name) or Device(
+                "wheel" if name in tables else "feed", self.started_ms)
             rows.append({"name": name, "kind": device.kind, "state": device.state,
                          "since_ms": device.since_ms, "last_reading_ms": device.last_reading_ms,
                          "detail": device.detail})

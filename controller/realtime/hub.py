@@ -73,7 +73,9 @@ class Hub:
         self.sessions = Sessions()
         self.attempts = attempts or KeyAttempts()
         self.logins = logins or Logins()
-        self.devices = Devices(service, self.publish)
+        #: the floor's devices (ops:devices): kept by the controller that owns the show only
+        #: (controller/http/app.py); a fan-out process has none, so never sends that view
+        self.devices: Devices | None = None
 
     @property
     def screens(self) -> Screens:
@@ -134,7 +136,8 @@ class Hub:
         (`key revoke` at the shell)."""
         if isinstance(event, UserDisabled):
             self.logins.close_user(event.name)
-        if isinstance(event, KeyIssued | KeyRevoked) and event.role == "device":
+        if (self.devices is not None and isinstance(event, KeyIssued | KeyRevoked)
+                and event.role == "device"):
             self.devices.publish()  # every live device key is listed
         revocation = REVOCATIONS.get(type(event))
         if revocation is not None:

@@ -13,6 +13,7 @@ import {$, el} from "./link.js";
 import {act, confirm, grouped, span, amount, button, may, panel, link} from "./console.js";
 import {scoreSheet, unsigned} from "./score_sheet.js";
 import {askSignature} from "./signature.js";
+import {renderWheel, wireHeld} from "./wheel.js";
 const SPINS = "spins:roulette";
 const OPS = "ops:roulette";
 const BOARD = "leaderboard:roulette";
@@ -53,13 +54,17 @@ function render() {
   renderChips(all);
   const h = all.find((x) => x.key === state.heat);
   renderStandings();
+  renderWheel("rl", "roulette");
   if (!h) return;
   const now = link().now();
   const {done, open, spins} = h.spins;
   const closes = h.window?.betting_closes_at ?? null;
   const left = closes === null ? 0 : closes - now;
   const stage = h.stage === "final" ? "Final" : "Qualifying";
-  $("rl-phase").textContent = open !== null
+  const closed = open !== null && h.window?.bets_closed === true;  // the wheel said so
+  $("rl-phase").textContent = closed
+    ? `${stage} · ${h.heat}: spin ${open} of ${spins}: no more bets.`
+    : open !== null
     ? `${stage} · ${h.heat}: spin ${open} of ${spins} is taking bets` +
       (h.window?.no_spin ? " (no spin: 30 more seconds)." : ".")
     : done < spins ? `${stage} · ${h.heat}: ${done} of ${spins} spins played. ` +
@@ -70,7 +75,8 @@ function render() {
   $("rl-countdown").hidden = open === null;
   $("rl-countdown").dataset.kind = left <= 0 ? "up" : left <= 30000 ? "short" : "running";
   $("rl-countdown-time").textContent = span(left);
-  $("rl-countdown-label").textContent = left > 0 ? "to place bets" : "Bets are closed";
+  $("rl-countdown-label").textContent = closed ? "No more bets"
+    : left > 0 ? "to place bets" : "Bets are closed";
   const mc = may("roulette.spin");
   $("rl-open-box").hidden = !(mc && open === null && done < spins);
   $("rl-open").textContent = `Open betting for spin ${done + 1}`;
@@ -236,15 +242,21 @@ async function spun() {
   if (!h) return;
   const ticked = [...$("rl-seats").querySelectorAll("input")].filter((b) => b.checked);
   const names = ticked.map((b) => b.dataset.name);
-  const ok = await confirm(`Spin ${h.spins.open} of ${h.heat} played?`,
+  // where the ball landed, typed when the wheel is not read; the controller checks it
+  const typed = $("rl-number", HTMLInputElement).value.trim();
+  const number = typed === "" ? null : /^\d+$/.test(typed) ? Number(typed) : typed;
+  const landed = number === null ? "" : ` on ${typed}`;
+  const ok = await confirm(`Spin ${h.spins.open} of ${h.heat} played${landed}?`,
     names.length ? `Missed it, disqualified for the heat (rule 9): ${names.join(", ")}.`
       : "Every player played it.", "Yes, it is played");
   if (!ok) return;
-  act({box: box(), label: "Spin played", type: "roulette.spin",
-    payload: {stage: h.stage, heat: h.heat, missed: ticked.map((b) => b.dataset.entry)},
-    values: `${h.heat} · spin ${h.spins.open}${names.length ? ` · missed: ${names.join(", ")}`
-      : ""}`,
-    done: () => `${h.heat}: spin ${h.spins.open} is played.`});
+  const payload = {stage: h.stage, heat: h.heat, missed: ticked.map((b) => b.dataset.entry),
+    ...(number === null ? {} : {number})};
+  const ack = await act({box: box(), label: "Spin played", type: "roulette.spin", payload,
+    values: `${h.heat} · spin ${h.spins.open}${landed}` +
+      `${names.length ? ` · missed: ${names.join(", ")}` : ""}`,
+    done: () => `${h.heat}: spin ${h.spins.open} is played${landed}.`});
+  if (ack?.ok) $("rl-number", HTMLInputElement).value = "";
 }
 
 function recordScore(e, input) {
@@ -255,6 +267,7 @@ function recordScore(e, input) {
     done: () => `${e.name}: ${shown} recorded.`});
 }
 
+wireHeld("rl", box);
 $("rl-open").addEventListener("click", openBetting);
 $("rl-no-spin").addEventListener("click", noSpin);
 $("rl-spin").addEventListener("click", spun);

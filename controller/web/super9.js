@@ -1,12 +1,14 @@
 // @ts-check
 /* The Super 9 panel: the game picked by its advertised time, the live board, a 0-36 keypad in
  * the wheel's colours, No spin, Undo with a reason, the SUPER 9 call confirmed, and a game
- * nobody can win closed with a reason.
+ * nobody can win closed with a reason. The wheel's reader line and a reading held after a no
+ * spin (rule 18.3) come from wheel.js.
  */
 
 import {$, el} from "./link.js";
 import {act, confirm, count, span, button, may, panel, link} from "./console.js";
 import {askSignature} from "./signature.js";
+import {renderWheel, wireHeld} from "./wheel.js";
 const BOARD = "board:super9";
 const SCHEDULE = "schedule:super9";
 
@@ -48,6 +50,7 @@ function render() {
   $("s9-change-box").hidden = !may("super9.change_numbers");
   renderSessions();
   renderBoard(board);
+  renderWheel("s9", "super9");
 }
 
 /** The next game to start, by its advertised time; the later ones only listed. The button
@@ -176,6 +179,7 @@ async function changeNumbers() {
   }
 }
 
+wireHeld("s9", box);
 $("s9-change").addEventListener("click", changeNumbers);
 $("s9-start").addEventListener("click", () => state.next && startSession(state.next));
 $("s9-no-spin").addEventListener("click", noSpin);

@@ -89,6 +89,16 @@ class LeaderboardParams(SceneParams):
     empty_text: ShortText = "Scores appear here as heats finish"
 
 
+class LiveHeatParams(SceneParams):
+    scene = "live_heat"
+    view: ViewName | None = "live_heat:slots"
+    #: rows on a page; null: 10 on a landscape screen, 16 on a portrait one
+    rows_per_page: RowsPerPage | None = None
+    page_seconds: PageSeconds = 10.0
+    #: the tournament's title over the heat; empty: the view's
+    title: ShortText = ""
+
+
 class NextEventParams(SceneParams):
     scene = "next_event"
     view: ViewName | None = "schedule:super9"
@@ -129,7 +139,7 @@ class WildcardDrawParams(SceneParams):
 
 CATALOGUE: dict[str, type[SceneParams]] = {model.scene: model for model in (
     AnnouncementParams, AttractParams, ClaimCountdownParams, JackpotTickerParams,
-    LeaderboardParams, NextEventParams, PrizeTableParams, RouletteCountdownParams,
+    LeaderboardParams, LiveHeatParams, NextEventParams, PrizeTableParams, RouletteCountdownParams,
     SeatingChartParams, Super9BoardParams, WildcardDrawParams)}
 """Scene name -> the model of its parameters."""
 

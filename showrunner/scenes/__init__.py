@@ -8,6 +8,7 @@ from showrunner.scenes.attract import Attract
 from showrunner.scenes.claim_countdown import ClaimCountdown
 from showrunner.scenes.jackpot_ticker import JackpotTicker
 from showrunner.scenes.leaderboard import Leaderboard
+from showrunner.scenes.live_heat import LiveHeat
 from showrunner.scenes.next_event import NextEvent
 from showrunner.scenes.prize_table import PrizeTable
 from showrunner.scenes.roulette_countdown import RouletteCountdown
@@ -18,5 +19,6 @@ from showrunner.scenes.wildcard_draw import WildcardDraw
 REGISTRY: dict[str, SceneFactory] = {
     cls.name: cls
     for cls in (Leaderboard, JackpotTicker, WildcardDraw, ClaimCountdown, Super9Board,
-                RouletteCountdown, PrizeTable, SeatingChart, Announcement, Attract, NextEvent)
+                RouletteCountdown, PrizeTable, SeatingChart, Announcement, Attract, NextEvent,
+                LiveHeat)
 }

@@ -25,9 +25,16 @@ class Case:
     params: dict[str, Any] = field(default_factory=dict)
     busy: bool = False
     portrait: bool = False
+    #: the frame's real size when not 1080p (a 4K screen); `portrait` turns the default
+    size: tuple[int, int] | None = None
     #: the views after a typical update, for bench/frames.py's view-change frames (by default
     #: the same documents arrive again, which every scene but the leaderboard redraws in full)
     updated: dict[str, dict[str, Any]] | None = None
+
+    @property
+    def frame_size(self) -> tuple[int, int]:
+        """The real pixels the case is rendered at."""
+        return self.size or ((1080, 1920) if self.portrait else (1920, 1080))
 
 
 NAMES = ["Thandi M.", "Sipho K.", "Johan van der Merwe", "Lerato N.", "Pieter B.", "Naledi Z.",
@@ -132,6 +139,47 @@ def betting(no_spin: bool) -> dict[str, Any]:
             "chips": "5 stacks of R10 chips"}
 
 
+def betting_heat(**wheel: Any) -> dict[str, Any]:
+    """The "spins:roulette" view with Heat 12 marked by the wheel's reader: `bets_closed` (its
+    "no more bets" stops the countdown) or, between spins, the `number` and `colour` landed."""
+    doc = betting(False)
+    heat = {**doc["heats"][0], **wheel}
+    if "number" in wheel:  # between spins: no bets are being taken
+        heat.update(betting=False, betting_opened_at=None, betting_closes_at=None, spin=2)
+    return {**doc, "heats": [heat]}
+
+
+LIVE_CREDITS = [2_140, 1_985, 1_760, 1_610, 1_455, 1_230, 1_040, 880]  # by rank
+
+
+def live_heat(status: str = "live", silent: tuple[int, ...] = (), swap: bool = False,
+              seats: int = 8) -> dict[str, Any]:
+    """The "live_heat:slots" view of Heat 3 on bank 1 (machines 101-108, seats 1-8, slots
+    rule 11): credits by rank, where each would place on the 45-row qualifying leaderboard
+    (rule 14). `silent` seats have sent no reading for a while (rule 27); `swap` has the 4th
+    and 5th change places (5th's credits now top 4th's); the heat ends 4 min 12 s after
+    BASE_MS."""
+    rows = []
+    for i in range(seats):
+        seat = (i * 5) % seats + 1  # ranks do not follow the seats
+        credits = LIVE_CREDITS[i] if i < len(LIVE_CREDITS) else 900 - i * 10
+        if status == "ended" and credits is None:
+            credits = 1_000  # the feed's last reading: the start credits
+        rows.append({"seat": seat, "machine": str(100 + seat), "name": NAMES[(i * 7) % 15],
+                     "credits": credits, "rank": i + 1 if credits is not None else None,
+                     "place": (3 + i * 5 if 3 + i * 5 <= 45 else None)
+                     if credits is not None else None,
+                     "silent": seat in silent})
+    if swap:
+        rows[3], rows[4] = {**rows[4], "credits": 1_655, "rank": 4, "place": rows[3]["place"]}, \
+            {**rows[3], "rank": 5, "place": rows[4]["place"]}
+    idle = status == "idle"
+    return {"title": "Slots PAYOFF", "stage": "Qualifying", "heat": "" if idle else "Heat 3",
+            "status": status, "started_at_ms": None if idle else BASE_MS - 48_000,
+            "ends_at_ms": None if idle else BASE_MS + 252_000, "rows": [] if idle else rows,
+            "leaderboard_rows": 45}
+
+
 PRIZES = {"title": "Roulette Spin-Off", "subtitle": "Final: the top 5 share the prize pool",
           "pool": 150_000_00, "pool_text": "R150 000", "split": [50, 20, 15, 10, 5],
           "settled": False, "places": [
@@ -186,6 +234,20 @@ CASES: list[Case] = [
     Case("roulette_countdown", "betting", {"spins:roulette": betting(False)}, 25.0, busy=True),
     Case("roulette_countdown", "no_spin", {"spins:roulette": betting(True)}, 125.0),
     Case("roulette_countdown", "closed", {"spins:roulette": betting(False)}, 121.0),
+    Case("roulette_countdown", "no_more_bets",
+         {"spins:roulette": betting_heat(bets_closed=True)}, 25.0),
+    Case("roulette_countdown", "number",
+         {"spins:roulette": betting_heat(number=32, colour="red")}, 2.0),
+    Case("live_heat", "live", {"live_heat:slots": live_heat(silent=(8,))}, 2.0, busy=True,
+         updated={"live_heat:slots": live_heat(silent=(8,), swap=True)}),
+    Case("live_heat", "live_4k", {"live_heat:slots": live_heat(silent=(8,))}, 2.0,
+         size=(3840, 2160)),
+    Case("live_heat", "portrait", {"live_heat:slots": live_heat(silent=(8,), seats=12)}, 2.0,
+         portrait=True),
+    Case("live_heat", "portrait_4k", {"live_heat:slots": live_heat(silent=(8,), seats=12)},
+         2.0, portrait=True, size=(2160, 3840)),
+    Case("live_heat", "ended", {"live_heat:slots": live_heat("ended")}, 1.0),
+    Case("live_heat", "idle", {"live_heat:slots": live_heat("idle")}, 1.0),
     Case("prize_table", "spin_off", {"prizes:roulette": PRIZES}, 2.0,
          {"view": "prizes:roulette"}, busy=True),
     Case("seating_chart", "final", {"seating:slots": SEATING}, 1.0, busy=True),

@@ -37,6 +37,7 @@ SIZE = (960, 540)
 #: view name (pattern) -> the scenes that show it, with the parameters screens use
 SHOWN_BY: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "leaderboard:*": [("leaderboard", {"view": "{name}"})],
+    "live_heat:*": [("live_heat", {"view": "{name}"})],
     "pools:*": [("jackpot_ticker", {"view": "{name}"})],
     "jackpot:super9": [("jackpot_ticker", {})],
     "prizes:*": [("prize_table", {"view": "{name}"})],

@@ -13,6 +13,7 @@ from typing import Any
 from controller.access.keys import issue_key, revoke_key
 from controller.application.settings import CONFIG_DIR_ENV
 from controller.store.sqlite import EventLog
+from showrunner.contract.views import view_model
 from tests.integration.test_keys import Raw
 from tests.integration.test_super9_session import write_config
 from tests.support.live import live_controller
@@ -120,6 +121,11 @@ async def test_a_reader_on_device_drives_the_super9_board(tmp_path, monkeypatch)
                                          lambda d: device_state(d, "AR14") == "offline")
             row = next(d for d in devices["devices"] if d["name"] == "AR14")
             assert row["last_reading_ms"] is not None and row["kind"] == "wheel"
+            view_model("ops:devices").model_validate(devices)
+            # not rebuilt from the log: a page coming back is sent it whole, whatever it holds
+            reply = await mc.call("sync", {"revisions": {"ops:devices": 10**9}})
+            [again] = [v for v in reply["views"] if v["name"] == "ops:devices"]
+            assert device_state(again["doc"], "AR14") == "offline"
         finally:
             await wheel.close()
             await other.close()

@@ -36,7 +36,7 @@ def frame(case: Case) -> Image.Image:
 
 def shot(case: Case) -> tuple[Image.Image, str]:
     """The case's frame and its text snapshot (the strings drawn, one a line)."""
-    size = (1080, 1920) if case.portrait else (1920, 1080)
+    size = case.frame_size
     recorder = TextRecorder()
     surface = render_scene(case.scene, case.views, case.at, size, case.params, BASE_MS,
                            recorder=recorder)

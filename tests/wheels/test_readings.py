@@ -283,3 +283,15 @@ def test_unprintable_raw_characters_are_kept_as_question_marks():
     w.super9()
     [spin] = w.read("number", 4, raw="*X;5;7;4\x07")
     assert spin.reading["raw"] == "*X;5;7;4?"  # type: ignore[attr-defined]
+
+
+def test_the_table_may_move_to_another_wheel_at_any_time():
+    w = Wheel()
+    w.roulette()
+    w.super9()
+    history = list(enumerate(w.log, start=1))
+    for name in ("super9", "roulette"):
+        feature = w.feature(name)
+        moved = feature.config.model_copy(update={"table": "AR15"})
+        # super9 rule 12: the game's wheel; a free key, whatever the log holds
+        assert feature.conflict(moved, history) is None

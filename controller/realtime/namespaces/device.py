@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from controller.realtime.devices import Devices
+from controller.realtime.hub import Hub
 from controller.realtime.namespaces.base import AudienceNamespace
 
 
@@ -17,25 +19,29 @@ class DeviceNamespace(AudienceNamespace):
     path = "/device"
     roles = frozenset({"device"})
 
+    def __init__(self, hub: Hub, devices: Devices) -> None:
+        super().__init__(hub)
+        self.devices = devices
+
     async def joined(self, sid: str, session: dict[str, Any]) -> None:
         """No views room: a device only reports."""
-        self.hub.devices.connected(session["principal"].name, sid)
+        self.devices.connected(session["principal"].name, sid)
 
     async def on_disconnect(self, sid: str, reason: Any = None) -> None:
         await super().on_disconnect(sid, reason)
         principal = (await self.get_session(sid)).get("principal")
         if principal is not None:
-            self.hub.devices.disconnected(principal.name, sid)
+            self.devices.disconnected(principal.name, sid)
 
     def may_see(self, session: dict[str, Any]) -> Callable[[str], bool]:
         return lambda name: False
 
     async def on_command(self, sid: str, envelope: Any = None) -> dict[str, Any]:
         principal = (await self.get_session(sid))["principal"]
-        self.hub.devices.read(principal.name)
+        self.devices.read(principal.name)
         return await self.hub.execute(envelope, principal)
 
     async def on_status(self, sid: str, data: Any = None) -> dict[str, Any]:
         """`{"port": "open"|"closed", "detail": str}`: whether the reader can read its wheel."""
         principal = (await self.get_session(sid))["principal"]
-        return self.hub.devices.status(principal.name, data)
+        return self.devices.status(principal.name, data)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import queue
 
+from showrunner.contract.scenes import OVERLAY_VIEWS
 from showrunner.engine.display.state import DisplayState
 from showrunner.engine.link import (
     ClockOffset,
@@ -23,14 +24,22 @@ REDRAW_OFFSET_MS = 50  # a clock correction this large is drawn at once (a count
 
 
 class Inbox(DisplayState):
+    #: the changes drained last were all to scenes' views (not an overlay's, the link's or
+    #: the clock's): the scene then says where it redraws (SceneHost.changed_rects), so a
+    #: live heat's credits present only their rows (a scene says nothing: all of it)
+    views_only: bool = False
     def drain(self, inbox: queue.Queue, first: object | None = None) -> bool:
         """Apply `first` and everything else the link has put on the queue so far; never
-        blocks. True if any of it may change the picture."""
+        blocks. True if any of it may change the picture; `views_only` then says whether
+        every such change was to a scene's view."""
         changed = False
+        self.views_only = True
         message = first
         while True:
-            if message is not None:
-                changed = self.apply(message) or changed
+            if message is not None and self.apply(message):
+                changed = True
+                self.views_only = self.views_only and isinstance(
+                    message, ViewChanged | ViewPatched) and message.name not in OVERLAY_VIEWS
             try:
                 message = inbox.get_nowait()
             except queue.Empty:

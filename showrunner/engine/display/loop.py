@@ -84,14 +84,16 @@ class Display(Inbox, Overlays, Upkeep):
             now = t.monotonic()
             if seconds is not None and now - start >= seconds:
                 return
-            changed = self.drain(inbox, message)
-            changed = self.window_events() or changed
-            if changed or now >= wake:
+            drained = self.drain(inbox, message)
+            exposed = self.window_events()
+            if drained or exposed or now >= wake:
                 dt, last = now - last, now
                 if self.moving and dt > 1.5 * FRAME_S:
                     self.dropped += 1
                 overlays = self.overlay_state()
-                whole = changed or overlays != self._overlays
+                # a scene's new view: the host knows what it redraws (all of it by default)
+                whole = exposed or (drained and not self.views_only) or \
+                    overlays != self._overlays
                 self._overlays = overlays
                 rects = self.frame(host, screen, dt, whole)
                 with clipped(screen, rects):
