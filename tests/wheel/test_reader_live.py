@@ -20,6 +20,7 @@ from controller.application.settings import CONFIG_DIR_ENV
 from controller.store.sqlite import EventLog
 from tests.integration.test_super9_session import write_config
 from tests.support.live import Client, LiveController, live_controller
+from tests.support.tables import write_tables_config
 from tests.support.zones import noon_zone
 from tests.wheel.processes import Pty, Watched, key_file, reader, wheel_sim
 
@@ -271,3 +272,39 @@ async def test_the_plain_line_protocol_over_tcp(tmp_path, monkeypatch):
         finally:
             wheel.stop()
             server.close()
+
+
+async def test_a_roulette_heats_spin_closes_at_no_more_bets_and_takes_the_number(
+        tmp_path, monkeypatch):
+    write_tables_config(tmp_path)  # roulette qualifying today, the table open now
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))
+    db = tmp_path / "show.db"
+    link = tmp_path / "wheel"
+    async with live_controller(db) as ctl, ctl.client() as mc:
+        log = EventLog.open(db)
+        try:
+            key = key_file(tmp_path, issue_key(log, "device", "AR14", 0))
+        finally:
+            log.close()
+        await ok(mc, "register_member", {"card": "1234567", "display_name": "Thandi Mokoena"})
+        await ok(mc, "roulette.enter", {"card": "1234567", "heat": "Heat 1"})
+        await ok(mc, "roulette.open_betting", {"stage": "qualifying", "heat": "Heat 1"})
+        pty = Pty(link)
+        wheel = reader(ctl.url, key, link)
+        try:
+            await mc.wait_view("ops:devices", lambda d: state_of(d) == "reading")
+            pty.write(*game(301, None, states=(1, 2, 3, 4)))
+            # roulette rule 7: at most 120 s a spin to place bets; the wheel's no more bets
+            # ends the window (the countdown on the screens stops)
+            heat = (await mc.wait_view("spins:roulette",
+                                       lambda d: d["heats"][0]["bets_closed"]))["heats"][0]
+            assert heat["number"] is None
+            pty.write(*game(301, 23, states=(5,)))
+            heat = (await mc.wait_view("spins:roulette",
+                                       lambda d: d["heats"][0]["number"] == 23))["heats"][0]
+            assert (heat["colour"], heat["betting"]) == ("red", False)
+            await wheel.wait_for(r"accepted wheel:AR14:301:number: RouletteSpun")
+            assert wheel.seen(r"accepted wheel:AR14:301:no_more_bets: RouletteBetsClosed") == 1
+        finally:
+            wheel.stop()
+            pty.close()
