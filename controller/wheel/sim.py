@@ -35,14 +35,13 @@ GARBAGE = b"\x13\xfe*X;\x80;;garbage\x07"
 
 @dataclass
 class Wheel:
-    """The state of the simulated wheel; `lines()` is its endless stream."""
+    """The state of the simulated wheel; `games()` is its stream of status lines."""
 
     numbers: list[int] = field(default_factory=list)  # winning numbers in order, then random
     seed: int | None = None
     game: int = 1
     last: int | None = None
     no_spin_asked: bool = False
-    _state: int = 0
     _rng: random.Random = field(init=False)
 
     def __post_init__(self) -> None:
@@ -55,7 +54,6 @@ class Wheel:
         speed = 0 if state == 1 else 743 - 20 * state
         direction = self.game % 2  # the rotor turns the other way each game
         shown = "" if number is None else str(number)
-        self._state = state
         return f"*X;{state};{game};{shown};0;{speed};{direction}"
 
     def next_number(self) -> int:
