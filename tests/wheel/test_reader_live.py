@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import re
 import sqlite3
 import time
@@ -41,6 +42,14 @@ def game(n: int, number: int | None, last: int | None = None, repeats: int = 3,
 def events(db: Path) -> int:
     with sqlite3.connect(db) as connection:
         return connection.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+
+
+def spins_logged(db: Path) -> list[tuple[str, dict[str, Any]]]:
+    """Every Super 9 spin in the log: (its command id, its reading)."""
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute("SELECT command_id, data FROM events WHERE type = "
+                                  "'Super9SpinEntered' ORDER BY seq").fetchall()
+    return [(command_id, json.loads(data)["reading"]) for command_id, data in rows]
 
 
 def state_of(doc: dict[str, Any], name: str = "AR14") -> str | None:
@@ -142,6 +151,12 @@ async def test_repeats_garbage_no_spin_and_a_restart_through_a_pty(tmp_path, mon
             pty.write(*game(108, 22, last=21))
             board = await mc.wait_view("board:super9", lambda d: d["spins"] == 6)
             assert board["called"] == [7, 12, 20, 21, 22]
+
+            # in the log: one spin a game, each with the line as read and the reader's name
+            assert [(command_id, reading["raw"], reading["reader"])
+                    for command_id, reading in spins_logged(ctl.db_path)] == [
+                (f"wheel:AR14:{g}:number", f"*X;5;{g};{n};0;700;1", "AR14")
+                for g, n in ((101, 7), (102, 12), (103, 7), (106, 20), (107, 21), (108, 22))]
         finally:
             wheel.stop()
             pty.close()
