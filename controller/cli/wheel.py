@@ -69,6 +69,8 @@ def _run_reader(args: argparse.Namespace) -> int:
         opener, name = tcp_opener(host, int(port)), f"tcp {args.tcp}"
     else:
         opener, name = serial_opener(args.device, args.baud), f"port {args.device}"
+    if args.baud <= 0:
+        parser.error(f"--baud wants the wheel's serial speed, e.g. 9600, not {args.baud}")
     if not args.url.startswith(("http://", "https://")):
         parser.error(f"--url wants the controller's http(s) address, not {args.url!r}")
     _logging()

@@ -21,6 +21,7 @@ def test_a_key_file_others_can_read_is_refused_in_one_line(tmp_path, capsys) -> 
     (["--tcp", "nonsense"], "--tcp wants HOST:PORT"),
     (["--tcp", "10.0.0.7:4001", "--url", "ws//x"], "--url wants the controller's http(s)"),
     (["--device", "/dev/ttyUSB0", "--tcp", "h:1"], "not allowed with argument"),
+    (["--device", "/dev/ttyUSB0", "--baud", "0"], "--baud wants the wheel's serial speed"),
 ])
 def test_reader_arguments(tmp_path, capsys, argv: list[str], words: str) -> None:
     key = tmp_path / "ar14.key"

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
-from controller.wheel.port import split_lines
+from controller.wheel.port import Port, split_lines, tcp_opener
 from controller.wheel.protocols import MAX_LINE, LineError, parse_cammegh
 
 
@@ -37,3 +38,24 @@ async def test_an_over_long_line_is_cut_for_the_parser_to_refuse_and_the_rest_sk
 async def test_an_over_long_line_in_one_chunk() -> None:
     lines = await lines_of(b"x" * 500 + b"\n17\n")
     assert [len(line) for line in lines] == [MAX_LINE + 1, 2]
+
+
+def test_reopening_backs_off_from_half_a_second_to_five() -> None:
+    port = Port(tcp_opener("127.0.0.1", 1), "tcp 127.0.0.1:1", lambda is_open, detail: None)
+    assert [port.backoff(n) for n in range(1, 8)] == [0.5, 1.0, 2.0, 4.0, 5.0, 5.0, 5.0]
+
+
+async def test_a_port_that_will_not_open_is_reported_closed_once_per_reason() -> None:
+    told: list[tuple[bool, str]] = []
+    port = Port(tcp_opener("127.0.0.1", 1), "tcp 127.0.0.1:1",
+                lambda is_open, detail: told.append((is_open, detail)),
+                backoff_first_s=0.001, backoff_max_s=0.001)
+    lines = port.lines()
+    reading = asyncio.ensure_future(lines.__anext__())
+    while len(told) < 1:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.05)  # many more attempts, the same reason
+    reading.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await reading
+    assert len(told) == 1 and told[0][0] is False and "cannot open tcp 127.0.0.1:1" in told[0][1]
