@@ -25,9 +25,11 @@ from controller.promotions.roulette.events import RouletteBetsClosed, RouletteNo
 from controller.promotions.super9 import Super9
 from controller.promotions.super9.events import (
     Super9NoSpin,
+    Super9SessionClosed,
     Super9SessionStarted,
     Super9SpinEntered,
     Super9SpinUndone,
+    Super9Won,
 )
 from controller.wheels.events import WheelBallInTrack, WheelHoldResolved, WheelReadingHeld
 from controller.wheels.payloads import Discard, Reading, TableRef
@@ -61,7 +63,8 @@ class Wheels(Feature):
         return {WheelReadingHeld: self._held, WheelHoldResolved: self._resolved,
                 WheelBallInTrack: self._ball_in_track,
                 Super9SpinEntered: self._super9_spun, Super9SpinUndone: self._super9_undone,
-                Super9NoSpin: self._super9_no_spin, Super9SessionStarted: self._super9_started,
+                Super9NoSpin: self._super9_no_spin, Super9SessionStarted: self._super9_fresh,
+                Super9Won: self._super9_fresh, Super9SessionClosed: self._super9_fresh,
                 RouletteSpun: self._roulette_spun, RouletteNoSpin: self._roulette_no_spin,
                 RouletteBetsClosed: self._bets_closed, PromotionConfigured: self._configured}
 
@@ -192,7 +195,9 @@ class Wheels(Feature):
         self._table(self.super9.config.table).armed = True
         return {OPS_VIEW}
 
-    def _super9_started(self, e: Super9SessionStarted) -> set[str]:
+    def _super9_fresh(self, e: Super9SessionStarted | Super9Won | Super9SessionClosed
+                      ) -> set[str]:
+        """A game starts or ends: its numbers, its no spin and a reading held for it are over."""
         table = self._table(self.super9.config.table)
         table.last_number, table.armed, table.held = None, False, None
         return {OPS_VIEW}

@@ -22,7 +22,7 @@ PACKET = re.compile(r"^4(?P<kind>[23])/control,(?P<id>\d+)(?P<body>\[.*)$", re.D
 pytestmark = needs_chromium
 
 
-STARTUP = 11  # a KeyIssued per role key (tests/support/live.py), one PromotionConfigured, and
+STARTUP = 12  # a KeyIssued per role key (tests/support/live.py), one PromotionConfigured, and
 # the UserAdded of the operator who logs in (tests/support/people.py)
 # per promotion at start-up (docs/config.md)
 

@@ -295,3 +295,18 @@ def test_the_table_may_move_to_another_wheel_at_any_time():
         moved = feature.config.model_copy(update={"table": "AR15"})
         # super9 rule 12: the game's wheel; a free key, whatever the log holds
         assert feature.conflict(moved, history) is None
+
+
+def test_a_reading_held_when_the_game_ends_is_dropped():
+    w = Wheel()
+    w.super9()
+    w.read("number", 17)
+    w.do("super9.no_spin", {})
+    w.read("number", 17)
+    assert w.wheels()["held"] is not None
+    for ticket in ("1", "2"):
+        w.do("super9.void_ticket", {"ticket": ticket, "reason": "rule 9"})
+    w.do("super9.close_session", {"reason": "every ticket void"})
+    row = w.wheels()
+    assert row["held"] is None and not row["armed"] and row["last_number"] is None
+    assert w.refuse("wheel.apply_held", {"table": "AR14"}).code == "nothing_held"
