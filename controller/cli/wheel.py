@@ -44,8 +44,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sim.add_argument("--interval", type=float, default=0.5, help="seconds between status lines")
     sim.add_argument("--numbers", default="", help="the winning numbers in order, e.g. 17,5,32 "
                      "(then random ones)")
-    sim.add_argument("--seed", type=int, help="seed for the random numbers")
     sim.add_argument("--games", type=int, help="stop after this many games (default: never)")
+    sim.add_argument("--closed-for", type=float, default=0.0, metavar="SECONDS",
+                     help="show the table closed (state 6) this long before the first game, so "
+                     "a reader that opens the port meanwhile misses none (pyserial empties the "
+                     "port's input as it opens it)")
     sim.add_argument("--first-game", type=int, default=1, help="the first game's number "
                      "(a restarted wheel carries on its count)")
     sim.set_defaults(run=_run_sim, sim_parser=sim)
@@ -94,7 +97,7 @@ def _run_sim(args: argparse.Namespace) -> int:
         parser.error("--numbers: every number is 0-36")
     if args.interval <= 0:
         parser.error("--interval must be above 0 seconds")
-    wheel = Wheel(numbers, args.seed, game=args.first_game)
+    wheel = Wheel(numbers, game=args.first_game)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_sim(args, wheel))
     return 0
@@ -110,7 +113,7 @@ async def _sim(args: argparse.Namespace, wheel: Wheel) -> None:
             raise SystemExit(2) from None
         print(f"wheel-sim: {args.pty} -> {path}", flush=True)
         try:
-            await play(wheel, PtyOut(master), args.interval, args.games)
+            await play(wheel, PtyOut(master), args.interval, args.games, args.closed_for)
         finally:
             os.close(master)
             os.close(slave)
@@ -127,4 +130,4 @@ async def _sim(args: argparse.Namespace, wheel: Wheel) -> None:
         raise SystemExit(2) from None
     print(f"wheel-sim: listening on 127.0.0.1:{args.tcp_listen}", flush=True)
     async with server:
-        await play(wheel, tcp, args.interval, args.games)
+        await play(wheel, tcp, args.interval, args.games, args.closed_for)

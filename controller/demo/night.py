@@ -20,6 +20,7 @@ import aiohttp
 import socketio
 
 from controller.demo.autographs import autograph
+from controller.demo.devices import Devices
 from controller.demo.venue import Pace
 
 GROUP = "demo"
@@ -115,13 +116,18 @@ class MC:
 
 
 class Night:
-    """One cycle of the show; `cycle` goes into card and ticket numbers."""
+    """One cycle of the show; `cycle` goes into card and ticket numbers. With `devices`, the
+    first slots heat is played by the bank's machines and Super 9 is called by the wheel's
+    reader (controller/demo/devices.py); without, the MC types every score and number."""
 
-    def __init__(self, mc: MC, pace: Pace, cycle: int, super9_at: dt.datetime) -> None:
+    def __init__(self, mc: MC, pace: Pace, cycle: int, super9_at: dt.datetime,
+                 devices: Devices | None = None) -> None:
         self.mc, self.pace, self.cycle, self.super9_at = mc, pace, cycle, super9_at
+        self.devices = devices
         self.say = mc.say
         self.tickets: dict[str, list[int]] = {}
         self.slots_entries: dict[str, str] = {}
+        self.slots_heats: dict[str, str] = {}  # entry id -> its qualifying heat
 
     def card(self, i: int) -> str:
         return f"8{self.cycle % 100:02d}{i:04d}"
@@ -156,14 +162,42 @@ class Night:
             data = await self.mc.send("slots.enter", {"card": self.card(i)})
             if data:
                 entries[data["entry"]] = f"{name.split()[0]} {name.split()[-1][0]}."
+                self.slots_heats[data["entry"]] = data.get("heat") or ""
+        if self.devices is not None:
+            await self.live_heat(sent)
         for entry in entries:
-            await self.record(entry, 9_000 + secrets.randbelow(10_000), sent)
+            if entry not in sent:
+                await self.record(entry, 9_000 + secrets.randbelow(10_000), sent)
         await self.moment("leaderboard", {"view": "leaderboard:slots", "rows_per_page": 12},
                           "Slots PAYOFF leaderboard")
         await self.feed_scores(entries, sent, self.pace.hold_s)
         await self.moment("jackpot_ticker", {"view": "pools:slots"}, "Prize pool")
         await self.feed_scores(entries, sent, self.pace.hold_s)
         await self.hand_back()
+
+    async def live_heat(self, sent: dict[str, list[int]]) -> None:
+        """Heat 1 played on the bank: the machines' live credits on the floor (slots rule 14),
+        then their final credits accepted by the tournament director with one tap."""
+        assert self.devices is not None
+        seated = [e for e, heat in self.slots_heats.items() if heat == HEAT]
+        self.say(f"  {HEAT} plays on {len(seated)} machines; their tournament system feeds "
+                 "the credits")
+        play = asyncio.create_task(self.devices.play_bank(len(seated), self.pace.heat_s))
+        live = "live_heat:slots"
+        if await self.mc.until(live, lambda d: d.get("status") == "live", 20):
+            await self.moment("live_heat", {}, "Slots PAYOFF heat, live from the machines")
+        await play
+        if not await self.mc.until(live, lambda d: d.get("status") == "ended", 20):
+            return  # the MC restarted or accepted it already
+        self.say("  the heat is over: the director accepts the machines' final credits")
+        await asyncio.sleep(self.pace.hold_s / 4)
+        if await self.mc.send("slots.accept_feed", {"stage": "qualifying", "heat": HEAT}):
+            banks: list[dict[str, Any]] = self.mc.view("ops:feed").get("banks", [])
+            bank = next((b for b in banks if b.get("heat") == HEAT), {})
+            for row in bank.get("rows", []):
+                if row.get("entry") and row.get("credits") is not None:
+                    sent[row["entry"]] = [row["credits"]]
+        await asyncio.sleep(self.pace.hold_s / 2)  # "Scores recorded" on the floor
 
     async def record(self, entry: str, score: int, sent: dict[str, list[int]]) -> bool:
         sent.setdefault(entry, []).append(score)
@@ -204,11 +238,13 @@ class Night:
         self.say("  no spin: the ball left the wheel; more time to bet (rule 25)")
         await self.mc.send("roulette.no_spin", heat)
         await asyncio.sleep(self.pace.hold_s)
-        await self.mc.send("roulette.spin", {**heat, "missed": []})
+        await self.mc.send("roulette.spin", {**heat, "missed": [],
+                                             "number": secrets.randbelow(37)})
         for _ in range(2):  # rule 7: three spins a heat
             await self.mc.send("roulette.open_betting", heat)
             await asyncio.sleep(self.pace.hold_s / 2)
-            await self.mc.send("roulette.spin", {**heat, "missed": []})
+            await self.mc.send("roulette.spin", {**heat, "missed": [],
+                                                 "number": secrets.randbelow(37)})
         await self.hand_back()
         await self.score_sheet(entries)
 
@@ -285,7 +321,11 @@ class Night:
         winning = secrets.choice(list(self.tickets.values())) if self.tickets else _sample(9, 37)
         calls = _shuffled(winning)
         calls.insert(3, secrets.choice([n for n in range(37) if n not in winning]))
-        for number in calls:
+        if self.devices is not None:
+            self.say("  the wheel's reader calls the numbers: no keypad (super9 rule 12)")
+            await self.devices.spin_wheel(calls)
+            await self.mc.until("board:super9", lambda d: d.get("status") != "playing", 10)
+        for number in calls if self.devices is None else ():
             if self.mc.view("board:super9").get("status") != "playing":
                 break
             await self.mc.send("super9.spin", {"number": number})

@@ -27,6 +27,8 @@ from controller.access.people import add_user
 from controller.application.child_process import ROOT, ControllerProcess
 from controller.application.service import wall_clock_ms
 from controller.application.settings import CONFIG_DIR_ENV
+from controller.demo.devices import BANK, TABLE, Devices
+from controller.demo.devices import FILES as DEVICE_FILES
 from controller.demo.night import GROUP, MC, Night
 from controller.demo.venue import FAST, REAL, write_configs
 from controller.domain.keys import key_hash, new_key
@@ -37,7 +39,7 @@ SNAPSHOT_EVERY_S = 3
 SCREEN = "demo-1"
 PLAYLIST = ROOT / "playlists" / "demo.yaml"
 MARKER = ".showrunner-demo"  # the demo made this directory; it may clear what it wrote there
-OWN = (MARKER, "config", "cycle", "screens", "screen.png", "technician.key")
+OWN = (MARKER, "config", "cycle", "screens", "screen.png", "technician.key", *DEVICE_FILES)
 STOP_WITHIN_S = 1.0
 LEAVE_WITHIN_S = 0.5  # for the script's MC to disconnect before the children are stopped
 
@@ -88,6 +90,7 @@ class Show:
         self.password = secrets.token_hex(6)  # the demo people's, printed at the start
         self.controller = ControllerProcess(directory / "cycle" / "show.db", port=port)
         self.display: subprocess.Popen[bytes] | None = None
+        self.devices = Devices(directory, self.pace.wheel_interval_s)
 
     async def run(self) -> int:
         stop = asyncio.Event()
@@ -120,9 +123,10 @@ class Show:
             try:
                 if cycle == 1:
                     self.start_display()
+                    self.devices.start_reader(self.controller.url)
                     self.print_welcome()
                 print(f"\n-- cycle {cycle}: a night of the show --", flush=True)
-                await Night(mc, self.pace, cycle, super9_at).run()
+                await Night(mc, self.pace, cycle, super9_at, self.devices).run()
             finally:
                 await mc.close()
             if cycle == self.cycles:
@@ -144,6 +148,8 @@ class Show:
         try:
             for role, key in self.keys.items():
                 issue_key(log, role, f"demo {role}", wall_clock_ms(), key)
+            for name, key in self.devices.keys.items():  # a device key names its table or bank
+                issue_key(log, "device", name, wall_clock_ms(), key)
             for name, role in PEOPLE:
                 add_user(log, name, role, self.password, wall_clock_ms())
         finally:
@@ -193,13 +199,18 @@ class Show:
         print(f"  auditor     {url}/tablet  log in as {PEOPLE[2][0]}, password {self.password} "
               "(the prize register, the chain, the night's PDF)")
         print(f"  display     screen {SCREEN} plays {PLAYLIST.relative_to(ROOT)}; {self.where}")
+        print(f"  devices     the wheel's reader at table {TABLE} on the simulated wheel's pty "
+              f"{self.devices.pty}, the slot bank {BANK}'s simulator; their output in "
+              f"{self.directory / 'devices.log'}")
         print(f"  screens     {tool} screens --url {url} --key-file {key_file}")
         print("A scripted night runs and loops; use the tablet to take over at any point. "
               "Ctrl-C stops everything.", flush=True)
 
     def signal_children(self) -> list[subprocess.Popen]:
         """SIGTERM to every child still running; them."""
-        children = [p for p in (self.display, self.controller.process) if p is not None]
+        self.devices.stop_simulators()
+        children = [p for p in (self.display, *self.devices.children(), self.controller.process)
+                    if p is not None]
         for child in children:
             if child.poll() is None:
                 child.terminate()

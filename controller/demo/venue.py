@@ -30,14 +30,16 @@ class Pace:
     no_spin_extra_ms: int
     spin_every_s: float
     score_every_s: float
+    heat_s: int  # a slots heat played on the bank's machines
+    wheel_interval_s: float  # the simulated wheel's status lines (a Cammegh wheel's: 0.5 s)
 
 
 REAL = Pace(hold_s=25, bins_close_s=150, super9_at_s=330, claim_seconds=90,
             reveal_delay_ms=6000, betting_window_ms=60_000, no_spin_extra_ms=30_000,
-            spin_every_s=4, score_every_s=2)
+            spin_every_s=4, score_every_s=2, heat_s=45, wheel_interval_s=0.5)
 FAST = Pace(hold_s=6, bins_close_s=22, super9_at_s=60, claim_seconds=15,
             reveal_delay_ms=2500, betting_window_ms=15_000, no_spin_extra_ms=5_000,
-            spin_every_s=0.4, score_every_s=0.7)
+            spin_every_s=0.4, score_every_s=0.7, heat_s=8, wheel_interval_s=0.05)
 
 
 def noon_zone(now: dt.datetime) -> tuple[str, dt.timedelta]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
+import secrets
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
@@ -50,7 +50,7 @@ class LinkTimings:
 
     def backoff(self, failures: int) -> float:
         step = min(self.backoff_max_s, self.backoff_first_s * 2 ** min(failures, 16))
-        return step * random.uniform(0.5, 1.0)
+        return step * (500 + secrets.randbelow(501)) / 1000  # jitter: 0.5 to 1 of a step
 
 
 class LinkLost(Exception):

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import random
+import secrets
 import sys
 import tty
 from collections.abc import Iterator
@@ -38,15 +38,9 @@ class Wheel:
     """The state of the simulated wheel; `games()` is its stream of status lines."""
 
     numbers: list[int] = field(default_factory=list)  # winning numbers in order, then random
-    seed: int | None = None
     game: int = 1
     last: int | None = None
     no_spin_asked: bool = False
-    _rng: random.Random = field(init=False)
-
-    def __post_init__(self) -> None:
-        self._rng = random.Random(self.seed)
-
     def ask_no_spin(self) -> None:
         self.no_spin_asked = True
 
@@ -57,10 +51,14 @@ class Wheel:
         return f"*X;{state};{game};{shown};0;{speed};{direction}"
 
     def next_number(self) -> int:
-        return self.numbers.pop(0) if self.numbers else self._rng.randint(0, 36)
+        # `secrets`, as all of the controller's randomness (its scan finds no `random`)
+        return self.numbers.pop(0) if self.numbers else secrets.randbelow(37)
 
-    def games(self, count: int | None = None) -> Iterator[str]:
-        """Every line of `count` games (for ever when None)."""
+    def games(self, count: int | None = None, closed: int = 0) -> Iterator[str]:
+        """Every line of `count` games (for ever when None), after `closed` lines of state 6
+        (the table closed: a reader that opens the port meanwhile misses no game)."""
+        for _ in range(closed):
+            yield self.line(6, self.game, self.last)
         played = 0
         while count is None or played < count:
             yield from self._game()
@@ -139,13 +137,15 @@ class TcpOut:
 Out = PtyOut | TcpOut
 
 
-async def play(wheel: Wheel, out: Out, interval: float, games: int | None) -> None:
-    """Write the stream, one line every `interval`, obeying stdin's commands."""
+async def play(wheel: Wheel, out: Out, interval: float, games: int | None,
+               closed_s: float = 0.0) -> None:
+    """Write the stream, one line every `interval`, obeying stdin's commands; the table
+    closed for `closed_s` first."""
     commands: asyncio.Queue[str] = asyncio.Queue()
     loop = asyncio.get_running_loop()
     with contextlib.suppress(OSError, ValueError, PermissionError):  # no usable stdin
         loop.add_reader(sys.stdin.fileno(), _read_command, commands, loop)
-    for status in wheel.games(games):
+    for status in wheel.games(games, round(closed_s / interval)):
         while not commands.empty():
             command = commands.get_nowait()
             if command == "q":

@@ -21,6 +21,12 @@ def test_a_game_goes_through_its_states_in_order_with_repeats() -> None:
     assert all(";" in line and ":" not in line for line in lines)
 
 
+def test_the_table_shows_closed_before_its_first_game() -> None:
+    statuses = [parse_cammegh(line) for line in Wheel([17]).games(1, closed=3)]
+    assert [s.state for s in statuses[:4]] == [6, 6, 6, 1]
+    assert [s.number for s in statuses if s.state == 5] == [17] * REPEATS[5]
+
+
 def test_a_no_spin_returns_the_ball_to_the_previous_number_once() -> None:
     # super9 rule 18.3: "the Dealer will return the ball to the previous winning number"
     wheel = Wheel([17, 5])
