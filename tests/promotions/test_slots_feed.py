@@ -200,10 +200,10 @@ def test_live_view_ranks_by_credits_places_on_the_board_and_flags_silence():
     view_model("ops:feed").model_validate(docs["ops:feed"])
     rows = {r["machine"]: r for r in doc["rows"]}
     assert (doc["status"], doc["heat"]) == ("live", "Heat 2")
-    # ties share a rank; the board holds 2000, 1900, ..., 1100: 2500 would place 1st and
-    # 1750 4th, after 2000, 1900 and 1800 (slots rule 14)
+    # ties share a rank; the board holds 2000, 1900, ..., 1100: if the heat ended now 2500
+    # would place 1st and 1750 5th, after 2000, 1900, 1800 and this heat's 2500 (rule 14)
     assert (rows["103"]["rank"], rows["101"]["rank"], rows["102"]["rank"]) == (1, 2, 2)
-    assert (rows["103"]["place"], rows["101"]["place"]) == (1, 4)
+    assert (rows["103"]["place"], rows["101"]["place"], rows["102"]["place"]) == (1, 5, 5)
     assert rows["104"]["credits"] is None and rows["104"]["rank"] is None
     assert [r["machine"] for r in doc["rows"]] == ["103", "101", "102", "104"]
     assert rows["101"]["name"] == "Player0 S."  # the display name, as the leaderboard shows it
@@ -219,6 +219,18 @@ def test_live_view_ranks_by_credits_places_on_the_board_and_flags_silence():
     assert silent[2]["entry"] == slots.holder(slots.bank_heats["bank-1"], "104").id
 
 
+def test_the_first_heat_places_as_it_ranks_on_an_empty_board():
+    # slots rule 14: with nothing on the leaderboard yet, the heat's credits are the board
+    d = Driver()
+    seated(d, 4)
+    feed(d, "slots.feed_heat_started", start())
+    credits = LiveCredits()
+    credits.put("bank-1", "F-1", {"101": 900, "102": 1200, "103": 900, "104": 300}, d.now)
+    rows = render(d.feature("slots"), credits, d.now)["live_heat:slots"]["rows"]
+    assert [(r["machine"], r["rank"], r["place"]) for r in rows] == \
+        [("102", 1, 1), ("101", 2, 2), ("103", 2, 2), ("104", 4, 4)]
+
+
 def test_no_heat_is_idle_and_an_accepted_heat_stays_on_show():
     d = Driver()
     slots = d.feature("slots")
@@ -230,3 +242,5 @@ def test_no_heat_is_idle_and_an_accepted_heat_stays_on_show():
     doc = render(slots, LiveCredits(), d.now + 60_000)["live_heat:slots"]
     assert doc["status"] == "accepted" and doc["rows"][0]["credits"] == 1300
     assert not any(r["silent"] for r in doc["rows"])
+    # rule 14: the accepted scores are on the board now, each counted once
+    assert [r["place"] for r in doc["rows"]] == [r["rank"] for r in doc["rows"]]

@@ -49,7 +49,8 @@ def credits_of(slots: Slots, feed: FeedHeat, readings: Mapping[str, Reading]) ->
 def live_heat_doc(slots: Slots, readings: Mapping[str, Mapping[str, Reading]],
                   silent_since: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
     """LiveHeatView (showrunner/contract/views/live_heat.py): rank by credits (ties share a
-    rank) and where each score would place on the stage's leaderboard now (rule 14)."""
+    rank) and where each score would place on the stage's leaderboard if the heat ended now,
+    its other seats' credits with it (rule 14)."""
     feed = shown_feed(slots)
     stage = slots.stages[feed.stage if feed else slots.order[0]]
     doc: dict[str, Any] = {"title": slots.title, "stage": stage.spec.title, "heat": "",
@@ -67,7 +68,11 @@ def live_heat_doc(slots: Slots, readings: Mapping[str, Mapping[str, Reading]],
         score = credits.get(machine)
         place = None
         if score is not None:
+            # the board as it would stand with the whole heat on it: the scores there, and
+            # the other seats' credits above this one (a tie shares the place)
             ahead = board.at_least(score)
+            if feed.status != "accepted":  # once accepted, the heat's scores are on the board
+                ahead += bisect.bisect_left(ranked, -score, key=operator.neg)
             if holder is not None and holder.id in board and board.score(holder.id) >= score:
                 ahead -= 1  # its own score on the board is not ahead of itself
             place = ahead + 1 if ahead < stage.spec.rows else None
