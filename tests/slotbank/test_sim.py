@@ -34,7 +34,7 @@ async def test_a_simulated_heat_reaches_the_screens_and_waits_for_the_director(t
         ops = await f.mc.wait_view("ops:feed", lambda d: any(
             s["machine"] == "104" for b in d["banks"] for s in b["silent"]), timeout=25)
         assert [s["machine"] for b in ops["banks"] for s in b["silent"]] == ["104"]
-        flagged = screen.views[VIEW]
+        flagged = await screen.wait_view(VIEW, lambda d: any(r["silent"] for r in d["rows"]))
         assert [r["machine"] for r in flagged["rows"] if r["silent"]] == ["104"]
         out, err = await asyncio.wait_for(sim.communicate(), 30)
         assert sim.returncode == 0, err.decode()
