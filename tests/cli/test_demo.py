@@ -3,6 +3,7 @@ night of every live moment taken over on the floor screen; Ctrl-C stops every pr
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -54,7 +55,7 @@ def test_one_fast_cycle_shows_every_live_moment_and_ctrl_c_stops_everything(tmp_
     demo = subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "demo", "--dir", str(where), "--port", "0",
          "--fast", "--cycles", "1"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True)
+        stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
         lines: list[str] = []
         for line in demo.stdout:
@@ -112,10 +113,10 @@ def test_one_fast_cycle_shows_every_live_moment_and_ctrl_c_stops_everything(tmp_
         while processes_mentioning(str(where)) and time.monotonic() - started < 2:
             time.sleep(0.05)
         assert not processes_mentioning(str(where)), "a process outlived Ctrl-C by 2 s"
-    finally:
-        if demo.poll() is None:
-            demo.kill()
-            demo.wait()
+    finally:  # a failed run leaves none of its processes behind to load the next tests
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(demo.pid, signal.SIGKILL)
+        demo.wait()
 
 
 def test_the_demo_never_deletes_a_directory_it_did_not_make(tmp_path):
