@@ -42,9 +42,9 @@ class Show:
         self._listeners: dict[type[DomainEvent], list[Feature]] = {}
         self._view_owner: dict[str, Feature] = {}
         self.views: dict[str, View] = {}
-        #: views kept outside the log (controller/realtime/devices.py): one may change with no
-        #: new event, at the same revision, so a reconnecting client is always sent them whole
-        self.resent: set[str] = set()
+        #: live views (`put_live`): one may change with no new event, at the same revision, so
+        #: a reconnecting client is always sent them whole
+        self._live: set[str] = set()
         for feature in self.features:
             for command in feature.commands():
                 if command.type in self.commands:
@@ -118,9 +118,20 @@ class Show:
                 changed.append(view)
         return changed
 
+    def put_live(self, name: str, doc: dict[str, Any], revision: int) -> View | None:
+        """Keep a view whose document is not a fold of the log (a device's status, machines'
+        live credits) at `revision`, the log's last sequence: the view to push when its
+        document changed, else None. Clients take an equal revision with a new document."""
+        self._live.add(name)
+        old = self.views.get(name)
+        if old is not None and old.doc == doc:
+            return None
+        view = self.views[name] = View(name, revision, doc)
+        return view
+
     def views_since(self, held: Mapping[str, int], operator: bool = False) -> list[View]:
         """What a reconnecting client lacks, given the revisions it holds."""
         return [v for n, v in sorted(self.views.items())
-                if (held.get(n, -1) < v.revision or n in self.resent)
+                if (held.get(n, -1) < v.revision or n in self._live)
                 and (operator or is_public(n))]
 

@@ -4,9 +4,8 @@ Per bank, the latest credits and reading time of each machine of its live heat; 
 silent when it has not reported for `SILENCE_MS` while the heat plays (slots rule 27). The
 publisher renders `live_heat:slots` and `ops:feed` (controller/promotions/slots/live.py) as
 soon as readings arrive (at most every `MIN_GAP_S`, so a burst of POSTs is one rendering) and
-every `IDLE_S` otherwise (a heat started or ended by a command, a machine falling silent); when
-a document changed, it is put in the show's views with the log's last sequence as its revision
-and pushed to every client (clients take an equal revision with a new document).
+every `IDLE_S` otherwise (a heat started or ended by a command, a machine falling silent); a
+document that changed is pushed to every client as a live view (`Show.put_live`).
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ import logging
 from collections.abc import Mapping
 
 from controller.application.faults import FaultLog
-from controller.application.show import View
 from controller.promotions.slots import Slots
 from controller.promotions.slots.live import (
     LIVE_HEAT_VIEW,
@@ -87,14 +85,9 @@ async def publish_live(hub: Hub, credits: LiveCredits) -> None:
     faults = FaultLog(log, "The live heat's views")
     while True:
         try:
-            changed = []
-            for name, doc in render(slots, credits, service.clock()).items():
-                old = service.show.views.get(name)
-                if old is None or old.doc != doc:
-                    view = View(name, service.log.last_seq, doc)
-                    service.show.views[name] = view
-                    changed.append(view)
-            hub.publish(changed)
+            docs = render(slots, credits, service.clock())
+            hub.publish([view for name, doc in docs.items()
+                         if (view := service.show.put_live(name, doc, service.log.last_seq))])
         except Exception as exc:
             faults.failed(exc)
         else:

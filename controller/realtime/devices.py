@@ -4,9 +4,7 @@ Every live key of role `device` is listed by its holder name (the table or bank 
 "offline" from the controller's start until it connects. A wheel's reader connected on /device
 is "reading" while it says its port is open and "port_closed" when it cannot read the wheel
 (the MC types the numbers: super9 rule 29). Whether a device is connected decides nothing in
-the rules, so none of this is logged; the view's revision is the log's last sequence, pages
-take an equal revision with a new document (controller/web/link.js), and a page's `sync` always
-gets it whole (`Show.resent`).
+the rules, so none of this is logged: it is a live view (`Show.put_live`).
 """
 
 from __future__ import annotations
@@ -17,6 +15,7 @@ from typing import Any
 
 from controller.application.service import Service
 from controller.application.show import View
+from showrunner.contract.words import printable
 
 VIEW = "ops:devices"
 WHEELS = "ops:wheels"  # the wheels' tables (controller/wheels/)
@@ -46,7 +45,6 @@ class Devices:
         self.publish_views = publish
         self.started_ms = service.clock()
         self.devices: dict[str, Device] = {}
-        service.show.resent.add(VIEW)  # a page that was away gets the devices as they are now
 
     def _device(self, name: str, kind: str = "wheel") -> Device:
         device = self.devices.get(name)
@@ -91,7 +89,7 @@ class Devices:
         device = self._device(name)
         before = device.state
         device.port = port
-        device.detail = "".join(c if c.isprintable() else "?" for c in detail)[:MAX_DETAIL]
+        device.detail = printable(detail)[:MAX_DETAIL]
         if device.state != before:
             device.since_ms = self.service.clock()
         self.publish()
@@ -119,11 +117,6 @@ class Devices:
     def publish(self) -> None:
         """Publish the view if its document changed (at start, on a key issued or revoked,
         and on every connect, disconnect, status and reading)."""
-        views = self.service.show.views
-        doc = self.doc()
-        old = views.get(VIEW)
-        if old is not None and old.doc == doc:
-            return
-        view = View(VIEW, self.service.log.last_seq, doc)
-        views[VIEW] = view
-        self.publish_views([view])
+        view = self.service.show.put_live(VIEW, self.doc(), self.service.log.last_seq)
+        if view is not None:
+            self.publish_views([view])

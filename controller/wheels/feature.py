@@ -34,6 +34,7 @@ from controller.promotions.super9.events import (
 from controller.wheels.events import WheelBallInTrack, WheelHoldResolved, WheelReadingHeld
 from controller.wheels.payloads import Discard, Reading, TableRef
 from controller.wheels.state import Table
+from showrunner.contract.words import printable
 
 OPS_VIEW = "ops:wheels"
 KIND_WORDS = {"ball_in_track": "ball in track", "no_more_bets": "no more bets"}
@@ -251,8 +252,3 @@ class Wheels(Feature):
                          "armed": table.armed, "last_number": table.last_number,
                          "last_reading": table.last_reading})
         return {"tables": rows}
-
-
-def printable(raw: str) -> str:
-    """The raw line as the log keeps it: each unprintable character as "?"."""
-    return "".join(c if c.isprintable() else "?" for c in raw)

@@ -29,6 +29,12 @@ def shown(value: Any) -> str:
         else type(value).__name__
 
 
+def printable(text: str) -> str:
+    """`text` as a log or a page may keep it: each unprintable character as "?" (a device's raw
+    line or status may hold anything)."""
+    return "".join(c if c.isprintable() else "?" for c in text)
+
+
 def suggest(name: object, known: Sequence[str]) -> str:
     """' (did you mean 'x'?)' when `name` is close to a known one."""
     if not isinstance(name, str):

@@ -199,3 +199,19 @@ def test_an_envelope_limit_is_its_commands_own(service):
     ack, _, _ = service.execute(padded, MC)
     assert ack["error"]["code"] == "too_large" and "16384" in ack["error"]["message"]
     assert service.log.last_seq == before
+
+
+def test_a_live_view_changes_at_the_same_revision_and_a_sync_always_gets_it(service):
+    """Machines' live credits are no events: their view keeps the log's last sequence while its
+    document changes (docs/slots-feed.md), so a client that synced at that revision is sent it
+    again, whole; an unchanged document is not pushed at all."""
+    show, seq = service.show, service.log.last_seq
+    first = show.put_live("live_heat:slots", {"rows": [1]}, seq)
+    assert first is not None and first.revision == seq
+    assert show.put_live("live_heat:slots", {"rows": [1]}, seq) is None
+    changed = show.put_live("live_heat:slots", {"rows": [2]}, seq)
+    assert changed is not None and changed.revision == seq
+    held = {name: view.revision for name, view in show.views.items()}
+    assert [v.doc for v in show.views_since(held) if v.name == "live_heat:slots"] == \
+        [{"rows": [2]}]
+    assert all(v.name == "live_heat:slots" for v in show.views_since(held))
