@@ -97,6 +97,8 @@ def _run_sim(args: argparse.Namespace) -> int:
         parser.error("--numbers: every number is 0-36")
     if args.interval <= 0:
         parser.error("--interval must be above 0 seconds")
+    if args.closed_for < 0:
+        parser.error("--closed-for must be 0 seconds or more")
     wheel = Wheel(numbers, game=args.first_game)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_sim(args, wheel))

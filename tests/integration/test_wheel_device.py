@@ -5,22 +5,17 @@ from now (as tests/integration/test_super9_session.py)."""
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import sqlite3
-import time
 from typing import Any
 
 from controller.access.keys import issue_key, revoke_key
-from controller.application.settings import CONFIG_DIR_ENV
 from controller.store.sqlite import EventLog
 from showrunner.contract.views import view_model
 from tests.integration.test_keys import Raw
-from tests.integration.test_super9_session import write_config
 from tests.support.live import live_controller
-from tests.support.zones import noon_zone
+from tests.support.super9 import play_game, session_soon
 
 LEAD_S = 6
-TICKET = [1, 2, 3, 4, 5, 6, 7, 8, 9]
 
 
 def event_count(db_path) -> int:
@@ -55,22 +50,13 @@ async def ok(mc, command: str, payload: dict | None = None) -> dict:
 
 
 async def test_a_reader_on_device_drives_the_super9_board(tmp_path, monkeypatch):
-    zone, offset = noon_zone()
-    start = dt.datetime.now(dt.UTC) + dt.timedelta(hours=offset, seconds=LEAD_S)
-    write_config(tmp_path / "super9.yaml", start.replace(microsecond=0), zone)
-    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))
+    session_soon(tmp_path, monkeypatch, LEAD_S)
     db = tmp_path / "show.db"
     async with live_controller(db) as ctl, ctl.client() as mc:
         keys = device_keys(db)
         devices = await mc.wait_view("ops:devices", lambda d: device_state(d, "AR14"))
         assert device_state(devices, "AR14") == "offline"  # listed before it ever connects
-        await ok(mc, "super9.sell_ticket", {"ticket": "0421"})
-        await ok(mc, "super9.enter_ticket", {"ticket": "0421", "original": TICKET,
-                                             "duplicate": TICKET})
-        schedule = await mc.wait_view("schedule:super9", lambda d: d["events"])
-        session = schedule["events"][0]
-        await asyncio.sleep(max(0.0, session["starts_at"] / 1000 - time.time()) + 0.3)
-        await ok(mc, "super9.start_session", {"session": session["id"]})
+        await play_game(mc)
 
         wheel = Raw(ctl.url, "/device", {"key": keys["AR14"]})
         other = Raw(ctl.url, "/device", {"key": keys["AR15"]})

@@ -8,11 +8,8 @@ With SHOWRUNNER_SCREENSHOTS=DIR the Super 9 panel with the banner is saved there
 
 from __future__ import annotations
 
-import asyncio
-import datetime as dt
 import os
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -20,12 +17,11 @@ from playwright.async_api import Browser, expect
 
 from controller.application.settings import CONFIG_DIR_ENV
 from tests.integration.test_keys import Raw
-from tests.integration.test_super9_session import write_config
-from tests.integration.test_wheel_device import TICKET, device_keys, reading
+from tests.integration.test_wheel_device import device_keys, reading
 from tests.support.browser import needs_chromium
 from tests.support.live import live_controller
+from tests.support.super9 import play_game, session_soon
 from tests.support.tables import write_tables_config
-from tests.support.zones import noon_zone
 from tests.web.test_tablet_console import open_console, tab
 
 pytestmark = needs_chromium
@@ -35,21 +31,11 @@ LEAD_S = 6
 async def test_the_held_reading_banner_applies_the_number(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch,
                                                           browser: Browser) -> None:
-    zone, offset = noon_zone()
-    start = dt.datetime.now(dt.UTC) + dt.timedelta(hours=offset, seconds=LEAD_S)
-    write_config(tmp_path / "super9.yaml", start.replace(microsecond=0), zone)
-    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))
+    session_soon(tmp_path, monkeypatch, LEAD_S)
     db = tmp_path / "show.db"
     async with live_controller(db) as ctl, ctl.client() as mc:
         keys = device_keys(db)
-        for command, payload in (("super9.sell_ticket", {"ticket": "0421"}),
-                                 ("super9.enter_ticket", {"ticket": "0421", "original": TICKET,
-                                                          "duplicate": TICKET})):
-            assert (await mc.send(command, payload))["ok"]
-        schedule = await mc.wait_view("schedule:super9", lambda d: d["events"])
-        session = schedule["events"][0]
-        await asyncio.sleep(max(0.0, session["starts_at"] / 1000 - time.time()) + 0.3)
-        assert (await mc.send("super9.start_session", {"session": session["id"]}))["ok"]
+        await play_game(mc)
 
         page = await open_console(browser, ctl)
         await tab(page, "Super 9")

@@ -38,6 +38,7 @@ def test_reader_arguments(tmp_path, capsys, argv: list[str], words: str) -> None
     (["--numbers", "17,x"], "--numbers wants numbers 0-36"),
     (["--numbers", "17,37"], "every number is 0-36"),
     (["--interval", "0"], "--interval must be above 0"),
+    (["--closed-for", "-1"], "--closed-for must be 0 seconds or more"),
 ])
 def test_sim_arguments(tmp_path, capsys, argv: list[str], words: str) -> None:
     with pytest.raises(SystemExit) as exit_:

@@ -6,11 +6,9 @@ tests/integration/test_super9_session.py sets one up), a device key named after 
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import json
 import re
 import sqlite3
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,14 +17,12 @@ from typing import Any
 from controller.access.keys import issue_key
 from controller.application.settings import CONFIG_DIR_ENV
 from controller.store.sqlite import EventLog
-from tests.integration.test_super9_session import write_config
 from tests.support.live import Client, LiveController, live_controller
+from tests.support.super9 import play_game, session_soon
 from tests.support.tables import write_tables_config
-from tests.support.zones import noon_zone
 from tests.wheel.processes import Pty, Watched, key_file, reader, wheel_sim
 
 LEAD_S = 12  # controller start-up and ticket entry happen before the session (a busy machine)
-TICKET = [1, 2, 3, 4, 5, 6, 7, 8, 9]
 
 
 def game(n: int, number: int | None, last: int | None = None, repeats: int = 3,
@@ -65,10 +61,7 @@ async def ok(mc: Client, command: str, payload: dict[str, Any] | None = None) ->
 async def session(tmp_path: Path, monkeypatch: Any
                   ) -> AsyncIterator[tuple[LiveController, Client, Path]]:
     """A controller with a Super 9 session playing at table AR14 and AR14's device key file."""
-    zone, offset = noon_zone()
-    start = dt.datetime.now(dt.UTC) + dt.timedelta(hours=offset, seconds=LEAD_S)
-    write_config(tmp_path / "super9.yaml", start.replace(microsecond=0), zone)
-    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))
+    session_soon(tmp_path, monkeypatch, LEAD_S)
     db = tmp_path / "show.db"
     async with live_controller(db) as ctl, ctl.client() as mc:
         log = EventLog.open(db)
@@ -76,14 +69,7 @@ async def session(tmp_path: Path, monkeypatch: Any
             key = issue_key(log, "device", "AR14", 0)
         finally:
             log.close()
-        await ok(mc, "super9.sell_ticket", {"ticket": "0421"})
-        await ok(mc, "super9.enter_ticket", {"ticket": "0421", "original": TICKET,
-                                             "duplicate": TICKET})
-        schedule = await mc.wait_view("schedule:super9", lambda d: d["events"])
-        event = schedule["events"][0]
-        await asyncio.sleep(max(0.0, event["starts_at"] / 1000 - time.time()) + 0.3)
-        await ok(mc, "super9.start_session", {"session": event["id"]})
-        await mc.wait_view("board:super9", lambda d: d["status"] == "playing")
+        await play_game(mc)
         yield ctl, mc, key_file(tmp_path, key)
 
 
