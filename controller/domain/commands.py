@@ -25,8 +25,10 @@ P = TypeVar("P")
 PAYLOAD_CONFIG = ConfigDict(extra="forbid")
 
 #: `device`: a machine on the floor that reports what it reads (a wheel's number reader, a bank of
-#: slot machines' feed); its key's holder name is the table or bank it may report for
-ROLES = ("operator", "technician", "announcer", "display", "auditor", "device")
+#: slot machines' feed); its key's holder name is the table or bank it may report for.
+#: `kiosk`: an ehost kiosk on the floor, where a member activates their own draw entries;
+#: `app`: the venue's member-app backend, acting for the member card each call names
+ROLES = ("operator", "technician", "announcer", "display", "auditor", "device", "kiosk", "app")
 
 
 class Randomness:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.store import calls as calls_table
 from controller.store import signatures as signatures_table
 from controller.store import users as users_table
 from controller.store.chain import GENESIS, WITH_ACKS, ack_digest, event_hash
@@ -142,6 +143,7 @@ class EventLog:
         else:
             self.log_id = log_identity(self._db)
             self._db.execute(users_table.SCHEMA)
+            self._db.execute(calls_table.SCHEMA)
         self._foreign: list[StoredEvent] = []
 
     def _tail(self) -> tuple[int, str]:
@@ -375,6 +377,19 @@ class EventLog:
                 return 0, (f"the keys table does not match the log for the {role} key of "
                            f"{name!r} (hash {key_hash[:12]}; the log says it is {state})")
         return None
+
+    # -- members' own calls, beside the log (controller/store/calls.py) ----------------------
+    def record_call(self, call: calls_table.MemberCall) -> None:
+        """Keep one kiosk's or app's call for a member card, before its answer is sent."""
+        try:
+            calls_table.put(self._db, call)
+        except sqlite3.Error as exc:
+            raise StorageUnavailable(f"{self.path}: the call cannot be recorded "
+                                     f"({exc}).") from exc
+
+    def calls_for(self, card: str) -> list[calls_table.MemberCall]:
+        """Every kiosk's and app's call that named `card`, oldest first."""
+        return calls_table.calls_for(self._db, card)
 
     # -- signature images, beside the log (controller/store/signatures.py) -------------------
     def put_signature(self, row: signatures_table.StoredSignature

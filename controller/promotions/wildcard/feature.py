@@ -25,6 +25,7 @@ from controller.domain.members import Member, Members, public_name
 from controller.promotions.wildcard import config as wildcard_config
 from controller.promotions.wildcard.clock import Roster, WildcardClock
 from controller.promotions.wildcard.config import WildcardConfig
+from controller.promotions.wildcard.entries import self_activation
 from controller.promotions.wildcard.events import (
     WildcardActivated,
     WildcardClaimed,
@@ -58,6 +59,7 @@ class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Featu
         self.roster = roster
         self.config = config
         self.activated: set[str] = set()
+        self.activated_at: dict[str, int] = {}  # card -> when its tickets were activated
         self.register: dict[str, WildcardDeclineRegistered] = {}
         self.excluded: list[str] = []
         self.pool: WildcardPoolFrozen | None = None
@@ -76,6 +78,10 @@ class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Featu
         return (
             Command("wildcard.activate", "operator", Activate, self.activate,
                     "Activate a rewards member's Wild Card tickets while the bins are open."),
+            Command("wildcard.activate_at_kiosk", "kiosk", Activate, self.self_activate,
+                    "A member activates their own tickets at an ehost kiosk (rule 18.3)."),
+            Command("wildcard.activate_in_app", "app", Activate, self.self_activate,
+                    "A member activates their own tickets in the venue's app (rule 18.3)."),
             Command("wildcard.register_decline", "operator", RegisterDecline,
                     self.register_decline,
                     "Record a member, in person with ID, in the decline-to-attend register."),
@@ -117,6 +123,12 @@ class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Featu
         if member.card in self.activated:
             raise Rejected("duplicate", f"{member.display_name}'s tickets are already activated.")
         return [WildcardActivated(member.card, ctx.now_ms)]
+
+    def self_activate(self, p: Activate, ctx: Context) -> list[DomainEvent]:
+        """The member themself, at a kiosk or in the app: refused in words that tell them
+        nothing about anyone else, and the same for every card without tickets (entries.py)."""
+        self_activation(self, p.card, ctx.now_ms)
+        return [WildcardActivated(p.card, ctx.now_ms)]
 
     def register_decline(self, p: RegisterDecline, ctx: Context) -> list[DomainEvent]:
         self._bins_open(ctx.now_ms, "sign the decline-to-attend register", "rule 37")
@@ -222,6 +234,7 @@ class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Featu
     # -- state ------------------------------------------------------------------------------------
     def _activated(self, event: WildcardActivated) -> Iterable[str]:
         self.activated.add(event.card)
+        self.activated_at[event.card] = event.at_ms
         return (VIEW,)
 
     def _decline_registered(self, event: WildcardDeclineRegistered) -> Iterable[str]:

@@ -1,0 +1,102 @@
+"""A member's own Wild Card entry, as the member sees it at a kiosk or in the venue's app.
+
+Members activate their own tickets at an ehost kiosk or in the app (slots rules 18.3, 33.3)
+while the entry bins are open (rule 36). What a member is told is theirs alone: anyone who has
+no tickets today (an unknown card, a guest who is no Rewards member, anyone excluded by rules
+2-3 or 47, anyone already in the Final) gets the one answer `NO_ENTRIES`, worded so it gives
+no private reason, by the same steps, so the answer and its time tell nothing apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from controller.domain.errors import Rejected
+
+if TYPE_CHECKING:
+    from controller.promotions.wildcard.feature import Wildcard
+
+NO_ENTRIES = Rejected("no_entries", "There are no Wild Card tickets on this card today. The "
+                      "Rewards desk can help.")
+
+#: before the bins open, while they are open, after they closed; `frozen` once the draw's pool
+#: is fixed (the member's ticket numbers are known from then on)
+EntryState = Literal["bins_not_open", "open", "closed", "frozen"]
+
+
+@dataclass(frozen=True)
+class MemberEntry:
+    """What a member holds in today's Wild Card draw (rules 18.1-18.2, 33.1-33.2)."""
+
+    name: str  # the public name the screens show ("Thandi M.")
+    cardholder_tickets: int  # rule 18.1
+    participant_tickets: int  # rule 18.2: 0 unless they played the tournament
+    activated_at_ms: int | None  # None: not activated (yet)
+    state: EntryState
+    bins_open_ms: int
+    bins_close_ms: int
+    ticket_numbers: tuple[int, ...]  # from the freeze on, when activated: theirs in the pool
+    pool_digest: str | None  # the digest the draw screen shows, from the freeze on
+
+    @property
+    def tickets(self) -> int:
+        return self.cardholder_tickets + self.participant_tickets
+
+    @property
+    def can_activate(self) -> bool:
+        return self.state == "open" and self.activated_at_ms is None
+
+
+def member_entry(draw: Wildcard, card: str, now_ms: int) -> MemberEntry:
+    """The entry on `card` at `now_ms`, or `NO_ENTRIES` for a card that has none."""
+    member = draw.members.by_card.get(card)
+    if member is None or not member.rewards_member or member.flags \
+            or card in draw.roster.qualified_cards() or card in draw.roster.disqualified_cards() \
+            or card in draw.excluded:
+        raise NO_ENTRIES
+    config = draw.config
+    participant = config.tickets_per_participant if card in draw.roster.participant_cards() \
+        else 0
+    numbers: tuple[int, ...] = ()
+    if draw.pool is not None:
+        state: EntryState = "frozen"
+        first = 1
+        for held, tickets in draw.pool.listing:
+            if held == card:
+                numbers = tuple(range(first, first + int(tickets)))
+                break
+            first += int(tickets)
+    elif now_ms < config.bins_open_ms:
+        state = "bins_not_open"
+    elif now_ms < config.bins_close_ms:
+        state = "open"
+    else:
+        state = "closed"
+    return MemberEntry(member.display_name, config.tickets_per_cardholder, participant,
+                       draw.activated_at.get(card), state, config.bins_open_ms,
+                       config.bins_close_ms, numbers,
+                       draw.pool.digest if draw.pool is not None else None)
+
+
+def self_activation(draw: Wildcard, card: str, now_ms: int) -> MemberEntry:
+    """The entry a member may activate now themself; refused in words a member reads."""
+    entry = member_entry(draw, card, now_ms)
+    if entry.activated_at_ms is not None:
+        raise Rejected("already_activated", f"{entry.name}, your {entry.tickets} tickets were "
+                       f"activated at {draw.config.clock(entry.activated_at_ms)}.")
+    if entry.state == "bins_not_open":
+        raise Rejected("bins_not_open", "The entry bins open at "
+                       f"{_day_time(draw, entry.bins_open_ms)}; come back then to activate "
+                       "your tickets (rule 36).")
+    if entry.state != "open":
+        raise Rejected("bins_closed", "The entry bins closed at "
+                       f"{_day_time(draw, entry.bins_close_ms)}; tickets can no longer be "
+                       "activated (rule 36).")
+    return entry
+
+
+def _day_time(draw: Wildcard, ms: int) -> str:
+    """'16:00 on 18 January 2024': the bins' day is the draw's day, never the reader's today."""
+    day = draw.config.draw_day
+    return f"{draw.config.clock(ms)[:5]} on {day.day} {day:%B %Y}"
