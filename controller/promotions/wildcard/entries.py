@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from controller.domain.errors import Rejected
 
 if TYPE_CHECKING:
@@ -100,3 +102,43 @@ def _day_time(draw: Wildcard, ms: int) -> str:
     """'16:00 on 18 January 2024': the bins' day is the draw's day, never the reader's today."""
     day = draw.config.draw_day
     return f"{draw.config.clock(ms)[:5]} on {day.day} {day:%B %Y}"
+
+
+class EntryDoc(BaseModel):
+    """A member's entry as JSON: the kiosk's answer and the member API's, one shape. Times are
+    given twice: epoch ms for the app, and in the casino's words for a page to show."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: str = Field(description="The member's public name, as the screens show it.")
+    tickets: int = Field(description="Wild Card tickets on this card (rules 18.1-18.2).")
+    cardholder_tickets: int = Field(description="As an active Rewards cardholder (rule 18.1).")
+    participant_tickets: int = Field(description="For taking part in the tournament (18.2).")
+    state: EntryState = Field(description="bins_not_open, open, closed, or frozen (the draw's "
+                                          "pool is fixed).")
+    activated: bool
+    can_activate: bool = Field(description="True while the bins are open and the tickets are "
+                                           "not activated yet.")
+    activated_at_ms: int | None
+    activated_at: str | None = Field(description="When, in the casino's time: '16:05:12'.")
+    bins_open_ms: int
+    bins_close_ms: int
+    bins_open: str = Field(description="'16:00 on 18 January 2024'")
+    bins_close: str = Field(description="'18:00 on 18 January 2024'")
+    ticket_numbers: list[int] = Field(description="The member's ticket numbers in the pool, "
+                                                  "from the freeze on (empty before).")
+    pool_digest: str | None = Field(description="The SHA-256 of the frozen pool, as the draw "
+                                                "screen shows it.")
+
+    @classmethod
+    def of(cls, draw: Wildcard, entry: MemberEntry) -> EntryDoc:
+        at = entry.activated_at_ms
+        return cls(name=entry.name, tickets=entry.tickets,
+                   cardholder_tickets=entry.cardholder_tickets,
+                   participant_tickets=entry.participant_tickets, state=entry.state,
+                   activated=at is not None, can_activate=entry.can_activate,
+                   activated_at_ms=at, activated_at=None if at is None else draw.config.clock(at),
+                   bins_open_ms=entry.bins_open_ms, bins_close_ms=entry.bins_close_ms,
+                   bins_open=_day_time(draw, entry.bins_open_ms),
+                   bins_close=_day_time(draw, entry.bins_close_ms),
+                   ticket_numbers=list(entry.ticket_numbers), pool_digest=entry.pool_digest)
