@@ -51,7 +51,7 @@ class Activated(ApiModel):
 
 
 class Place(ApiModel):
-    title: Annotated[str, Field(description="The promotion, e.g. Slots PAYOFF Tournament.")]
+    title: Annotated[str, Field(description="The promotion, e.g. Slots PAYOFF.")]
     stage: Annotated[str, Field(description="The board's stage, e.g. Qualifying.")]
     place: Annotated[StrictInt, Field(ge=1, description="The member's place on the board "
                                                         "(their best entry's).")]
@@ -73,7 +73,8 @@ class Super9Ticket(ApiModel):
 class Super9Tickets(ApiModel):
     ok: Literal[True]
     session: Annotated[str | None, Field(description="The current or last session, e.g. "
-                                                     "'Friday 20:00'; null before the first.")]
+                                                     "'Friday 19 January 20:00'; null before "
+                                                     "the first.")]
     called: Annotated[list[StrictInt], Field(description="Every number called in the session "
                                                          "so far, in order.")]
     tickets: Annotated[list[Super9Ticket], Field(description="The member's tickets in it.")]
