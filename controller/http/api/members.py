@@ -126,7 +126,7 @@ async def activate(call: Call, card: str) -> Activated:
     if not ack.get("ok"):
         raise ApiError(ack["error"]["code"], ack["error"]["message"])
     entry = EntryDoc.of(draw, member_entry(draw, card, hub.service.clock()))
-    return Activated(ok=True, entry=entry, seq=ack.get("seq", hub.service.log.last_seq))
+    return Activated(ok=True, entry=entry, seq=ack["seq"])  # a retry's: the first one's
 
 
 async def leaderboards(call: Call, card: str) -> Places:
