@@ -14,7 +14,15 @@ from controller.promotions.wildcard.entries import (
     member_entry,
     self_activation,
 )
-from tests.promotions.wildcard_show import CLOSE, OPEN, FixedRoster, WildcardShow
+from controller.promotions.wildcard.events import WildcardDrawn
+from tests.promotions.wildcard_show import (
+    CLOSE,
+    OPEN,
+    FixedRoster,
+    ScriptedRng,
+    WildcardShow,
+    activated_show,
+)
 
 THANDI, SIPHO, LERATO = "1000001", "1000002", "1000003"
 DURING = OPEN + 30 * 60_000  # 16:30
@@ -125,3 +133,18 @@ def test_an_entry_not_activated_has_no_numbers_after_the_freeze():
     s.send("wildcard.freeze", at=CLOSE + 1)
     sipho = member_entry(s.wildcard, SIPHO, CLOSE + 2)
     assert (sipho.state, sipho.ticket_numbers, sipho.activated_at_ms) == ("frozen", (), None)
+
+
+def test_a_winner_left_out_of_the_redrawn_pool_gets_the_one_answer():
+    s = activated_show()
+    s.send("wildcard.freeze", at=CLOSE)
+    (first,) = s.send("wildcard.draw", at=CLOSE, rng=ScriptedRng(3))  # Thandi's tickets
+    assert isinstance(first, WildcardDrawn)
+    s.tick(first.reveal_at_ms)
+    # rule 40: not claimed in time, so the pool is frozen again without the absent winner
+    s.send("wildcard.redraw", {"note": "no response on the floor"},
+           at=first.claim_deadline_ms)
+    with pytest.raises(Rejected) as refused:
+        member_entry(s.wildcard, first.card, first.claim_deadline_ms + 1)
+    assert refused.value is NO_ENTRIES
+    assert member_entry(s.wildcard, SIPHO, first.claim_deadline_ms + 1).state == "frozen"
