@@ -16,8 +16,8 @@ import {$, el} from "./link.js";
 
 const KEY_STORE = "showrunner.kiosk.key";
 const IDLE_MS = 20000;
-const WEDGE_GAP_MS = 80;  // a reader types faster than this between keys; a person does not
-const ENTER_GAP_MS = 500;  // a reader's Enter follows its last key within this
+const WEDGE_MS_PER_KEY = 50;  // a reader's line comes faster than this a key; a person's not
+const WEDGE_PAUSE_MS = 400;  // a longer pause starts a new line
 const ACK_TIMEOUT_MS = 8000;
 const MAX_TYPED = 20;
 const SECTIONS = ["setup", "refused", "idle", "keypad", "waiting", "member", "receipt",
@@ -42,8 +42,9 @@ const state = {
   /** @type {ReturnType<typeof setTimeout> | null} */
   idle: null,
   typed: "",
-  /** the wedge's keys so far, and when the last one came */
+  /** the wedge's keys so far, when the first and the last came */
   wedge: "",
+  wedgeFrom: 0,
   wedgeAt: 0,
 };
 
@@ -283,7 +284,8 @@ function onKey(event) {
   const now = performance.now();
   const keypad = !$("keypad").hidden;
   if (event.key === "Enter") {
-    const typed = now - state.wedgeAt <= ENTER_GAP_MS ? state.wedge : "";
+    const fast = now - state.wedgeFrom <= WEDGE_MS_PER_KEY * (state.wedge.length + 1);
+    const typed = fast ? state.wedge : "";
     state.wedge = "";
     const card = cardIn(typed);
     if (card !== null) {
@@ -297,7 +299,10 @@ function onKey(event) {
     return;
   }
   if (event.key.length !== 1) return;
-  if (now - state.wedgeAt > WEDGE_GAP_MS) state.wedge = "";  // a person's pace: start over
+  if (now - state.wedgeAt > WEDGE_PAUSE_MS) {  // a new line
+    state.wedge = "";
+    state.wedgeFrom = now;
+  }
   state.wedge = (state.wedge + event.key).slice(-120);
   state.wedgeAt = now;
   if (keypad && /^\d$/.test(event.key)) press(event.key);

@@ -429,6 +429,7 @@ function start() {
   setInterval(askPictures, PICTURE_MS);
   setInterval(() => {
     if (link.offsetMs !== null) $("clock").textContent = clockText(link.now());
+    renderKiosks();  // their "since" and "ago" move on
   }, 1000);
 }
 

@@ -7,7 +7,9 @@ the hours the kiosk says when the bins open; a revoked kiosk key is cut at once;
 without tickets gets the one sentence; a swipe storm is refused in words.
 
 With SHOWRUNNER_SCREENSHOTS=DIR the member's screen is saved there as kiosk-1920x1080.png and
-kiosk-1080x1920.png, and the receipt as kiosk-receipt-1920x1080.png.
+kiosk-1080x1920.png, the receipt as kiosk-receipt-1920x1080.png, the card slot as
+kiosk-idle-1920x1080.png, the keypad as kiosk-keypad-1920x1080.png and the kiosks on /screens
+as screens-kiosks-1280x800.png.
 """
 
 from __future__ import annotations
@@ -112,6 +114,7 @@ async def test_a_swipe_activates_the_members_tickets_and_the_page_forgets_them(
         assert "key=" not in page.url  # the fragment leaves the address bar
         await expect(page.locator("#idle h1")).to_have_text("Insert or swipe your Rewards card")
         await expect(page.locator("#hours")).to_contain_text("The entry bins are open until")
+        await shoot(page, "kiosk-idle-1920x1080", LANDSCAPE)
 
         # an unknown and an excluded card (rules 2-3) get the same sentence, no reason
         for card in ("9999999", "1000003"):
@@ -119,6 +122,8 @@ async def test_a_swipe_activates_the_members_tickets_and_the_page_forgets_them(
             await expect(page.locator("#message-text")).to_have_text(NO_ENTRIES.message)
         await page.keyboard.type("1000001", delay=150)  # a person's pace is no swipe
         await page.keyboard.press("Enter")
+        await page.wait_for_timeout(300)
+        await expect(page.locator("#member")).to_be_hidden()
         await expect(page.locator("#message-text")).to_have_text(NO_ENTRIES.message)
 
         # track 1 then track 2, as a magnetic reader sends them
@@ -170,6 +175,7 @@ async def test_a_swipe_activates_the_members_tickets_and_the_page_forgets_them(
         await page.get_by_role("button", name="Type my card number").click()
         for digit in "1000002":
             await page.get_by_role("button", name=digit, exact=True).click()
+        await shoot(page, "kiosk-keypad-1920x1080", LANDSCAPE)
         await page.get_by_role("button", name="OK", exact=True).click()
         await expect(page.locator("#member-name")).to_have_text("Sipho N.")
         await expect(page.get_by_role("button", name="Activate my ticket")).to_be_visible()
@@ -237,6 +243,8 @@ async def test_a_revoked_kiosk_is_cut_at_once_and_listed_on_screens(
         await expect(lobby.locator("td").nth(2)).to_have_text("1")
         await expect(screens.locator("#kiosks-title + p + table + p")).to_contain_text(
             "key revoke --db show.db --name")
+        await screens.locator("#kiosks-title").scroll_into_view_if_needed()
+        await shoot(screens, "screens-kiosks-1280x800", {"width": 1280, "height": 800})
 
         log = EventLog.open(db)
         try:
