@@ -7,9 +7,9 @@ the hours the kiosk says when the bins open; a revoked kiosk key is cut at once;
 without tickets gets the one sentence; a swipe storm is refused in words.
 
 With SHOWRUNNER_SCREENSHOTS=DIR the member's screen is saved there as kiosk-1920x1080.png and
-kiosk-1080x1920.png, the receipt as kiosk-receipt-1920x1080.png, the card slot as
-kiosk-idle-1920x1080.png, the keypad as kiosk-keypad-1920x1080.png and the kiosks on /screens
-as screens-kiosks-1280x800.png.
+kiosk-1080x1920.png, the receipt as kiosk-receipt-1920x1080.png and, once the pool is frozen,
+kiosk-receipt-frozen-1080x1920.png; the card slot as kiosk-idle-1920x1080.png, the keypad as
+kiosk-keypad-1920x1080.png and the kiosks on /screens as screens-kiosks-1280x800.png.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from tests.integration.test_keys import Raw
 from tests.support.browser import needs_chromium
 from tests.support.live import Client, LiveController, live_controller
 from tests.support.people import open_page_as
-from tests.support.wildcard import write_wildcard_config
+from tests.support.wildcard import freeze_when_bins_close, write_wildcard_config
 from tests.web.test_csp import WATCH_VIOLATIONS
 
 pytestmark = needs_chromium
@@ -181,6 +181,33 @@ async def test_a_swipe_activates_the_members_tickets_and_the_page_forgets_them(
         await expect(page.get_by_role("button", name="Activate my ticket")).to_be_visible()
 
 
+async def test_once_the_pool_is_frozen_the_receipt_gives_the_ticket_numbers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+    write_wildcard_config(tmp_path / "config", close_in_ms=10_000)
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
+    db = tmp_path / "show.db"
+    async with live_controller(db) as ctl, ctl.client() as mc:
+        for card, name in (("1000002", "Sipho Ndlovu"), ("1000004", "Ayanda Zulu")):
+            assert (await mc.send("register_member", {"card": card, "display_name": name}))["ok"]
+        assert (await mc.send("wildcard.activate", {"card": "1000004"}))["ok"]  # at the desk
+        page = await open_kiosk(browser, ctl, kiosk_key(db))
+        await swipe(page, ";1000002?")
+        await page.get_by_role("button", name="Activate my ticket").click()
+        await expect(page.locator("#receipt-title")).to_have_text("Your ticket is in the draw")
+        frozen = await freeze_when_bins_close(mc)  # rule 36: the bins closed, the pool fixed
+        assert frozen["ok"], frozen
+        doc = await mc.wait_view("draw:wildcard", lambda d: d["phase"] == "frozen")
+        assert doc["pool"]["tickets"] == 2  # one each as Rewards cardholders (rule 18.1)
+        await swipe(page, ";1000002?")
+        await expect(page.locator("#receipt-numbers")).to_have_text(
+            re.compile(r"^Your ticket number is [12]\.$"))
+        digest = doc["pool"]["digest"]
+        await expect(page.locator("#receipt-pool")).to_have_text(
+            "The draw screen shows the pool's fingerprint; it begins "
+            f"{digest[:4]} {digest[4:8]}. Kiosk: {KIOSK}.")
+        await shoot(page, "kiosk-receipt-frozen-1080x1920", PORTRAIT)
+
+
 async def test_outside_the_bins_the_kiosk_says_when_they_open(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     config = tmp_path / "config"
@@ -267,12 +294,20 @@ async def test_a_kiosk_may_only_look_up_and_activate_at_its_rate(
     async with live_controller(db) as ctl, ctl.client() as mc:
         await register(mc)
         kiosk = Raw(ctl.url, "/kiosk", {"key": kiosk_key(db)})
-        seq = (await mc.send("register_member", {"card": "1000004",
-                                                 "display_name": "Ayanda Zulu"}))["seq"]
         assert await kiosk.connect() is None
         try:
             async def ask(event: str, data: Any) -> Any:
                 return await kiosk.sio.call(event, data, namespace="/kiosk", timeout=10)
+
+            # a repeated tap is answered by the first activation (rules 33.3, 36)
+            first = await ask("activate", {"card": "1000001"})
+            again = await ask("activate", {"card": "1000001"})
+            assert first["ok"] and isinstance(first["seq"], int)
+            assert again == first
+            assert first["entry"]["activated"] and first["entry"]["tickets"] == 6
+            seq = (await mc.send("register_member", {"card": "1000004",
+                                                     "display_name": "Ayanda Zulu"}))["seq"]
+            assert seq == first["seq"] + 1  # the repeat appended nothing
 
             hello = await ask("hello", {})
             assert hello["ok"] and hello["kiosk"] == KIOSK
