@@ -52,11 +52,13 @@ class Devices:
         self.publish_views = publish
         self.started_ms = service.clock()
         self.devices: dict[str, Device] = {}
+        self.kiosks: dict[str, Device] = {}  # apart: a kiosk may share a device's name
 
     def _device(self, name: str, kind: str = "wheel") -> Device:
-        device = self.devices.get(name)
+        held = self.kiosks if kind == "kiosk" else self.devices
+        device = held.get(name)
         if device is None:
-            device = self.devices[name] = Device(kind, self.started_ms)
+            device = held[name] = Device(kind, self.started_ms)
         return device
 
     def _moved(self, device: Device, state: str) -> None:
@@ -74,8 +76,8 @@ class Devices:
             device.since_ms = self.service.clock()
         self.publish()
 
-    def disconnected(self, name: str, sid: str) -> None:
-        device = self._device(name)
+    def disconnected(self, name: str, sid: str, kind: str = "wheel") -> None:
+        device = self._device(name, kind)
         before = device.state
         device.sids.discard(sid)
         if not device.sids:
@@ -122,7 +124,7 @@ class Devices:
         rows, kiosks = [], []
         for name, role in live:
             if role == "kiosk":
-                kiosk = self.devices.get(name) or Device("kiosk", self.started_ms)
+                kiosk = self.kiosks.get(name) or Device("kiosk", self.started_ms)
                 kiosks.append({"name": name, "state": kiosk.state, "since_ms": kiosk.since_ms,
                                "last_swipe_ms": kiosk.last_reading_ms,
                                "refused": kiosk.refused})

@@ -28,6 +28,7 @@ from playwright.async_api import Browser, Page, expect
 
 from controller.access.keys import issue_key, revoke_key
 from controller.application.settings import CONFIG_DIR_ENV
+from controller.domain.keys import key_hash
 from controller.promotions.wildcard.entries import NO_ENTRIES
 from controller.store.sqlite import EventLog
 from tests.integration.test_keys import Raw
@@ -248,7 +249,13 @@ async def test_a_revoked_kiosk_is_cut_at_once_and_listed_on_screens(
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
     db = tmp_path / "show.db"
     async with live_controller(db) as ctl, ctl.client("technician") as tech:
-        page = await open_kiosk(browser, ctl, kiosk_key(db))
+        log = EventLog.open(db)
+        try:  # a slot bank's device key of the same name is another row
+            issue_key(log, "device", KIOSK, 0)
+        finally:
+            log.close()
+        key = kiosk_key(db)
+        page = await open_kiosk(browser, ctl, key)
         await swipe(page, ";1000009?")
         await expect(page.locator("#message-text")).to_have_text(NO_ENTRIES.message)
 
@@ -260,6 +267,8 @@ async def test_a_revoked_kiosk_is_cut_at_once_and_listed_on_screens(
         row = kiosk_row(doc)
         assert row is not None and row["last_swipe_ms"] is not None
         assert "card" not in row and "1000009" not in str(doc)  # never whose card
+        assert [(d["kind"], d["state"]) for d in doc["devices"] if d["name"] == KIOSK] == [
+            ("feed", "offline")]
 
         screens = await (await browser.new_context(viewport=LANDSCAPE)).new_page()
         await open_page_as(screens, ctl, "/screens", "technician")
@@ -275,7 +284,7 @@ async def test_a_revoked_kiosk_is_cut_at_once_and_listed_on_screens(
 
         log = EventLog.open(db)
         try:
-            revoke_key(log, 0, name=KIOSK, reason="kiosk stolen")
+            revoke_key(log, 0, hash_prefix=key_hash(key)[:12], reason="kiosk stolen")
         finally:
             log.close()
         await expect(page.locator("#refused-text")).to_have_text("This key was revoked.")

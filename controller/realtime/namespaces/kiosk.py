@@ -57,7 +57,7 @@ class KioskNamespace(AudienceNamespace):
         await super().on_disconnect(sid, reason)
         principal = (await self.get_session(sid)).get("principal")
         if principal is not None:
-            self.devices.disconnected(principal.name, sid)
+            self.devices.disconnected(principal.name, sid, "kiosk")
 
     def may_see(self, session: dict[str, Any]) -> Callable[[str], bool]:
         return lambda name: False
