@@ -20,6 +20,7 @@ const WEDGE_MS_PER_KEY = 50;  // a reader's line comes faster than this a key; a
 const WEDGE_PAUSE_MS = 400;  // a longer pause starts a new line
 const ACK_TIMEOUT_MS = 8000;
 const MAX_TYPED = 20;
+const HELLO_MS = 30000;
 const SECTIONS = ["setup", "refused", "idle", "keypad", "waiting", "member", "receipt",
   "message"];
 const NOT_ANSWERED = "The kiosk could not reach the draw just now. Please swipe again.";
@@ -228,19 +229,25 @@ function setConnection(kind, text) {
   conn.textContent = text;
 }
 
+/** The kiosk's name and the bins' hours now (asked again every HELLO_MS: the bins open and
+ * close while the kiosk waits). */
+async function greet() {
+  const hello = await ask("hello", {});
+  if (!hello?.ok) return;
+  state.kiosk = hello.kiosk;
+  state.draw = hello.draw;
+  $("kiosk-name").textContent = hello.kiosk;
+  $("hours").textContent = hoursText();
+  if (!$("waiting").hidden && state.card === null) show("idle");
+}
+
 /** @param {string} key */
 function connect(key) {
   const link = io("/kiosk", {auth: {key}, transports: ["websocket"]});
   socket = link;
-  link.on("connect", async () => {
+  link.on("connect", () => {
     setConnection("online", "Online");
-    const hello = await ask("hello", {});
-    if (!hello?.ok) return;
-    state.kiosk = hello.kiosk;
-    state.draw = hello.draw;
-    $("kiosk-name").textContent = hello.kiosk;
-    $("hours").textContent = hoursText();
-    if (!$("waiting").hidden && state.card === null) show("idle");
+    greet();
   });
   link.on("refused", (data) => refused(data?.message ?? "This key was refused."));
   link.on("disconnect", () => {
@@ -369,6 +376,7 @@ function start() {
   }
   show("waiting");
   connect(key);
+  setInterval(greet, HELLO_MS);
 }
 
 start();
