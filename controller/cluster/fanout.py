@@ -32,7 +32,13 @@ from controller.cluster.queue import MessageQueue
 from controller.cluster.redis_telemetry import RedisTelemetry
 from controller.http.middleware import plain_keys, security_headers
 from controller.http.shared import MAX_MESSAGE_BYTES, attempts_key, cancel, clock, healthz, hub_key
-from controller.realtime.hub import AUDIENCES, DEVICE_AUDIENCE, OPERATOR_AUDIENCE, Hub
+from controller.realtime.hub import (
+    AUDIENCES,
+    DEVICE_AUDIENCE,
+    KIOSK_AUDIENCE,
+    OPERATOR_AUDIENCE,
+    Hub,
+)
 from controller.realtime.namespaces.base import AudienceNamespace
 from controller.realtime.namespaces.cue import CueNamespace
 from controller.realtime.namespaces.display import DisplayNamespace
@@ -115,7 +121,7 @@ def _follow_log(db_path: Path, sio: WireServer, queue: MessageQueue):
         app[hub_key] = hub
         for namespace in (FollowingDisplay(hub), FollowingCue(hub, CommandRelay(queue))):
             sio.register_namespace(namespace)
-        for owners in (OPERATOR_AUDIENCE, DEVICE_AUDIENCE):
+        for owners in (OPERATOR_AUDIENCE, DEVICE_AUDIENCE, KIOSK_AUDIENCE):
             sio.register_namespace(OwnerOnly(owners))
         hub.fanout.start()  # this process's own sends: session cuts, views a screen now needs
         tasks = [asyncio.create_task(_keep_following(hub)),

@@ -31,6 +31,7 @@ from controller.feeds.live import LiveCredits, publish_live
 from controller.http.api import add_api_routes
 from controller.http.api.slots_feed import live_credits_key
 from controller.http.callers import caller
+from controller.http.kiosk import add_kiosk_routes
 from controller.http.logins import add_routes, logins_key, people_page
 from controller.http.middleware import KEY_HEADER, Handler, plain_keys, security_headers
 from controller.http.playlist_watch import watch_playlists
@@ -52,6 +53,7 @@ from controller.realtime.namespaces.control import ControlNamespace
 from controller.realtime.namespaces.cue import CueNamespace
 from controller.realtime.namespaces.device import DeviceNamespace
 from controller.realtime.namespaces.display import DisplayNamespace
+from controller.realtime.namespaces.kiosk import KioskNamespace
 from controller.realtime.server import WireServer
 from controller.realtime.sharing import Sharing
 from controller.rehearsal.log import Rehearsing, require_kind
@@ -111,6 +113,7 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
     app.router.add_get("/tablet", people_page(WEB_DIR, "tablet.html", ControlNamespace.roles,
                                               _log_of))
     app.router.add_get("/cue", people_page(WEB_DIR, "cue.html", CueNamespace.roles, _log_of))
+    add_kiosk_routes(app, WEB_DIR)
     app.router.add_static("/static", WEB_DIR, follow_symlinks=False)
     app.router.add_get("/vendor/socket.io.min.js", socketio_client_js)
     app.router.add_get("/vendor/signature_pad.js", signature_pad_js)
@@ -144,7 +147,7 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
         app[hub_key] = hub
         devices = hub.devices = Devices(service, hub.publish)
         for namespace in (ControlNamespace(hub), DisplayNamespace(hub), CueNamespace(hub),
-                          DeviceNamespace(hub, devices)):
+                          DeviceNamespace(hub, devices), KioskNamespace(hub, devices)):
             sio.register_namespace(namespace)
         devices.publish()  # every device key, offline until it connects
         hub.fanout.start()

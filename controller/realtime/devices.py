@@ -3,8 +3,11 @@
 Every live key of role `device` is listed by its holder name (the table or bank it reports for),
 "offline" from the controller's start until it connects. A wheel's reader connected on /device
 is "reading" while it says its port is open and "port_closed" when it cannot read the wheel
-(the MC types the numbers: super9 rule 29). Whether a device is connected decides nothing in
-the rules, so none of this is logged: it is a live view (`Show.put_live`).
+(the MC types the numbers: super9 rule 29). Every live key of role `kiosk` (an ehost kiosk,
+docs/ehost.md) is listed too, "online" while its page is connected, with the time of its last
+swipe (never whose card) and how many of its calls were refused since the controller started.
+Whether a device is connected decides nothing in the rules, so none of this is logged: it is a
+live view (`Show.put_live`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ VIEW = "ops:devices"
 WHEELS = "ops:wheels"  # the wheels' tables (controller/wheels/)
 MAX_DETAIL = 200
 PORT_STATES = ("open", "closed")
+ROLES = frozenset({"device", "kiosk"})  # the keys listed here
 
 
 @dataclass
@@ -30,12 +34,15 @@ class Device:
     sids: set[str] = field(default_factory=set)
     port: str = "closed"
     detail: str = "not connected since the controller started"
-    last_reading_ms: int | None = None
+    last_reading_ms: int | None = None  # a kiosk's last swipe (a look-up or an activation)
+    refused: int = 0  # a kiosk's refused calls since the controller started
 
     @property
     def state(self) -> str:
         if not self.sids:
             return "offline"
+        if self.kind == "kiosk":
+            return "online"
         return "reading" if self.port == "open" else "port_closed"
 
 
@@ -45,11 +52,13 @@ class Devices:
         self.publish_views = publish
         self.started_ms = service.clock()
         self.devices: dict[str, Device] = {}
+        self.kiosks: dict[str, Device] = {}  # apart: a kiosk may share a device's name
 
     def _device(self, name: str, kind: str = "wheel") -> Device:
-        device = self.devices.get(name)
+        held = self.kiosks if kind == "kiosk" else self.devices
+        device = held.get(name)
         if device is None:
-            device = self.devices[name] = Device(kind, self.started_ms)
+            device = held[name] = Device(kind, self.started_ms)
         return device
 
     def _moved(self, device: Device, state: str) -> None:
@@ -57,8 +66,8 @@ class Devices:
         if device.state != state:
             device.since_ms = self.service.clock()
 
-    def connected(self, name: str, sid: str) -> None:
-        device = self._device(name)
+    def connected(self, name: str, sid: str, kind: str = "wheel") -> None:
+        device = self._device(name, kind)
         before = device.state
         if not device.sids:
             device.port, device.detail = "closed", "connected; its port not yet reported"
@@ -67,8 +76,8 @@ class Devices:
             device.since_ms = self.service.clock()
         self.publish()
 
-    def disconnected(self, name: str, sid: str) -> None:
-        device = self._device(name)
+    def disconnected(self, name: str, sid: str, kind: str = "wheel") -> None:
+        device = self._device(name, kind)
         before = device.state
         device.sids.discard(sid)
         if not device.sids:
@@ -100,19 +109,33 @@ class Devices:
         self._device(name).last_reading_ms = self.service.clock()
         self.publish()
 
+    def swiped(self, name: str, ok: bool) -> None:
+        """A kiosk looked a card up or activated it; `ok`: it was not refused."""
+        device = self._device(name, "kiosk")
+        device.last_reading_ms = self.service.clock()
+        device.refused += 0 if ok else 1
+        self.publish()
+
     def doc(self) -> dict[str, Any]:
-        live = sorted({p.name for p in self.service.log.principals()
-                       if p.role == "device" and not p.revoked})
+        live = sorted({(p.name, p.role) for p in self.service.log.principals()
+                       if p.role in ROLES and not p.revoked})
         wheels = self.service.show.views.get(WHEELS)
         tables = {t["table"] for t in wheels.doc["tables"]} if wheels else set()
-        rows = []
-        for name in live:  # a name that is no wheel's table nor came on /device: a slot bank
+        rows, kiosks = [], []
+        for name, role in live:
+            if role == "kiosk":
+                kiosk = self.kiosks.get(name) or Device("kiosk", self.started_ms)
+                kiosks.append({"name": name, "state": kiosk.state, "since_ms": kiosk.since_ms,
+                               "last_swipe_ms": kiosk.last_reading_ms,
+                               "refused": kiosk.refused})
+                continue
+            # a name that is no wheel's table nor came on /device: a slot bank
             device = self.devices.get(name) or Device(
                 "wheel" if name in tables else "feed", self.started_ms)
             rows.append({"name": name, "kind": device.kind, "state": device.state,
                          "since_ms": device.since_ms, "last_reading_ms": device.last_reading_ms,
                          "detail": device.detail})
-        return {"devices": rows}
+        return {"devices": rows, "kiosks": kiosks}
 
     def publish(self) -> None:
         """Publish the view if its document changed (at start, on a key issued or revoked,

@@ -26,6 +26,7 @@ from controller.application.show import View
 from controller.domain.events import DomainEvent
 from controller.domain.keys import KeyIssued, KeyRevoked
 from controller.domain.users import UserDisabled
+from controller.realtime.devices import ROLES as DEVICE_ROLES
 from controller.realtime.devices import Devices
 from controller.realtime.outbox import Deltas, FanOut
 from controller.realtime.subscriptions import VIEWS_ROOM, on_display
@@ -40,7 +41,8 @@ OPERATOR_AUDIENCE = "/control"
 DISPLAY_AUDIENCE = "/display"
 CUE_AUDIENCE = "/cue"
 DEVICE_AUDIENCE = "/device"
-AUDIENCES = (OPERATOR_AUDIENCE, DISPLAY_AUDIENCE, CUE_AUDIENCE, DEVICE_AUDIENCE)
+KIOSK_AUDIENCE = "/kiosk"
+AUDIENCES = (OPERATOR_AUDIENCE, DISPLAY_AUDIENCE, CUE_AUDIENCE, DEVICE_AUDIENCE, KIOSK_AUDIENCE)
 KEY_REVOKED = "This key was revoked."
 USER_DISABLED = "This user was disabled; ask a technician."
 
@@ -137,8 +139,8 @@ class Hub:
         if isinstance(event, UserDisabled):
             self.logins.close_user(event.name)
         if (self.devices is not None and isinstance(event, KeyIssued | KeyRevoked)
-                and event.role == "device"):
-            self.devices.publish()  # every live device key is listed
+                and event.role in DEVICE_ROLES):
+            self.devices.publish()  # every live device and kiosk key is listed
         revocation = REVOCATIONS.get(type(event))
         if revocation is not None:
             self.fanout.push(partial(self.cut, *revocation(event)))

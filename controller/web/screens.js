@@ -15,6 +15,7 @@ import {sha256Hex} from "./sha256.js";
 const REPORT_MS = 2000;
 const PICTURE_MS = 15000;
 const OPS = "ops:screens";
+const DEVICES = "ops:devices";  // the kiosks are listed there (controller/realtime/devices.py)
 const KEY_STORE = "showrunner.screens.key";
 const STATUS = {pending: "Waiting for authorisation", authorised: "Authorised",
   revoked: "Revoked"};
@@ -241,6 +242,26 @@ function renderTargets(rows) {
   }
 }
 
+/** The ehost kiosks (docs/ehost.md): name, connection, last swipe, refused swipes. */
+function renderKiosks() {
+  const kiosks = link.doc(DEVICES)?.kiosks ?? [];
+  const now = link.now();
+  $("no-kiosks").hidden = kiosks.length > 0;
+  $("kiosks").hidden = kiosks.length === 0;
+  $("kiosk-rows").replaceChildren(...kiosks.map((kiosk) => {
+    const row = el("tr");
+    row.dataset.state = kiosk.state;
+    const swipe = kiosk.last_swipe_ms === null ? "None yet"
+      : `${clockText(kiosk.last_swipe_ms)} (${ago(now - kiosk.last_swipe_ms)} ago)`;
+    row.append(el("th", null, kiosk.name),
+      el("td", "kiosk-state", connection({online: kiosk.state === "online",
+        since_ms: kiosk.since_ms}, now)),
+      el("td", null, swipe), el("td", null, String(kiosk.refused)));
+    row.firstElementChild?.setAttribute("scope", "row");
+    return row;
+  }));
+}
+
 // -- talking to the controller -------------------------------------------------------------
 
 async function refresh() {
@@ -400,6 +421,7 @@ function start() {
     },
     views: (changed) => {
       if (changed.has(OPS)) refresh();
+      if (changed.has(DEVICES)) renderKiosks();
     },
     refused: (message) => showGate("Refused", message),
   });
@@ -407,6 +429,7 @@ function start() {
   setInterval(askPictures, PICTURE_MS);
   setInterval(() => {
     if (link.offsetMs !== null) $("clock").textContent = clockText(link.now());
+    renderKiosks();  // their "since" and "ago" move on
   }, 1000);
 }
 

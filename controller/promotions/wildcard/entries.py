@@ -64,23 +64,26 @@ def member_entry(draw: Wildcard, card: str, now_ms: int) -> MemberEntry:
         else 0
     numbers: tuple[int, ...] = ()
     if draw.pool is not None:
-        state: EntryState = "frozen"
         first = 1
         for held, tickets in draw.pool.listing:
             if held == card:
                 numbers = tuple(range(first, first + int(tickets)))
                 break
             first += int(tickets)
-    elif now_ms < config.bins_open_ms:
-        state = "bins_not_open"
-    elif now_ms < config.bins_close_ms:
-        state = "open"
-    else:
-        state = "closed"
+    state = bins_state(draw, now_ms)
     return MemberEntry(member.display_name, config.tickets_per_cardholder, participant,
                        draw.activated_at.get(card), state, config.bins_open_ms,
                        config.bins_close_ms, numbers,
                        draw.pool.digest if draw.pool is not None else None)
+
+
+def bins_state(draw: Wildcard, now_ms: int) -> EntryState:
+    """Where the entry bins are at `now_ms` (rule 36), `frozen` once the pool is fixed."""
+    if draw.pool is not None:
+        return "frozen"
+    if now_ms < draw.config.bins_open_ms:
+        return "bins_not_open"
+    return "open" if now_ms < draw.config.bins_close_ms else "closed"
 
 
 def self_activation(draw: Wildcard, card: str, now_ms: int) -> MemberEntry:
@@ -91,16 +94,16 @@ def self_activation(draw: Wildcard, card: str, now_ms: int) -> MemberEntry:
                        f"activated at {draw.config.clock(entry.activated_at_ms)}.")
     if entry.state == "bins_not_open":
         raise Rejected("bins_not_open", "The entry bins open at "
-                       f"{_day_time(draw, entry.bins_open_ms)}; come back then to activate "
+                       f"{day_time(draw, entry.bins_open_ms)}; come back then to activate "
                        "your tickets (rule 36).")
     if entry.state != "open":
         raise Rejected("bins_closed", "The entry bins closed at "
-                       f"{_day_time(draw, entry.bins_close_ms)}; tickets can no longer be "
+                       f"{day_time(draw, entry.bins_close_ms)}; tickets can no longer be "
                        "activated (rule 36).")
     return entry
 
 
-def _day_time(draw: Wildcard, ms: int) -> str:
+def day_time(draw: Wildcard, ms: int) -> str:
     """'16:00 on 18 January 2024': the bins' day is the draw's day, never the reader's today."""
     day = draw.config.draw_day
     return f"{draw.config.clock(ms)[:5]} on {day.day} {day:%B %Y}"
@@ -141,6 +144,6 @@ class EntryDoc(BaseModel):
                    activated=at is not None, can_activate=entry.can_activate,
                    activated_at_ms=at, activated_at=None if at is None else draw.config.clock(at),
                    bins_open_ms=entry.bins_open_ms, bins_close_ms=entry.bins_close_ms,
-                   bins_open=_day_time(draw, entry.bins_open_ms),
-                   bins_close=_day_time(draw, entry.bins_close_ms),
+                   bins_open=day_time(draw, entry.bins_open_ms),
+                   bins_close=day_time(draw, entry.bins_close_ms),
                    ticket_numbers=list(entry.ticket_numbers), pool_digest=entry.pool_digest)

@@ -174,8 +174,20 @@ class DeviceRow(ViewModel):
     detail: LongLine
 
 
+class KioskRow(ViewModel):
+    """An ehost kiosk's key holder (docs/ehost.md): "online" while its page is connected, its
+    last swipe's time (never whose card) and its refused calls since the controller started."""
+
+    name: ShortText
+    state: Literal["online", "offline"]
+    since_ms: EpochMs
+    last_swipe_ms: EpochMs | None
+    refused: Annotated[StrictInt, Field(ge=0)]
+
+
 class OpsDevicesView(ViewModel):
     devices: Annotated[list[DeviceRow], Field(max_length=1000)]
+    kiosks: Annotated[list[KioskRow], Field(max_length=1000)]
 
 
 class HeldReading(ViewModel):
