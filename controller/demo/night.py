@@ -21,6 +21,7 @@ import socketio
 
 from controller.demo.autographs import autograph
 from controller.demo.devices import Devices
+from controller.demo.kiosk import Kiosk
 from controller.demo.venue import Pace
 
 GROUP = "demo"
@@ -30,6 +31,7 @@ PLAYERS = (
     "Zanele Mthembu", "Rajesh Naidoo",
 )
 HEAT = "Heat 1"
+KIOSK_MEMBERS = 2  # the first players swipe at the kiosk
 
 
 class MC:
@@ -121,16 +123,21 @@ class Night:
     reader (controller/demo/devices.py); without, the MC types every score and number."""
 
     def __init__(self, mc: MC, pace: Pace, cycle: int, super9_at: dt.datetime,
-                 devices: Devices | None = None) -> None:
+                 devices: Devices | None = None, kiosk: Kiosk | None = None) -> None:
         self.mc, self.pace, self.cycle, self.super9_at = mc, pace, cycle, super9_at
-        self.devices = devices
+        self.devices, self.kiosk = devices, kiosk
         self.say = mc.say
         self.tickets: dict[str, list[int]] = {}
         self.slots_entries: dict[str, str] = {}
         self.slots_heats: dict[str, str] = {}  # entry id -> its qualifying heat
 
     def card(self, i: int) -> str:
-        return f"8{self.cycle % 100:02d}{i:04d}"
+        return self.card_of(self.cycle, i)
+
+    @staticmethod
+    def card_of(cycle: int, i: int) -> str:
+        """The card of PLAYERS[i] in `cycle`."""
+        return f"8{cycle % 100:02d}{i:04d}"
 
     async def run(self) -> None:
         await self.register()
@@ -151,7 +158,13 @@ class Night:
     async def register(self) -> None:
         for i, name in enumerate(PLAYERS):
             await self.mc.send("register_member", {"card": self.card(i), "display_name": name})
-        for i in range(len(PLAYERS)):  # rule 36: tickets are activated while the bins are open
+        # rule 36: tickets are activated while the bins are open; two members at the kiosk
+        # themselves (rule 18.3), the others at the Rewards desk
+        at_kiosk = KIOSK_MEMBERS if self.kiosk is not None else 0
+        if self.kiosk is not None:
+            await self.kiosk.swipe(self.mc.url, [self.card(i) for i in range(at_kiosk)],
+                                   self.say)
+        for i in range(at_kiosk, len(PLAYERS)):
             await self.mc.send("wildcard.activate", {"card": self.card(i)})
         await self.sell_super9_tickets()
 

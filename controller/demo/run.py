@@ -29,6 +29,8 @@ from controller.application.service import wall_clock_ms
 from controller.application.settings import CONFIG_DIR_ENV
 from controller.demo.devices import BANK, TABLE, Devices
 from controller.demo.devices import FILES as DEVICE_FILES
+from controller.demo.kiosk import NAME as KIOSK
+from controller.demo.kiosk import Kiosk
 from controller.demo.night import GROUP, MC, Night
 from controller.demo.venue import FAST, REAL, write_configs
 from controller.domain.keys import key_hash, new_key
@@ -91,6 +93,7 @@ class Show:
         self.controller = ControllerProcess(directory / "cycle" / "show.db", port=port)
         self.display: subprocess.Popen[bytes] | None = None
         self.devices = Devices(directory, self.pace.wheel_interval_s)
+        self.kiosk = Kiosk()
 
     async def run(self) -> int:
         stop = asyncio.Event()
@@ -126,7 +129,7 @@ class Show:
                     self.devices.start_reader(self.controller.url)
                     self.print_welcome()
                 print(f"\n-- cycle {cycle}: a night of the show --", flush=True)
-                await Night(mc, self.pace, cycle, super9_at, self.devices).run()
+                await Night(mc, self.pace, cycle, super9_at, self.devices, self.kiosk).run()
             finally:
                 await mc.close()
             if cycle == self.cycles:
@@ -150,6 +153,7 @@ class Show:
                 issue_key(log, role, f"demo {role}", wall_clock_ms(), key)
             for name, key in self.devices.keys.items():  # a device key names its table or bank
                 issue_key(log, "device", name, wall_clock_ms(), key)
+            issue_key(log, "kiosk", KIOSK, wall_clock_ms(), self.kiosk.key)
             for name, role in PEOPLE:
                 add_user(log, name, role, self.password, wall_clock_ms())
         finally:
@@ -203,6 +207,8 @@ class Show:
               f"{self.devices.pty}, the slot bank {BANK}'s simulator; their output in "
               f"{self.directory / 'devices.log'}")
         print(f"  screens     {tool} screens --url {url} --key-file {key_file}")
+        print(f"  ehost kiosk {self.kiosk.page(url)}  ({KIOSK}: type a player's card, e.g. "
+              f"{Night.card_of(1, 0)}, and Enter, as its card reader does)")
         print("A scripted night runs and loops; use the tablet to take over at any point. "
               "Ctrl-C stops everything.", flush=True)
 

@@ -101,8 +101,12 @@ def test_one_fast_cycle_shows_every_live_moment_and_ctrl_c_stops_everything(tmp_
             kinds = [row[0] for row in db.execute("SELECT type FROM events")]
             readings = [json.loads(row[0]).get("reading") for row in db.execute(
                 "SELECT data FROM events WHERE type = 'Super9SpinEntered'")]
+            at_kiosk = db.execute("SELECT count(*) FROM events WHERE type = 'WildcardActivated'"
+                                  " AND actor = 'Lobby kiosk'").fetchone()[0]
         assert "SlotsFeedAccepted" in kinds and "Super9Won" in kinds
         assert readings and all(r and r["reader"] == "AR14" for r in readings)
+        assert at_kiosk == 2  # two members activated their own tickets at the kiosk (rule 18.3)
+        assert re.search(r"ehost kiosk \S+/kiosk#key=[0-9a-f]+", printed), printed
 
         demo.send_signal(signal.SIGINT)  # Ctrl-C
         started = time.monotonic()
