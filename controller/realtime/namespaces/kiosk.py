@@ -17,6 +17,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from controller.access.keys import Principal
 from controller.access.rates import RateLimit, Rates
+from controller.application.service import STORAGE_UNAVAILABLE
 from controller.domain.errors import Rejected
 from controller.promotions.wildcard import Wildcard
 from controller.promotions.wildcard.entries import (
@@ -29,6 +30,7 @@ from controller.realtime.devices import Devices
 from controller.realtime.hub import Hub
 from controller.realtime.namespaces.base import AudienceNamespace
 from controller.store.calls import MemberCall
+from controller.store.sqlite import StorageUnavailable
 from showrunner.contract.fields import CardNumber
 
 #: a swipe is a look-up and maybe an activation: 6 at once, then one a second (docs/ehost.md)
@@ -90,11 +92,12 @@ class KioskNamespace(AudienceNamespace):
 
     def _activator(self, principal: Principal) -> Answer:
         async def activate(card: str) -> dict[str, Any]:
+            draw = self._draw()  # one activation a card a draw day: a retap is answered as before
+            command_id = f"kiosk:wildcard:{draw.config.draw_day.isoformat()}:{card}"
             ack = await self.hub.execute({"type": ACTIVATE, "payload": {"card": card},
-                                          "command_id": f"kiosk:{card}:wildcard"}, principal)
+                                          "command_id": command_id}, principal)
             if not ack["ok"]:
                 return {"ok": False, "error": ack["error"]}
-            draw = self._draw()
             entry = member_entry(draw, card, self.hub.service.clock())
             return {"ok": True, "entry": EntryDoc.of(draw, entry).model_dump(),
                     "seq": ack["seq"]}
@@ -112,9 +115,12 @@ class KioskNamespace(AudienceNamespace):
             reply = exc.refusal()
         if isinstance(card, str) and _is_card(card):  # a malformed card is no member's
             outcome = "ok" if reply["ok"] else reply["error"]["code"]
-            self.hub.service.log.record_call(MemberCall(
-                self.hub.service.clock(), principal.id, principal.name, "kiosk", card, action,
-                outcome))
+            try:
+                self.hub.service.log.record_call(MemberCall(
+                    self.hub.service.clock(), principal.id, principal.name, "kiosk", card,
+                    action, outcome))
+            except StorageUnavailable:  # an unrecorded call is not answered
+                reply = STORAGE_UNAVAILABLE.refusal()
         self.devices.swiped(principal.name, bool(reply["ok"]))
         return reply
 
