@@ -8,6 +8,7 @@ shape and sentences of a refused command's ack, with an HTTP status by code (`ST
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -78,7 +79,7 @@ class Call:
     caller: Any
 
 
-Auth = Callable[[web.Request], Any]  # the caller, or ApiError
+Auth = Callable[[web.Request], Any]  # the caller (or an awaitable of it), or ApiError
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,8 @@ def serve(route: Route) -> Callable[[web.Request], Awaitable[web.StreamResponse]
     async def handler(request: web.Request) -> web.StreamResponse:
         try:
             caller = route.auth(request) if route.auth else None
+            if inspect.isawaitable(caller):  # a key check that may pause a wrong key
+                caller = await caller
             body = None
             if route.body is not None:
                 body = check(route.body, parse_json(await read_body(request)))
