@@ -32,7 +32,6 @@ STATUS = {
     "not_allowed": 403, "forbidden": 403, "wrong_bank": 403,
     "unknown_feed_heat": 404, "not_found": 404,
     "too_large": 413,
-    "too_many": 429,
 }
 
 

@@ -124,14 +124,14 @@ async def end_heat(call: Call) -> HeatEnded:
 BANK = device_for("bank")
 ROUTES = [
     Route("POST", "/slots/banks/{bank}/heats", "A heat started on the bank's machines",
-          HeatStarted, start_heat, StartHeat, BANK, (400, 401, 403, 409, 413, 429),
+          HeatStarted, start_heat, StartHeat, BANK, (400, 401, 403, 409, 413),
           "startSlotsHeat"),
     Route("POST", "/slots/banks/{bank}/heats/{feed_heat}/credits",
           "Live credits of some of the heat's machines (up to 2 a second a machine)",
-          CreditsApplied, credits, Credits, BANK, (400, 401, 403, 404, 409, 413, 429),
+          CreditsApplied, credits, Credits, BANK, (400, 401, 403, 404, 409, 413),
           "postSlotsCredits"),
     Route("POST", "/slots/banks/{bank}/heats/{feed_heat}/end",
           "The heat ended: every machine's final credits, for the director to accept",
-          HeatEnded, end_heat, EndHeat, BANK, (400, 401, 403, 404, 409, 413, 429),
+          HeatEnded, end_heat, EndHeat, BANK, (400, 401, 403, 404, 409, 413),
           "endSlotsHeat"),
 ]
