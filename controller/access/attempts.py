@@ -64,6 +64,7 @@ class KeyAttempts:
     _by_address: Counts = field(default_factory=dict)
     _by_key: Counts = field(default_factory=dict)
     _waiting: dict[str, int] = field(default_factory=dict)
+    _paused: int = 0  # the sum of `_waiting`
 
     def _count(self, counts: Counts, name: str) -> int:
         """One more failure for `name`; how many it has in the window. Entries are kept in
@@ -104,13 +105,14 @@ class KeyAttempts:
         wait = self.failed(address, door, reason, key)
         if wait <= 0:
             return reason
-        if self._waiting.get(address, 0) >= self.limit.waiting or \
-                sum(self._waiting.values()) >= MAX_WAITING:
+        if self._waiting.get(address, 0) >= self.limit.waiting or self._paused >= MAX_WAITING:
             return reason + SLOWED
         self._waiting[address] = self._waiting.get(address, 0) + 1
+        self._paused += 1
         try:
             await self.sleep(wait)
         finally:
+            self._paused -= 1
             self._waiting[address] -= 1
             if not self._waiting[address]:
                 del self._waiting[address]

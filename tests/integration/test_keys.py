@@ -111,9 +111,29 @@ async def test_after_five_wrong_keys_a_right_screen_key_connects_while_wrong_one
     assert "Traceback" not in output
 
 
-async def until_logged(ctl, line: str, timeout: float = 10) -> None:
+async def test_a_right_key_connects_after_100_wrong_ones_from_its_address(tmp_path):
+    """100 wrong keys at once from 127.0.0.1: at most 8 of them pause, the rest are refused at
+    once, and right keys from the same address connect meanwhile, at two doors."""
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("technician") as tech:
+        key = await enrol(tech, "stage-1")
+        wrong = [asyncio.create_task(Raw(ctl.url, "/display", {"key": f"guess-{n}"}).connect())
+                 for n in range(100)]
+        await until_logged(ctl, "wrong key from 127.0.0.1 on /display", times=100)
+        for right in (Raw(ctl.url, "/display", {"key": key, "screen": "stage-1"}),
+                      Raw(ctl.url, "/control", {"key": ctl.keys["operator"]})):
+            assert await right.connect() is None
+            await right.close()
+        refusals = await asyncio.gather(*wrong)
+        assert all(r and r.startswith("Unknown or revoked key") for r in refusals)
+        assert sum(r.endswith(SLOWED) for r in refusals) == 95
+    output = "".join(ctl.output)
+    assert output.count("wrong key from 127.0.0.1 on /display") == 100
+    assert output.count("slowing wrong keys from 127.0.0.1") == 1
+
+
+async def until_logged(ctl, line: str, times: int = 1, timeout: float = 30) -> None:
     async def seen() -> None:
-        while line not in "".join(ctl.output):
+        while "".join(ctl.output).count(line) < times:
             await asyncio.sleep(0.05)
     await asyncio.wait_for(seen(), timeout)
 
