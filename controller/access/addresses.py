@@ -21,16 +21,19 @@ MAX_HOPS = 16  # entries read from the right of the header; more is a client pad
 
 def parse_address(text: str) -> Address | None:
     """An entry as a proxy writes it ("10.0.0.7", "10.0.0.7:5123", "[2001:db8::7]:5123",
-    "2001:db8::7"), or None when it is not an address."""
+    "2001:db8::7"; an IPv4-mapped "::ffff:10.0.0.7" is 10.0.0.7), or None when it is not an
+    address."""
     text = text.strip()
     if text.startswith("[") and "]" in text:
         text = text[1:text.index("]")]
     elif text.count(":") == 1:  # an IPv4 address with its port
         text = text.split(":")[0]
     try:
-        return ipaddress.ip_address(text)
+        address = ipaddress.ip_address(text)
     except ValueError:
         return None
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return mapped or address
 
 
 @dataclass(frozen=True)

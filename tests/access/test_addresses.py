@@ -32,6 +32,10 @@ def test_a_chain_of_trusted_proxies_is_walked_from_the_right():
     assert proxies.client("127.0.0.1", ["[2001:db8::7]:4431, 192.0.2.5:5123"]) == "192.0.2.5"
 
 
+def test_a_dual_stack_peer_written_as_ipv4_mapped_ipv6_is_its_ipv4_address():
+    assert PROXY.client("::ffff:127.0.0.1", ["::ffff:192.0.2.1"]) == "192.0.2.1"
+
+
 def test_no_header_or_a_garbled_entry_counts_against_the_last_trusted_hop():
     assert PROXY.client("127.0.0.1", []) == "127.0.0.1"
     assert PROXY.client("127.0.0.1", ["192.0.2.1, not-an-address"]) == "127.0.0.1"

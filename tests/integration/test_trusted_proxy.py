@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import aiohttp
+import pytest
 import socketio
 
 from controller.access.attempts import SLOWED
@@ -74,8 +75,9 @@ async def test_without_the_option_the_forwarded_header_is_ignored(tmp_path):
     assert A not in output and B not in output
 
 
-def test_a_trusted_proxy_that_is_not_an_address_is_refused_in_words(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "controller.cli", "serve", "--db",
+@pytest.mark.parametrize("command", ["serve", "fanout"])
+def test_a_trusted_proxy_that_is_not_an_address_is_refused_in_words(tmp_path, command):
+    done = subprocess.run([sys.executable, "-m", "controller.cli", command, "--db",
                            str(tmp_path / "show.db"), "--trusted-proxy", "10.0.0.1,proxy.lan"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
