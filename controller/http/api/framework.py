@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from aiohttp import web
@@ -30,8 +30,10 @@ STATUS = {
     "seats_mismatch": 400,
     "no_key": 401, "bad_key": 401,
     "not_allowed": 403, "forbidden": 403, "wrong_bank": 403,
-    "unknown_feed_heat": 404, "not_found": 404,
+    "unknown_feed_heat": 404, "not_found": 404, "no_entries": 404,
     "too_large": 413,
+    "rate_limited": 429,
+    "storage_unavailable": 503,
 }
 
 
@@ -69,8 +71,9 @@ class ErrorBody(ApiModel):
 
 @dataclass(frozen=True)
 class Call:
-    """One API call as its handler sees it: the request, its path parameters, its checked
-    body (None for a route without one) and who sent it (None for an open route)."""
+    """One API call as its handler sees it: the request, its path parameters (checked by the
+    route's `params` model when it has one), its checked body (None for a route without one)
+    and who sent it (None for an open route)."""
 
     request: web.Request
     params: dict[str, str]
@@ -90,8 +93,12 @@ class Route:
     handler: Callable[[Call], Awaitable[BaseModel | dict[str, Any]]]
     body: type[BaseModel] | None = None
     auth: Auth | None = None  # None: no key needed
-    errors: tuple[int, ...] = ()  # the error statuses it may answer, for the document
+    #: the error statuses it may answer, each with what it means on this route (the document)
+    errors: Mapping[int, str] = field(default_factory=dict)
     operation_id: str = ""
+    params: type[BaseModel] | None = None  # the path parameters' model; None: any text
+    body_required: bool = True  # False: an empty body stands for {}
+    security: str = "deviceKey"  # the document's security scheme of a route with `auth`
 
 
 def _no_constant(name: str) -> Any:
@@ -140,9 +147,13 @@ def serve(route: Route) -> Callable[[web.Request], Awaitable[web.StreamResponse]
             caller = route.auth(request) if route.auth else None
             if inspect.isawaitable(caller):  # a key check that may pause a wrong key
                 caller = await caller
+            if route.params is not None:
+                check(route.params, dict(request.match_info))
             body = None
             if route.body is not None:
-                body = check(route.body, parse_json(await read_body(request)))
+                raw = await read_body(request)
+                data = {} if not raw.strip() and not route.body_required else parse_json(raw)
+                body = check(route.body, data)
             answer = await route.handler(Call(request, dict(request.match_info), body, caller))
         except Rejected as exc:
             return ApiError.of(exc).response()

@@ -122,16 +122,21 @@ async def end_heat(call: Call) -> HeatEnded:
 
 
 BANK = device_for("bank")
+FEED_ERRORS = {
+    400: "Malformed: not JSON, a field wrong, a machine not in the heat.",
+    401: "No key, or an unknown or revoked one.",
+    403: "The key is no device's, or reports for another bank.",
+    409: "The show's state refuses it (a heat already live, already ended...).",
+    413: "The body is larger than 64 KiB.",
+}
+HEAT_ERRORS = {**FEED_ERRORS, 404: "No such heat on this bank."}
 ROUTES = [
     Route("POST", "/slots/banks/{bank}/heats", "A heat started on the bank's machines",
-          HeatStarted, start_heat, StartHeat, BANK, (400, 401, 403, 409, 413),
-          "startSlotsHeat"),
+          HeatStarted, start_heat, StartHeat, BANK, FEED_ERRORS, "startSlotsHeat"),
     Route("POST", "/slots/banks/{bank}/heats/{feed_heat}/credits",
           "Live credits of some of the heat's machines (up to 2 a second a machine)",
-          CreditsApplied, credits, Credits, BANK, (400, 401, 403, 404, 409, 413),
-          "postSlotsCredits"),
+          CreditsApplied, credits, Credits, BANK, HEAT_ERRORS, "postSlotsCredits"),
     Route("POST", "/slots/banks/{bank}/heats/{feed_heat}/end",
           "The heat ended: every machine's final credits, for the director to accept",
-          HeatEnded, end_heat, EndHeat, BANK, (400, 401, 403, 404, 409, 413),
-          "endSlotsHeat"),
+          HeatEnded, end_heat, EndHeat, BANK, HEAT_ERRORS, "endSlotsHeat"),
 ]

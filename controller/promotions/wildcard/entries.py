@@ -53,9 +53,11 @@ class MemberEntry:
 def member_entry(draw: Wildcard, card: str, now_ms: int) -> MemberEntry:
     """The entry on `card` at `now_ms`, or `NO_ENTRIES` for a card that has none."""
     member = draw.members.by_card.get(card)
-    if member is None or not member.rewards_member or member.flags \
-            or card in draw.roster.qualified_cards() or card in draw.roster.disqualified_cards() \
-            or card in draw.excluded:
+    # every check is made for every card (no early answer for an unknown one): same steps
+    outside = [member is None, member is not None and not member.rewards_member,
+               member is not None and bool(member.flags), card in draw.roster.qualified_cards(),
+               card in draw.roster.disqualified_cards(), card in draw.excluded]
+    if any(outside) or member is None:
         raise NO_ENTRIES
     config = draw.config
     participant = config.tickets_per_participant if card in draw.roster.participant_cards() \
