@@ -11,6 +11,7 @@ from pathlib import Path
 
 from aiohttp import web
 
+from controller.access.addresses import TrustedProxies
 from controller.access.attempts import KeyLimit
 from controller.access.logins import LoginPolicy
 from controller.audit.checkpoints import DEFAULT_EVERY, Anchoring, CheckpointError, ensure_key
@@ -43,10 +44,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve.add_argument("--checkpoint-every", type=int, default=DEFAULT_EVERY, metavar="N",
                        help=f"sign a checkpoint every N events (default {DEFAULT_EVERY})")
     serve.add_argument("--key-failures", type=int, default=KeyLimit.failures, metavar="N",
-                       help="wrong keys allowed per address and namespace in the window, "
-                       "after which that address is refused without its key being checked")
+                       help="wrong keys allowed per address, and per key, in the window, after "
+                       "which their refusals are slowed (a right key never is)")
     serve.add_argument("--key-window", type=float, default=KeyLimit.window_s,
                        metavar="SECONDS", help="the window for --key-failures")
+    _trusted_proxy_option(serve)
     serve.add_argument("--session-hours", type=_hours, default=12.0, metavar="HOURS",
                        help="a person's login lasts this long (default 12)")
     serve.add_argument("--secure-cookies", action="store_true", help="mark the login cookie "
@@ -63,6 +65,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         help="the owner's --message-queue")
     fanout.add_argument("--host", default="127.0.0.1")
     fanout.add_argument("--port", type=int, default=8080, help="0 picks a free port")
+    _trusted_proxy_option(fanout)
     fanout.set_defaults(run=_fanout)
 
     rehearse = sub.add_parser("rehearse", help="run a rehearsal log whose show clock starts at "
@@ -82,6 +85,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                           help="stop when the process that started this one ends, even if it "
                           "was killed (the console's rehearsals)")
     rehearse.set_defaults(run=_rehearse)
+
+
+def _trusted_proxy_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--trusted-proxy", dest="trusted_proxies", type=_proxies,
+                        action="append", default=[], metavar="ADDR_OR_CIDR",
+                        help="a TLS proxy in front of this process (repeatable, or a comma "
+                        "list): only from it is X-Forwarded-For believed (docs/operations.md)")
+
+
+def _proxies(text: str) -> TrustedProxies:
+    try:
+        return TrustedProxies.parse([text])
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _trusted(args: argparse.Namespace) -> TrustedProxies:
+    return TrustedProxies(tuple(n for p in args.trusted_proxies for n in p.networks))
 
 
 def _check_log(db: Path, rehearsing: bool) -> None:
@@ -109,14 +130,15 @@ def _serve(args: argparse.Namespace) -> int:
                              secure_cookie=args.secure_cookies)
         queue = _queue(args.db, args.message_queue) if args.message_queue else None
         app = create_app(args.db, args.playlists, anchor, limit, login_policy=policy,
-                         host=args.host, sharing=share(queue) if queue else None)
+                         host=args.host, sharing=share(queue) if queue else None,
+                         proxies=_trusted(args))
         asyncio.run(_run_server(app, args.host, args.port))
     return 0
 
 
 def _fanout(args: argparse.Namespace) -> int:
     _check_log(args.db, rehearsing=False)
-    app = create_fanout_app(args.db, _queue(args.db, args.message_queue))
+    app = create_fanout_app(args.db, _queue(args.db, args.message_queue), _trusted(args))
     asyncio.run(_run_server(app, args.host, args.port))
     return 0
 

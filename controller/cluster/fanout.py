@@ -21,6 +21,7 @@ from typing import Any
 import socketio
 from aiohttp import web
 
+from controller.access.addresses import TrustedProxies
 from controller.access.attempts import KeyAttempts
 from controller.application.faults import FaultLog
 from controller.application.features import build_features
@@ -30,6 +31,7 @@ from controller.application.show import Show
 from controller.cluster.commands import CommandRelay
 from controller.cluster.queue import MessageQueue
 from controller.cluster.redis_telemetry import RedisTelemetry
+from controller.http.forwarded import client_addresses
 from controller.http.middleware import plain_keys, security_headers
 from controller.http.shared import MAX_MESSAGE_BYTES, attempts_key, cancel, clock, healthz, hub_key
 from controller.realtime.hub import (
@@ -97,8 +99,12 @@ class OwnerOnly(socketio.AsyncNamespace):
         raise socketio.exceptions.ConnectionRefusedError(OWNER_ONLY)
 
 
-def create_fanout_app(db_path: Path, queue: MessageQueue) -> web.Application:
-    app = web.Application(client_max_size=MAX_MESSAGE_BYTES, middlewares=[plain_keys])
+def create_fanout_app(db_path: Path, queue: MessageQueue,
+                      proxies: TrustedProxies | None = None) -> web.Application:
+    """`proxies`: whose X-Forwarded-For names the client (controller/access/addresses.py)."""
+    app = web.Application(client_max_size=MAX_MESSAGE_BYTES,
+                          middlewares=[client_addresses(proxies or TrustedProxies()),
+                                       plain_keys])
     app.on_response_prepare.append(security_headers)
     app[attempts_key] = KeyAttempts()
     sio = WireServer(list(AUDIENCES), max_http_buffer_size=MAX_MESSAGE_BYTES,

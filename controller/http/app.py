@@ -18,6 +18,7 @@ from pathlib import Path
 
 from aiohttp import web
 
+from controller.access.addresses import TrustedProxies
 from controller.access.attempts import KeyAttempts, KeyLimit
 from controller.access.logins import REHEARSAL_COOKIE, LoginPolicy, Logins
 from controller.application.configs import record_configs
@@ -31,6 +32,7 @@ from controller.feeds.live import LiveCredits, publish_live
 from controller.http.api import add_api_routes
 from controller.http.api.slots_feed import live_credits_key
 from controller.http.callers import caller
+from controller.http.forwarded import client_addresses
 from controller.http.kiosk import add_kiosk_routes
 from controller.http.logins import add_routes, logins_key, people_page
 from controller.http.middleware import KEY_HEADER, Handler, plain_keys, security_headers
@@ -69,19 +71,22 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
                rehearsal: Rehearsing | None = None,
                login_policy: LoginPolicy | None = None,
                host: str = "127.0.0.1",
-               sharing: Sharing | None = None) -> web.Application:
+               sharing: Sharing | None = None,
+               proxies: TrustedProxies | None = None) -> web.Application:
     """`playlists`: a directory whose changed files are reloaded onto screens (development);
     `anchor`: where to sign checkpoints of the log (at start, every N events, at shutdown);
-    `key_limit`: wrong keys allowed per address before it is refused
+    `key_limit`: wrong keys allowed per address and key before their refusals are slowed
     (controller/access/attempts.py);
     `rehearsal`: run a rehearsal log on a show clock set to its moment
     (controller/rehearsal/log.py);
     without it a rehearsal log is refused, with it a live one is;
     `login_policy`: people's sessions and lock-out (controller/access/logins.py);
     `host`: where the console's rehearsals listen (controller/rehearsal/runner.py);
-    `sharing`: when fan-out processes serve screens too (controller/cluster/owner.py)."""
+    `sharing`: when fan-out processes serve screens too (controller/cluster/owner.py);
+    `proxies`: whose X-Forwarded-For names the client (controller/access/addresses.py)."""
     app = web.Application(client_max_size=MAX_MESSAGE_BYTES,
-                          middlewares=[plain_keys])
+                          middlewares=[client_addresses(proxies or TrustedProxies()),
+                                       plain_keys])
     app.on_response_prepare.append(security_headers)
     app[db_path_key] = db_path
     attempts = KeyAttempts(key_limit or KeyLimit())
@@ -213,16 +218,14 @@ SCREEN_READERS = frozenset({"technician", "operator", "auditor"})
 TECHNICIAN_PAGE = frozenset({"technician"})
 
 
-def _require_reader(request: web.Request) -> Hub:
+async def _require_reader(request: web.Request) -> Hub:
     """The hub, for a technician's, operator's or auditor's key in the key header, or for
     such a person logged in (a page's thumbnails)."""
     hub = request.app[hub_key]
     sentence = f"Send a technician, operator or auditor key in {KEY_HEADER}."
     try:
-        caller(request, hub.service.log, SCREEN_READERS, sentence, sentence)
+        await caller(request, hub.service.log, SCREEN_READERS, sentence, sentence)
     except Rejected as exc:
-        if exc.code == "too_many":
-            raise web.HTTPTooManyRequests(text=exc.message) from None
         raise web.HTTPForbidden(text=exc.message) from None
     return hub
 
@@ -234,13 +237,13 @@ def screens(page: Handler) -> Handler:
     async def handler(request: web.Request) -> web.StreamResponse:
         if KEY_HEADER not in request.headers:
             return await page(request)
-        return web.json_response(await screens_report(_require_reader(request)))
+        return web.json_response(await screens_report(await _require_reader(request)))
 
     return handler
 
 
 async def screenshot(request: web.Request) -> web.Response:
-    hub = _require_reader(request)
+    hub = await _require_reader(request)
     image = await hub.telemetry.screenshot_of(request.match_info["screen"])
     if image is None:
         raise web.HTTPNotFound(text="No screenshot from that screen yet.")

@@ -1,6 +1,8 @@
 """Who is asking a route that people's pages and machines share: a person logged in (the
-session cookie) or a machine's key in the key header. Wrong keys count against the address as
-they do on the sockets. Used by the screens' report and thumbnails and by the signatures."""
+session cookie) or a machine's key in the key header. The key is always checked first; a
+wrong one is counted and slowed as on the sockets (`wrong_key`, the one helper every HTTP door
+uses: controller/access/attempts.py). Used by the screens' report and thumbnails, by the
+signatures and by the API's auth."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from collections.abc import Collection
 
 from aiohttp import web
 
-from controller.access.attempts import TOO_MANY
+from controller.access.attempts import plain_key
 from controller.access.keys import authenticate
 from controller.access.logins import live_session
 from controller.domain.errors import Rejected
@@ -18,13 +20,22 @@ from controller.http.shared import attempts_key
 from controller.store.sqlite import EventLog
 
 HTTP_DOOR = "http"  # the wrong-key counter's name for HTTP, beside the sockets' namespaces
+WRONG_KEY = "Unknown or revoked key."
 
 
-def caller(request: web.Request, log: EventLog, roles: Collection[str], log_in: str,
-           not_allowed: str) -> str:
+async def wrong_key(request: web.Request, reason: str = WRONG_KEY) -> str:
+    """Count the request's key as wrong, pause if its address or key is past the allowance,
+    and return the sentence to refuse it with."""
+    key = request.headers.get(KEY_HEADER)
+    return await request.app[attempts_key].refuse(
+        request.remote or "unknown", HTTP_DOOR, reason, key if plain_key(key) else None)
+
+
+async def caller(request: web.Request, log: EventLog, roles: Collection[str], log_in: str,
+                 not_allowed: str) -> str:
     """The name of the person or key asking, when its role is one of `roles`; else `Rejected`
-    with `not_logged_in` (saying `log_in`), `not_allowed` (saying `not_allowed`) or
-    `too_many` (this address sent too many wrong keys)."""
+    with `not_logged_in` (saying `log_in`; a wrong key's refusal says so, after its pause) or
+    `not_allowed` (saying `not_allowed`)."""
     if KEY_HEADER not in request.headers:
         logins = request.app[logins_key]
         session = live_session(logins, log, request.cookies.get(logins.policy.cookie))
@@ -33,13 +44,9 @@ def caller(request: web.Request, log: EventLog, roles: Collection[str], log_in: 
         if session.role not in roles:
             raise Rejected("not_allowed", not_allowed)
         return session.name
-    attempts, address = request.app[attempts_key], request.remote or "unknown"
-    if attempts.blocked(address, HTTP_DOOR):
-        raise Rejected("too_many", TOO_MANY)
     principal = authenticate(log, {"key": request.headers.get(KEY_HEADER)})
     if principal is None:
-        attempts.failed(address, HTTP_DOOR, "Unknown or revoked key.")
-        raise Rejected("not_logged_in", log_in)
+        raise Rejected("not_logged_in", f"{await wrong_key(request)} {log_in}")
     if principal.role not in roles:
         raise Rejected("not_allowed", not_allowed)
     return principal.name

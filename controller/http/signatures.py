@@ -124,14 +124,14 @@ def add_signature_routes(app: web.Application, log_of: Callable[[web.Application
                          clock: Callable[[web.Application], int]) -> None:
     """`log_of(app)`, `clock(app)`: the running controller's log and show clock."""
 
-    def who(request: web.Request) -> str:
+    async def who(request: web.Request) -> str:
         """The name of the operator or auditor asking; `Rejected` for anyone else (its HTTP
         status in `STATUS`)."""
-        return caller(request, log_of(request.app), READERS, LOG_IN, NOT_ALLOWED)
+        return await caller(request, log_of(request.app), READERS, LOG_IN, NOT_ALLOWED)
 
     async def receive(request: web.Request) -> web.Response:
         try:
-            name = who(request)
+            name = await who(request)
         except Rejected as exc:
             return web.json_response(exc.refusal(), status=STATUS[exc.code])
         if request.content_type != "image/png":  # and so no other site's form can post one
@@ -160,7 +160,7 @@ def add_signature_routes(app: web.Application, log_of: Callable[[web.Application
 
     async def show(request: web.Request) -> web.Response:
         try:
-            who(request)
+            await who(request)
         except Rejected as exc:
             raise STATUS_ERRORS[exc.code](text=exc.message) from None
         sha = request.match_info["sha"]
@@ -174,7 +174,6 @@ def add_signature_routes(app: web.Application, log_of: Callable[[web.Application
     app.router.add_get("/signatures/{sha}.png", show)
 
 
-STATUS = {"not_logged_in": 401, "not_allowed": 403, "too_many": 429}
+STATUS = {"not_logged_in": 401, "not_allowed": 403}
 STATUS_ERRORS: dict[str, type[web.HTTPException]] = {
-    "not_logged_in": web.HTTPUnauthorized, "not_allowed": web.HTTPForbidden,
-    "too_many": web.HTTPTooManyRequests}
+    "not_logged_in": web.HTTPUnauthorized, "not_allowed": web.HTTPForbidden}

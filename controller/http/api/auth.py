@@ -1,50 +1,43 @@
 """Who may call an API route: a device key whose holder name is the bank (or table) in the
-path, or the venue's member-app backend key. Both first need a known key (`known_key`): wrong
-keys count against the address as they do everywhere (controller/http/callers.py), and an
-address that sent too many is refused for a while."""
+path, or the venue's member-app backend key. Both first need a known key (`known_key`): the key
+is checked first, and a wrong one counts and is slowed as everywhere (`wrong_key`,
+controller/http/callers.py); a right key never waits."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
-from controller.access.attempts import TOO_MANY
 from controller.access.keys import Principal, authenticate
 from controller.access.rates import Rates
 from controller.http.api.framework import ApiError
-from controller.http.callers import HTTP_DOOR
+from controller.http.callers import wrong_key
 from controller.http.middleware import KEY_HEADER
-from controller.http.shared import attempts_key, hub_key
+from controller.http.shared import hub_key
 
 #: the member app's calls a second per app key, and at once (docs/member-api.md)
 app_rates_key = web.AppKey("app_rates", Rates)
 
-BAD_KEY = "Unknown or revoked key."
 
-
-def known_key(request: web.Request, missing: str) -> Principal:
+async def known_key(request: web.Request, missing: str) -> Principal:
     """The principal of the key in the key header: present, plain text, known and unrevoked
     (`missing` says which key to send when there is none)."""
-    attempts, address = request.app[attempts_key], request.remote or "unknown"
-    if attempts.blocked(address, HTTP_DOOR):
-        raise ApiError("too_many", TOO_MANY)
     key = request.headers.get(KEY_HEADER)
     if not key:
         raise ApiError("no_key", missing)
     principal = authenticate(request.app[hub_key].service.log, {"key": key}) \
         if key.isascii() and key.isprintable() else None
     if principal is None:
-        attempts.failed(address, HTTP_DOOR, BAD_KEY)
-        raise ApiError("bad_key", BAD_KEY)
+        raise ApiError("bad_key", await wrong_key(request))
     return principal
 
 
-def device_for(param: str) -> Callable[[web.Request], Principal]:
+def device_for(param: str) -> Callable[[web.Request], Awaitable[Principal]]:
     """The device principal for the path parameter `param` (a bank's name)."""
 
-    def auth(request: web.Request) -> Principal:
-        principal = known_key(request, f"Send the bank's device key in {KEY_HEADER}.")
+    async def auth(request: web.Request) -> Principal:
+        principal = await known_key(request, f"Send the bank's device key in {KEY_HEADER}.")
         if principal.role != "device":
             raise ApiError("not_allowed", "Only a device key may report for a bank.")
         wanted = request.match_info[param]
@@ -56,11 +49,12 @@ def device_for(param: str) -> Callable[[web.Request], Principal]:
     return auth
 
 
-def member_app(request: web.Request) -> Principal:
+async def member_app(request: web.Request) -> Principal:
     """The venue's member-app backend: an `app` key, within its rate. Never a browser: a
     session cookie is no key, and no route of the member API answers to one."""
-    principal = known_key(request, f"Send the venue's member-app key in {KEY_HEADER}; the "
-                                   "member API is for the venue's app backend, not a browser.")
+    principal = await known_key(request, f"Send the venue's member-app key in {KEY_HEADER}; "
+                                         "the member API is for the venue's app backend, not "
+                                         "a browser.")
     if principal.role != "app":
         raise ApiError("not_allowed", f"This is a key of the {principal.role} role; only the "
                                       "venue's member-app key may call the member API.")

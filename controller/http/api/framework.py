@@ -8,6 +8,7 @@ shape and sentences of a refused command's ack, with an HTTP status by code (`ST
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ STATUS = {
     "not_allowed": 403, "forbidden": 403, "wrong_bank": 403,
     "unknown_feed_heat": 404, "not_found": 404, "no_entries": 404,
     "too_large": 413,
-    "too_many": 429, "rate_limited": 429,
+    "rate_limited": 429,
     "storage_unavailable": 503,
 }
 
@@ -80,7 +81,7 @@ class Call:
     caller: Any
 
 
-Auth = Callable[[web.Request], Any]  # the caller, or ApiError
+Auth = Callable[[web.Request], Any]  # the caller (or an awaitable of it), or ApiError
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,8 @@ def serve(route: Route) -> Callable[[web.Request], Awaitable[web.StreamResponse]
     async def handler(request: web.Request) -> web.StreamResponse:
         try:
             caller = route.auth(request) if route.auth else None
+            if inspect.isawaitable(caller):  # a key check that may pause a wrong key
+                caller = await caller
             if route.params is not None:
                 check(route.params, dict(request.match_info))
             body = None

@@ -178,7 +178,7 @@ KEY_ERRORS = {
     400: "The card is no rewards card number (6 to 20 digits).",
     401: "No key, or an unknown or revoked one.",
     403: "The key is not the venue's member-app key.",
-    429: "Too many calls from this app key, or too many wrong keys from this address.",
+    429: "Too many calls from this app key.",
     503: "The call could not be recorded, so it was not answered.",
 }
 ENTRY_ERRORS = {**KEY_ERRORS, 404: "No Wild Card tickets on this card today (the same "

@@ -128,7 +128,6 @@ FEED_ERRORS = {
     403: "The key is no device's, or reports for another bank.",
     409: "The show's state refuses it (a heat already live, already ended...).",
     413: "The body is larger than 64 KiB.",
-    429: "Too many wrong keys from this address.",
 }
 HEAT_ERRORS = {**FEED_ERRORS, 404: "No such heat on this bank."}
 ROUTES = [

@@ -1,8 +1,9 @@
 """What every audience shares: authenticate, sync views by revision, estimate the clock.
 
-A connect is checked in this order: is the address blocked at this namespace for wrong keys
-(controller/access/attempts.py; refused before the key is looked at), is the key plain text, is it a
-known unrevoked key, may its role use this namespace. Each live session is registered under its
+A connect is checked in this order: is the key plain text, is it a known unrevoked key, may its
+role use this namespace. A right key is admitted whatever the failures of its address; a wrong
+one is counted and, past the allowance, refused after a pause of this connection alone
+(controller/access/attempts.py). Each live session is registered under its
 principal so that revoking the principal cuts it (`Hub.cut`).
 """
 
@@ -13,7 +14,7 @@ from typing import Any
 
 import socketio
 
-from controller.access.attempts import NOT_PLAIN, TOO_MANY, plain_key, remote_address
+from controller.access.attempts import NOT_PLAIN, plain_key, remote_address
 from controller.access.keys import authenticate
 from controller.access.logins import LOGGED_OUT, person
 from controller.domain.errors import refusal
@@ -54,9 +55,6 @@ class AudienceNamespace(socketio.AsyncNamespace):
         return await query.ask(principal.role, data[0] if data else None, self.hub)
 
     async def on_connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
-        address, attempts = remote_address(environ), self.hub.attempts
-        if attempts.blocked(address, self.path):
-            raise Refused(TOO_MANY)
         try:
             if not isinstance(auth, dict) or "key" not in auth:
                 session = self.admit_person(environ)
@@ -65,8 +63,11 @@ class AudienceNamespace(socketio.AsyncNamespace):
             else:
                 session = self.admit(auth)
         except WrongKey as exc:
-            attempts.failed(address, self.path, str(exc))
-            raise Refused(str(exc)) from None
+            key = auth.get("key") if isinstance(auth, dict) and plain_key(auth.get("key")) \
+                else None
+            sentence = await self.hub.attempts.refuse(remote_address(environ), self.path,
+                                                      str(exc), key)
+            raise Refused(sentence) from None
         await self.save_session(sid, session)
         self.hub.sessions.add(session["id"], self.path, sid)
         await self.joined(sid, session)
