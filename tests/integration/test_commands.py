@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from tests.support.live import live_controller
-
-STARTUP = 11  # a KeyIssued per role key (tests/support/live.py), then one PromotionConfigured
-# per promotion at start-up (docs/config.md)
+from tests.support.live import STARTUP, live_controller
 
 
 def log_rows(db_path) -> list[tuple]:

@@ -21,6 +21,11 @@ from controller.domain.commands import ROLES
 from controller.store.sqlite import EventLog
 from showrunner.contract.delta import patch
 
+PROMOTIONS = 5  # slots, wildcard, roulette, poker, super9: one PromotionConfigured each
+#: the events a fresh live controller's log starts with: a KeyIssued per role key
+#: (`issue_keys`), then a PromotionConfigured per promotion at start-up (docs/config.md)
+STARTUP = len(ROLES) + PROMOTIONS
+
 NAMESPACE_OF_ROLE = {"operator": "/control", "technician": "/control", "auditor": "/control",
                      "display": "/display", "announcer": "/cue", "device": "/device"}
 

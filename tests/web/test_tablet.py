@@ -12,6 +12,7 @@ import pytest
 from playwright.async_api import Browser, Page, WebSocketRoute, expect
 
 from tests.support.browser import needs_chromium
+from tests.support.live import STARTUP as LIVE_STARTUP
 from tests.support.live import LiveController
 from tests.support.people import open_page_as
 
@@ -22,9 +23,8 @@ PACKET = re.compile(r"^4(?P<kind>[23])/control,(?P<id>\d+)(?P<body>\[.*)$", re.D
 pytestmark = needs_chromium
 
 
-STARTUP = 12  # a KeyIssued per role key (tests/support/live.py), one PromotionConfigured, and
-# the UserAdded of the operator who logs in (tests/support/people.py)
-# per promotion at start-up (docs/config.md)
+STARTUP = LIVE_STARTUP + 1  # and the UserAdded of the operator who logs in
+# (tests/support/people.py)
 
 
 def event_count(db_path: Path) -> int:
