@@ -4,6 +4,7 @@ whether opened by the store or by `showrunner-controller serve` (issue 12)."""
 from __future__ import annotations
 
 import gc
+import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,10 @@ from controller.store.sqlite import EventLog, StoreError
 
 def wal_of(path: Path) -> Path:
     return path.with_name(path.name + "-wal")
+
+
+#: where half the file is gone decides which check sees it first: the open, or the integrity check
+REFUSED_TRUNCATED = "not a readable Showrunner event log|is corrupt"
 
 
 def log_with_wal(directory: Path) -> Path:
@@ -62,7 +67,7 @@ def test_a_truncated_db_is_refused_and_it_and_its_wal_are_untouched(tmp_path):
     with path.open("r+b") as f:
         f.truncate(path.stat().st_size // 2)
     before = snapshot(path, wal_of(path))
-    with pytest.raises(StoreError, match="not a readable Showrunner event log"):
+    with pytest.raises(StoreError, match=REFUSED_TRUNCATED):
         EventLog.open(path)
     gc.collect()  # a connection left open would checkpoint or delete the WAL when collected
     assert snapshot(path, wal_of(path)) == before
@@ -75,7 +80,7 @@ def test_serve_refuses_a_truncated_db_and_leaves_db_and_wal_byte_identical(tmp_p
     before = snapshot(path, wal_of(path))
     result = serve(path)
     assert result.returncode == 2
-    assert "not a readable Showrunner event log" in result.stderr
+    assert re.search(REFUSED_TRUNCATED, result.stderr), result.stderr
     assert "the file was not changed" in result.stderr
     assert "Traceback" not in result.stderr
     assert snapshot(path, wal_of(path)) == before
