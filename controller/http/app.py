@@ -190,7 +190,9 @@ def _close_connections(sio: WireServer):
 
     async def close(app: web.Application) -> None:
         if sio.eio.sockets:
-            with contextlib.suppress(TimeoutError):
+            # ValueError: the last socket closed between the check and engine.io's
+            # asyncio.wait over the sockets it then holds (an empty set)
+            with contextlib.suppress(TimeoutError, ValueError):
                 await asyncio.wait_for(sio.eio.disconnect(), CLOSE_S)
         await sio.shutdown()
 
