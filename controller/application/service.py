@@ -58,10 +58,10 @@ class Service:
         them. Returns the number of events replayed."""
         touched: dict[str, int] = {}
         count = 0
-        for stored in self.log.read():
-            event = event_from(stored.type, stored.version, stored.data)
-            for name in self.show.apply(event):
-                touched[name] = stored.seq
+        apply = self.show.apply
+        for seq, type_, version, data in self.log.records():
+            for name in apply(event_from(type_, version, data)):
+                touched[name] = seq
             count += 1
         for name in self.show.published_view_names():
             touched.setdefault(name, 0)

@@ -1,26 +1,23 @@
 """A ranked board of scores that stays sorted as scores arrive.
 
 Ordering: higher score first; equal scores keep the order in which they were reached (the
-earlier first) until a recorded tie-break says otherwise. Each insert or removal is a bisect
-into a sorted list, so a 100 000-line board costs microseconds per score.
+earlier first) until a recorded tie-break says otherwise. A board holds `(−score, tie rank,
+seq, key)` tuples in a `SortedList`: an insert or removal costs O(log n) however long the board
+(a plain list's insert moves every slot after it, which made replaying a million-entry
+tournament grow with the square of its length), and tuples compare in C. The top rows are kept
+until a change reaches them: a board redrawn after each score asks for them every time.
 """
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Hashable, Iterator
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
+
+from sortedcontainers import SortedList
 
 K = TypeVar("K", bound=Hashable)
 
-
-@dataclass(frozen=True, order=True)
-class _Slot(Generic[K]):
-    neg_score: int
-    tie_rank: int
-    seq: int
-    key: K
+Slot = tuple[int, int, int, K]  # (−score, tie rank, seq at which it was reached, key)
 
 
 class Leaderboard(Generic[K]):
@@ -28,8 +25,20 @@ class Leaderboard(Generic[K]):
 
     def __init__(self, best_only: bool = False) -> None:
         self.best_only = best_only
-        self._slots: list[_Slot[K]] = []
-        self._by_key: dict[K, _Slot[K]] = {}
+        self._slots = SortedList()
+        self._by_key: dict[K, Slot[K]] = {}
+        #: the first `_top_n` slots and their (key, score), kept while no change reaches them
+        self._top: list[Slot[K]] = []
+        self._top_pairs: list[tuple[K, int]] = []
+        self._top_n: int | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The board without its cached top rows: they are derived, and a query fills them."""
+        return {"best_only": self.best_only, "_slots": self._slots, "_by_key": self._by_key}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._top, self._top_pairs, self._top_n = [], [], None
 
     def __len__(self) -> int:
         return len(self._slots)
@@ -38,18 +47,16 @@ class Leaderboard(Generic[K]):
         return key in self._by_key
 
     def score(self, key: K) -> int:
-        return -self._by_key[key].neg_score
+        return -self._by_key[key][0]
 
     def record(self, key: K, score: int, seq: int, tie_rank: int = 0) -> bool:
         """Set `key`'s score; with `best_only` a lower score is ignored. True if it changed."""
         old = self._by_key.get(key)
         if old is not None:
-            if self.best_only and -old.neg_score >= score:
+            if self.best_only and -old[0] >= score:
                 return False
             self._remove(old)
-        slot = _Slot(-score, tie_rank, seq, key)
-        bisect.insort(self._slots, slot)
-        self._by_key[key] = slot
+        self._put((-score, tie_rank, seq, key))
         return True
 
     def replace(self, key: K, score: int, seq: int) -> None:
@@ -62,9 +69,7 @@ class Leaderboard(Generic[K]):
         """Order equal scores by a recorded tie-break (lower rank = higher place)."""
         old = self._by_key[key]
         self._remove(old)
-        slot = _Slot(old.neg_score, tie_rank, old.seq, key)
-        bisect.insort(self._slots, slot)
-        self._by_key[key] = slot
+        self._put((old[0], tie_rank, old[2], key))
 
     def remove(self, key: K) -> None:
         if key in self._by_key:
@@ -72,19 +77,33 @@ class Leaderboard(Generic[K]):
 
     def position(self, key: K) -> int:
         """1-based place on the board."""
-        return bisect.bisect_left(self._slots, self._by_key[key]) + 1
+        return int(self._slots.bisect_left(self._by_key[key])) + 1
 
     def at_least(self, score: int) -> int:
         """How many keys hold `score` or more: a newcomer on `score` places after them."""
-        return bisect.bisect_right(self._slots, -score, key=lambda s: s.neg_score)
+        return int(self._slots.bisect_left((1 - score,)))
 
     def top(self, n: int) -> list[tuple[K, int]]:
-        return [(s.key, -s.neg_score) for s in self._slots[:n]]
+        if n != self._top_n:
+            self._top, self._top_n = list(self._slots.islice(0, n)), n
+            self._top_pairs = [(s[3], -s[0]) for s in self._top]
+        return list(self._top_pairs)
 
     def __iter__(self) -> Iterator[tuple[K, int]]:
-        return ((s.key, -s.neg_score) for s in self._slots)
+        return ((s[3], -s[0]) for s in self._slots)
 
-    def _remove(self, slot: _Slot[K]) -> None:
-        i = bisect.bisect_left(self._slots, slot)
-        del self._slots[i]
-        del self._by_key[slot.key]
+    def _changed(self, slot: Slot[K]) -> None:
+        """Forget the top rows if `slot` is among them or joins them."""
+        top, n = self._top, self._top_n
+        if n is not None and (len(top) < n or (top and slot <= top[-1])):
+            self._top_n = None
+
+    def _put(self, slot: Slot[K]) -> None:
+        self._changed(slot)
+        self._slots.add(slot)
+        self._by_key[slot[3]] = slot
+
+    def _remove(self, slot: Slot[K]) -> None:
+        self._changed(slot)
+        self._slots.remove(slot)
+        del self._by_key[slot[3]]

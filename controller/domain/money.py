@@ -26,7 +26,7 @@ def split(pool: int, weights: Sequence[int]) -> list[int]:
     """
     if pool < 0:
         raise ValueError("pool must not be negative")
-    if not weights or any(w < 0 for w in weights) or sum(weights) == 0:
+    if not weights or min(weights) < 0 or sum(weights) == 0:
         raise ValueError("weights must be non-negative with a positive total")
     total = sum(weights)
     parts = [pool * w // total for w in weights]

@@ -1,0 +1,50 @@
+"""The sorted board: every answer equals a brute-force sort, however the top rows were cached."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from controller.domain.leaderboard import Leaderboard
+
+# (op, key, value): record, replace, tie-break, remove, or ask for the top `value` rows
+ops = st.lists(st.tuples(st.sampled_from(["record", "replace", "tie", "remove", "top"]),
+                         st.integers(0, 12), st.integers(0, 8)), max_size=80)
+
+
+def brute(slots: dict[int, tuple[int, int, int]], n: int) -> list[tuple[int, int]]:
+    """The first `n` (key, score): higher score, then lower tie rank, then earlier seq."""
+    order = sorted(slots.items(), key=lambda kv: (-kv[1][0], kv[1][1], kv[1][2], kv[0]))
+    return [(k, score) for k, (score, _, _) in order[:n]]
+
+
+@settings(max_examples=200)
+@given(ops, st.booleans())
+def test_the_board_answers_as_a_full_sort_does(operations, best_only):
+    board: Leaderboard[int] = Leaderboard(best_only=best_only)
+    slots: dict[int, tuple[int, int, int]] = {}  # key -> (score, tie rank, seq)
+    for seq, (op, key, value) in enumerate(operations):
+        if op == "record":
+            changed = board.record(key, value, seq)
+            if not (best_only and key in slots and slots[key][0] >= value):
+                assert changed
+                slots[key] = (value, 0, seq)
+            else:
+                assert not changed
+        elif op == "replace":
+            board.replace(key, value, seq)
+            slots[key] = (value, 0, seq)
+        elif op == "tie" and key in slots:
+            board.set_tie_rank(key, value)
+            slots[key] = (slots[key][0], value, slots[key][2])
+        elif op == "remove":
+            board.remove(key)
+            slots.pop(key, None)
+        if seq % 2:  # a change with the top rows cached, and one without
+            assert board.top(value) == brute(slots, value)
+    assert board.top(5) == brute(slots, 5)
+    everything = brute(slots, len(slots))
+    assert list(board) == everything and len(board) == len(slots)
+    assert [board.position(k) for k, _ in everything] == list(range(1, len(slots) + 1))
+    for score in range(10):
+        assert board.at_least(score) == sum(1 for s, _, _ in slots.values() if s >= score)
