@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from controller.access.keys import Principal
+from controller.application import snapshots
 from controller.application.faults import FaultLog
 from controller.application.show import Show, View
 from controller.domain.commands import Context
@@ -53,16 +54,26 @@ class Service:
         self._due_faults = {feature.name: FaultLog(logger, f"The {feature.name} clock")
                             for feature in show.features}
 
-    def replay(self) -> int:
-        """Rebuild state from the log; views get the revision of the last event that touched
-        them. Returns the number of events replayed."""
+    def replay(self, from_snapshot: bool = True) -> int:
+        """Rebuild state from the log, from its newest usable snapshot on (or from its first
+        event): views get the revision of the last event that touched them. Returns the number
+        of events folded (the tail after the snapshot)."""
+        restored = snapshots.newest(self.log) if from_snapshot else None
         touched: dict[str, int] = {}
+        after = 0
+        if restored is not None:
+            self.show = Show(restored.features)
+            touched.update(self.show.adopt(restored.views))
+            after = restored.seq
         count = 0
         apply = self.show.apply
-        for seq, type_, version, data in self.log.records():
+        for seq, type_, version, data in self.log.records(after):
             for name in apply(event_from(type_, version, data)):
                 touched[name] = seq
             count += 1
+        logger.info("state from %s and %d events after it",
+                    f"the snapshot at event {after}" if restored else "the log's first event",
+                    count)
         for name in self.show.published_view_names():
             touched.setdefault(name, 0)
         by_revision: dict[int, list[str]] = {}

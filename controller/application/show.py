@@ -129,6 +129,19 @@ class Show:
         view = self.views[name] = View(name, revision, doc)
         return view
 
+    def folded_views(self) -> dict[str, tuple[int, int]]:
+        """Each view folded from the log (not the live ones): its revision and the index of
+        the feature that renders it, what a snapshot keeps of the show beside the features."""
+        index = {id(f): i for i, f in enumerate(self.features)}
+        return {name: (view.revision, index[id(self._view_owner[name])])
+                for name, view in self.views.items() if name not in self._live}
+
+    def adopt(self, folded: dict[str, tuple[int, int]]) -> dict[str, int]:
+        """Take a snapshot's `folded_views`: the revision of each view, to publish them at."""
+        for name, (_, i) in folded.items():
+            self._view_owner[name] = self.features[i]
+        return {name: revision for name, (revision, _) in folded.items()}
+
     def views_since(self, held: Mapping[str, int], operator: bool = False) -> list[View]:
         """What a reconnecting client lacks, given the revisions it holds."""
         return [v for n, v in sorted(self.views.items())

@@ -21,6 +21,7 @@ from typing import Any
 
 from controller.application.features import build_features
 from controller.application.show import Show
+from controller.application.snapshots import FORMAT, fingerprint, restore
 from controller.domain.awards import PrizeAwarded
 from controller.domain.certification import AuditCertified
 from controller.domain.events import DomainEvent, event_from
@@ -100,6 +101,7 @@ class Verdict:
     count: int
     head: str
     findings: list[Finding]
+    snapshots: int = 0  # snapshots of this code's format compared with the replay
 
     @property
     def holds(self) -> bool:
@@ -111,15 +113,53 @@ def verify_log(log: EventLog) -> Verdict:
     image: what `audit verify` and the console's "Verify the chain now" both run."""
     broken = log.first_broken_link()
     findings = [finding(log, broken)] if broken else []
-    for found in (check_draws(log.read()), check_signatures(log.read(), log.signature_image)):
+    snapshots = SnapshotCheck(log)
+    for found in (check_draws(log.read(), snapshots),
+                  check_signatures(log.read(), log.signature_image)):
         if found is not None:
             findings.append(found)
+    findings += snapshots.findings
     findings.sort(key=lambda f: f.seq)
-    return Verdict(log.last_seq, log.last_hash, findings)
+    return Verdict(log.last_seq, log.last_hash, findings, snapshots.checked)
 
 
-def check_draws(events: Iterable[StoredEvent]) -> Finding | None:
-    """The first event at which a draw cannot be recomputed from the log, or None."""
+class SnapshotCheck:
+    """Every snapshot this code could start from, against the state the replay reaches at its
+    sequence: a snapshot that is not the fold of the log before it is a finding (a controller
+    started from it would run on a state the log does not give)."""
+
+    def __init__(self, log: EventLog) -> None:
+        self.log = log
+        self.rows = {row.seq: row for row in log.snapshots() if row.format == FORMAT}
+        self.findings: list[Finding] = []
+        self.checked = 0
+
+    def __call__(self, seq: int, show: Show) -> None:
+        row = self.rows.get(seq)
+        if row is None:
+            return
+        self.checked += 1
+        blob = self.log.snapshot_blob(row)
+        problem = None
+        if row.hash != self.log.hash_at(seq):
+            problem = "its chain hash is not this event's"
+        elif blob is None:
+            problem = "its bytes do not hash to its SHA-256 (damaged)"
+        else:
+            try:
+                features, _ = restore(blob)
+                if fingerprint(features) != fingerprint(show.features):
+                    problem = "its state is not the state the events up to here give"
+            except Exception as exc:
+                problem = f"it cannot be loaded ({exc.__class__.__name__}: {exc})"
+        if problem is not None:
+            self.findings.append(Finding(seq, "snapshot", f"the snapshot here: {problem}"))
+
+
+def check_draws(events: Iterable[StoredEvent],
+                after_each: Callable[[int, Show], None] | None = None) -> Finding | None:
+    """The first event at which a draw cannot be recomputed from the log, or None;
+    `after_each(seq, show)` sees the state after each event."""
     show = Show(build_features())
     wildcard = show.feature(Wildcard)
     assert isinstance(wildcard, Wildcard)
@@ -133,6 +173,8 @@ def check_draws(events: Iterable[StoredEvent]) -> Finding | None:
                 problem = _draw_problem(event, wildcard.pool)
             if problem is None:
                 show.apply(event)
+                if after_each is not None:
+                    after_each(stored.seq, show)
         except Exception as exc:  # a tampered row may not even fold: that is a finding too
             problem = f"cannot be replayed ({exc.__class__.__name__}: {exc})"
         if problem is not None:

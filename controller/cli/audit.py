@@ -99,7 +99,8 @@ def signing_key(db: Path, given: Path | None) -> Path:
 
 def _verify(args: argparse.Namespace) -> int:
     with EventLog.open(args.db, create=False) as log:
-        findings = verify_log(log).findings
+        verdict = verify_log(log)
+        findings = verdict.findings
         anchor, problem = None, None
         if args.checkpoint is not None:
             anchor, problem = verify_checkpoints(log, args.checkpoint,
@@ -120,6 +121,8 @@ def _verify(args: argparse.Namespace) -> int:
     if kind == REHEARSAL:
         print("  this is a REHEARSAL log (its show clock was set, docs/rehearsal.md): nothing "
               "in it happened on the floor")
+    if verdict.snapshots:
+        print(f"  {verdict.snapshots} snapshot(s) of the state match the replay at their event")
     for scheme, first_seq, last_seq in coverage:
         print(f"  events {first_seq}-{last_seq}: hash scheme {scheme}, the chain covers "
               f"{COVERAGE[scheme]}")

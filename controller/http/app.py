@@ -26,6 +26,7 @@ from controller.application.features import build_features
 from controller.application.heap import keep_replayed_state
 from controller.application.service import Service, wall_clock_ms
 from controller.application.show import Show
+from controller.application.snapshots import Snapshots
 from controller.audit.checkpoints import Anchoring, Checkpointer, load_private
 from controller.domain.errors import Rejected
 from controller.feeds.live import LiveCredits, publish_live
@@ -139,6 +140,7 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
                 service.record(f"rehearsal:{log.last_seq}", [rehearsal.event()])
             record_configs(service)
             keep_replayed_state()
+            snapshots = Snapshots(log, lambda: service.show)
             checkpointer = None
             if anchor is not None:
                 checkpointer = Checkpointer(log, load_private(anchor.key), anchor.path,
@@ -157,7 +159,7 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
         devices.publish()  # every device key, offline until it connects
         hub.fanout.start()
         tasks = [asyncio.create_task(hub.run_clock()),
-                 asyncio.create_task(_watch_log(hub, checkpointer)),
+                 asyncio.create_task(_watch_log(hub, checkpointer, snapshots)),
                  asyncio.create_task(publish_live(hub, app[live_credits_key]))]
         if playlists is not None:
             tasks.append(asyncio.create_task(watch_playlists(hub, playlists)))
@@ -168,6 +170,7 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
         await hub.fanout.stop()
         if checkpointer is not None:
             checkpointer.now(service.clock())  # clean shutdown: the log's end is anchored
+        snapshots.close()  # the next start replays nothing
         log.close()
 
     return context
@@ -202,10 +205,11 @@ def _close_connections(sio: WireServer):
 WATCH_S = 0.5
 
 
-async def _watch_log(hub: Hub, checkpointer: Checkpointer | None) -> None:
+async def _watch_log(hub: Hub, checkpointer: Checkpointer | None,
+                     snapshots: Snapshots) -> None:
     """Fold keys issued or revoked by the `key` command while running (a revoked key is
-    refused from its next connect: authentication reads the keys table), and sign a
-    checkpoint every N events."""
+    refused from its next connect: authentication reads the keys table), sign a checkpoint
+    every N events and write a snapshot at its cadence."""
     while True:
         events, views = hub.service.catch_up()
         for event in events:  # a key revoked at the shell: its live sessions are cut now
@@ -213,6 +217,7 @@ async def _watch_log(hub: Hub, checkpointer: Checkpointer | None) -> None:
         hub.publish(views)
         if checkpointer is not None:
             checkpointer.maybe(hub.service.clock())
+        snapshots.maybe()
         await asyncio.sleep(WATCH_S)
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from controller.store import calls as calls_table
 from controller.store import signatures as signatures_table
+from controller.store import snapshots as snapshots_table
 from controller.store import users as users_table
 from controller.store.chain import GENESIS, WITH_ACKS, ack_digest, event_hash
 from controller.store.chain import canonical_json as canonical_json  # its users import it here
@@ -144,6 +145,7 @@ class EventLog:
             self.log_id = log_identity(self._db)
             self._db.execute(users_table.SCHEMA)
             self._db.execute(calls_table.SCHEMA)
+            snapshots_table.create(self._db)
         self._foreign: list[StoredEvent] = []
 
     def _tail(self) -> tuple[int, str]:
@@ -399,6 +401,19 @@ class EventLog:
     def calls_for(self, card: str) -> list[calls_table.MemberCall]:
         """Every kiosk's and app's call that named `card`, oldest first."""
         return calls_table.calls_for(self._db, card)
+
+    # -- snapshots of the folded state, beside the log (controller/store/snapshots.py) -------
+    def put_snapshot(self, seq: int, hash_: str, format_: str, at_ms: int,
+                     blob: bytes) -> snapshots_table.Snapshot:
+        return snapshots_table.put(self._db, seq, hash_, format_, at_ms, blob)
+
+    def snapshots(self) -> list[snapshots_table.Snapshot]:
+        """Every snapshot kept, newest first."""
+        return snapshots_table.listed(self._db)
+
+    def snapshot_blob(self, row: snapshots_table.Snapshot) -> bytes | None:
+        """The snapshot's bytes, or None if they are not whole."""
+        return snapshots_table.blob(self._db, row)
 
     # -- signature images, beside the log (controller/store/signatures.py) -------------------
     def put_signature(self, row: signatures_table.StoredSignature

@@ -1,0 +1,115 @@
+"""The `snapshots` tables: the controller's folded state at a sequence, beside the log.
+
+A snapshot is derived data, outside the hash chain: it names the sequence it covers, that
+event's chain hash (so a log restored from an older backup, or rewritten, does not hold it) and
+the code format that wrote it (controller/application/snapshots.py). Its bytes are kept in
+chunks of `CHUNK` bytes, one short transaction each, so a writer in another process never holds
+the log's write lock for longer than one chunk takes; the `snapshots` row, written last, makes
+it visible, and the SHA-256 of the whole blob tells a damaged one. The newest `KEEP` are kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA = """CREATE TABLE IF NOT EXISTS snapshots (
+    seq     INTEGER PRIMARY KEY,
+    hash    TEXT NOT NULL,
+    format  TEXT NOT NULL,
+    at_ms   INTEGER NOT NULL,
+    size    INTEGER NOT NULL,
+    sha256  TEXT NOT NULL,
+    chunks  INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS snapshot_chunks (
+    seq     INTEGER NOT NULL,
+    n       INTEGER NOT NULL,
+    data    BLOB NOT NULL,
+    PRIMARY KEY (seq, n)
+)"""
+CHUNK = 4 << 20
+KEEP = 2
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A snapshot's row: what it covers and how to tell it is whole."""
+
+    seq: int
+    hash: str
+    format: str
+    at_ms: int
+    size: int
+    sha256: str
+    chunks: int
+
+
+def create(db: sqlite3.Connection) -> None:
+    for statement in SCHEMA.split(";"):
+        db.execute(statement)
+
+
+def _commit(db: sqlite3.Connection, statement: str, args: tuple[object, ...]) -> None:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute(statement, args)
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
+def put(db: sqlite3.Connection, seq: int, hash_: str, format_: str, at_ms: int,
+        blob: bytes) -> Snapshot:
+    """Keep `blob` as the snapshot at `seq`, then drop all but the newest `KEEP`."""
+    _commit(db, "DELETE FROM snapshot_chunks WHERE seq = ?", (seq,))  # an earlier, cut write
+    chunks = 0
+    for first in range(0, len(blob), CHUNK):
+        _commit(db, "INSERT INTO snapshot_chunks (seq, n, data) VALUES (?, ?, ?)",
+                (seq, chunks, blob[first:first + CHUNK]))
+        chunks += 1
+    row = Snapshot(seq, hash_, format_, at_ms, len(blob), hashlib.sha256(blob).hexdigest(),
+                   chunks)
+    _commit(db, "INSERT OR REPLACE INTO snapshots (seq, hash, format, at_ms, size, sha256, "
+                "chunks) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (row.seq, row.hash, row.format, row.at_ms, row.size, row.sha256, row.chunks))
+    for old in listed(db)[KEEP:]:
+        _commit(db, "DELETE FROM snapshots WHERE seq = ?", (old.seq,))
+    _commit(db, "DELETE FROM snapshot_chunks WHERE seq NOT IN (SELECT seq FROM snapshots) "
+                "AND seq < ?", (seq,))
+    return row
+
+
+def listed(db: sqlite3.Connection) -> list[Snapshot]:
+    """Every snapshot, newest first (none in a log that never had the tables)."""
+    try:
+        rows = db.execute("SELECT seq, hash, format, at_ms, size, sha256, chunks FROM snapshots "
+                          "ORDER BY seq DESC").fetchall()
+    except sqlite3.OperationalError:  # a read-only look at a log from before snapshots
+        return []
+    return [Snapshot(*row) for row in rows]
+
+
+def blob(db: sqlite3.Connection, row: Snapshot) -> bytes | None:
+    """The snapshot's bytes, or None if any chunk is missing or they do not hash to its
+    SHA-256 (a damaged or half-deleted snapshot)."""
+    data = b"".join(part for (part,) in db.execute(
+        "SELECT data FROM snapshot_chunks WHERE seq = ? ORDER BY n", (row.seq,)))
+    if len(data) != row.size or hashlib.sha256(data).hexdigest() != row.sha256:
+        return None
+    return data
+
+
+def write_beside(path: Path, seq: int, hash_: str, format_: str, at_ms: int,
+                 blob: bytes) -> Snapshot:
+    """`put` through a connection of its own: a snapshot written by a child process while
+    the controller goes on appending through its own (WAL: each waits at most one chunk)."""
+    db = sqlite3.connect(path, isolation_level=None, timeout=30)
+    try:
+        db.execute("PRAGMA synchronous = FULL")
+        return put(db, seq, hash_, format_, at_ms, blob)
+    finally:
+        db.close()
