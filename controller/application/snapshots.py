@@ -21,6 +21,7 @@ as it was at the fork), and at a clean shutdown, in-process.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import logging
@@ -76,7 +77,15 @@ def capture(show: Show) -> bytes:
 
 
 def restore(blob: bytes) -> tuple[list[Feature], dict[str, tuple[int, int]]]:
-    features, views = pickle.loads(blob)
+    """The snapshot's features and views. The collector is off meanwhile: loading a million
+    objects, none of them garbage, would otherwise run it thousands of times."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        features, views = pickle.loads(blob)
+    finally:
+        if enabled:
+            gc.enable()
     return features, views
 
 

@@ -49,6 +49,11 @@ class Leaderboard(Generic[K]):
     def score(self, key: K) -> int:
         return -self._by_key[key][0]
 
+    def held(self, key: K) -> tuple[int, int] | None:
+        """(score, seq at which it was reached) of `key`, or None if it has no score here."""
+        slot = self._by_key.get(key)
+        return None if slot is None else (-slot[0], slot[2])
+
     def record(self, key: K, score: int, seq: int, tie_rank: int = 0) -> bool:
         """Set `key`'s score; with `best_only` a lower score is ignored. True if it changed."""
         old = self._by_key.get(key)
@@ -82,6 +87,10 @@ class Leaderboard(Generic[K]):
     def at_least(self, score: int) -> int:
         """How many keys hold `score` or more: a newcomer on `score` places after them."""
         return int(self._slots.bisect_left((1 - score,)))
+
+    def keys_at(self, score: int) -> list[K]:
+        """Every key on `score`, in board order."""
+        return [s[3] for s in self._slots.irange((-score,), (1 - score,), inclusive=(True, False))]
 
     def top(self, n: int) -> list[tuple[K, int]]:
         if n != self._top_n:

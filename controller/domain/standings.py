@@ -19,9 +19,7 @@ class Standings:
     def __init__(self, best_per_guest: bool = False) -> None:
         self.best_per_guest = best_per_guest
         self.board: Leaderboard[str] = Leaderboard()
-        self._held: dict[str, Held] = {}
         self._guests: dict[str, dict[str, Held]] = {}  # card -> entry -> held
-        self._by_score: dict[int, set[str]] = {}
         self._tie_keys: dict[str, tuple[int, ...]] = {}
 
     def __len__(self) -> int:
@@ -48,7 +46,7 @@ class Standings:
         """The entry whose score stands for `key` (the key itself unless best-per-guest)."""
         if not self.best_per_guest:
             return key
-        held = self._held[key]
+        held = self.board.held(key)
         return next(e for e, h in self._guests[key].items() if h == held)
 
     def _refresh(self, card: str) -> None:
@@ -56,22 +54,17 @@ class Standings:
         self._set(card, max(held, key=lambda h: (h[0], -h[1]), default=None))
 
     def _set(self, key: str, held: Held | None) -> None:
-        old = self._held.get(key)
+        old = self.board.held(key)
         if old == held:
             return
         if old is not None:
             self.board.remove(key)
-            self._by_score[old[0]].discard(key)
             self._tie_keys.pop(key, None)
-            del self._held[key]
         if held is not None:
-            peers = self._by_score.setdefault(held[0], set())
-            for peer in peers:
+            for peer in self.board.keys_at(held[0]):
                 if self._tie_keys.pop(peer, None) is not None:
                     self.board.set_tie_rank(peer, 0)
-            peers.add(key)
             self.board.record(key, held[0], held[1])
-            self._held[key] = held
 
     # -- ranking -------------------------------------------------------------------------------
     def ranking(self, n: int | None = None) -> list[str]:
@@ -83,7 +76,7 @@ class Standings:
     def tied_group(self, key: str) -> list[str]:
         """Every key sharing `key`'s score and tie-break values, in board order."""
         score, tie = self.board.score(key), self._tie_keys.get(key, ())
-        group = [k for k in self._by_score[score] if self._tie_keys.get(k, ()) == tie]
+        group = [k for k in self.board.keys_at(score) if self._tie_keys.get(k, ()) == tie]
         return sorted(group, key=self.board.position)
 
     def unresolved(self, cutoffs: Sequence[int]) -> list[tuple[int, list[str]]]:
@@ -101,7 +94,7 @@ class Standings:
         """One round of a tie-break: higher value, higher place; equal values stay tied."""
         for key, value in zip(keys, values, strict=True):
             self._tie_keys[key] = (*self._tie_keys.get(key, ()), -value)
-        peers = self._by_score[self.board.score(keys[0])]
+        peers = self.board.keys_at(self.board.score(keys[0]))
         order = sorted({self._tie_keys.get(p, ()) for p in peers})
         for peer in peers:
             self.board.set_tie_rank(peer, order.index(self._tie_keys.get(peer, ())))

@@ -48,3 +48,6 @@ def test_the_board_answers_as_a_full_sort_does(operations, best_only):
     assert [board.position(k) for k, _ in everything] == list(range(1, len(slots) + 1))
     for score in range(10):
         assert board.at_least(score) == sum(1 for s, _, _ in slots.values() if s >= score)
+        assert board.keys_at(score) == [k for k, s in everything if s == score]
+    for key in range(13):
+        assert board.held(key) == ((slots[key][0], slots[key][2]) if key in slots else None)

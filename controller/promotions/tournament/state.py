@@ -6,7 +6,8 @@ keep entering and seating independent of the number of entries.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 
 from controller.domain.standings import Standings
 
@@ -23,8 +24,10 @@ class StageSpec:
     heat_size: int = 6
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
+    """One buy-in. Slotted: a season's log holds a million of them, kept and snapshotted."""
+
     id: str
     card: str
     stage: str
@@ -39,6 +42,14 @@ class Entry:
     status: str = "active"  # active | disqualified | forfeited | refunded | to_final
     proxy: str | None = None
     signed: bool = False  # the participant signed for the score as it stands
+
+    def __reduce__(self) -> tuple[type[Entry], tuple[object, ...]]:
+        """Pickled as its fields in order (a snapshot loads a million in a fraction of the
+        time a dict of attributes each takes)."""
+        return Entry, _ENTRY_FIELDS(self)
+
+
+_ENTRY_FIELDS = attrgetter(*(f.name for f in fields(Entry)))
 
 
 @dataclass
