@@ -1,15 +1,23 @@
-"""Tournament leaderboard: recording one score into a large board, and replay at start.
+"""Tournament leaderboard: recording one score into a large board, and a start on a season's log.
 
-    python bench/leaderboard.py --entries 100000 --json
+    python bench/leaderboard.py --entries 100000 --events 2000000 --json
 
 `record_p99_ms`: one `slots.record_score` through the real service path (decide, durable SQLite
 append with synchronous=FULL, apply, leaderboard view re-rendered and published) into a Slots
 qualifying board of `--entries` entries. Every timed score lands on the visible top 45, so the
 view changes each time, after the replayed state is frozen as the controller freezes it
 (controller/application/heap.py; `full_gc_ms` one full garbage collection then,
-`full_gc_ms_unfrozen` before). `replay_s`: a fresh controller rebuilding its state from a log of
-`--events` events (members, entries and scores), exactly as at start-up. The logs are written
-in bulk first, as in bench/super9.py. Prints one JSON object.
+`full_gc_ms_unfrozen` before).
+
+A season's log of `--events` events (members, entries and their scores: tests/support/season.py,
+written in bulk) is then started on by fresh processes, each timed inside itself from opening
+the log to a service ready as `serve` makes it (replayed, configs recorded, heap frozen):
+`replay_s` with no snapshot, from the first event (what `audit verify` and a snapshot's
+fallback do), `replay_rss_mib` that process's resident memory after it; it then writes the
+snapshot a clean shutdown writes (`snapshot_write_s`, `snapshot_mib`). After `--tail` more
+events (by default a whole snapshot period, controller/application/snapshots.py: the most a
+crash leaves after the last snapshot), `restart_s` is a start from that snapshot and the tail,
+`restart_rss_mib` its memory. Prints one JSON object.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import gc
 import json
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -28,46 +37,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.access.keys import Principal
+from controller.application import snapshots
+from controller.application.configs import record_configs
 from controller.application.features import build_features
 from controller.application.heap import keep_replayed_state
 from controller.application.service import Service, wall_clock_ms
 from controller.application.show import Show
+from controller.application.snapshots import Snapshots
 from controller.domain.events import DomainEvent
-from controller.domain.members import MemberRegistered
 from controller.promotions.tournament.events import TournamentEntered, TournamentScoreRecorded
 from controller.store.sqlite import EventLog
-
-CHUNK = 5000  # events per bulk append
-BENCH = Principal("operator", "bench", "key:bench")
-MEMBERS = 1000
-SEATS_PER_HEAT = 10  # the shipped slots.yaml
-BUY_IN = 5000
-
-
-def tournament_events(entries: int, rng: random.Random, at_ms: int) -> list[DomainEvent]:
-    """Members, then entries seated in order (one seat per heat each), then their scores."""
-    members = min(MEMBERS, max(SEATS_PER_HEAT, entries))
-    out: list[DomainEvent] = [
-        MemberRegistered(str(1_000_000 + m), f"Player{m} S.", True, []) for m in range(members)]
-    for i in range(entries):
-        out.append(TournamentEntered("slots", f"S{i + 1}", str(1_000_000 + i % members),
-                                     "qualifying", f"Heat {i // SEATS_PER_HEAT + 1}",
-                                     i % SEATS_PER_HEAT + 1, "cash", BUY_IN, at_ms))
-    out += [TournamentScoreRecorded("slots", f"S{i + 1}", rng.randrange(100_000), at_ms, {})
-            for i in range(entries)]
-    return out
-
-
-def write_log(path: Path, events: list[DomainEvent], at_ms: int) -> None:
-    log = EventLog.open(path)
-    try:
-        for first in range(0, len(events), CHUNK):
-            chunk = events[first:first + CHUNK]
-            log.append(f"bench-{first}", "bench", at_ms, [e.record() for e in chunk],
-                       {"ok": True}, principal=BENCH.id, digest=f"bench-{first}")
-    finally:
-        log.close()
+from tests.support.season import BENCH, season, tournament_events, write_log
 
 
 def started(path: Path) -> tuple[Service, int, float]:
@@ -76,6 +56,47 @@ def started(path: Path) -> tuple[Service, int, float]:
     begin = time.perf_counter()
     count = service.replay()
     return service, count, time.perf_counter() - begin
+
+
+def probe(path: Path, write_snapshot: bool) -> dict[str, Any]:
+    """In a fresh process: open the log and make the service `serve` makes from it, timed;
+    with `write_snapshot`, then write the clean shutdown's snapshot, timed."""
+    begin = time.perf_counter()
+    log = EventLog.open(path)
+    service = Service(log, Show(build_features()), wall_clock_ms)
+    folded = service.replay()
+    record_configs(service)
+    keep_replayed_state()
+    out: dict[str, Any] = {"s": round(time.perf_counter() - begin, 3), "folded": folded,
+                           "rss_mib": rss_mib()}
+    if write_snapshot:
+        begin = time.perf_counter()
+        Snapshots(log, lambda: service.show).close()
+        out["snapshot_write_s"] = round(time.perf_counter() - begin, 3)
+        out["snapshot_mib"] = round(log.snapshots()[0].size / 2**20, 1)
+    log.close()
+    return out
+
+
+def rss_mib() -> float:
+    with open("/proc/self/status") as status:
+        kib = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+    return round(kib / 1024, 1)
+
+
+def in_fresh_process(path: Path, write_snapshot: bool) -> dict[str, Any]:
+    args = [sys.executable, __file__, "--probe", str(path)]
+    if write_snapshot:
+        args.append("--write-snapshot")
+    done = subprocess.run(args, check=True, capture_output=True, text=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def tail_events(count: int, entries: int, rng: random.Random, at_ms: int) -> list[DomainEvent]:
+    """A night after the snapshot: new scores for the season's entries."""
+    return [TournamentScoreRecorded("slots", f"S{rng.randrange(entries) + 1}",
+                                    rng.randrange(10 * entries), at_ms, {})
+            for _ in range(count)]
 
 
 def full_gc_ms() -> float:
@@ -88,7 +109,7 @@ def full_gc_ms() -> float:
 def record_scores(service: Service, entries: int, records: int,
                   rng: random.Random) -> list[float]:
     timings = []
-    top = 100_000
+    top = 10 * entries  # above every score tournament_events gives
     for _ in range(records):
         top += rng.randrange(1, 50)
         envelope = {"type": "slots.record_score", "command_id": uuid.uuid4().hex,
@@ -101,7 +122,7 @@ def record_scores(service: Service, entries: int, records: int,
     return timings
 
 
-def run(entries: int, events: int, records: int, seed: int) -> dict[str, Any]:
+def run(entries: int, events: int, records: int, tail: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     at_ms = wall_clock_ms()
     with tempfile.TemporaryDirectory() as tmp:
@@ -117,20 +138,25 @@ def run(entries: int, events: int, records: int, seed: int) -> dict[str, Any]:
             gc.unfreeze()
             service.log.close()
 
-        replay_log = Path(tmp) / "replay.db"
-        members = min(MEMBERS, events)
-        per_entry = max(0, (events - members) // 2)  # one entry and its score
-        replayed = tournament_events(per_entry, rng, at_ms)[:events]
-        write_log(replay_log, replayed, at_ms)
-        service, replay_events, replay_s = started(replay_log)
-        service.log.close()
+        season_log = Path(tmp) / "season.db"
+        events_written = season(events, rng, at_ms)
+        season_entries = sum(isinstance(e, TournamentEntered) for e in events_written)
+        write_log(season_log, events_written, at_ms)
+        del events_written
+        full = in_fresh_process(season_log, write_snapshot=True)
+        write_log(season_log, tail_events(tail, max(1, season_entries), rng, at_ms), at_ms,
+                  prefix="tail")
+        restart = in_fresh_process(season_log, write_snapshot=False)
     cuts = statistics.quantiles(timings, n=100)
     return {"benchmark": "leaderboard", "entries": entries, "records": records,
             "record_p50_ms": round(cuts[49], 3), "record_p99_ms": round(cuts[98], 3),
             "record_max_ms": round(max(timings), 3),
             "full_gc_ms_unfrozen": unfrozen_gc_ms, "full_gc_ms": frozen_gc_ms,
-            "replay_events": replay_events, "replay_s": round(replay_s, 3),
-            "board_log_events": board_events, "board_replay_s": round(board_replay_s, 3)}
+            "board_log_events": board_events, "board_replay_s": round(board_replay_s, 3),
+            "season_events": full["folded"], "replay_s": full["s"],
+            "replay_rss_mib": full["rss_mib"], "snapshot_write_s": full["snapshot_write_s"],
+            "snapshot_mib": full["snapshot_mib"], "tail_events": restart["folded"],
+            "restart_s": restart["s"], "restart_rss_mib": restart["rss_mib"]}
 
 
 def main() -> None:
@@ -138,10 +164,17 @@ def main() -> None:
     parser.add_argument("--entries", type=int, default=100_000, help="entries on the board")
     parser.add_argument("--events", type=int, default=100_000, help="events in the replay log")
     parser.add_argument("--records", type=int, default=1000, help="timed scores")
+    parser.add_argument("--tail", type=int, default=snapshots.EVERY_EVENTS,
+                        help="events after the snapshot, for restart_s")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--probe", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--write-snapshot", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help="print JSON (the only output form)")
     args = parser.parse_args()
-    print(json.dumps(run(args.entries, args.events, args.records, args.seed)))
+    if args.probe is not None:
+        print(json.dumps(probe(args.probe, args.write_snapshot)))
+        return
+    print(json.dumps(run(args.entries, args.events, args.records, args.tail, args.seed)))
 
 
 if __name__ == "__main__":

@@ -43,8 +43,8 @@ from controller.store.sqlite import EventLog
 
 logger = logging.getLogger(__name__)
 
-EVERY_EVENTS = 50_000
-EVERY_S = 600.0
+EVERY_EVENTS = 10_000
+EVERY_S = 300.0
 CHILD_LIMIT_S = 300.0  # a child still writing after this long is stopped (and logged)
 
 

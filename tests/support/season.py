@@ -59,12 +59,13 @@ def season(events: int, rng: random.Random, at_ms: int, close: bool = False
     return tournament_events(entries, rng, at_ms, close)
 
 
-def write_log(path: Path, events: list[DomainEvent], at_ms: int) -> None:
+def write_log(path: Path, events: list[DomainEvent], at_ms: int, prefix: str = "bench") -> None:
+    """Append `events` to the log at `path` in commands of `CHUNK` (ids `prefix-N`)."""
     log = EventLog.open(path)
     try:
         for first in range(0, len(events), CHUNK):
             chunk = events[first:first + CHUNK]
-            log.append(f"bench-{first}", "bench", at_ms, [e.record() for e in chunk],
-                       {"ok": True}, principal=BENCH.id, digest=f"bench-{first}")
+            log.append(f"{prefix}-{first}", "bench", at_ms, [e.record() for e in chunk],
+                       {"ok": True}, principal=BENCH.id, digest=f"{prefix}-{first}")
     finally:
         log.close()

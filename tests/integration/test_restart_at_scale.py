@@ -1,0 +1,72 @@
+"""A season's log: the controller writes its snapshot on its own, is SIGKILLed during a Wild Card
+claim, and is back showing the same claim from the snapshot and the tail.
+
+The log is generated (tests/support/season.py): `SHOWRUNNER_SEASON_EVENTS` events, 200,000 by
+default (a CI run); `SHOWRUNNER_SEASON_EVENTS=2000000 pytest -s` is the season of the issue,
+and prints how long the claim was off the screens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import sqlite3
+import time
+from pathlib import Path
+
+from controller.application.service import wall_clock_ms
+from tests.support.live import live_controller
+from tests.support.season import card_of, season, write_log
+from tests.support.wildcard import freeze_when_bins_close, write_wildcard_config
+
+EVENTS = int(os.environ.get("SHOWRUNNER_SEASON_EVENTS", "200000"))
+
+
+def snapshot_seqs(db: Path) -> list[int]:
+    with sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True) as con:
+        try:
+            return [seq for (seq,) in con.execute("SELECT seq FROM snapshots ORDER BY seq")]
+        except sqlite3.OperationalError:  # the controller has not made the table yet
+            return []
+
+
+async def test_a_claim_is_back_on_screen_from_the_snapshot_after_a_sigkill(tmp_path,
+                                                                           monkeypatch):
+    # wild card rules 39-40: the claim's 90 s run from an absolute deadline a restart keeps
+    db = tmp_path / "season.db"
+    write_log(db, season(EVENTS, random.Random(7), wall_clock_ms(), close=True), wall_clock_ms())
+    write_wildcard_config(tmp_path / "config", close_in_ms=30_000)
+    monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
+    async with live_controller(db) as ctl:
+        async with ctl.client() as mc:
+            for member in (1, 2, 3):
+                ack = await mc.send("wildcard.activate", {"card": card_of(member)})
+                assert ack["ok"], ack
+            deadline = time.monotonic() + 120
+            while not snapshot_seqs(db):  # the cadence: a child writes it, the loop goes on
+                assert time.monotonic() < deadline, "no snapshot was written"
+                await asyncio.sleep(0.2)
+            frozen = await freeze_when_bins_close(mc)
+            assert frozen["ok"], frozen
+            ack = await mc.send("wildcard.draw")
+            assert ack["ok"], ack
+            drawn = ack["events"][0]["data"]
+            await mc.wait_view("draw:wildcard", lambda d: d["phase"] == "claim", timeout=30)
+        assert max(snapshot_seqs(db)) < last_seq(db), "the draw is in the tail"
+        ctl.kill()
+        killed = time.monotonic()
+        await ctl.start()
+        async with ctl.client("display") as screen:
+            doc = await screen.wait_view("draw:wildcard", lambda d: d["phase"] == "claim",
+                                         timeout=30)
+        back_s = time.monotonic() - killed
+        print(f"\n{EVENTS} events: the claim was back on a screen {back_s:.2f} s after the "
+              "SIGKILL")
+        assert doc["claim_deadline"] == drawn["claim_deadline_ms"]
+        assert wall_clock_ms() < doc["claim_deadline"]
+
+
+def last_seq(db: Path) -> int:
+    with sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True) as con:
+        return con.execute("SELECT MAX(seq) FROM events").fetchone()[0]
