@@ -20,6 +20,7 @@ from typing import Any
 from controller.access.keys import Principal
 from controller.application import snapshots
 from controller.application.faults import FaultLog
+from controller.application.heap import keep_replayed_state
 from controller.application.show import Show, View
 from controller.domain.commands import Context
 from controller.domain.errors import Rejected
@@ -62,6 +63,9 @@ class Service:
         touched: dict[str, int] = {}
         after = 0
         if restored is not None:
+            # loaded with the collector off, all of it is in the youngest generation: frozen
+            # now, the tail's first collection does not walk a season's state
+            keep_replayed_state()
             self.show = Show(restored.features)
             touched.update(self.show.adopt(restored.views))
             after = restored.seq

@@ -14,9 +14,10 @@ shortcut to what replaying the log up to that sequence gives, so:
 - `audit verify` replays from the first event and compares its state with every snapshot's at
   that sequence (`fingerprint`).
 
-Cadence: every `EVERY_EVENTS` events or `EVERY_S` seconds with new events, written by a forked
+Cadence: every `EVERY_EVENTS` events or `EVERY_S` seconds with new events, pickled by a forked
 child (the loop never waits for the pickling of a million entries; the child sees the state
-as it was at the fork), and at a clean shutdown, in-process.
+as it was at the fork) and kept in the log by the fresh process it then becomes; and at a
+clean shutdown, in-process.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import logging
 import os
 import pickle
 import signal
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -156,6 +158,27 @@ def _key(value: Any) -> str:
     return "j" + json.dumps(_canonical(value, {}), separators=(",", ":"), sort_keys=True)
 
 
+def _write_in_child(path: Path, seq: int, hash_: str, show: Show) -> int:
+    """The forked child's life: pickle the state as it was at the fork into a file beside the
+    log, then become `python -m controller.store.snapshots`, which keeps it in the log (a
+    fresh process: SQLite must not be used across a fork, and the exec closes every file of
+    the controller's, its single-writer lock among them). It dies at a stop signal as the
+    process group gets it and runs no finalizer of the parent's objects (collector off)."""
+    gc.disable()
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, signal.SIG_DFL)
+    file = path.with_name(f"{path.name}.snapshot-{seq}")
+    try:
+        file.write_bytes(capture(show))
+        os.execv(sys.executable, [sys.executable, "-m", table.__name__, str(path),
+                                  str(seq), hash_, FORMAT, str(time.time_ns() // 10**6),
+                                  str(file)])
+    except BaseException:
+        logger.exception("snapshot at event %d could not be written", seq)
+        file.unlink(missing_ok=True)
+    return 1
+
+
 class Snapshots:
     """Writes the service's state as snapshots at the cadence above."""
 
@@ -186,15 +209,7 @@ class Snapshots:
         show = self._show()
         pid = os.fork()
         if pid == 0:  # the child: the state as it was at the fork; never returns
-            code = 0
-            try:
-                table.write_beside(self.log.path, seq, hash_, FORMAT, time.time_ns() // 10**6,
-                                   capture(show))
-            except BaseException:
-                logger.exception("snapshot at event %d could not be written", seq)
-                code = 1
-            finally:
-                os._exit(code)
+            os._exit(_write_in_child(self.log.path, seq, hash_, show))
         self._child = (pid, self._clock())
         self._last_seq, self._last_at = seq, self._clock()
 
