@@ -30,6 +30,7 @@ class Leaderboard(Generic[K]):
         #: the first `_top_n` slots and their (key, score), kept while no change reaches them
         self._top: list[Slot[K]] = []
         self._top_pairs: list[tuple[K, int]] = []
+        self._top_keys: list[K] = []
         self._top_n: int | None = None
 
     def __getstate__(self) -> dict[str, Any]:
@@ -38,7 +39,7 @@ class Leaderboard(Generic[K]):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self._top, self._top_pairs, self._top_n = [], [], None
+        self._top, self._top_pairs, self._top_keys, self._top_n = [], [], [], None
 
     def __len__(self) -> int:
         return len(self._slots)
@@ -93,10 +94,20 @@ class Leaderboard(Generic[K]):
         return [s[3] for s in self._slots.irange((-score,), (1 - score,), inclusive=(True, False))]
 
     def top(self, n: int) -> list[tuple[K, int]]:
+        """The first `n` (key, score)."""
+        self._fill_top(n)
+        return list(self._top_pairs)
+
+    def top_keys(self, n: int) -> list[K]:
+        """The first `n` keys."""
+        self._fill_top(n)
+        return list(self._top_keys)
+
+    def _fill_top(self, n: int) -> None:
         if n != self._top_n:
             self._top, self._top_n = list(self._slots.islice(0, n)), n
             self._top_pairs = [(s[3], -s[0]) for s in self._top]
-        return list(self._top_pairs)
+            self._top_keys = [s[3] for s in self._top]
 
     def __iter__(self) -> Iterator[tuple[K, int]]:
         return ((s[3], -s[0]) for s in self._slots)

@@ -61,14 +61,15 @@ class Standings:
             self.board.remove(key)
             self._tie_keys.pop(key, None)
         if held is not None:
-            for peer in self.board.keys_at(held[0]):
-                if self._tie_keys.pop(peer, None) is not None:
-                    self.board.set_tie_rank(peer, 0)
+            if self._tie_keys:  # a newcomer re-opens a broken tie on its score
+                for peer in self.board.keys_at(held[0]):
+                    if self._tie_keys.pop(peer, None) is not None:
+                        self.board.set_tie_rank(peer, 0)
             self.board.record(key, held[0], held[1])
 
     # -- ranking -------------------------------------------------------------------------------
     def ranking(self, n: int | None = None) -> list[str]:
-        return [key for key, _ in self.board.top(len(self.board) if n is None else n)]
+        return self.board.top_keys(len(self.board) if n is None else n)
 
     def score(self, key: str) -> int:
         return self.board.score(key)
