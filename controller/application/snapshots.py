@@ -91,6 +91,13 @@ def restore(blob: bytes) -> tuple[list[Feature], dict[str, tuple[int, int]]]:
     return features, views
 
 
+def start_point(log: EventLog) -> int:
+    """The sequence of the newest snapshot of this code's format that the chain holds (0 for
+    none): where a start will fold from, and so follow the chain from."""
+    return next((row.seq for row in log.snapshots()
+                 if row.format == FORMAT and log.hash_at(row.seq) == row.hash), 0)
+
+
 def newest(log: EventLog) -> Restored | None:
     """The newest snapshot this code may start from, or None (each one passed over is logged
     with the reason)."""

@@ -14,6 +14,7 @@ from aiohttp import web
 from controller.access.addresses import TrustedProxies
 from controller.access.attempts import KeyLimit
 from controller.access.logins import LoginPolicy
+from controller.application import snapshots
 from controller.audit.checkpoints import DEFAULT_EVERY, Anchoring, CheckpointError, ensure_key
 from controller.audit.verify import finding
 from controller.cli.audit import beside, signing_key
@@ -106,9 +107,10 @@ def _trusted(args: argparse.Namespace) -> TrustedProxies:
 
 
 def _check_log(db: Path, rehearsing: bool) -> None:
-    """Refuse a bad log, or one of the wrong kind, before the port is bound."""
+    """Refuse a bad log, or one of the wrong kind, before the port is bound. The chain is
+    followed from the snapshot the start will load on (docs/operations.md)."""
     with EventLog.open(db) as log:
-        broken = log.first_broken_link()
+        broken = log.first_broken_link(snapshots.start_point(log))
         if broken:
             raise StoreError(f"{db}: {finding(log, broken).sentence()}. The controller "
                              "does not start on a log that may have been tampered with; run "
@@ -130,6 +132,7 @@ def _serve(args: argparse.Namespace) -> int:
                              secure_cookie=args.secure_cookies)
         queue = _queue(args.db, args.message_queue) if args.message_queue else None
         app = create_app(args.db, args.playlists, anchor, limit, login_policy=policy,
+                         log_checked=True,
                          host=args.host, sharing=share(queue) if queue else None,
                          proxies=_trusted(args))
         asyncio.run(_run_server(app, args.host, args.port))

@@ -73,7 +73,8 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
                login_policy: LoginPolicy | None = None,
                host: str = "127.0.0.1",
                sharing: Sharing | None = None,
-               proxies: TrustedProxies | None = None) -> web.Application:
+               proxies: TrustedProxies | None = None,
+               log_checked: bool = False) -> web.Application:
     """`playlists`: a directory whose changed files are reloaded onto screens (development);
     `anchor`: where to sign checkpoints of the log (at start, every N events, at shutdown);
     `key_limit`: wrong keys allowed per address and key before their refusals are slowed
@@ -99,7 +100,8 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
     sio = WireServer(list(AUDIENCES), max_http_buffer_size=MAX_MESSAGE_BYTES,
                      client_manager=sharing.manager if sharing else None)
     sio.attach(app)
-    app.cleanup_ctx.append(_open_store(sio, playlists, anchor, attempts, rehearsal, sharing))
+    app.cleanup_ctx.append(_open_store(sio, playlists, anchor, attempts, rehearsal, sharing,
+                                       log_checked))
     app.on_shutdown.append(_close_connections(sio))
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/clock", clock)
@@ -128,9 +130,9 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
 
 def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | None,
                 attempts: KeyAttempts, rehearsal: Rehearsing | None,
-                sharing: Sharing | None):
+                sharing: Sharing | None, log_checked: bool):
     async def context(app: web.Application) -> AsyncIterator[None]:
-        log = EventLog.open(app[db_path_key])
+        log = EventLog.open(app[db_path_key], checked=log_checked)
         try:
             require_kind(log, rehearsal is not None)
             clock = rehearsal.clock() if rehearsal else wall_clock_ms

@@ -153,10 +153,11 @@ class EventLog:
         return (row[0], row[1]) if row else (0, GENESIS)
 
     @classmethod
-    def open(cls, path: Path | str, create: bool = True) -> EventLog:
+    def open(cls, path: Path | str, create: bool = True, checked: bool = False) -> EventLog:
         """Open (or create) a log. An existing file is checked read-only first, so a corrupt
         file, one from a newer version, or a missing one whose WAL may hold the show is refused
-        and left exactly as it was (db and WAL); only a file that passes is opened for writing."""
+        and left exactly as it was (db and WAL); only a file that passes is opened for writing.
+        `checked`: this process has just checked it (`serve`, before it binds its port)."""
         path = Path(path)
         exists = path.exists() and path.stat().st_size > 0
         if not exists:
@@ -164,7 +165,7 @@ class EventLog:
             if not create:
                 raise StoreError(f"{path}: no such event log.")
         try:
-            if exists:
+            if exists and not checked:
                 cls._check_existing(path)
             db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             try:
@@ -324,15 +325,31 @@ class EventLog:
             "SELECT scheme, MIN(seq), MAX(seq) FROM events GROUP BY scheme ORDER BY MIN(seq)"
         ).fetchall()
 
-    def first_broken_link(self) -> tuple[int, str] | None:
+    def first_broken_link(self, after: int = 0) -> tuple[int, str] | None:
         """(seq, reason) of the first event whose hash, ack or key does not follow, or None if
         the chain is intact. Seq 0 names the keys or users table itself (a key no event
-        issued, a person no event added)."""
-        acks = self._acks_by_seq()
+        issued, a person no event added). With `after`, only the links of the events after
+        it are followed (a start from a snapshot at `after` that the chain holds: its links
+        were checked when it was written, and `audit verify` follows them all); the keys and
+        users tables are still compared with every event that issued or changed one."""
+        acks = self._acks_by_seq(after)
         keys: dict[str, tuple[str, str, bool]] = {}
         people: dict[str, tuple[str, bool]] = {}
         prev, scheme_before, expected_seq = GENESIS, 1, 1
-        cursor = self._db.execute(f"SELECT {CHAIN_COLUMNS} FROM events ORDER BY seq")
+        if after:
+            prev, scheme_before = self._db.execute(
+                "SELECT hash, scheme FROM events WHERE seq = ?", (after,)).fetchone()
+            expected_seq = after + 1
+            for type_, data_json in self._db.execute(
+                    "SELECT type, data FROM events WHERE seq <= ? AND scheme >= ? AND type IN "
+                    "(?, ?, ?, ?) ORDER BY seq", (after, WITH_ACKS, KEY_ISSUED, KEY_REVOKED,
+                                                  users_table.USER_ADDED,
+                                                  users_table.USER_DISABLED)):
+                _follow_keys(type_, data_json, keys)
+                if type_ in (users_table.USER_ADDED, users_table.USER_DISABLED):
+                    users_table.follow(type_, json.loads(data_json), people)
+        cursor = self._db.execute(f"SELECT {CHAIN_COLUMNS} FROM events WHERE seq > ? ORDER BY seq",
+                                  (after,))
         for (seq, command_id, type_, version, data_json, actor, at_ms, prev_hash, digest,
              scheme, ack_link) in cursor:
             if seq != expected_seq:
@@ -366,10 +383,14 @@ class EventLog:
         found = users_table.problem(self._db, people)
         return (0, found) if found else self._keys_problem(keys)
 
-    def _acks_by_seq(self) -> dict[int, list[tuple[str, str, str | None, str]]]:
+    def _acks_by_seq(self, after: int = 0) -> dict[int, list[tuple[str, str, str | None, str]]]:
+        """The acks by the event they name (-1: none), those after `after` (SQLite reads
+        each ack's seq: a start from a snapshot parses only the tail's in Python)."""
         found: dict[int, list[tuple[str, str, str | None, str]]] = {}
         for principal, command_id, digest, ack_json in self._db.execute(
-                "SELECT principal, command_id, digest, ack FROM acks"):
+                "SELECT principal, command_id, digest, ack FROM acks WHERE ? = 0 OR "
+                "json_type(ack, '$.seq') IS NOT 'integer' OR json_extract(ack, '$.seq') > ?",
+                (after, after)):
             seq = json.loads(ack_json).get("seq")
             found.setdefault(seq if isinstance(seq, int) else -1, []).append(
                 (principal, command_id, digest, ack_json))

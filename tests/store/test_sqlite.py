@@ -100,3 +100,29 @@ def test_every_new_log_has_its_own_identity(tmp_path):
     finally:
         one.close()
         two.close()
+
+
+def test_a_start_from_a_snapshot_follows_the_chain_from_it_and_every_key(tmp_path):
+    # what `serve` checks when it starts from a snapshot at `after` (docs/operations.md)
+    from controller.access.keys import issue_key
+
+    path = tmp_path / "s.db"
+    log = make_log(path, commands=6)  # events 1-12
+    issue_key(log, "operator", "mc", 0)  # event 13
+    log.close()
+    assert EventLog.open(path).first_broken_link(after=6) is None
+    with sqlite3.connect(path) as db:
+        db.execute("""UPDATE events SET data = '{"n":99}' WHERE seq = 9""")
+    for after in (0, 4, 8):  # an edit after the snapshot is found wherever it starts
+        assert EventLog.open(path).first_broken_link(after=after) == (
+            9, "its content does not match its hash")
+    assert EventLog.open(path).first_broken_link(after=10) is None  # audit verify's to find
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE principals SET role = 'auditor'")
+    assert EventLog.open(path).first_broken_link(after=10)[0] == 0  # the keys table, always
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE principals SET role = 'operator'")
+        db.execute("DELETE FROM events WHERE seq = 13")
+    seq, reason = EventLog.open(path).first_broken_link(after=10) or (0, "")
+    assert seq == 13 and reason.endswith("names event 13, which is not in the log: events were "
+                                          "removed from its end")
