@@ -44,6 +44,7 @@ from controller.application.heap import keep_replayed_state
 from controller.application.service import Service, wall_clock_ms
 from controller.application.show import Show
 from controller.application.snapshots import Snapshots
+from controller.cli.serve import check_log
 from controller.domain.events import DomainEvent
 from controller.promotions.tournament.events import TournamentEntered, TournamentScoreRecorded
 from controller.store.sqlite import EventLog
@@ -59,10 +60,11 @@ def started(path: Path) -> tuple[Service, int, float]:
 
 
 def probe(path: Path, write_snapshot: bool) -> dict[str, Any]:
-    """In a fresh process: open the log and make the service `serve` makes from it, timed;
-    with `write_snapshot`, then write the clean shutdown's snapshot, timed."""
+    """In a fresh process: check the log and make the service from it as `serve` does,
+    timed; with `write_snapshot`, then write the clean shutdown's snapshot, timed."""
     begin = time.perf_counter()
-    log = EventLog.open(path)
+    check_log(path, rehearsing=False)
+    log = EventLog.open(path, checked=True)
     service = Service(log, Show(build_features()), wall_clock_ms)
     folded = service.replay()
     record_configs(service)

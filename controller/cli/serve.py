@@ -106,7 +106,7 @@ def _trusted(args: argparse.Namespace) -> TrustedProxies:
     return TrustedProxies(tuple(n for p in args.trusted_proxies for n in p.networks))
 
 
-def _check_log(db: Path, rehearsing: bool) -> None:
+def check_log(db: Path, rehearsing: bool) -> None:
     """Refuse a bad log, or one of the wrong kind, before the port is bound. The chain is
     followed from the snapshot the start will load on (docs/operations.md)."""
     with EventLog.open(db) as log:
@@ -120,7 +120,7 @@ def _check_log(db: Path, rehearsing: bool) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     with writer_lock(args.db):  # one writer per log, taken before the log is opened
-        _check_log(args.db, rehearsing=False)
+        check_log(args.db, rehearsing=False)
         if args.checkpoint_every < 1:
             raise CheckpointError("--checkpoint-every must be 1 or more.")
         anchor = Anchoring(signing_key(args.db, args.checkpoint_key),
@@ -140,7 +140,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _fanout(args: argparse.Namespace) -> int:
-    _check_log(args.db, rehearsing=False)
+    check_log(args.db, rehearsing=False)
     app = create_fanout_app(args.db, _queue(args.db, args.message_queue), _trusted(args))
     asyncio.run(_run_server(app, args.host, args.port))
     return 0
@@ -154,7 +154,7 @@ def _queue(db: Path, url: str) -> MessageQueue:
 def _rehearse(args: argparse.Namespace) -> int:
     start = rehearsing(args.promotion, args.at, args.speed)
     with writer_lock(args.db):
-        _check_log(args.db, rehearsing=True)
+        check_log(args.db, rehearsing=True)
         print(f"REHEARSAL on {args.db}: the show clock starts at {start.at_local} "
               f"({start.timezone}, {start.promotion}'s venue) and runs {start.speed}x real time",
               flush=True)

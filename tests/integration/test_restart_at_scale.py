@@ -62,7 +62,6 @@ async def test_a_claim_is_back_on_screen_from_the_snapshot_after_a_sigkill(tmp_p
             doc = await screen.wait_view("draw:wildcard", lambda d: d["phase"] == "claim",
                                          timeout=30)
         back_s = time.monotonic() - killed
-        print("".join(ctl.output))
         print(f"\n{EVENTS} events: the controller listened again {listening_s:.2f} s and the "
               f"claim was back on a screen {back_s:.2f} s after the SIGKILL")
         assert doc["claim_deadline"] == drawn["claim_deadline_ms"]
