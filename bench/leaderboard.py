@@ -13,11 +13,12 @@ A season's log of `--events` events (members, entries and their scores: tests/su
 written in bulk) is then started on by fresh processes, each timed inside itself from opening
 the log to a service ready as `serve` makes it (replayed, configs recorded, heap frozen):
 `replay_s` with no snapshot, from the first event (what `audit verify` and a snapshot's
-fallback do), `replay_rss_mib` that process's resident memory after it; it then writes the
+fallback do; `replay_fold_s` of it the fold alone, without the chain's check), `replay_rss_mib`
+that process's resident memory after it; it then writes the
 snapshot a clean shutdown writes (`snapshot_write_s`, `snapshot_mib`). After `--tail` more
 events (by default a whole snapshot period, controller/application/snapshots.py: the most a
-crash leaves after the last snapshot), `restart_s` is a start from that snapshot and the tail,
-`restart_rss_mib` its memory. Prints one JSON object.
+crash leaves after the last snapshot), `restart_s` is a start from that snapshot and the tail
+(`restart_fold_s` loading and folding), `restart_rss_mib` its memory. Prints one JSON object.
 """
 
 from __future__ import annotations
@@ -66,11 +67,13 @@ def probe(path: Path, write_snapshot: bool) -> dict[str, Any]:
     check_log(path, rehearsing=False)
     log = EventLog.open(path, checked=True)
     service = Service(log, Show(build_features()), wall_clock_ms)
+    folding = time.perf_counter()
     folded = service.replay()
+    fold_s = time.perf_counter() - folding
     record_configs(service)
     keep_replayed_state()
     out: dict[str, Any] = {"s": round(time.perf_counter() - begin, 3), "folded": folded,
-                           "rss_mib": rss_mib()}
+                           "fold_s": round(fold_s, 3), "rss_mib": rss_mib()}
     if write_snapshot:
         begin = time.perf_counter()
         Snapshots(log, lambda: service.show).close()
@@ -156,6 +159,7 @@ def run(entries: int, events: int, records: int, tail: int, seed: int) -> dict[s
             "full_gc_ms_unfrozen": unfrozen_gc_ms, "full_gc_ms": frozen_gc_ms,
             "board_log_events": board_events, "board_replay_s": round(board_replay_s, 3),
             "season_events": full["folded"], "replay_s": full["s"],
+            "replay_fold_s": full["fold_s"], "restart_fold_s": restart["fold_s"],
             "replay_rss_mib": full["rss_mib"], "snapshot_write_s": full["snapshot_write_s"],
             "snapshot_mib": full["snapshot_mib"], "tail_events": restart["folded"],
             "restart_s": restart["s"], "restart_rss_mib": restart["rss_mib"]}
