@@ -36,7 +36,8 @@ async def test_a_claim_is_back_on_screen_from_the_snapshot_after_a_sigkill(tmp_p
     # wild card rules 39-40: the claim's 90 s run from an absolute deadline a restart keeps
     db = tmp_path / "season.db"
     write_log(db, season(EVENTS, random.Random(7), wall_clock_ms(), close=True), wall_clock_ms())
-    write_wildcard_config(tmp_path / "config", close_in_ms=30_000)
+    # the bins stay open while the first start replays the whole season
+    write_wildcard_config(tmp_path / "config", close_in_ms=max(30_000, EVENTS // 15))
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
     async with live_controller(db) as ctl:
         async with ctl.client() as mc:
