@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from controller.application.service import wall_clock_ms
-from tests.support.live import live_controller
+from tests.support.live import LiveController
 from tests.support.season import card_of, season, write_log
 from tests.support.wildcard import freeze_when_bins_close, write_wildcard_config
 
@@ -39,7 +39,10 @@ async def test_a_claim_is_back_on_screen_from_the_snapshot_after_a_sigkill(tmp_p
     # the bins stay open while the first start replays the whole season
     write_wildcard_config(tmp_path / "config", close_in_ms=max(30_000, EVENTS // 15))
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
-    async with live_controller(db) as ctl:
+    ctl = LiveController(db)
+    ctl.issue_keys()
+    await ctl.start(timeout=max(30.0, EVENTS / 10_000))  # the first start replays it all
+    try:
         async with ctl.client() as mc:
             for member in (1, 2, 3):
                 ack = await mc.send("wildcard.activate", {"card": card_of(member)})
@@ -67,6 +70,8 @@ async def test_a_claim_is_back_on_screen_from_the_snapshot_after_a_sigkill(tmp_p
               f"claim was back on a screen {back_s:.2f} s after the SIGKILL")
         assert doc["claim_deadline"] == drawn["claim_deadline_ms"]
         assert wall_clock_ms() < doc["claim_deadline"]
+    finally:
+        ctl.stop()
 
 
 def last_seq(db: Path) -> int:

@@ -111,11 +111,12 @@ class LiveController(ControllerProcess):
         finally:
             log.close()
 
-    async def start(self, port: int | None = None) -> str:  # type: ignore[override]
+    async def start(self, port: int | None = None,  # type: ignore[override]
+                    timeout: float = 30.0) -> str:
         """Start (on `port`, or the port it had) without blocking the event loop."""
         if port is not None:
             self.port = port
-        return await asyncio.to_thread(super().start)
+        return await asyncio.to_thread(super().start, timeout)
 
     async def restart(self) -> None:
         """Kill and start again on the same file and port."""
