@@ -1,11 +1,12 @@
 """The slot machines' live credits (not events) and the task that publishes them.
 
 Per bank, the latest credits and reading time of each machine of its live heat; a machine is
-silent when it has not reported for `SILENCE_MS` while the heat plays (slots rule 27). The
-publisher renders `live_heat:slots` and `ops:feed` (controller/promotions/slots/live.py) as
-soon as readings arrive (at most every `MIN_GAP_S`, so a burst of POSTs is one rendering) and
-every `IDLE_S` otherwise (a heat started or ended by a command, a machine falling silent); a
-document that changed is pushed to every client as a live view (`Show.put_live`).
+silent when it has not reported for the slots config's `feed_silence_s` (10 s shipped) while
+the heat plays (slots rule 27). The publisher renders `live_heat:slots` and `ops:feed`
+(controller/promotions/slots/live.py) as soon as readings arrive (at most every `MIN_GAP_S`, so
+a burst of POSTs is one rendering) and every `IDLE_S` otherwise (a heat started or ended by a
+command, a machine falling silent); a document that changed is pushed to every client as a
+live view (`Show.put_live`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from controller.promotions.slots.live import (
 )
 from controller.realtime.hub import Hub
 
-SILENCE_MS = 10_000  # a machine silent this long while its heat plays: possible malfunction
 MIN_GAP_S = 0.01
 IDLE_S = 0.1
 log = logging.getLogger(__name__)
@@ -58,13 +58,14 @@ class LiveCredits:
     def silent_since(self, slots: Slots, now_ms: int) -> dict[str, dict[str, int]]:
         """bank -> machine -> its last report (or its heat's start): those silent now."""
         out: dict[str, dict[str, int]] = {}
+        silence_ms = slots.config.feed_silence_s * 1000
         for bank, feed in slots.bank_heats.items():
             if feed.status != "live":
                 continue
             readings = self.of(bank, feed.feed_heat)
             for machine in feed.machines:
                 last = readings[machine].at_ms if machine in readings else feed.started_ms
-                if now_ms - last >= SILENCE_MS:
+                if now_ms - last >= silence_ms:
                     out.setdefault(bank, {})[machine] = last
         return out
 

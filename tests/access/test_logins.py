@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.access import people
 from controller.access.logins import LoginPolicy, Logins
 from controller.access.people import (
     add_user,
@@ -145,3 +146,10 @@ def test_a_person_slipped_into_the_users_table_is_caught_by_verify(tmp_path: Pat
     assert log.first_broken_link() == (0, "the users table holds the operator 'mallory', whom "
                                           "no UserAdded event added")
     log.close()
+
+
+def test_an_unknown_name_costs_a_whole_verification_like_a_known_one() -> None:
+    # the dummy hash is a literal (hashing it at import slowed every process's start): it must
+    # be well formed, or verifying it would fail at once, and made with the hasher's parameters
+    assert password_matches(people._DUMMY, "not anyone's password")
+    assert not people._hasher.check_needs_rehash(people._DUMMY)

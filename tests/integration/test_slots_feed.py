@@ -16,6 +16,7 @@ from controller.access.attempts import SLOWED
 from controller.access.keys import issue_key
 from controller.store.sqlite import EventLog
 from tests.support.live import LiveController, live_controller
+from tests.support.slots import venue_slots_config
 
 API = "/api/v1/slots/banks"
 MACHINES = ["101", "102", "103", "104"]
@@ -111,7 +112,9 @@ async def test_a_heat_from_the_feed_to_accepted_scores(tmp_path):
         assert ended_event.actor == "bank-1"  # the device that reported it
 
 
-async def test_a_silent_machine_is_flagged_to_the_director_and_on_the_floor(tmp_path):
+async def test_a_silent_machine_is_flagged_to_the_director_and_on_the_floor(tmp_path,
+                                                                            monkeypatch):
+    venue_slots_config(tmp_path, monkeypatch, feed_silence_s=2)  # not the shipped 10 s
     async with floor(tmp_path) as (_ctl, mc, http, key):
         assert (await post(http, f"{API}/bank-1/heats", key, START))[0] == 200
         # slots rule 27: a machine that stops reporting is a possible malfunction

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from controller.domain.commands import Context
+from controller.domain.config import PromotionConfigured
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
-from controller.feeds.live import SILENCE_MS, LiveCredits, render
+from controller.feeds.live import LiveCredits, render
 from controller.promotions.slots.events import (
     SlotsFeedAccepted,
     SlotsFeedHeatEnded,
@@ -192,9 +193,10 @@ def test_live_view_ranks_by_credits_places_on_the_board_and_flags_silence():
         d.do("slots.enter", {"card": card})
     feed(d, "slots.feed_heat_started", start())
     slots = d.feature("slots")
+    silence_ms = slots.config.feed_silence_s * 1000
     credits = LiveCredits()
     credits.put("bank-1", "F-1", {"101": 1750, "102": 1750, "103": 2500}, d.now)
-    docs = render(slots, credits, d.now + SILENCE_MS)
+    docs = render(slots, credits, d.now + silence_ms)
     doc = docs["live_heat:slots"]
     view_model("live_heat:slots").model_validate(doc)
     view_model("ops:feed").model_validate(docs["ops:feed"])
@@ -210,13 +212,30 @@ def test_live_view_ranks_by_credits_places_on_the_board_and_flags_silence():
     # slots rule 27: every machine silent for 10 s is flagged, to the floor and to the director
     assert all(r["silent"] for r in doc["rows"])
     credits.put("bank-1", "F-1", {"101": 1800}, d.now + 5000)
-    docs = render(slots, credits, d.now + SILENCE_MS)
+    docs = render(slots, credits, d.now + silence_ms)
     assert [r["machine"] for r in docs["live_heat:slots"]["rows"] if r["silent"]] == \
         ["103", "102", "104"]
     silent = docs["ops:feed"]["banks"][0]["silent"]
     assert [(s["machine"], s["since_ms"]) for s in silent] == \
         [("102", d.now), ("103", d.now), ("104", d.now)]
     assert silent[2]["entry"] == slots.holder(slots.bank_heats["bank-1"], "104").id
+
+
+def test_the_venue_sets_how_long_a_machine_may_be_silent():
+    # slots rule 27 leaves the figure to the venue: its config's feed_silence_s (10 shipped)
+    d = Driver()
+    seated(d, 4)
+    assert d.feature("slots").config.feed_silence_s == 10
+    config = d.feature("slots").config.to_data()
+    d.apply(PromotionConfigured("slots", {**config, "feed_silence_s": 3}))
+    feed(d, "slots.feed_heat_started", start())
+    credits = LiveCredits()
+    credits.put("bank-1", "F-1", dict.fromkeys(MACHINES, 1000), d.now)
+    slots = d.feature("slots")
+    assert not any(r["silent"] for r in render(slots, credits, d.now + 2999)[
+        "live_heat:slots"]["rows"])
+    assert all(r["silent"] for r in render(slots, credits, d.now + 3000)[
+        "live_heat:slots"]["rows"])
 
 
 def test_the_first_heat_places_as_it_ranks_on_an_empty_board():

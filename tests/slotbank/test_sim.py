@@ -8,14 +8,18 @@ import asyncio
 
 from controller.application.child_process import ROOT
 from tests.slotbank.floor import MACHINES, floor
+from tests.support.slots import venue_slots_config
 
 VIEW = "live_heat:slots"
+SILENCE_S = 2  # the venue's feed_silence_s: the bank's system reports every 250 ms here
 
 
-async def test_a_simulated_heat_reaches_the_screens_and_waits_for_the_director(tmp_path):
+async def test_a_simulated_heat_reaches_the_screens_and_waits_for_the_director(tmp_path,
+                                                                               monkeypatch):
+    venue_slots_config(tmp_path, monkeypatch, feed_silence_s=SILENCE_S)
     async with floor(tmp_path) as f, f.ctl.client("display") as screen:
         sim = await asyncio.create_subprocess_exec(
-            *f.feed("slots-feed-sim", "--machines", "4", "--rate", "4", "--duration", "22",
+            *f.feed("slots-feed-sim", "--machines", "4", "--rate", "4", "--duration", "8",
                     "--silent", "104"),
             cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         # slots rule 11: the bank's machines in order are the heat's seats 1..4;
@@ -29,10 +33,10 @@ async def test_a_simulated_heat_reaches_the_screens_and_waits_for_the_director(t
         moved = await screen.wait_view(VIEW, lambda d: any(
             r["credits"] != 1000 for r in d["rows"]))
         assert all(r["credits"] >= 0 for r in moved["rows"])
-        # rule 27: machine 104 stops reporting halfway (11 s): flagged 10 s later, before the
-        # 22 s heat ends, to the director and on the screens
+        # rule 27: machine 104 stops reporting halfway (4 s): flagged SILENCE_S later, before
+        # the 8 s heat ends, to the director and on the screens
         ops = await f.mc.wait_view("ops:feed", lambda d: any(
-            s["machine"] == "104" for b in d["banks"] for s in b["silent"]), timeout=25)
+            s["machine"] == "104" for b in d["banks"] for s in b["silent"]), timeout=15)
         assert [s["machine"] for b in ops["banks"] for s in b["silent"]] == ["104"]
         flagged = await screen.wait_view(VIEW, lambda d: any(r["silent"] for r in d["rows"]))
         assert [r["machine"] for r in flagged["rows"] if r["silent"]] == ["104"]

@@ -26,9 +26,12 @@ class SlotsConfig(TournamentConfig):
     final_heat_size: int = Places
     semi_date: LocalDate
     final_date: LocalDate
+    #: seconds a machine of a live feed heat may go without reporting before it is flagged
+    #: silent, a possible malfunction (rule 27): a little over the bank system's report gap
+    feed_silence_s: int = Field(default=10, ge=1, le=600, strict=True)
 
     FREE_KEYS: ClassVar[frozenset[str]] = frozenset({"title", "buy_in", "free_entries_per_week",
-                                                     "claim_days"})
+                                                     "claim_days", "feed_silence_s"})
 
     @model_validator(mode="after")
     def _places(self) -> SlotsConfig:
