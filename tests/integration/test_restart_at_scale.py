@@ -15,6 +15,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pytest
+
 from controller.application.service import wall_clock_ms
 from tests.support.live import LiveController
 from tests.support.season import card_of, season, write_log
@@ -31,6 +33,7 @@ def snapshot_seqs(db: Path) -> list[int]:
             return []
 
 
+@pytest.mark.timeout(120 + EVENTS // 2000)  # writing and first replaying a season: minutes
 async def test_a_claim_is_back_on_screen_from_the_snapshot_after_a_sigkill(tmp_path,
                                                                            monkeypatch):
     # wild card rules 39-40: the claim's 90 s run from an absolute deadline a restart keeps
