@@ -76,6 +76,7 @@ class TournamentFolds(TournamentViews):
         stage = self.stages[e.stage]
         stage.entries.append(e.id)
         stage.cards.setdefault(e.card, []).append(e.id)
+        self.search.add(e.id, self.name_of(e.card), e.card)
         self.track(stage, e)
         self._seat(stage, e, ev.heat, ev.seat)
         self.add_money(ev.paid)
