@@ -21,6 +21,7 @@ from controller.access.logins import Logins
 from controller.access.people import user_principal
 from controller.access.sessions import Sessions, screen_principal
 from controller.application.faults import FaultLog
+from controller.application.heap import Bursts
 from controller.application.service import Service
 from controller.application.show import View
 from controller.domain.events import DomainEvent
@@ -75,6 +76,7 @@ class Hub:
         self.sessions = Sessions()
         self.attempts = attempts or KeyAttempts()
         self.logins = logins or Logins()
+        self.bursts = Bursts()  # a floor of screens connecting at once is frozen as it settles
         #: the floor's devices (ops:devices): kept by the controller that owns the show only
         #: (controller/http/app.py); a fan-out process has none, so never sends that view
         self.devices: Devices | None = None
