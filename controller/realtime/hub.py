@@ -29,7 +29,7 @@ from controller.domain.keys import KeyIssued, KeyRevoked
 from controller.domain.users import UserDisabled
 from controller.realtime.devices import ROLES as DEVICE_ROLES
 from controller.realtime.devices import Devices
-from controller.realtime.outbox import Deltas, FanOut
+from controller.realtime.outbox import Deltas, FanOut, Slices
 from controller.realtime.subscriptions import VIEWS_ROOM, on_display
 from controller.realtime.telemetry import MemoryTelemetry, Telemetry
 from controller.screens.audience import screen_views, visible
@@ -123,9 +123,14 @@ class Hub:
         if public:
             await self.sio.emit("views", {"views": public}, room=VIEWS_ROOM,
                                 namespace=CUE_AUDIENCE)
-        await self.follow_screens(v.name.removeprefix(VIEW_PREFIX) for v in views
-                                  if v.name.startswith(VIEW_PREFIX))
-        shown = [self.deltas.message(v) for v in views if on_display(v.name)]
+        slices = Slices()  # a playlist assigned to 1000 screens changes 1000 views
+        await self.follow_screens((v.name.removeprefix(VIEW_PREFIX) for v in views
+                                   if v.name.startswith(VIEW_PREFIX)), slices)
+        shown = []
+        for v in views:
+            if on_display(v.name):
+                shown.append(self.deltas.message(v))
+                await slices.pause()
         viewers = [m for m in shown if visible(m["name"])]
         if viewers:  # viewer keys: one message for the whole change, like cue pages
             await self.sio.emit("views", {"views": viewers}, room=VIEWS_ROOM,
@@ -133,6 +138,7 @@ class Hub:
         for message in shown:  # screens: each view to the room of those that need it
             await self.sio.emit("views", {"views": [message]}, room=message["name"],
                                 namespace=DISPLAY_AUDIENCE)
+            await slices.pause()
 
     def revoked(self, event: DomainEvent) -> None:
         """If this event revokes a principal, cut its live sessions (behind the views queued
@@ -180,11 +186,13 @@ class Hub:
         self.subscribed[sid] = wanted
         return wanted - held
 
-    async def follow_screens(self, screens: Iterable[str]) -> None:
+    async def follow_screens(self, screens: Iterable[str], slices: Slices | None = None) -> None:
         """After a screen's program or status changed: its connections move rooms and are sent
         the views they now need, whole (a revoked one was cut already, see `cut`)."""
         views = self.service.show.views
+        slices = slices or Slices()
         for screen in set(screens):
+            await slices.pause()
             wanted = screen_views(screen, self.screen_doc(screen))
             for sid in list(self.screen_sids.get(screen, ())):
                 new = await self.subscribe(sid, wanted)
