@@ -15,8 +15,7 @@ records of them, enough for full collections of 25-110 ms while they come in
 at the first connection after a quiet spell (what the show made since the last freeze), every
 `BURST_STEP` connections, and once connections have been quiet for `QUIET_S`, so a full
 collection walks at most one step of it. A session closed later is freed by reference counting
-like the rest; what a reference cycle of it holds stays until the process ends (bench/fanout.py
-saw about 20 objects a session collected as cycles when its clients left unfrozen).
+like the rest; what a reference cycle of it holds stays until the process ends.
 """
 
 from __future__ import annotations
