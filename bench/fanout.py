@@ -47,6 +47,15 @@ commands of the time until the last client had it; `ack_p99_ms`; the reference's
 `ratio` = p99_ms / reference_p99_ms; `missing` arrivals that never came within 10 s; `wall_s`
 for the whole run (1000 clients: about a minute on a busy 2-core machine, `enrol_s` of it
 enrols the screens). A client that cannot connect fails the run.
+
+`loop_stall_max_ms`: the longest callback of the controller's event loop during the `enrol`,
+`connect` (until the clients have settled, a second after the last is in) and `timed` phases
+(step 3), each phase's under `phases`; `gc_max_ms` the longest garbage collection, and per phase
+`full_gcs` and `full_gc_max_ms` those of the oldest generation (a burst of screens must not make
+one over 10 ms: controller/application/heap.py). The controller measures them itself
+(controller/application/loopwatch.py, on with its environment's SHOWRUNNER_LOOP_WATCH); the
+`_cpu_` figures are the same callbacks' CPU time, which another process taking the core (a
+busy shared machine) does not lengthen, and `slowest` names the three longest of a phase.
 """
 
 from __future__ import annotations
@@ -72,6 +81,7 @@ from bench.display_memory import watch
 from bench.show import DISPLAY, Board, enrol, has_views, start_display
 from bench.soak import rss_kib
 from controller.application.child_process import ROOT
+from controller.application.loopwatch import ENV as LOOP_WATCH
 from controller.demo.night import MC
 from tests.support.live import LiveController
 
@@ -216,10 +226,41 @@ async def start_reference() -> tuple[asyncio.subprocess.Process, str]:
     return process, line.removeprefix("listening on ").strip()
 
 
+def pauses(watched: Path, phases: dict[str, tuple[float, float]]) -> dict[str, Any]:
+    """The controller's longest loop stall and collections in each phase (wall-clock ms
+    spans), from what its loop watch wrote (controller/application/loopwatch.py); `_cpu` the
+    longest in CPU time, which another process on the core does not lengthen."""
+    records = [json.loads(line) for line in watched.read_text().splitlines()]
+    out: dict[str, Any] = {}
+    for phase, (begin, end) in phases.items():
+        inside = [r for r in records if begin <= r["at"] <= end]
+        stalls = [r for r in inside if "stall_ms" in r]
+        gcs = [r for r in inside if "gc_ms" in r]
+        full = [r["gc_ms"] for r in gcs if r["generation"] == 2]
+        out[phase] = {
+            "loop_stall_max_ms": max((r["stall_ms"] for r in stalls), default=0.0),
+            "loop_stall_cpu_max_ms": max((r["cpu_ms"] for r in stalls), default=0.0),
+            "gc_max_ms": max((r["gc_ms"] for r in gcs), default=0.0),
+            "gc_cpu_max_ms": max((r["cpu_ms"] for r in gcs), default=0.0),
+            "full_gcs": len(full), "full_gc_max_ms": max(full, default=0.0),
+            "slowest": sorted(([r["stall_ms"], r["cpu_ms"], r["callback"]] for r in stalls),
+                              reverse=True)[:3]}
+    return {key: max(p[key] for p in out.values()) for key in (
+        "loop_stall_max_ms", "loop_stall_cpu_max_ms", "gc_max_ms", "gc_cpu_max_ms")} | {
+        "phases": out}
+
+
 async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     controller = LiveController(work / "fanout.db")
     controller.issue_keys()
-    await controller.start()
+    watched = args.loop_watch or work / "loop.jsonl"
+    watched.unlink(missing_ok=True)
+    os.environ[LOOP_WATCH] = str(watched)  # the controller's environment: it times its loop
+    try:
+        await controller.start()
+    finally:
+        del os.environ[LOOP_WATCH]
+    phases: dict[str, tuple[float, float]] = {}
     reference, reference_url = await start_reference()
     assert controller.process is not None
     if args.pin:
@@ -232,22 +273,25 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         await mc.connect(controller.url, controller.keys["operator"])
         board = Board(mc)
         await board.seed()
-        began = time.monotonic()
+        began, phase = time.monotonic(), now_ms()
         screens = [DISPLAY] + [f"fanout-{i:04d}" for i in range(args.clients)
                                if args.screens == "enrolled"]
         display_auth, *auths = await enrol(controller.url, controller.keys["technician"], screens)
         if args.screens == "viewer":
             auths = [{"key": controller.keys["display"]}] * args.clients
         enrol_s = time.monotonic() - began
+        phases["enrol"] = (phase, now_ms())
         alone = await fan_out(board.change, args.commands, None, 0)
         await clients.start(min(args.processes, args.clients))
         before = rss_kib(controller.process.pid) or 0
-        began = time.monotonic()
+        began, phase = time.monotonic(), now_ms()
         ready = await clients.connect(controller.url, auths, args.batch)
         connect_s = time.monotonic() - began
         await asyncio.sleep(1.0)
         after = rss_kib(controller.process.pid) or 0
+        phases["connect"] = (phase, now_ms())
         ours = await fan_out(board.change, args.commands, clients, ready)
+        phases["timed"] = (phases["connect"][1], now_ms())
         size = int(statistics.median(clients.sizes)) if clients.sizes else 0
         await clients.close()
         theirs = await on_reference(reference_url, clients, auths, args, clients.sample)
@@ -279,6 +323,7 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         **{k: memory[k] for k in ("display_rss_mib", "display_peak_mib", "display_minutes")},
         "pinned": args.pin, "screens": args.screens,
         "enrol_s": round(enrol_s, 1), "connect_s": round(connect_s, 1),
+        **pauses(watched, phases),
     }
 
 
@@ -316,6 +361,9 @@ def main() -> None:
                         "viewer: all with one display-role key")
     parser.add_argument("--display-minutes", type=float, default=0.5,
                         help="keep the 4K display running at least this long")
+    parser.add_argument("--loop-watch", type=Path, metavar="FILE", help="keep the controller's "
+                        "slow callbacks and collections here (JSON lines; default: a temporary "
+                        "file)")
     parser.add_argument("--json", action="store_true", help="print JSON (the only output form)")
     args = parser.parse_args()
     if args.pin:  # this process, the MC and every client it starts; the servers move in `run`

@@ -19,6 +19,9 @@ snapshot a clean shutdown writes (`snapshot_write_s`, `snapshot_mib`). After `--
 events (by default a whole snapshot period, controller/application/snapshots.py: the most a
 crash leaves after the last snapshot), `restart_s` is a start from that snapshot and the tail
 (`restart_fold_s` loading and folding), `restart_rss_mib` its memory. Prints one JSON object.
+
+`search_p99_ms`: the console's player search (`find_entries`) on the board of `--entries`
+entries, by pieces of names in any case and by card digits, typed and swiped.
 """
 
 from __future__ import annotations
@@ -48,8 +51,10 @@ from controller.application.snapshots import Snapshots
 from controller.cli.serve import check_log
 from controller.domain.events import DomainEvent
 from controller.promotions.tournament.events import TournamentEntered, TournamentScoreRecorded
+from controller.promotions.tournament.feature import Tournament
+from controller.realtime.queries import FOUND
 from controller.store.sqlite import EventLog
-from tests.support.season import BENCH, season, tournament_events, write_log
+from tests.support.season import BENCH, MEMBERS, season, tournament_events, write_log
 
 
 def started(path: Path) -> tuple[Service, int, float]:
@@ -127,6 +132,29 @@ def record_scores(service: Service, entries: int, records: int,
     return timings
 
 
+def search_queries(rng: random.Random, count: int) -> list[str]:
+    """What the MC types: a name or part of one in any case, a card's last digits, a swipe."""
+    out = []
+    for _ in range(count):
+        m = rng.randrange(MEMBERS)
+        out.append(rng.choice([f"player{m}", f"Player{m} S", f"PLAYER{m}", "player", "s.",
+                               "p", f"yer{m}", f"{m:04d}", f"{1_000_000 + m}", str(m % 10),
+                               f"1 000 {m:03d}", "nobody"]))
+    return out
+
+
+def search_timings(service: Service, queries: list[str]) -> list[float]:
+    """Milliseconds of each search of the slots board, as `find_entries` answers it."""
+    slots = next(f for f in service.show.features
+                 if isinstance(f, Tournament) and f.name == "slots")
+    timings = []
+    for query in queries:
+        begin = time.perf_counter()
+        slots.find(query, FOUND)
+        timings.append((time.perf_counter() - begin) * 1000)
+    return timings
+
+
 def run(entries: int, events: int, records: int, tail: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     at_ms = wall_clock_ms()
@@ -139,6 +167,7 @@ def run(entries: int, events: int, records: int, tail: int, seed: int) -> dict[s
             keep_replayed_state()  # as the controller does once it has replayed
             frozen_gc_ms = full_gc_ms()
             timings = record_scores(service, entries, records, rng)
+            searches = search_timings(service, search_queries(random.Random(seed), records))
         finally:
             gc.unfreeze()
             service.log.close()
@@ -156,6 +185,8 @@ def run(entries: int, events: int, records: int, tail: int, seed: int) -> dict[s
     return {"benchmark": "leaderboard", "entries": entries, "records": records,
             "record_p50_ms": round(cuts[49], 3), "record_p99_ms": round(cuts[98], 3),
             "record_max_ms": round(max(timings), 3),
+            "search_p99_ms": round(statistics.quantiles(searches, n=100)[98], 3),
+            "search_max_ms": round(max(searches), 3),
             "full_gc_ms_unfrozen": unfrozen_gc_ms, "full_gc_ms": frozen_gc_ms,
             "board_log_events": board_events, "board_replay_s": round(board_replay_s, 3),
             "season_events": full["folded"], "replay_s": full["s"],

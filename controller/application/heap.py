@@ -11,13 +11,69 @@ only a reference cycle among them would stay until the process ends.
 It is frozen without a collection first: a collection then would walk the whole state once more
 (a second at a million entries, restored from a snapshot with the collector off), to find the
 few cycles a replay leaves, which freed by reference counting it hardly makes.
+
+A burst of screens connecting (a floor coming back after a restart or a network cut) makes the
+same kind of long-lived state: a thousand engine.io and socket.io sessions, their tasks and our
+records of them, enough for full collections of 25-110 ms while they come in
+(bench/fanout.py, `full_gc_max_ms` in its `connect` phase). `Bursts` freezes it the same way:
+at the first connection after a quiet spell (what the show made since the last freeze), every
+`BURST_STEP` connections, and once connections have been quiet for `QUIET_S`, so a full
+collection walks at most one step of it. A session closed later is freed by reference counting
+like the rest; what a reference cycle of it holds stays until the process ends.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import time
 
 
 def keep_replayed_state() -> None:
     """Call once the log is replayed: freeze what lives."""
     gc.freeze()
+
+
+BURST_STEP = 100  # connections between freezes while a burst lasts
+BURST_MIN = 20  # fewer new connections than this, once quiet, are left to the collector
+QUIET_S = 1.0  # no new connection for this long: the burst is over
+
+
+def freeze_young() -> None:
+    """Collect the young generations (a few thousand objects at most) and freeze the rest."""
+    gc.collect(1)
+    gc.freeze()
+
+
+class Bursts:
+    """Counts new connections and freezes what a burst of them leaves (see the module)."""
+
+    def __init__(self) -> None:
+        self.unfrozen = 0  # connections since the last freeze
+        self.last = 0.0  # time.monotonic() of the latest
+        self.settling: asyncio.TimerHandle | None = None
+
+    def connected(self) -> None:
+        """A connection was admitted: call from the running loop."""
+        now = time.monotonic()
+        first = now - self.last >= QUIET_S  # of a burst, perhaps: what the show made since
+        self.unfrozen += 1  # the last freeze (enrolments, say) is frozen before it grows
+        self.last = now
+        loop = asyncio.get_running_loop()
+        if first or self.unfrozen >= BURST_STEP:
+            self.unfrozen = 0
+            loop.call_soon(freeze_young)  # a callback of its own, not inside the connect
+        elif self.settling is None:
+            self.settling = loop.call_later(QUIET_S, self.settle)
+
+    def settle(self) -> None:
+        """Freeze once the connections have been quiet for `QUIET_S`, if enough came."""
+        quiet_for = time.monotonic() - self.last
+        if quiet_for < QUIET_S:
+            self.settling = asyncio.get_running_loop().call_later(QUIET_S - quiet_for,
+                                                                  self.settle)
+            return
+        self.settling = None
+        if self.unfrozen >= BURST_MIN:
+            self.unfrozen = 0
+            freeze_young()

@@ -15,6 +15,7 @@ from controller.access.addresses import TrustedProxies
 from controller.access.attempts import KeyLimit
 from controller.access.logins import LoginPolicy
 from controller.application import snapshots
+from controller.application.loopwatch import watch_from_env
 from controller.audit.checkpoints import DEFAULT_EVERY, Anchoring, CheckpointError, ensure_key
 from controller.audit.verify import finding
 from controller.cli.audit import beside, signing_key
@@ -175,6 +176,7 @@ async def _run_server(app: web.Application, host: str, port: int,
                       parent: int | None = None) -> None:
     """Serve until SIGINT or SIGTERM, or until process `parent` is gone (this process is
     handed to init when its parent dies: a rehearsal must not outlive a killed controller)."""
+    watch_from_env()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -8,7 +8,8 @@ score change take a quarter of a second to reach the floor. Here, as socket.io's
 does with its pre-encoded WebSocket frame:
 
 - `DirectManager.emit` encodes a message once, frames it once and writes the frame to each
-  recipient's transport in turn, with no task;
+  recipient's transport in turn, with no task (giving the loop back every few ms: a client that
+  leaves meanwhile is skipped);
 - `DirectEngine.send_packet` writes a single packet (an ack, a message to one client) the same
   way, so a client's Socket.IO packets leave in the order they were sent;
 - `DirectWebSocket` declines permessage-deflate: a view message is about 1 KB, and deflating it
@@ -33,9 +34,12 @@ from engineio import packet as eio_packet
 from engineio.async_drivers import aiohttp as aiohttp_driver
 from socketio import packet
 
+from controller.realtime.outbox import Slices
+
 log = logging.getLogger(__name__)
 
 MAX_BUFFERED_BYTES = 4 << 20  # a screen this far behind is cut and resyncs on reconnect
+WRITES_PER_CHECK = 50  # writes between looks at the clock (`Slices`)
 TEXT, BINARY = 0x1, 0x2
 
 
@@ -120,8 +124,13 @@ class DirectManager(socketio.AsyncManager):
                    for part in (encoded if isinstance(encoded, list) else [encoded])]
         frames = b"".join(websocket_frame(p.encode()) for p in packets)
         engine = self.server.eio
-        queued = [eio_sid for sid, eio_sid in self.get_participants(namespace, room)
-                  if sid not in skip and not engine.write(eio_sid, frames)]
+        queued = []
+        slices = Slices()  # a thousand writes take a few ms: the loop is given back between
+        for n, (sid, eio_sid) in enumerate(list(self.get_participants(namespace, room))):
+            if sid not in skip and not engine.write(eio_sid, frames):
+                queued.append(eio_sid)
+            if n % WRITES_PER_CHECK == WRITES_PER_CHECK - 1:
+                await slices.pause()
         for eio_sid in queued:  # not on an open WebSocket here: engine.io's own path
             for p in packets:
                 await self.server._send_eio_packet(eio_sid, p)

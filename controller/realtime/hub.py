@@ -21,6 +21,7 @@ from controller.access.logins import Logins
 from controller.access.people import user_principal
 from controller.access.sessions import Sessions, screen_principal
 from controller.application.faults import FaultLog
+from controller.application.heap import Bursts
 from controller.application.service import Service
 from controller.application.show import View
 from controller.domain.events import DomainEvent
@@ -28,7 +29,7 @@ from controller.domain.keys import KeyIssued, KeyRevoked
 from controller.domain.users import UserDisabled
 from controller.realtime.devices import ROLES as DEVICE_ROLES
 from controller.realtime.devices import Devices
-from controller.realtime.outbox import Deltas, FanOut
+from controller.realtime.outbox import Deltas, FanOut, Slices
 from controller.realtime.subscriptions import VIEWS_ROOM, on_display
 from controller.realtime.telemetry import MemoryTelemetry, Telemetry
 from controller.screens.audience import screen_views, visible
@@ -56,6 +57,7 @@ REVOCATIONS: dict[type[DomainEvent], Callable[[Any], tuple[str, str]]] = {
 
 
 TICK_S = 0.05
+OPERATOR_VIEWS = 100  # views in one message to operators: 1000 screens' took 30 ms to encode
 log = logging.getLogger(__name__)
 
 
@@ -75,6 +77,7 @@ class Hub:
         self.sessions = Sessions()
         self.attempts = attempts or KeyAttempts()
         self.logins = logins or Logins()
+        self.bursts = Bursts()  # a floor of screens connecting at once is frozen as it settles
         #: the floor's devices (ops:devices): kept by the controller that owns the show only
         #: (controller/http/app.py); a fan-out process has none, so never sends that view
         self.devices: Devices | None = None
@@ -113,17 +116,26 @@ class Hub:
         """Operators get every changed view, cue pages and viewers on /display the public
         ones; on /display each view also goes to its room (the screens that need it), and
         large ones go as deltas there. Screens whose program changed move rooms first and get
-        the views they now need, so those arrive before the program that shows them."""
+        the views they now need, so those arrive before the program that shows them. A change
+        of many views (a playlist assigned to 1000 screens) reaches operators in messages of
+        `OPERATOR_VIEWS`, with the loop given back between them."""
+        slices = Slices()
         everything = [v.message() for v in views]
-        await self.sio.emit("views", {"views": everything}, room=VIEWS_ROOM,
-                            namespace=OPERATOR_AUDIENCE)
+        for first in range(0, len(everything), OPERATOR_VIEWS):
+            await self.sio.emit("views", {"views": everything[first:first + OPERATOR_VIEWS]},
+                                room=VIEWS_ROOM, namespace=OPERATOR_AUDIENCE)
+            await slices.pause()
         public = [m for m in everything if visible(m["name"])]
         if public:
             await self.sio.emit("views", {"views": public}, room=VIEWS_ROOM,
                                 namespace=CUE_AUDIENCE)
-        await self.follow_screens(v.name.removeprefix(VIEW_PREFIX) for v in views
-                                  if v.name.startswith(VIEW_PREFIX))
-        shown = [self.deltas.message(v) for v in views if on_display(v.name)]
+        await self.follow_screens((v.name.removeprefix(VIEW_PREFIX) for v in views
+                                   if v.name.startswith(VIEW_PREFIX)), slices)
+        shown = []
+        for v in views:
+            if on_display(v.name):
+                shown.append(self.deltas.message(v))
+                await slices.pause()
         viewers = [m for m in shown if visible(m["name"])]
         if viewers:  # viewer keys: one message for the whole change, like cue pages
             await self.sio.emit("views", {"views": viewers}, room=VIEWS_ROOM,
@@ -131,6 +143,7 @@ class Hub:
         for message in shown:  # screens: each view to the room of those that need it
             await self.sio.emit("views", {"views": [message]}, room=message["name"],
                                 namespace=DISPLAY_AUDIENCE)
+            await slices.pause()
 
     def revoked(self, event: DomainEvent) -> None:
         """If this event revokes a principal, cut its live sessions (behind the views queued
@@ -178,11 +191,13 @@ class Hub:
         self.subscribed[sid] = wanted
         return wanted - held
 
-    async def follow_screens(self, screens: Iterable[str]) -> None:
+    async def follow_screens(self, screens: Iterable[str], slices: Slices | None = None) -> None:
         """After a screen's program or status changed: its connections move rooms and are sent
         the views they now need, whole (a revoked one was cut already, see `cut`)."""
         views = self.service.show.views
+        slices = slices or Slices()
         for screen in set(screens):
+            await slices.pause()
             wanted = screen_views(screen, self.screen_doc(screen))
             for sid in list(self.screen_sids.get(screen, ())):
                 new = await self.subscribe(sid, wanted)

@@ -6,7 +6,10 @@ order (clock ticks and the log watcher use the same queue). `Deltas` turns a cha
 view into a small delta against the revision sent before it (showrunner.contract.delta).
 
 Each `emit` to a room is serialised and framed once and the frame written to every recipient's
-WebSocket in turn (controller/realtime/direct.py), not once per client.
+WebSocket in turn (controller/realtime/direct.py), not once per client. A long job (a score to a
+thousand screens, a playlist assigned to all of them) gives the loop back every `SLICE_S`
+(`Slices`), so an ack or another client's request never waits behind all of it; the jobs
+after it still wait, so broadcasts keep their order.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -26,6 +30,20 @@ log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
 DELTA_MIN_BYTES = 1024  # a smaller view goes whole: a delta would save next to nothing
+SLICE_S = 0.005  # the longest a fan-out job holds the loop between its pauses
+
+
+class Slices:
+    """A long job's pauses: `pause` yields to the loop once `SLICE_S` has passed since the
+    job began or last paused."""
+
+    def __init__(self) -> None:
+        self.since = time.perf_counter()
+
+    async def pause(self) -> None:
+        if time.perf_counter() - self.since >= SLICE_S:
+            await asyncio.sleep(0)
+            self.since = time.perf_counter()
 
 
 class FanOut:

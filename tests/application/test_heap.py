@@ -3,8 +3,10 @@ walk."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 
+from controller.application import heap
 from controller.application.heap import keep_replayed_state
 
 
@@ -17,4 +19,54 @@ def test_what_lives_after_the_replay_is_frozen_and_what_comes_later_is_not():
         later = [{"entry": "S1001", "scores": []}]  # holds a container: tracked
         assert gc.is_tracked(later[0]) and gc.get_freeze_count() == frozen
     finally:
+        gc.unfreeze()
+
+
+def quiet(bursts: heap.Bursts) -> None:
+    """As if `QUIET_S` had passed since the latest connection, and its timer fired."""
+    assert bursts.settling is not None
+    bursts.settling.cancel()
+    bursts.last -= heap.QUIET_S
+    bursts.settle()
+
+
+async def test_a_burst_of_connections_is_frozen_in_steps_and_once_it_is_quiet():
+    bursts = heap.Bursts()
+    try:
+        gc.unfreeze()
+        enrolled = [{"screen": f"s{n}", "group": "floor"} for n in range(100)]
+        bursts.connected()  # the first after a quiet spell: what came before is frozen
+        assert gc.get_freeze_count() == 0  # in a callback of its own
+        await asyncio.sleep(0)
+        first = gc.get_freeze_count()
+        assert first >= len(enrolled)
+        sessions = []
+        for n in range(heap.BURST_STEP - 1):  # a step's worth: frozen at once
+            sessions.append({"sid": f"s{n}", "rooms": []})
+            bursts.connected()
+            assert gc.get_freeze_count() <= first
+        await asyncio.sleep(0)
+        assert gc.get_freeze_count() <= first
+        bursts.connected()
+        await asyncio.sleep(0)
+        stepped = gc.get_freeze_count()
+        assert stepped >= first + len(sessions) - 10  # a few of the first may have gone
+        for n in range(heap.BURST_MIN - 1):  # too few to freeze once quiet
+            sessions.append({"sid": f"t{n}", "rooms": []})
+            bursts.connected()
+        quiet(bursts)
+        assert gc.get_freeze_count() <= stepped and bursts.settling is None  # none added
+        for n in range(heap.BURST_MIN + 1):  # the next burst: its first freezes what came
+            sessions.append({"sid": f"u{n}", "rooms": []})  # before, the rest once quiet
+            bursts.connected()
+        await asyncio.sleep(0)
+        started = gc.get_freeze_count()
+        assert started > stepped
+        bursts.settle()  # its timer, had a connection come since: it waits again
+        assert bursts.settling is not None and gc.get_freeze_count() <= started
+        quiet(bursts)
+        assert gc.get_freeze_count() > started and bursts.unfrozen == 0
+    finally:
+        if bursts.settling is not None:
+            bursts.settling.cancel()
         gc.unfreeze()

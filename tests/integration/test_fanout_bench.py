@@ -14,7 +14,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ("clients", "p50_ms", "p99_ms", "last_p99_ms", "ack_p99_ms", "ack_p99_no_screens_ms",
            "reference_p99_ms", "ratio", "controller_kib_per_client", "display_rss_mib",
-           "display_peak_mib", "wall_s")
+           "display_peak_mib", "loop_stall_max_ms", "loop_stall_cpu_max_ms", "gc_max_ms",
+           "wall_s")
 
 
 def test_fanout_bench_prints_every_figure() -> None:
@@ -36,3 +37,6 @@ def test_fanout_bench_prints_every_figure() -> None:
     assert result["message_bytes"] > 500  # the whole leaderboard arrived, not an empty push
     assert result["p99_ms"] > 0 and result["reference_p99_ms"] > 0
     assert result["display_rss_mib"] > 0
+    assert set(result["phases"]) == {"enrol", "connect", "timed"}  # the controller's loop watch
+    assert result["loop_stall_max_ms"] == max(p["loop_stall_max_ms"]
+                                              for p in result["phases"].values())

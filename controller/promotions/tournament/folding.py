@@ -76,6 +76,7 @@ class TournamentFolds(TournamentViews):
         stage = self.stages[e.stage]
         stage.entries.append(e.id)
         stage.cards.setdefault(e.card, []).append(e.id)
+        self.search.add(e.id, self.name_of(e.card), e.card)
         self.track(stage, e)
         self._seat(stage, e, ev.heat, ev.seat)
         self.add_money(ev.paid)
@@ -162,8 +163,10 @@ class TournamentFolds(TournamentViews):
         if not ev.on:
             return set()
         dirty: set[str] = set()
-        for e in self.entries.values():
-            if e.card == ev.card and e.status == "active" and not self.stages[e.stage].closed:
+        mine = (self.entries[i] for stage in self.stages.values()
+                for i in stage.cards.get(ev.card, ()))  # not every entry: a stage holds 100 000
+        for e in mine:
+            if e.status == "active" and not self.stages[e.stage].closed:
                 if e.score is not None:
                     dirty |= self._score(e, None)
                 self.set_status(e, "disqualified")

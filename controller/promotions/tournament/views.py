@@ -14,7 +14,7 @@ from controller.domain.heats import heat_number
 from controller.domain.members import Member, Members
 from controller.domain.prizes import prize_table
 from controller.promotions.tournament.config import PoolConfig
-from controller.promotions.tournament.state import Entry, Stage
+from controller.promotions.tournament.state import CARD_TAIL, Entry, Search, Stage
 from showrunner.contract.money import format_zar
 
 #: unsigned scores outside any heat (poker's qualifying) kept on the operator's view: the latest
@@ -36,6 +36,7 @@ class TournamentViews:
     order: list[str]
     stages: dict[str, Stage]
     entries: dict[str, Entry]
+    search: Search
     pool_configs: list[PoolConfig]
     pools: dict[str, int]
     previous_pools: dict[str, int]
@@ -201,23 +202,17 @@ class TournamentViews:
     def find(self, query: str, limit: int) -> list[dict[str, Any]]:
         """Up to `limit` entries, newest first, whose player's name holds `query` (any case),
         or whose card matches typed card digits (the view masks all but the last four: a
-        swiped number matches on its end, a few digits anywhere in them)."""
+        swiped number matches on its end, a few digits anywhere in them). Answered from
+        `self.search`, not by walking the entries (a stage can hold 100 000)."""
         text = query.strip().lower()
         digits = "".join(c for c in text if c.isdigit())
-        is_card = bool(digits) and all(c.isdigit() or c in " -" for c in text)
-        found = []
-        for e in reversed(self.entries.values()):
-            member = self.members.by_card[e.card]
-            if is_card:
-                tail = "".join(c for c in member.masked_card if c.isdigit())
-                hit = digits.endswith(tail) if len(digits) >= len(tail) else digits in tail
-            else:
-                hit = bool(text) and text in self.name_of(e.card).lower()
-            if hit:
-                found.append(self.ops_row(e))
-                if len(found) == limit:
-                    break
-        return found
+        if digits and all(c.isdigit() or c in " -" for c in text):
+            places = self.search.cards.newest(digits[-CARD_TAIL:], limit)
+        elif text:
+            places = self.search.names.newest(text, limit)
+        else:
+            return []
+        return [self.ops_row(self.entries[self.search.ids[p]]) for p in places]
 
     def qualifiers_doc(self) -> dict[str, Any]:
         stages = []

@@ -70,6 +70,7 @@ class AudienceNamespace(socketio.AsyncNamespace):
             raise Refused(sentence) from None
         await self.save_session(sid, session)
         self.hub.sessions.add(session["id"], self.path, sid)
+        self.hub.bursts.connected()
         await self.joined(sid, session)
 
     def admit(self, auth: Any) -> dict[str, Any]:
