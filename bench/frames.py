@@ -27,6 +27,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 
 from showrunner.engine.host import SceneHost
+from showrunner.engine.memory import return_freed_surfaces
 from showrunner.engine.render import SteppedClock, entered, init_headless
 from showrunner.scenes.samples import BASE_MS, CASES, Case
 
@@ -111,6 +112,7 @@ def main() -> int:
     parser.add_argument("--profile", metavar="SCENE", help="cProfile one scene at 4K")
     args = parser.parse_args()
     busy = {c.scene: c for c in CASES if c.busy}
+    return_freed_surfaces()  # as a display does: a full screen freed leaves the process
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()

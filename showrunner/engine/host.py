@@ -18,7 +18,7 @@ import pygame
 from showrunner.engine.badge import RehearsalBadge
 from showrunner.engine.logonce import warn_once
 from showrunner.engine.present import Rects, clipped
-from showrunner.engine.scene import Scene, SceneContext, drop_spare_layers, spare_layer
+from showrunner.engine.scene import Scene, SceneContext, keep_spare, spare_layer
 from showrunner.engine.transitions import Transition
 
 log = logging.getLogger(__name__)
@@ -115,11 +115,9 @@ class SceneHost:
             self.current.draw(surface)
             return
         # the outgoing frame straight onto the screen, the incoming one into a buffer: one
-        # full-screen surface more than the scenes' own, and only while the transition runs
-        new = self._incoming(surface)
-        self.outgoing.draw(surface)
-        self.current.draw(new)
-        self.transition.compose(surface, surface, new)
+        # full-screen surface more than the scenes' own, kept until the screen next rests
+        self.transition.draw(surface, self._incoming(surface), self.outgoing.draw,
+                             self.current.draw)
 
     def _start(self, switch: PendingSwitch) -> None:
         scene = self.registry[switch.name](self.ctx)
@@ -142,10 +140,13 @@ class SceneHost:
         return self._buffer
 
     def _leave(self, scene: Scene) -> None:
+        if scene.static is not None:
+            keep_spare(scene.static)
         scene.exit()
         self.left = True
 
     def _switch_done(self) -> None:
-        """The switch is done: its buffer and any layer made for it and not used are freed."""
+        """The switch is done: its buffer is kept for the next one (see keep_spare)."""
+        if self._buffer is not None:
+            keep_spare(self._buffer)
         self._buffer = None
-        drop_spare_layers()

@@ -27,30 +27,40 @@ from showrunner.engine.theme import Theme
 
 log = logging.getLogger(__name__)
 
-# Full-screen layers made ahead of a scene switch (prepare_layers), for the incoming scene and
-# the transition to draw into: a new one costs about 15 ms at 4K, and made while the screen
-# rests it costs no frame. Each is 32 MiB at 4K, so none is kept once the switch is done.
+# Full-screen layers kept for the next switch, for the incoming scene and the transition to
+# draw into: made ahead of it while the screen rests (prepare_layers), or the ones the last
+# switch freed (keep_spare). A new one costs about 20 ms at 4K, more than a frame, and each is
+# 32 MiB: the display drops them (drop_spare_layers) when the screen next rests, where it can
+# make them again without dropping a frame.
+SWITCH_LAYERS = 2  # the incoming scene's layer and the transition's buffer
 _spare_layers: list[pygame.Surface] = []
 
 
-def prepare_layers(size: tuple[int, int], count: int, template: pygame.Surface) -> None:
-    """Have `count` layers of `size` (in `template`'s pixel format) ready for spare_layer."""
+def prepare_layers(size: tuple[int, int], template: pygame.Surface) -> None:
+    """Have SWITCH_LAYERS layers of `size` (in `template`'s pixel format) ready for
+    spare_layer."""
     _spare_layers[:] = [layer for layer in _spare_layers if layer.get_size() == size]
-    while len(_spare_layers) < count:
+    while len(_spare_layers) < SWITCH_LAYERS:
         _spare_layers.append(pygame.Surface(size, 0, template))
 
 
 def spare_layer(size: tuple[int, int]) -> pygame.Surface | None:
-    """A full-screen layer of `size` made ahead, to draw into, if there is one."""
-    while _spare_layers:
-        layer = _spare_layers.pop()
+    """A full-screen layer of `size` kept for a switch, to draw into, if there is one."""
+    for i, layer in enumerate(_spare_layers):
         if layer.get_size() == size:
-            return layer
+            return _spare_layers.pop(i)
     return None
 
 
+def keep_spare(layer: pygame.Surface) -> None:
+    """A switch has freed `layer` (the scene that left's, the transition's buffer): kept for
+    the next switch, up to SWITCH_LAYERS."""
+    if len(_spare_layers) < SWITCH_LAYERS:
+        _spare_layers.append(layer)
+
+
 def drop_spare_layers() -> None:
-    """The switch is done: layers made for it and not used are freed."""
+    """The screen rests: the layers kept for a switch are freed (made again before the next)."""
     _spare_layers.clear()
 
 
@@ -114,8 +124,8 @@ class Scene:
         raise NotImplementedError
 
     def exit(self) -> None:
-        """Release per-scene caches (its full-screen layer is freed at once); shared caches
-        (text, images) stay with the context."""
+        """Release per-scene caches (the host keeps its full-screen layer for the next switch,
+        see keep_spare); shared caches (text, images) stay with the context."""
         self.static = None
 
     # hooks -----------------------------------------------------------------------------------

@@ -181,21 +181,33 @@ def test_switch_waits_for_its_show_clock_time(ctx):
 
 
 @pytest.mark.parametrize("elapsed", [0.0, 0.15, 0.3, 0.6])
-@pytest.mark.parametrize("old_drawn_on_target", [False, True])
-def test_a_crossfade_shows_the_old_frame_then_a_blend_then_exactly_the_new(
-        elapsed, old_drawn_on_target):
+def test_a_crossfade_shows_the_old_frame_then_a_blend_then_exactly_the_new(elapsed):
     init_headless((64, 36))
-    old, new, target = pygame.Surface((64, 36)), pygame.Surface((64, 36)), pygame.Surface((64, 36))
-    old.fill((200, 40, 40))
-    new.fill((40, 40, 200))
-    if old_drawn_on_target:  # as the host does: the outgoing scene drew straight on screen
-        target.fill((200, 40, 40))
-        old = target
+    target, scratch = pygame.Surface((64, 36)), pygame.Surface((64, 36))
     fade = Transition("crossfade", 0.6, ease="linear", elapsed=elapsed)
-    fade.compose(target, old, new)
+    # the outgoing scene draws straight on the target, the incoming one into the scratch
+    fade.draw(target, scratch, lambda s: s.fill((200, 40, 40)), lambda s: s.fill((40, 40, 200)))
     red, _, blue, _ = target.get_at((10, 10))
     assert red == pytest.approx(200 - 160 * elapsed / 0.6, abs=2)
     assert blue == pytest.approx(40 + 160 * elapsed / 0.6, abs=2)
+
+
+@pytest.mark.parametrize("elapsed", [0.0, 0.15, 0.3, 0.6])
+def test_a_slide_moves_the_old_frame_left_and_the_new_one_in_after_it(elapsed):
+    init_headless((64, 36))
+    target, scratch = pygame.Surface((64, 36)), pygame.Surface((64, 36))
+
+    def stripes(base: int):  # a scene whose every column differs: column x is (base, x, 0)
+        def draw(surface: pygame.Surface) -> None:
+            for x in range(64):
+                surface.fill((base, x, 0), (x, 0, 1, 36))
+        return draw
+
+    slide = Transition("slide", 0.6, ease="linear", elapsed=elapsed)
+    slide.draw(target, scratch, stripes(200), stripes(40))
+    shift = round(64 * elapsed / 0.6)
+    assert [tuple(target.get_at((x, 5)))[:2] for x in range(64)] == \
+        [(200, x + shift) for x in range(64 - shift)] + [(40, x) for x in range(shift)]
 
 
 def test_unknown_transition_is_refused():

@@ -62,11 +62,13 @@ class Census:
     transition: bool
     full_screens: int
     mib: float  # all the surfaces' pixels
+    rest: bool = False  # taken at the first rest after a switch
 
 
 class Counting(Presenter):
     """The display's presenter, taking a census after the first frame of each slot and after
-    the frame each transition ends; `seen` holds the full-screen surfaces of the last one."""
+    the frame each transition ends (and, told by `rested`, at the first rest after a switch);
+    `seen` holds the full-screen surfaces of the last one."""
 
     def __init__(self, sim: SimTime) -> None:
         self.sim = sim
@@ -82,14 +84,27 @@ class Counting(Presenter):
         key = display.playing.key if display.playing else None
         blending = self.host.transition is not None
         if key != self._key or (self._blending and not blending):
-            self.seen = []  # (or they would be counted, the census's own)
-            alive = surfaces_alive()
-            self.seen = full_screens(alive)
-            self.censuses.append(Census(
-                self.sim.now, display.playing.scene if display.playing else "", blending,
-                len(self.seen), round(sum(s.get_pitch() * s.get_height() for s in alive) / 2**20,
-                                      1)))
+            self.census(blending)
         self._key, self._blending = key, blending
+
+    def census(self, blending: bool, rest: bool = False) -> None:
+        display = self.sim.display
+        self.seen = []  # (or they would be counted, the census's own)
+        alive = surfaces_alive()
+        self.seen = full_screens(alive)
+        self.censuses.append(Census(
+            self.sim.now, display.playing.scene if display.playing else "", blending,
+            len(self.seen), round(sum(s.get_pitch() * s.get_height() for s in alive) / 2**20, 1),
+            rest))
+
+    def rested(self, release):  # type: ignore[no-untyped-def]
+        """The display's `release`, taking a census when it frees what a switch left."""
+        def counted(host):  # type: ignore[no-untyped-def]
+            after_switch = host.left and not self.sim.display.moving
+            release(host)
+            if after_switch:
+                self.census(blending=False, rest=True)
+        return counted
 
 
 def demo_program() -> dict:
@@ -112,6 +127,7 @@ class DemoScreen:
         self.display.presenter = self.counting = Counting(self.sim)
         self.screen, self.ctx, self.host = self.display.open()
         self.counting.host = self.host
+        self.display.release = self.counting.rested(self.display.release)  # type: ignore[method-assign]
         self.inbox: queue.Queue = queue.Queue()
         for name, doc in (("screen:s1", demo_program()),
                           ("leaderboard:slots", samples.leaderboard(12, True)),
@@ -129,13 +145,16 @@ class DemoScreen:
 
 
 def test_the_demo_show_keeps_two_full_screens_at_rest_and_four_during_a_switch(tmp_path):
-    censuses = DemoScreen(tmp_path).play_until(2 * 36 + 1)  # the playlist twice round
+    censuses = DemoScreen(tmp_path).play_until(2 * 36 + 2)  # the playlist twice round, at rest
     assert {c.scene for c in censuses} == {"leaderboard", "jackpot_ticker", "prize_table"}
     assert sum(c.transition for c in censuses) == 6  # crossfade, slide, crossfade, twice
     # at rest: the window and the scene's layer (the backdrop, the header, its panels)
-    assert [c.full_screens for c in censuses if not c.transition] == [2] * 7
-    # during a transition: the outgoing scene's layer, the incoming one's, and its buffer
+    assert [c.full_screens for c in censuses if c.rest] == [2] * 6
+    # during a transition: the outgoing scene's layer, the incoming one's, and its buffer;
+    # when it ends, the two the switch freed are kept (for a switch before the next rest)
     assert max(c.full_screens for c in censuses) == 4
+    ended = [c.full_screens for c in censuses if not c.transition and not c.rest]
+    assert ended == [2] + [4] * 6  # the first frame, then each transition's end
 
 
 @pytest.mark.parametrize(("switch_s", "kind"), [(20, "crossfade"), (28, "slide")])
@@ -150,8 +169,10 @@ def test_at_rest_before_a_switch_the_screen_makes_the_layers_the_switch_needs(
     # nothing full-screen was made on the switch's frame (about 30 ms at 4K)
     assert all(any(s is r for r in ready) for s in screen.counting.seen)
     ready.clear()  # (the test's own references)
-    screen.play_until(switch_s + 1)
-    assert len(screen.full_screens_now()) == 2  # freed when the transition ended
+    screen.play_until(switch_s + 7)
+    rested = [c for c in screen.counting.censuses if c.rest]
+    assert rested and rested[-1].at_s > switch_s  # the screen has rested since
+    assert len(screen.full_screens_now()) == 2  # freed when the screen rested
 
 
 def test_at_rest_after_a_scene_has_left_the_heap_is_trimmed_once(tmp_path, monkeypatch):

@@ -16,12 +16,11 @@ from showrunner.engine.display.window import save_png
 from showrunner.engine.host import SceneHost
 from showrunner.engine.logonce import warn_once
 from showrunner.engine.memory import trim
-from showrunner.engine.scene import prepare_layers
+from showrunner.engine.scene import drop_spare_layers, prepare_layers
 
 log = logging.getLogger(__name__)
 
 SAVE_EVERY_S = 2.0
-SWITCH_LAYERS = 2  # the incoming scene's layer and the transition's buffer
 
 
 class Upkeep(Telemetry):
@@ -54,12 +53,15 @@ class Upkeep(Telemetry):
         makes them on the switch's frame."""
         if self.time.monotonic() >= self._prepare_at:
             self._prepare_at = math.inf
-            prepare_layers(screen.get_size(), SWITCH_LAYERS, screen)
+            prepare_layers(screen.get_size(), screen)
 
     def release(self, host: SceneHost) -> None:
-        """At rest after a scene has left, hand back to the system the heap memory it freed
-        (a leaderboard's rows: 20 MiB at 4K): not while moving, where it cost a transition's
-        last frame at 4K 8 ms (the pages are faulted in again as they are reused)."""
+        """At rest after a scene has left, free the layers kept for a switch (made again
+        before the next, see prepare_switch) and hand back to the system the heap memory it
+        freed (a leaderboard's rows: 20 MiB at 4K): not while moving, where a switch would
+        make its layers on its frame (20 ms each at 4K) and trimming cost a transition's last
+        frame at 4K 8 ms (the pages are faulted in again as they are reused)."""
         if host.left and not self.moving:
             host.left = False
+            drop_spare_layers()
             trim()
