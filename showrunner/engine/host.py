@@ -18,7 +18,8 @@ import pygame
 from showrunner.engine.badge import RehearsalBadge
 from showrunner.engine.logonce import warn_once
 from showrunner.engine.present import Rects, clipped
-from showrunner.engine.scene import Scene, SceneContext, keep_spare, spare_layer
+from showrunner.engine.scene import Scene, SceneContext, drop_spare_layers, keep_spare
+from showrunner.engine.still import Still
 from showrunner.engine.transitions import Transition
 
 log = logging.getLogger(__name__)
@@ -39,10 +40,10 @@ class SceneHost:
     ctx: SceneContext
     registry: Mapping[str, SceneFactory]
     current: Scene | None = None
-    outgoing: Scene | None = None
     transition: Transition | None = None
     pending: list[PendingSwitch] = field(default_factory=list)
-    _buffer: pygame.Surface | None = None  # the incoming frame, during a transition only
+    still: Still = field(default_factory=Still)  # the transitions' old frame, made ahead
+    _still: pygame.Surface | None = None  # the outgoing scene's last frame, while it goes
     badge: RehearsalBadge = field(default_factory=RehearsalBadge)
     left: bool = False  # a scene has left since the display last trimmed the heap
 
@@ -69,14 +70,21 @@ class SceneHost:
             self._start(self.pending.pop(0))
         if self.current is not None:
             self.current.update(0.0 if started else dt)
-        if self.transition is not None and self.outgoing is not None:
-            self.outgoing.update(dt)
+        if self.transition is not None:
             self.transition.update(0.0 if started else dt)
             if self.transition.done:
-                self._leave(self.outgoing)
-                self.outgoing = None
                 self.transition = None
                 self._switch_done()
+
+    def prepare(self, size: tuple[int, int]) -> bool:
+        """Ahead of a switch, a band at a time: make ready the full screen its transition
+        needs (showrunner.engine.still); True once it is."""
+        return self.still.prepare(size)
+
+    def release(self) -> bool:
+        """After a switch, a band at a time: hand that full screen's memory back; True once
+        it is (or while a transition holds it)."""
+        return self.still.release()
 
     def next_change_ms(self, now_ms: int) -> int | None:
         """When the screen next changes (see Scene.next_change_ms): at once during a
@@ -111,33 +119,28 @@ class SceneHost:
         if self.current is None:
             surface.fill(self.ctx.theme.colour("background_top"))
             return
-        if self.outgoing is None or self.transition is None:
+        if self._still is None or self.transition is None:
             self.current.draw(surface)
             return
-        # the outgoing frame straight onto the screen, the incoming one into a buffer: one
-        # full-screen surface more than the scenes' own, kept until the screen next rests
-        self.transition.draw(surface, self._incoming(surface), self.outgoing.draw,
-                             self.current.draw)
+        self.transition.draw(surface, self._still, self.current.draw)
 
     def _start(self, switch: PendingSwitch) -> None:
         scene = self.registry[switch.name](self.ctx)
+        blend = self.current is not None and switch.transition.kind != "cut"
+        if self.current is not None:
+            if blend:
+                # the outgoing scene's frame held still (mid-transition, the incoming one's:
+                # the oldest goes), and its layer handed to the incoming scene: a switch
+                # makes no full screen on its frame (see prepare)
+                self._still = self._still or self.still.take(self.ctx.layout.real)
+                self.current.draw(self._still)
+            self._leave(self.current)
+            self.current = None
+        self.transition = switch.transition if blend else None
         scene.enter(switch.params)
-        if self.outgoing is not None:  # a switch during a transition: drop the oldest
-            self._leave(self.outgoing)
-        if self.current is None or switch.transition.kind == "cut":
-            if self.current is not None:
-                self._leave(self.current)
-            self.outgoing, self.transition = None, None
-            self._switch_done()
-        else:
-            self.outgoing, self.transition = self.current, switch.transition
         self.current = scene
-
-    def _incoming(self, surface: pygame.Surface) -> pygame.Surface:
-        size = surface.get_size()
-        if self._buffer is None or self._buffer.get_size() != size:
-            self._buffer = spare_layer(size) or pygame.Surface(size, 0, surface)
-        return self._buffer
+        if not blend:
+            self._switch_done()
 
     def _leave(self, scene: Scene) -> None:
         if scene.static is not None:
@@ -146,7 +149,9 @@ class SceneHost:
         self.left = True
 
     def _switch_done(self) -> None:
-        """The switch is done: its buffer is kept for the next one (see keep_spare)."""
-        if self._buffer is not None:
-            keep_spare(self._buffer)
-        self._buffer = None
+        """The switch is done: its still frame goes back (see release), and a layer it freed
+        that no scene took is freed."""
+        if self._still is not None:
+            self._still = None
+            self.still.give_back()
+        drop_spare_layers()

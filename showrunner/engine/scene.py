@@ -27,25 +27,14 @@ from showrunner.engine.theme import Theme
 
 log = logging.getLogger(__name__)
 
-# Full-screen layers kept for the next switch, for the incoming scene and the transition to
-# draw into: made ahead of it while the screen rests (prepare_layers), or the ones the last
-# switch freed (keep_spare). A new one costs about 20 ms at 4K, more than a frame, and each is
-# 32 MiB: the display drops them (drop_spare_layers) when the screen next rests, where it can
-# make them again without dropping a frame.
-SWITCH_LAYERS = 2  # the incoming scene's layer and the transition's buffer
+# The full-screen layer of the scene a switch takes off the screen, for the incoming scene to
+# draw its own into (keep_spare, spare_layer): a new one costs about 25 ms at 4K, more than a
+# frame. Freed when the switch is done (drop_spare_layers), if no scene took it.
 _spare_layers: list[pygame.Surface] = []
 
 
-def prepare_layers(size: tuple[int, int], template: pygame.Surface) -> None:
-    """Have SWITCH_LAYERS layers of `size` (in `template`'s pixel format) ready for
-    spare_layer."""
-    _spare_layers[:] = [layer for layer in _spare_layers if layer.get_size() == size]
-    while len(_spare_layers) < SWITCH_LAYERS:
-        _spare_layers.append(pygame.Surface(size, 0, template))
-
-
 def spare_layer(size: tuple[int, int]) -> pygame.Surface | None:
-    """A full-screen layer of `size` kept for a switch, to draw into, if there is one."""
+    """A full-screen layer of `size` a switch freed, to draw into, if there is one."""
     for i, layer in enumerate(_spare_layers):
         if layer.get_size() == size:
             return _spare_layers.pop(i)
@@ -53,14 +42,12 @@ def spare_layer(size: tuple[int, int]) -> pygame.Surface | None:
 
 
 def keep_spare(layer: pygame.Surface) -> None:
-    """A switch has freed `layer` (the scene that left's, the transition's buffer): kept for
-    the next switch, up to SWITCH_LAYERS."""
-    if len(_spare_layers) < SWITCH_LAYERS:
-        _spare_layers.append(layer)
+    """A switch has taken `layer`'s scene off the screen: the next scene may draw into it."""
+    _spare_layers.append(layer)
 
 
 def drop_spare_layers() -> None:
-    """The screen rests: the layers kept for a switch are freed (made again before the next)."""
+    """The switch is done: a layer it freed that no scene took is freed."""
     _spare_layers.clear()
 
 

@@ -1,6 +1,5 @@
-"""Transitions between two scenes. Both scenes keep drawing during it, so there is no black frame.
-
-A transition composes the outgoing and incoming frames; `progress` runs 0 -> 1.
+"""Transitions between two scenes, never through a black frame: the outgoing scene's last frame,
+held still, goes as the incoming scene (drawing every frame) comes; `progress` runs 0 -> 1.
 """
 
 from __future__ import annotations
@@ -41,46 +40,41 @@ class Transition:
     def done(self) -> bool:
         return self.elapsed >= self.duration
 
-    def draw(self, target: pygame.Surface, scratch: pygame.Surface,
-             old: Callable[[pygame.Surface], None], new: Callable[[pygame.Surface], None]) -> None:
-        """Draw the blend of the outgoing (`old`) and incoming (`new`) scenes' frames onto
-        `target`, with `scratch` (a full-screen layer, the host's buffer) for the incoming
-        one. Each is drawn only where it shows: a 4K pass costs 1.5 to 2.5
-        ms, and the frame has 16.7."""
+    def draw(self, target: pygame.Surface, still: pygame.Surface,
+             new: Callable[[pygame.Surface], None]) -> None:
+        """Draw onto `target` the outgoing scene's last frame (`still`: per-pixel alpha, all
+        opaque, see showrunner.engine.still) going and the incoming scene (`new` draws it)
+        coming. The incoming scene draws straight onto `target`, only where it shows: a 4K
+        pass costs 1.5 to 2.5 ms, and the frame has 16.7."""
         if self.kind == "slide":
-            self._slide(target, scratch, old, new)
+            self._slide(target, still, new)
             return
         alpha = round(255 * self.progress) if self.kind == "crossfade" else 255
-        if alpha >= 255:  # a plain frame: blended at alpha 255, SDL took 86 ms at 4K
+        if alpha >= 255:  # the new frame alone
             new(target)
-            return
-        old(target)
-        if alpha > 0:
-            # old * (1 - a) + new * a, as two multiplies and an add: at 4K about 5 ms, where
-            # SDL's surface-alpha blend takes 6 to 9 (an alpha blit of a per-pixel alpha layer
-            # takes 3.5 with its multiply, but a scene draws into one 1 to 2 ms slower)
-            new(scratch)
-            target.fill((255 - alpha,) * 3, special_flags=pygame.BLEND_RGB_MULT)
-            scratch.fill((alpha,) * 3, special_flags=pygame.BLEND_RGB_MULT)
-            target.blit(scratch, (0, 0), special_flags=pygame.BLEND_RGB_ADD)
+        elif alpha <= 0:  # the old frame alone
+            target.blit(still, (0, 0))
+        else:
+            # new * a + old * (1 - a): the still frame's alpha set to 1 - a (it only falls, so
+            # a minimum sets it) and blitted over the new one, about 3.5 ms at 4K where two
+            # multiplies and an add of two opaque frames took 5
+            new(target)
+            still.fill((255, 255, 255, 255 - alpha), special_flags=pygame.BLEND_RGBA_MIN)
+            target.blit(still, (0, 0))
 
-    def _slide(self, target: pygame.Surface, scratch: pygame.Surface,
-               old: Callable[[pygame.Surface], None], new: Callable[[pygame.Surface], None]
-               ) -> None:
-        """The outgoing frame moves left by `shift`, the incoming one follows it in: each
-        scene is drawn (clipped) only in the columns it will show."""
+    def _slide(self, target: pygame.Surface, still: pygame.Surface,
+               new: Callable[[pygame.Surface], None]) -> None:
+        """The old frame moves left by `shift`, the new one follows it in: the incoming scene
+        drawn (clipped) in the columns that show, moved to the right, then the old frame's
+        columns that still show beside it."""
         w, h = target.get_size()
         shift = round(w * self.progress)
         whole = target.get_clip()
-        if shift < w:
-            target.set_clip(whole.clip((shift, 0, w - shift, h)))
-            old(target)
-            target.set_clip(whole)
-            if shift > 0:
-                target.scroll(-shift, 0)  # the columns it leaves are covered next
         if shift > 0:
-            scratch.set_clip((0, 0, shift, h))
-            new(scratch)
-            scratch.set_clip(None)
-            target.blit(scratch, (w - shift, 0), (0, 0, shift, h))
-
+            target.set_clip(whole.clip((0, 0, shift, h)))
+            new(target)
+            target.set_clip(whole)
+            if shift < w:
+                target.scroll(w - shift, 0)
+        if shift < w:
+            target.blit(still, (0, 0), (shift, 0, w - shift, h))

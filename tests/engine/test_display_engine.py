@@ -163,7 +163,7 @@ def test_switching_scenes_never_shows_a_black_frame(ctx, kind):
         frame.fill((0, 0, 0))
         host.draw(frame)
         assert pygame.transform.average_color(frame)[:3] != (0, 0, 0)
-    assert host.outgoing is None and host.current.name == "next_event"
+    assert host.transition is None and host.current.name == "next_event"
 
 
 def test_switch_waits_for_its_show_clock_time(ctx):
@@ -183,10 +183,10 @@ def test_switch_waits_for_its_show_clock_time(ctx):
 @pytest.mark.parametrize("elapsed", [0.0, 0.15, 0.3, 0.6])
 def test_a_crossfade_shows_the_old_frame_then_a_blend_then_exactly_the_new(elapsed):
     init_headless((64, 36))
-    target, scratch = pygame.Surface((64, 36)), pygame.Surface((64, 36))
+    target, still = pygame.Surface((64, 36)), pygame.Surface((64, 36), pygame.SRCALPHA)
+    still.fill((200, 40, 40))  # the outgoing scene's last frame; the incoming one draws
     fade = Transition("crossfade", 0.6, ease="linear", elapsed=elapsed)
-    # the outgoing scene draws straight on the target, the incoming one into the scratch
-    fade.draw(target, scratch, lambda s: s.fill((200, 40, 40)), lambda s: s.fill((40, 40, 200)))
+    fade.draw(target, still, lambda s: s.fill((40, 40, 200)))
     red, _, blue, _ = target.get_at((10, 10))
     assert red == pytest.approx(200 - 160 * elapsed / 0.6, abs=2)
     assert blue == pytest.approx(40 + 160 * elapsed / 0.6, abs=2)
@@ -195,7 +195,7 @@ def test_a_crossfade_shows_the_old_frame_then_a_blend_then_exactly_the_new(elaps
 @pytest.mark.parametrize("elapsed", [0.0, 0.15, 0.3, 0.6])
 def test_a_slide_moves_the_old_frame_left_and_the_new_one_in_after_it(elapsed):
     init_headless((64, 36))
-    target, scratch = pygame.Surface((64, 36)), pygame.Surface((64, 36))
+    target, still = pygame.Surface((64, 36)), pygame.Surface((64, 36), pygame.SRCALPHA)
 
     def stripes(base: int):  # a scene whose every column differs: column x is (base, x, 0)
         def draw(surface: pygame.Surface) -> None:
@@ -204,7 +204,8 @@ def test_a_slide_moves_the_old_frame_left_and_the_new_one_in_after_it(elapsed):
         return draw
 
     slide = Transition("slide", 0.6, ease="linear", elapsed=elapsed)
-    slide.draw(target, scratch, stripes(200), stripes(40))
+    stripes(200)(still)  # the outgoing scene's last frame
+    slide.draw(target, still, stripes(40))
     shift = round(64 * elapsed / 0.6)
     assert [tuple(target.get_at((x, 5)))[:2] for x in range(64)] == \
         [(200, x + shift) for x in range(64 - shift)] + [(40, x) for x in range(shift)]

@@ -21,6 +21,7 @@ from showrunner.engine.display import Display, DisplayOptions
 from showrunner.engine.link import ViewChanged
 from showrunner.engine.memory import return_freed_surfaces
 from showrunner.engine.present import Presenter
+from showrunner.engine.still import BANDS, Still
 from showrunner.scenes import samples
 from tests.engine.test_display_rest import BASE_MS, NOBODY, SimTime
 
@@ -62,13 +63,11 @@ class Census:
     transition: bool
     full_screens: int
     mib: float  # all the surfaces' pixels
-    rest: bool = False  # taken at the first rest after a switch
 
 
 class Counting(Presenter):
     """The display's presenter, taking a census after the first frame of each slot and after
-    the frame each transition ends (and, told by `rested`, at the first rest after a switch);
-    `seen` holds the full-screen surfaces of the last one."""
+    the frame each transition ends; `seen` holds the full-screen surfaces of the last one."""
 
     def __init__(self, sim: SimTime) -> None:
         self.sim = sim
@@ -84,27 +83,14 @@ class Counting(Presenter):
         key = display.playing.key if display.playing else None
         blending = self.host.transition is not None
         if key != self._key or (self._blending and not blending):
-            self.census(blending)
+            self.seen = []  # (or they would be counted, the census's own)
+            alive = surfaces_alive()
+            self.seen = full_screens(alive)
+            self.censuses.append(Census(
+                self.sim.now, display.playing.scene if display.playing else "", blending,
+                len(self.seen), round(sum(s.get_pitch() * s.get_height() for s in alive) / 2**20,
+                                      1)))
         self._key, self._blending = key, blending
-
-    def census(self, blending: bool, rest: bool = False) -> None:
-        display = self.sim.display
-        self.seen = []  # (or they would be counted, the census's own)
-        alive = surfaces_alive()
-        self.seen = full_screens(alive)
-        self.censuses.append(Census(
-            self.sim.now, display.playing.scene if display.playing else "", blending,
-            len(self.seen), round(sum(s.get_pitch() * s.get_height() for s in alive) / 2**20, 1),
-            rest))
-
-    def rested(self, release):  # type: ignore[no-untyped-def]
-        """The display's `release`, taking a census when it frees what a switch left."""
-        def counted(host):  # type: ignore[no-untyped-def]
-            after_switch = host.left and not self.sim.display.moving
-            release(host)
-            if after_switch:
-                self.census(blending=False, rest=True)
-        return counted
 
 
 def demo_program() -> dict:
@@ -127,7 +113,6 @@ class DemoScreen:
         self.display.presenter = self.counting = Counting(self.sim)
         self.screen, self.ctx, self.host = self.display.open()
         self.counting.host = self.host
-        self.display.release = self.counting.rested(self.display.release)  # type: ignore[method-assign]
         self.inbox: queue.Queue = queue.Queue()
         for name, doc in (("screen:s1", demo_program()),
                           ("leaderboard:slots", samples.leaderboard(12, True)),
@@ -144,35 +129,34 @@ class DemoScreen:
         return full_screens(surfaces_alive())
 
 
-def test_the_demo_show_keeps_two_full_screens_at_rest_and_four_during_a_switch(tmp_path):
-    censuses = DemoScreen(tmp_path).play_until(2 * 36 + 2)  # the playlist twice round, at rest
+def test_the_demo_show_keeps_two_full_screens_at_rest_and_three_during_a_switch(tmp_path):
+    screen = DemoScreen(tmp_path)
+    censuses = screen.play_until(2 * 36 + 1)  # the playlist twice round
     assert {c.scene for c in censuses} == {"leaderboard", "jackpot_ticker", "prize_table"}
     assert sum(c.transition for c in censuses) == 6  # crossfade, slide, crossfade, twice
+    # during a transition: the window, the outgoing scene's last frame held still and the
+    # incoming one's layer (the outgoing one's, taken over); at its end the still frame is
+    # handed back a band a pass
+    assert [c.full_screens for c in censuses if c.transition] == [3] * 6
+    assert [c.full_screens for c in censuses if not c.transition] == [2] + [3] * 6
     # at rest: the window and the scene's layer (the backdrop, the header, its panels)
-    assert [c.full_screens for c in censuses if c.rest] == [2] * 6
-    # during a transition: the outgoing scene's layer, the incoming one's, and its buffer;
-    # when it ends, the two the switch freed are kept (for a switch before the next rest)
-    assert max(c.full_screens for c in censuses) == 4
-    ended = [c.full_screens for c in censuses if not c.transition and not c.rest]
-    assert ended == [2] + [4] * 6  # the first frame, then each transition's end
+    assert len(screen.full_screens_now()) == 2
 
 
 @pytest.mark.parametrize(("switch_s", "kind"), [(20, "crossfade"), (28, "slide")])
-def test_at_rest_before_a_switch_the_screen_makes_the_layers_the_switch_needs(
+def test_before_a_switch_the_screen_makes_the_full_screen_the_switch_needs(
         tmp_path, switch_s, kind):
     screen = DemoScreen(tmp_path)
     screen.play_until(switch_s - 0.1)  # the scene at rest, its end near
     ready = screen.full_screens_now()
-    assert len(ready) == 4  # the window, the scene's layer, and two made for the switch
+    assert len(ready) == 3  # the window, the scene's layer, and the switch's still frame
     censuses = screen.play_until(switch_s + 0.1)
     assert censuses[-1].transition and screen.host.transition.kind == kind
-    # nothing full-screen was made on the switch's frame (about 30 ms at 4K)
+    # nothing full-screen was made on the switch's frame (about 25 ms at 4K)
     assert all(any(s is r for r in ready) for s in screen.counting.seen)
     ready.clear()  # (the test's own references)
-    screen.play_until(switch_s + 7)
-    rested = [c for c in screen.counting.censuses if c.rest]
-    assert rested and rested[-1].at_s > switch_s  # the screen has rested since
-    assert len(screen.full_screens_now()) == 2  # freed when the screen rested
+    screen.play_until(switch_s + 1)
+    assert len(screen.full_screens_now()) == 2  # freed when the transition ended
 
 
 def test_at_rest_after_a_scene_has_left_the_heap_is_trimmed_once(tmp_path, monkeypatch):
@@ -201,6 +185,21 @@ def test_a_freed_full_screen_leaves_the_process():
         layer.fill((1, 2, 3))
         del layer
     assert resident_mib() - before < 16  # a 4K layer is 31.6 MiB
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+def test_a_transitions_still_frame_is_made_and_handed_back_a_band_at_a_time():
+    still = Still()
+    before = resident_mib()
+    assert [still.prepare((3840, 2160)) for _ in range(BANDS)] == [False] * (BANDS - 1) + [True]
+    frame = still.take((3840, 2160))  # ready: nothing more to touch
+    assert frame.get_size() == (3840, 2160) and frame.get_at((0, 2159)) == (0, 0, 0, 255)
+    assert resident_mib() - before > 24  # a 4K frame is 31.6 MiB
+    del frame
+    assert still.release()  # lent to a transition: nothing to hand back yet
+    still.give_back()
+    assert [still.release() for _ in range(BANDS)] == [False] * (BANDS - 1) + [True]
+    assert resident_mib() - before < 8
 
 
 if __name__ == "__main__":  # a census of each scene change, to see where the memory goes
