@@ -111,7 +111,7 @@ class Scene:
         raise NotImplementedError
 
     def exit(self) -> None:
-        """Release per-scene caches (the host keeps its full-screen layer for the next switch,
+        """Release per-scene caches (the host hands its full-screen layer to the next scene,
         see keep_spare); shared caches (text, images) stay with the context."""
         self.static = None
 
