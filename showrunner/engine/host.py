@@ -44,6 +44,7 @@ class SceneHost:
     pending: list[PendingSwitch] = field(default_factory=list)
     still: Still = field(default_factory=Still)  # the transitions' old frame, made ahead
     _still: pygame.Surface | None = None  # the outgoing scene's last frame, while it goes
+    _entering: PendingSwitch | None = None  # the incoming scene, to enter on the next frame
     badge: RehearsalBadge = field(default_factory=RehearsalBadge)
     left: bool = False  # a scene has left since the display last trimmed the heap
 
@@ -62,17 +63,22 @@ class SceneHost:
 
     def update(self, dt: float) -> None:
         """Advance by dt seconds; a scene (and its transition) started in this frame starts
-        from nothing, however long the screen rested before it."""
+        from nothing, however long the screen rested before it. A scene that comes in by a
+        transition enters on the frame after the switch's, which shows the outgoing scene's
+        last frame held still."""
         now = self.ctx.now_ms()
-        started = bool(self.pending) and (self.pending[0].at_ms is None or
-                                          self.pending[0].at_ms <= now)
+        started = self._entering is not None or (bool(self.pending) and (
+            self.pending[0].at_ms is None or self.pending[0].at_ms <= now))
+        if self._entering is not None:
+            entering, self._entering = self._entering, None
+            self._enter(entering)
         while self.pending and (self.pending[0].at_ms is None or self.pending[0].at_ms <= now):
             self._start(self.pending.pop(0))
         if self.current is not None:
             self.current.update(0.0 if started else dt)
         if self.transition is not None:
             self.transition.update(0.0 if started else dt)
-            if self.transition.done:
+            if self.transition.done and self.current is not None:
                 self.transition = None
                 self._switch_done()
 
@@ -85,6 +91,12 @@ class SceneHost:
         """After a switch, a band at a time: hand that full screen's memory back; True once
         it is (or while a transition holds it)."""
         return self.still.release()
+
+    def reset(self) -> None:
+        """Show nothing, switch to nothing (a scene raised): the next switch starts afresh."""
+        self.current, self.transition, self._entering = None, None, None
+        self.pending.clear()
+        self._switch_done()
 
     def next_change_ms(self, now_ms: int) -> int | None:
         """When the screen next changes (see Scene.next_change_ms): at once during a
@@ -116,16 +128,17 @@ class SceneHost:
             self.current.redraw_all = self.transition is not None
 
     def _draw_scenes(self, surface: pygame.Surface) -> None:
-        if self.current is None:
-            surface.fill(self.ctx.theme.colour("background_top"))
-            return
-        if self._still is None or self.transition is None:
+        if self._still is not None and self.transition is not None:
+            if self.current is None:  # the switch's frame: the outgoing scene's, held
+                surface.blit(self._still, (0, 0))
+            else:
+                self.transition.draw(surface, self._still, self.current.draw)
+        elif self.current is not None:
             self.current.draw(surface)
-            return
-        self.transition.draw(surface, self._still, self.current.draw)
+        else:
+            surface.fill(self.ctx.theme.colour("background_top"))
 
     def _start(self, switch: PendingSwitch) -> None:
-        scene = self.registry[switch.name](self.ctx)
         blend = self.current is not None and switch.transition.kind != "cut"
         if self.current is not None:
             if blend:
@@ -136,11 +149,17 @@ class SceneHost:
                 self.current.draw(self._still)
             self._leave(self.current)
             self.current = None
-        self.transition = switch.transition if blend else None
+        if blend:  # the incoming scene enters on the next frame: each costs about 6 ms at 4K
+            self.transition, self._entering = switch.transition, switch
+        else:
+            self.transition = None
+            self._enter(switch)
+            self._switch_done()
+
+    def _enter(self, switch: PendingSwitch) -> None:
+        scene = self.registry[switch.name](self.ctx)
         scene.enter(switch.params)
         self.current = scene
-        if not blend:
-            self._switch_done()
 
     def _leave(self, scene: Scene) -> None:
         if scene.static is not None:

@@ -166,6 +166,25 @@ def test_switching_scenes_never_shows_a_black_frame(ctx, kind):
     assert host.transition is None and host.current.name == "next_event"
 
 
+@pytest.mark.parametrize("kind", ["crossfade", "slide"])
+def test_a_transitions_first_frame_is_the_outgoing_scenes_last_held_still(ctx, kind):
+    clock = SteppedClock(0)
+    c = SceneContext.create((640, 360), ctx.theme, {}, clock.now_ms)
+    init_headless((640, 360))
+    host = SceneHost(c, REGISTRY)
+    host.switch("announcement", {"title": "One"})
+    advance(host, clock, 0.5)
+    last, held = pygame.Surface((640, 360)), pygame.Surface((640, 360))
+    host.draw(last)
+    host.switch("next_event", transition=kind, duration=0.5)
+    advance(host, clock, 1 / 60)
+    host.draw(held)
+    assert host.current is None  # the incoming scene enters on the next frame
+    assert pygame.image.tobytes(held, "RGB") == pygame.image.tobytes(last, "RGB")
+    advance(host, clock, 1 / 60)
+    assert host.current.name == "next_event" and host.transition is not None
+
+
 def test_switch_waits_for_its_show_clock_time(ctx):
     clock = SteppedClock(1_000)
     c = SceneContext.create((640, 360), ctx.theme, {}, clock.now_ms)

@@ -170,8 +170,7 @@ class Display(Inbox, Overlays, Upkeep):
                 return rects
             except Exception as exc:  # a scene's bug must not take the screen down
                 self.player.crashed(self.playing, exc)
-                host.current = host.transition = None
-                host.pending.clear()
+                host.reset()
                 self.playing = None
                 dt, whole = 0.0, True
         return None
