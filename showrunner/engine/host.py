@@ -18,7 +18,8 @@ import pygame
 from showrunner.engine.badge import RehearsalBadge
 from showrunner.engine.logonce import warn_once
 from showrunner.engine.present import Rects, clipped
-from showrunner.engine.scene import Scene, SceneContext, drop_spare_layers, spare_layer
+from showrunner.engine.scene import Scene, SceneContext, drop_spare_layers, keep_spare
+from showrunner.engine.still import Still
 from showrunner.engine.transitions import Transition
 
 log = logging.getLogger(__name__)
@@ -39,10 +40,11 @@ class SceneHost:
     ctx: SceneContext
     registry: Mapping[str, SceneFactory]
     current: Scene | None = None
-    outgoing: Scene | None = None
     transition: Transition | None = None
     pending: list[PendingSwitch] = field(default_factory=list)
-    _buffer: pygame.Surface | None = None  # the incoming frame, during a transition only
+    still: Still = field(default_factory=Still)  # the transitions' old frame, made ahead
+    _still: pygame.Surface | None = None  # the outgoing scene's last frame, while it goes
+    _entering: PendingSwitch | None = None  # the incoming scene, to enter on the next frame
     badge: RehearsalBadge = field(default_factory=RehearsalBadge)
     left: bool = False  # a scene has left since the display last trimmed the heap
 
@@ -61,22 +63,40 @@ class SceneHost:
 
     def update(self, dt: float) -> None:
         """Advance by dt seconds; a scene (and its transition) started in this frame starts
-        from nothing, however long the screen rested before it."""
+        from nothing, however long the screen rested before it. A scene that comes in by a
+        transition enters on the frame after the switch's, which shows the outgoing scene's
+        last frame held still."""
         now = self.ctx.now_ms()
-        started = bool(self.pending) and (self.pending[0].at_ms is None or
-                                          self.pending[0].at_ms <= now)
+        started = self._entering is not None or (bool(self.pending) and (
+            self.pending[0].at_ms is None or self.pending[0].at_ms <= now))
+        if self._entering is not None:
+            entering, self._entering = self._entering, None
+            self._enter(entering)
         while self.pending and (self.pending[0].at_ms is None or self.pending[0].at_ms <= now):
             self._start(self.pending.pop(0))
         if self.current is not None:
             self.current.update(0.0 if started else dt)
-        if self.transition is not None and self.outgoing is not None:
-            self.outgoing.update(dt)
+        if self.transition is not None:
             self.transition.update(0.0 if started else dt)
-            if self.transition.done:
-                self._leave(self.outgoing)
-                self.outgoing = None
+            if self.transition.done and self.current is not None:
                 self.transition = None
                 self._switch_done()
+
+    def prepare(self, size: tuple[int, int]) -> bool:
+        """Ahead of a switch, a band at a time: make ready the full screen its transition
+        needs (showrunner.engine.still); True once it is."""
+        return self.still.prepare(size)
+
+    def release(self) -> bool:
+        """After a switch, a band at a time: hand that full screen's memory back; True once
+        it is (or while a transition holds it)."""
+        return self.still.release()
+
+    def reset(self) -> None:
+        """Show nothing, switch to nothing (a scene raised): the next switch starts afresh."""
+        self.current, self.transition, self._entering = None, None, None
+        self.pending.clear()
+        self._switch_done()
 
     def next_change_ms(self, now_ms: int) -> int | None:
         """When the screen next changes (see Scene.next_change_ms): at once during a
@@ -108,44 +128,49 @@ class SceneHost:
             self.current.redraw_all = self.transition is not None
 
     def _draw_scenes(self, surface: pygame.Surface) -> None:
-        if self.current is None:
-            surface.fill(self.ctx.theme.colour("background_top"))
-            return
-        if self.outgoing is None or self.transition is None:
+        if self._still is not None and self.transition is not None:
+            if self.current is None:  # the switch's frame: the outgoing scene's, held
+                surface.blit(self._still, (0, 0))
+            else:
+                self.transition.draw(surface, self._still, self.current.draw)
+        elif self.current is not None:
             self.current.draw(surface)
-            return
-        # the outgoing frame straight onto the screen, the incoming one into a buffer: one
-        # full-screen surface more than the scenes' own, and only while the transition runs
-        new = self._incoming(surface)
-        self.outgoing.draw(surface)
-        self.current.draw(new)
-        self.transition.compose(surface, surface, new)
+        else:
+            surface.fill(self.ctx.theme.colour("background_top"))
 
     def _start(self, switch: PendingSwitch) -> None:
+        blend = self.current is not None and switch.transition.kind != "cut"
+        if self.current is not None:
+            if blend:
+                # the outgoing scene's frame held still (mid-transition, the incoming one's:
+                # the oldest goes), and its layer handed to the incoming scene: a switch
+                # makes no full screen on its frame (see prepare)
+                self._still = self._still or self.still.take(self.ctx.layout.real)
+                self.current.draw(self._still)
+            self._leave(self.current)
+            self.current = None
+        if blend:  # the incoming scene enters on the next frame: each costs about 6 ms at 4K
+            self.transition, self._entering = switch.transition, switch
+        else:
+            self.transition = None
+            self._enter(switch)
+            self._switch_done()
+
+    def _enter(self, switch: PendingSwitch) -> None:
         scene = self.registry[switch.name](self.ctx)
         scene.enter(switch.params)
-        if self.outgoing is not None:  # a switch during a transition: drop the oldest
-            self._leave(self.outgoing)
-        if self.current is None or switch.transition.kind == "cut":
-            if self.current is not None:
-                self._leave(self.current)
-            self.outgoing, self.transition = None, None
-            self._switch_done()
-        else:
-            self.outgoing, self.transition = self.current, switch.transition
         self.current = scene
 
-    def _incoming(self, surface: pygame.Surface) -> pygame.Surface:
-        size = surface.get_size()
-        if self._buffer is None or self._buffer.get_size() != size:
-            self._buffer = spare_layer(size) or pygame.Surface(size, 0, surface)
-        return self._buffer
-
     def _leave(self, scene: Scene) -> None:
+        if scene.static is not None:
+            keep_spare(scene.static)
         scene.exit()
         self.left = True
 
     def _switch_done(self) -> None:
-        """The switch is done: its buffer and any layer made for it and not used are freed."""
-        self._buffer = None
+        """The switch is done: its still frame goes back (see release), and a layer it freed
+        that no scene took is freed."""
+        if self._still is not None:
+            self._still = None
+            self.still.give_back()
         drop_spare_layers()

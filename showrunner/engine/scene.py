@@ -27,30 +27,27 @@ from showrunner.engine.theme import Theme
 
 log = logging.getLogger(__name__)
 
-# Full-screen layers made ahead of a scene switch (prepare_layers), for the incoming scene and
-# the transition to draw into: a new one costs about 15 ms at 4K, and made while the screen
-# rests it costs no frame. Each is 32 MiB at 4K, so none is kept once the switch is done.
+# The full-screen layer of the scene a switch takes off the screen, for the incoming scene to
+# draw its own into (keep_spare, spare_layer): a new one costs about 25 ms at 4K, more than a
+# frame. Freed when the switch is done (drop_spare_layers), if no scene took it.
 _spare_layers: list[pygame.Surface] = []
 
 
-def prepare_layers(size: tuple[int, int], count: int, template: pygame.Surface) -> None:
-    """Have `count` layers of `size` (in `template`'s pixel format) ready for spare_layer."""
-    _spare_layers[:] = [layer for layer in _spare_layers if layer.get_size() == size]
-    while len(_spare_layers) < count:
-        _spare_layers.append(pygame.Surface(size, 0, template))
-
-
 def spare_layer(size: tuple[int, int]) -> pygame.Surface | None:
-    """A full-screen layer of `size` made ahead, to draw into, if there is one."""
-    while _spare_layers:
-        layer = _spare_layers.pop()
+    """A full-screen layer of `size` a switch freed, to draw into, if there is one."""
+    for i, layer in enumerate(_spare_layers):
         if layer.get_size() == size:
-            return layer
+            return _spare_layers.pop(i)
     return None
 
 
+def keep_spare(layer: pygame.Surface) -> None:
+    """A switch has taken `layer`'s scene off the screen: the next scene may draw into it."""
+    _spare_layers.append(layer)
+
+
 def drop_spare_layers() -> None:
-    """The switch is done: layers made for it and not used are freed."""
+    """The switch is done: a layer it freed that no scene took is freed."""
     _spare_layers.clear()
 
 
@@ -114,8 +111,8 @@ class Scene:
         raise NotImplementedError
 
     def exit(self) -> None:
-        """Release per-scene caches (its full-screen layer is freed at once); shared caches
-        (text, images) stay with the context."""
+        """Release per-scene caches (the host hands its full-screen layer to the next scene,
+        see keep_spare); shared caches (text, images) stay with the context."""
         self.static = None
 
     # hooks -----------------------------------------------------------------------------------

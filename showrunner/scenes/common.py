@@ -48,9 +48,9 @@ def backdrop_strip(ctx: SceneContext, size: tuple[int, int], top: int) -> pygame
 
 
 def backdrop_layer(ctx: SceneContext, into: pygame.Surface | None = None) -> pygame.Surface:
-    """A full-screen layer holding the backdrop: `into` if it is one, else one the display
-    made ahead of the switch (showrunner.engine.scene.prepare_layers), else a new one (about
-    15 ms at 4K)."""
+    """A full-screen layer holding the backdrop: `into` if it is one, else the one of the scene
+    the switch took off the screen (showrunner.engine.scene.spare_layer), else a new one
+    (about 25 ms at 4K)."""
     size = ctx.layout.real
     if into is None or into.get_size() != size:
         into = spare_layer(size) or pygame.Surface(size, 0, _column(ctx))

@@ -163,7 +163,26 @@ def test_switching_scenes_never_shows_a_black_frame(ctx, kind):
         frame.fill((0, 0, 0))
         host.draw(frame)
         assert pygame.transform.average_color(frame)[:3] != (0, 0, 0)
-    assert host.outgoing is None and host.current.name == "next_event"
+    assert host.transition is None and host.current.name == "next_event"
+
+
+@pytest.mark.parametrize("kind", ["crossfade", "slide"])
+def test_a_transitions_first_frame_is_the_outgoing_scenes_last_held_still(ctx, kind):
+    clock = SteppedClock(0)
+    c = SceneContext.create((640, 360), ctx.theme, {}, clock.now_ms)
+    init_headless((640, 360))
+    host = SceneHost(c, REGISTRY)
+    host.switch("announcement", {"title": "One"})
+    advance(host, clock, 0.5)
+    last, held = pygame.Surface((640, 360)), pygame.Surface((640, 360))
+    host.draw(last)
+    host.switch("next_event", transition=kind, duration=0.5)
+    advance(host, clock, 1 / 60)
+    host.draw(held)
+    assert host.current is None  # the incoming scene enters on the next frame
+    assert pygame.image.tobytes(held, "RGB") == pygame.image.tobytes(last, "RGB")
+    advance(host, clock, 1 / 60)
+    assert host.current.name == "next_event" and host.transition is not None
 
 
 def test_switch_waits_for_its_show_clock_time(ctx):
@@ -181,21 +200,34 @@ def test_switch_waits_for_its_show_clock_time(ctx):
 
 
 @pytest.mark.parametrize("elapsed", [0.0, 0.15, 0.3, 0.6])
-@pytest.mark.parametrize("old_drawn_on_target", [False, True])
-def test_a_crossfade_shows_the_old_frame_then_a_blend_then_exactly_the_new(
-        elapsed, old_drawn_on_target):
+def test_a_crossfade_shows_the_old_frame_then_a_blend_then_exactly_the_new(elapsed):
     init_headless((64, 36))
-    old, new, target = pygame.Surface((64, 36)), pygame.Surface((64, 36)), pygame.Surface((64, 36))
-    old.fill((200, 40, 40))
-    new.fill((40, 40, 200))
-    if old_drawn_on_target:  # as the host does: the outgoing scene drew straight on screen
-        target.fill((200, 40, 40))
-        old = target
+    target, still = pygame.Surface((64, 36)), pygame.Surface((64, 36), pygame.SRCALPHA)
+    still.fill((200, 40, 40))  # the outgoing scene's last frame; the incoming one draws
     fade = Transition("crossfade", 0.6, ease="linear", elapsed=elapsed)
-    fade.compose(target, old, new)
+    fade.draw(target, still, lambda s: s.fill((40, 40, 200)))
     red, _, blue, _ = target.get_at((10, 10))
     assert red == pytest.approx(200 - 160 * elapsed / 0.6, abs=2)
     assert blue == pytest.approx(40 + 160 * elapsed / 0.6, abs=2)
+
+
+@pytest.mark.parametrize("elapsed", [0.0, 0.15, 0.3, 0.6])
+def test_a_slide_moves_the_old_frame_left_and_the_new_one_in_after_it(elapsed):
+    init_headless((64, 36))
+    target, still = pygame.Surface((64, 36)), pygame.Surface((64, 36), pygame.SRCALPHA)
+
+    def stripes(base: int):  # a scene whose every column differs: column x is (base, x, 0)
+        def draw(surface: pygame.Surface) -> None:
+            for x in range(64):
+                surface.fill((base, x, 0), (x, 0, 1, 36))
+        return draw
+
+    slide = Transition("slide", 0.6, ease="linear", elapsed=elapsed)
+    stripes(200)(still)  # the outgoing scene's last frame
+    slide.draw(target, still, stripes(40))
+    shift = round(64 * elapsed / 0.6)
+    assert [tuple(target.get_at((x, 5)))[:2] for x in range(64)] == \
+        [(200, x + shift) for x in range(64 - shift)] + [(40, x) for x in range(shift)]
 
 
 def test_unknown_transition_is_refused():

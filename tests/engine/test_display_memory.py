@@ -21,6 +21,7 @@ from showrunner.engine.display import Display, DisplayOptions
 from showrunner.engine.link import ViewChanged
 from showrunner.engine.memory import return_freed_surfaces
 from showrunner.engine.present import Presenter
+from showrunner.engine.still import BANDS, Still
 from showrunner.scenes import samples
 from tests.engine.test_display_rest import BASE_MS, NOBODY, SimTime
 
@@ -128,26 +129,30 @@ class DemoScreen:
         return full_screens(surfaces_alive())
 
 
-def test_the_demo_show_keeps_two_full_screens_at_rest_and_four_during_a_switch(tmp_path):
-    censuses = DemoScreen(tmp_path).play_until(2 * 36 + 1)  # the playlist twice round
+def test_the_demo_show_keeps_two_full_screens_at_rest_and_three_during_a_switch(tmp_path):
+    screen = DemoScreen(tmp_path)
+    censuses = screen.play_until(2 * 36 + 1)  # the playlist twice round
     assert {c.scene for c in censuses} == {"leaderboard", "jackpot_ticker", "prize_table"}
     assert sum(c.transition for c in censuses) == 6  # crossfade, slide, crossfade, twice
+    # during a transition: the window, the outgoing scene's last frame held still and the
+    # incoming one's layer (the outgoing one's, taken over); at its end the still frame is
+    # handed back a band a pass
+    assert [c.full_screens for c in censuses if c.transition] == [3] * 6
+    assert [c.full_screens for c in censuses if not c.transition] == [2] + [3] * 6
     # at rest: the window and the scene's layer (the backdrop, the header, its panels)
-    assert [c.full_screens for c in censuses if not c.transition] == [2] * 7
-    # during a transition: the outgoing scene's layer, the incoming one's, and its buffer
-    assert max(c.full_screens for c in censuses) == 4
+    assert len(screen.full_screens_now()) == 2
 
 
 @pytest.mark.parametrize(("switch_s", "kind"), [(20, "crossfade"), (28, "slide")])
-def test_at_rest_before_a_switch_the_screen_makes_the_layers_the_switch_needs(
+def test_before_a_switch_the_screen_makes_the_full_screen_the_switch_needs(
         tmp_path, switch_s, kind):
     screen = DemoScreen(tmp_path)
     screen.play_until(switch_s - 0.1)  # the scene at rest, its end near
     ready = screen.full_screens_now()
-    assert len(ready) == 4  # the window, the scene's layer, and two made for the switch
+    assert len(ready) == 3  # the window, the scene's layer, and the switch's still frame
     censuses = screen.play_until(switch_s + 0.1)
     assert censuses[-1].transition and screen.host.transition.kind == kind
-    # nothing full-screen was made on the switch's frame (about 30 ms at 4K)
+    # nothing full-screen was made on the switch's frame (about 25 ms at 4K)
     assert all(any(s is r for r in ready) for s in screen.counting.seen)
     ready.clear()  # (the test's own references)
     screen.play_until(switch_s + 1)
@@ -180,6 +185,21 @@ def test_a_freed_full_screen_leaves_the_process():
         layer.fill((1, 2, 3))
         del layer
     assert resident_mib() - before < 16  # a 4K layer is 31.6 MiB
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+def test_a_transitions_still_frame_is_made_and_handed_back_a_band_at_a_time():
+    still = Still()
+    before = resident_mib()
+    assert [still.prepare((3840, 2160)) for _ in range(BANDS)] == [False] * (BANDS - 1) + [True]
+    frame = still.take((3840, 2160))  # ready: nothing more to touch
+    assert frame.get_size() == (3840, 2160) and frame.get_at((0, 2159)) == (0, 0, 0, 255)
+    assert resident_mib() - before > 24  # a 4K frame is 31.6 MiB
+    del frame
+    assert still.release()  # lent to a transition: nothing to hand back yet
+    still.give_back()
+    assert [still.release() for _ in range(BANDS)] == [False] * (BANDS - 1) + [True]
+    assert resident_mib() - before < 8
 
 
 if __name__ == "__main__":  # a census of each scene change, to see where the memory goes

@@ -34,7 +34,7 @@ from showrunner.engine.venue_badge import Badge
 FPS = 60
 FRAME_S = 1 / FPS
 MAX_WAIT_S = 0.5  # at rest the loop still looks at the window and its timers this often
-PREPARE_MS = 250  # this long before a scene's end, at rest, the next one's layers are made
+PREPARE_MS = 250  # this long before a scene's end its transition's full screen is made ready
 
 
 class Display(Inbox, Overlays, Upkeep):
@@ -106,7 +106,7 @@ class Display(Inbox, Overlays, Upkeep):
                     self.switched_ms = self.clock.now_ms()
                     self.heartbeat()
                 wake = self.plan(host, now)
-            self.housekeeping(screen)
+            self.housekeeping(host, screen)
             self.release(host)
             self.notifier.alive(t.monotonic())
 
@@ -135,7 +135,7 @@ class Display(Inbox, Overlays, Upkeep):
             wake = min(wake, self._next_frame)
         self._prepare_at = (mono_now + max(0, self.playing.end_ms - PREPARE_MS - show_now)
                             / 1000 / self.clock.rate
-                            if self.playing is not None and not self.moving else math.inf)
+                            if self.playing is not None else math.inf)
         return wake
 
     def window_events(self) -> bool:
@@ -170,8 +170,7 @@ class Display(Inbox, Overlays, Upkeep):
                 return rects
             except Exception as exc:  # a scene's bug must not take the screen down
                 self.player.crashed(self.playing, exc)
-                host.current = host.outgoing = host.transition = None
-                host.pending.clear()
+                host.reset()
                 self.playing = None
                 dt, whole = 0.0, True
         return None

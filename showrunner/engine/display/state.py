@@ -52,7 +52,7 @@ class DisplayState:
         self.notifier = Notifier.from_env()
         self.presenter = Presenter()
         self._overlays: tuple[int, bool] | None = None
-        self._prepare_at = math.inf  # (monotonic) when to make the next switch's layers
+        self._prepare_at = math.inf  # (monotonic) when to make the next switch's full screen ready
 
     def stop(self, *_: object) -> None:
         self.running = False

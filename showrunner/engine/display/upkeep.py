@@ -16,17 +16,15 @@ from showrunner.engine.display.window import save_png
 from showrunner.engine.host import SceneHost
 from showrunner.engine.logonce import warn_once
 from showrunner.engine.memory import trim
-from showrunner.engine.scene import prepare_layers
 
 log = logging.getLogger(__name__)
 
 SAVE_EVERY_S = 2.0
-SWITCH_LAYERS = 2  # the incoming scene's layer and the transition's buffer
 
 
 class Upkeep(Telemetry):
-    def housekeeping(self, screen: pygame.Surface) -> None:
-        self.prepare_switch(screen)
+    def housekeeping(self, host: SceneHost, screen: pygame.Surface) -> None:
+        self.prepare_switch(host, screen)
         now = self.time.monotonic()
         # a file that cannot be written (disk full, folder gone) is logged, never a crash:
         # the screen goes on showing the show
@@ -47,14 +45,21 @@ class Upkeep(Telemetry):
                           self.o.snapshot, exc)
         self.report(screen, now)
 
-    def prepare_switch(self, screen: pygame.Surface) -> None:
-        """Just before the scene's end, while the screen rests, make the full-screen layers
-        the switch will need (`plan` says when): made on the switch's frame they cost it about
-        30 ms at 4K, and kept all the time they cost 64 MiB. A screen that is moving then
-        makes them on the switch's frame."""
+    def prepare_switch(self, host: SceneHost, screen: pygame.Surface) -> None:
+        """Just before the scene's end (`plan` says when), make ready the full screen the
+        switch's transition will need, and after it hand its memory back
+        (showrunner.engine.still): a band a pass while the screen moves (all at once it cost
+        a frame about 25 ms at 4K to make, 8 to hand back), all of it at rest; kept all the
+        time it would cost 32 MiB."""
         if self.time.monotonic() >= self._prepare_at:
+            while not host.prepare(screen.get_size()):
+                if self.moving:
+                    return
             self._prepare_at = math.inf
-            prepare_layers(screen.get_size(), SWITCH_LAYERS, screen)
+        else:
+            while not host.release():
+                if self.moving:
+                    return
 
     def release(self, host: SceneHost) -> None:
         """At rest after a scene has left, hand back to the system the heap memory it freed
