@@ -197,6 +197,8 @@ class Snapshots:
         self._last_seq = self._newest_seq()
         self._last_at = clock()
         self._child: tuple[int, float] | None = None  # (pid, started)
+        for stale in log.path.parent.glob(f"{log.path.name}.snapshot-*"):
+            stale.unlink(missing_ok=True)  # a child's file, cut off by a crash before it was kept
 
     def _newest_seq(self) -> int:
         rows = [row for row in self.log.snapshots() if row.format == FORMAT]

@@ -148,7 +148,10 @@ def test_the_cadence_writes_from_a_child_while_the_parent_goes_on(tmp_path, monk
     path = tmp_path / "show.db"
     busy = Busy(path)
     monkeypatch.setattr(snapshots, "EVERY_EVENTS", 3)
+    cut_off = path.with_name("show.db.snapshot-5")  # a crashed child's half-written file
+    cut_off.write_bytes(b"half")
     writer = snapshots.Snapshots(busy.log, lambda: busy.service.show)
+    assert not cut_off.exists()
     writer.maybe()  # the set-up's events are more than 3: a child starts
     assert writer._child is not None
     child = writer._child[0]
@@ -159,6 +162,7 @@ def test_the_cadence_writes_from_a_child_while_the_parent_goes_on(tmp_path, monk
         writer.maybe()
         time.sleep(0.05)
     assert writer._child is None and not os.path.exists(f"/proc/{child}")
+    assert not list(tmp_path.glob("show.db.snapshot-*"))  # the writer removed its file
     rows = busy.log.snapshots()
     assert [row.seq for row in rows] == [busy.log.last_seq - 1]  # the state at the fork
     writer.close()  # a clean shutdown writes the end
