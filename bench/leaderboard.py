@@ -75,8 +75,8 @@ def probe(path: Path, write_snapshot: bool) -> dict[str, Any]:
     folding = time.perf_counter()
     folded = service.replay()
     fold_s = time.perf_counter() - folding
-    record_configs(service)
     keep_replayed_state()
+    record_configs(service)
     out: dict[str, Any] = {"s": round(time.perf_counter() - begin, 3), "folded": folded,
                            "fold_s": round(fold_s, 3), "rss_mib": rss_mib()}
     if write_snapshot:

@@ -25,8 +25,24 @@ like the rest; what a reference cycle of it holds stays until the process ends.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import time
+from collections.abc import Iterator
+
+
+@contextlib.contextmanager
+def collector_off() -> Iterator[None]:
+    """The cyclic collector off meanwhile (as it was before, after): a replay or a snapshot's
+    load makes millions of objects and no cyclic garbage to speak of, and each collection on
+    the way would walk all that lives so far."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def keep_replayed_state() -> None:

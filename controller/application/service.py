@@ -20,7 +20,7 @@ from typing import Any
 from controller.access.keys import Principal
 from controller.application import snapshots
 from controller.application.faults import FaultLog
-from controller.application.heap import keep_replayed_state
+from controller.application.heap import collector_off
 from controller.application.show import Show, View
 from controller.domain.commands import Context
 from controller.domain.errors import Rejected
@@ -59,13 +59,14 @@ class Service:
         """Rebuild state from the log, from its newest usable snapshot on (or from its first
         event): views get the revision of the last event that touched them. Returns the number
         of events folded (the tail after the snapshot)."""
+        with collector_off():
+            return self._replay(from_snapshot)
+
+    def _replay(self, from_snapshot: bool) -> int:
         restored = snapshots.newest(self.log) if from_snapshot else None
         touched: dict[str, int] = {}
         after = 0
         if restored is not None:
-            # loaded with the collector off, all of it is in the youngest generation: frozen
-            # now, the tail's first collection does not walk a season's state
-            keep_replayed_state()
             self.show = Show(restored.features)
             touched.update(self.show.adopt(restored.views))
             after = restored.seq

@@ -52,6 +52,16 @@ class Show:
                 self.commands[command.type] = command
             for event_type in feature.events():
                 self._listeners.setdefault(event_type, []).append(feature)
+        #: event class -> promotion -> its listeners in order (None: any other promotion), for
+        #: the classes some feature folds only for its own promotion
+        self._routes: dict[type[DomainEvent], dict[str | None, list[Feature]]] = {}
+        for event_type, listeners in self._listeners.items():
+            own = {f.name for f in listeners if event_type in f.scoped_events()}
+            if own:
+                self._routes[event_type] = {
+                    name: [f for f in listeners
+                           if event_type not in f.scoped_events() or f.name == name]
+                    for name in (*own, None)}
 
     def max_bytes(self, command_type: Any) -> int:
         """The envelope limit of `command_type` (the default for a type no feature answers)."""
@@ -91,7 +101,10 @@ class Show:
     def apply(self, event: DomainEvent) -> set[str]:
         """Fold one durable event into every feature that listens to it; dirty view names."""
         names: set[str] = set()
-        for feature in self._listeners[type(event)]:
+        routes = self._routes.get(type(event))
+        listeners = self._listeners[type(event)] if routes is None else routes.get(
+            getattr(event, "promotion", None), routes[None])
+        for feature in listeners:
             for name in feature.apply(event):
                 self._view_owner[name] = feature
                 names.add(name)

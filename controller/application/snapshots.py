@@ -38,6 +38,7 @@ from typing import Any
 
 import controller
 import showrunner.contract
+from controller.application.heap import collector_off
 from controller.application.show import Show
 from controller.domain.feature import Feature
 from controller.store import snapshots as table
@@ -79,15 +80,9 @@ def capture(show: Show) -> bytes:
 
 
 def restore(blob: bytes) -> tuple[list[Feature], dict[str, tuple[int, int]]]:
-    """The snapshot's features and views. The collector is off meanwhile: loading a million
-    objects, none of them garbage, would otherwise run it thousands of times."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    """The snapshot's features and views (the collector off: see `collector_off`)."""
+    with collector_off():
         features, views = pickle.loads(blob)
-    finally:
-        if enabled:
-            gc.enable()
     return features, views
 
 

@@ -44,6 +44,11 @@ class Feature:
         state.pop("_dispatch", None)
         return state
 
+    def scoped_events(self) -> frozenset[type[DomainEvent]]:
+        """Event classes this feature folds only when their `promotion` is its name (each
+        tournament's own events): the show hands it no other promotion's."""
+        return frozenset()
+
     def events(self) -> Iterable[type[DomainEvent]]:
         """The event classes this feature applies: the keys of `handlers()`."""
         return tuple(self._dispatch)

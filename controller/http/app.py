@@ -138,10 +138,10 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
             clock = rehearsal.clock() if rehearsal else wall_clock_ms
             service = Service(log, Show(build_features()), clock)
             service.replay()
+            keep_replayed_state()  # before anything runs the collector over the whole state
             if rehearsal is not None:  # before the configs: the mark is the first show event
                 service.record(f"rehearsal:{log.last_seq}", [rehearsal.event()])
             record_configs(service)
-            keep_replayed_state()
             snapshots = Snapshots(log, lambda: service.show)
             checkpointer = None
             if anchor is not None:

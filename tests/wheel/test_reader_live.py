@@ -195,6 +195,8 @@ async def test_the_reader_comes_back_after_the_port_and_the_controller_go_away(
                 board = await again.wait_view("board:super9", lambda d: d["spins"] == 5)
                 assert board["called"] == [11, 13, 14, 15, 16]
                 await again.wait_view("ops:devices", lambda d: state_of(d) == "reading")
+            # the board can show the spin before the reader has logged its ack
+            await wheel.wait_for(r"accepted wheel:AR14:205:number")
             assert wheel.seen(r"accepted wheel:AR14:20[1-5]:number: Super9SpinEntered") == 5
         finally:
             wheel.stop()

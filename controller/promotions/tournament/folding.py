@@ -42,8 +42,9 @@ class TournamentFolds(TournamentViews):
     #: Configurable's fold of a new config, which `Tournament` also inherits
     configured: Callable[[PromotionConfigured], set[str]]
 
-    def handlers(self) -> Mapping[type[DomainEvent], Handler]:
-        own: dict[type[Any], Callable[[Any], set[str]]] = {
+    def _own_folds(self) -> dict[type[Any], Callable[[Any], set[str]]]:
+        """The tournament events, each with its fold: a tournament folds only its own."""
+        return {
             TournamentEntered: self._on_entered, TournamentSeated: self._on_seated,
             TournamentScoreRecorded: self._on_score_recorded,
             TournamentScoreCorrected: self._on_score_corrected,
@@ -55,10 +56,15 @@ class TournamentFolds(TournamentViews):
             TournamentSplitSet: self._on_split_set,
             TournamentScoreAcknowledged: self._on_score_acknowledged,
             TournamentClosedUnsigned: self._on_closed_unsigned,
-            PromotionConfigured: self.configured,
         }
+
+    def handlers(self) -> Mapping[type[DomainEvent], Handler]:
+        own = {**self._own_folds(), PromotionConfigured: self.configured}
         return {**{cls: self._own(fold) for cls, fold in own.items()},
                 MemberFlagged: self._flagged, MemberJoinedRewards: self._joined_rewards}
+
+    def scoped_events(self) -> frozenset[type[DomainEvent]]:
+        return frozenset(self._own_folds())
 
     def _own(self, fold: Callable[[Any], set[str]]) -> Handler:
         """Tournament events carry their promotion: this tournament folds only its own."""
