@@ -93,26 +93,31 @@ def start_point(log: EventLog) -> int:
                  if row.format == FORMAT and log.hash_at(row.seq) == row.hash), 0)
 
 
+def load(log: EventLog, row: table.Snapshot) -> Restored | str:
+    """The snapshot of `row`, or why it may not be started from: written by another build, not
+    held by the chain, damaged, or unreadable."""
+    if row.format != FORMAT:
+        return f"written by another build (format {row.format}, this one {FORMAT})"
+    if log.hash_at(row.seq) != row.hash:
+        return "the log does not hold it (its event's chain hash differs or is gone)"
+    blob = log.snapshot_blob(row)
+    if blob is None:
+        return "damaged (its bytes do not hash to its SHA-256)"
+    try:
+        features, views = restore(blob)
+    except Exception as exc:  # a blob that hashes right but will not load
+        return f"unreadable ({exc.__class__.__name__}: {exc})"
+    return Restored(row.seq, features, views)
+
+
 def newest(log: EventLog) -> Restored | None:
     """The newest snapshot this code may start from, or None (each one passed over is logged
     with the reason)."""
     for row in log.snapshots():
-        problem = None
-        if row.format != FORMAT:
-            problem = f"written by another build (format {row.format}, this one {FORMAT})"
-        elif log.hash_at(row.seq) != row.hash:
-            problem = "the log does not hold it (its event's chain hash differs or is gone)"
-        else:
-            blob = log.snapshot_blob(row)
-            if blob is None:
-                problem = "damaged (its bytes do not hash to its SHA-256)"
-            else:
-                try:
-                    features, views = restore(blob)
-                    return Restored(row.seq, features, views)
-                except Exception as exc:  # a blob that hashes right but will not load
-                    problem = f"unreadable ({exc.__class__.__name__}: {exc})"
-        logger.warning("snapshot at event %d not used: %s", row.seq, problem)
+        loaded = load(log, row)
+        if isinstance(loaded, Restored):
+            return loaded
+        logger.warning("snapshot at event %d not used: %s", row.seq, loaded)
     return None
 
 
@@ -189,15 +194,11 @@ class Snapshots:
         self.log = log
         self._show = show
         self._clock = clock
-        self._last_seq = self._newest_seq()
+        self._last_seq = start_point(log)
         self._last_at = clock()
         self._child: tuple[int, float] | None = None  # (pid, started)
         for stale in log.path.parent.glob(f"{log.path.name}.snapshot-*"):
             stale.unlink(missing_ok=True)  # a child's file, cut off by a crash before it was kept
-
-    def _newest_seq(self) -> int:
-        rows = [row for row in self.log.snapshots() if row.format == FORMAT]
-        return rows[0].seq if rows else 0
 
     def maybe(self) -> None:
         """Start a child writing a snapshot if the cadence says so and none is being written."""
@@ -240,7 +241,7 @@ class Snapshots:
         if self._child is not None:
             os.waitpid(self._child[0], 0)
             self._child = None
-        if self.log.last_seq > self._newest_seq():
+        if self.log.last_seq > start_point(self.log):
             self.log.put_snapshot(self.log.last_seq, self.log.last_hash, FORMAT,
                                   time.time_ns() // 10**6, capture(self._show()))
 

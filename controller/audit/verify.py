@@ -21,7 +21,7 @@ from typing import Any
 
 from controller.application.features import build_features
 from controller.application.show import Show
-from controller.application.snapshots import FORMAT, fingerprint, restore
+from controller.application.snapshots import FORMAT, fingerprint, load
 from controller.domain.awards import PrizeAwarded
 from controller.domain.certification import AuditCertified
 from controller.domain.events import DomainEvent, event_from
@@ -139,19 +139,13 @@ class SnapshotCheck:
         if row is None:
             return
         self.checked += 1
-        blob = self.log.snapshot_blob(row)
-        problem = None
-        if row.hash != self.log.hash_at(seq):
-            problem = "its chain hash is not this event's"
-        elif blob is None:
-            problem = "its bytes do not hash to its SHA-256 (damaged)"
+        loaded = load(self.log, row)
+        if isinstance(loaded, str):
+            problem: str | None = loaded
+        elif fingerprint(loaded.features) != fingerprint(show.features):
+            problem = "its state is not the state the events up to here give"
         else:
-            try:
-                features, _ = restore(blob)
-                if fingerprint(features) != fingerprint(show.features):
-                    problem = "its state is not the state the events up to here give"
-            except Exception as exc:
-                problem = f"it cannot be loaded ({exc.__class__.__name__}: {exc})"
+            problem = None
         if problem is not None:
             self.findings.append(Finding(seq, "snapshot", f"the snapshot here: {problem}"))
 

@@ -96,7 +96,8 @@ def event_from(type_name: str, version: int, data: Data) -> DomainEvent:
                 raise LookupError(f"no upcaster turns {type_name} version {old} into version "
                                   f"{old + 1}")
             data = step(data)
-    if data.keys() == _plain_fields(cls):  # the replay hot path: every field, as stored
+    plain = _plain_fields(cls)
+    if plain is not None and data.keys() == plain:  # the replay hot path: every field stored
         event = object.__new__(cls)
         event.__dict__.update(data)
         return event
@@ -106,20 +107,19 @@ def event_from(type_name: str, version: int, data: Data) -> DomainEvent:
         raise _mismatch(cls, data) from None
 
 
-_PLAIN: dict[type, frozenset[str]] = {}
+_PLAIN: dict[type, frozenset[str] | None] = {}
 
 
-def _plain_fields(cls: type[DomainEvent]) -> frozenset[str]:
+def _plain_fields(cls: type[DomainEvent]) -> frozenset[str] | None:
     """The fields of an event class whose `__init__` only sets them (no `__post_init__`, no
     slots): data holding exactly these fills the event directly, which is what its frozen
-    `__init__`, one `object.__setattr__` per field, would do at twice the cost. For any other
-    class, a set no data's keys equal."""
-    found = _PLAIN.get(cls)
-    if found is None:
+    `__init__`, one `object.__setattr__` per field, would do at twice the cost. None for any
+    other class."""
+    if cls not in _PLAIN:
         plain = not hasattr(cls, "__post_init__") and "__slots__" not in cls.__dict__
-        found = _PLAIN[cls] = frozenset(
-            f.name for f in dataclasses.fields(cls) if f.init) if plain else frozenset({""})
-    return found
+        _PLAIN[cls] = frozenset(f.name for f in dataclasses.fields(cls) if f.init) \
+            if plain else None
+    return _PLAIN[cls]
 
 
 def _mismatch(cls: type[DomainEvent], data: Data) -> EventDataError:

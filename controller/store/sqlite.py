@@ -345,9 +345,7 @@ class EventLog:
                     "(?, ?, ?, ?) ORDER BY seq", (after, WITH_ACKS, KEY_ISSUED, KEY_REVOKED,
                                                   users_table.USER_ADDED,
                                                   users_table.USER_DISABLED)):
-                _follow_keys(type_, data_json, keys)
-                if type_ in (users_table.USER_ADDED, users_table.USER_DISABLED):
-                    users_table.follow(type_, json.loads(data_json), people)
+                _follow_tables(type_, data_json, keys, people)
         cursor = self._db.execute(f"SELECT {CHAIN_COLUMNS} FROM events WHERE seq > ? ORDER BY seq",
                                   (after,))
         for (seq, command_id, type_, version, data_json, actor, at_ms, prev_hash, digest,
@@ -371,9 +369,7 @@ class EventLog:
                 problem = _ack_problem(ack_link, covered)
                 if problem:
                     return seq, problem
-                _follow_keys(type_, data_json, keys)
-                if type_ in (users_table.USER_ADDED, users_table.USER_DISABLED):
-                    users_table.follow(type_, json.loads(data_json), people)
+                _follow_tables(type_, data_json, keys, people)
             prev, scheme_before = digest, scheme
             expected_seq += 1
         if acks:
@@ -489,8 +485,12 @@ def _ack_problem(ack_link: str | None, acks: list[tuple[str, str, str | None, st
     return None
 
 
-def _follow_keys(type_: str, data_json: str, keys: dict[str, tuple[str, str, bool]]) -> None:
-    """Follow the keys the chain issues and revokes (compared with the table at the end)."""
+def _follow_tables(type_: str, data_json: str, keys: dict[str, tuple[str, str, bool]],
+                   people: dict[str, tuple[str, bool]]) -> None:
+    """Follow the keys and people the chain issues, revokes, adds and disables (compared with
+    their tables at the end)."""
     if type_ in (KEY_ISSUED, KEY_REVOKED):
         data = json.loads(data_json)
         keys[data["key_hash"]] = (data["role"], data["name"], type_ == KEY_REVOKED)
+    elif type_ in (users_table.USER_ADDED, users_table.USER_DISABLED):
+        users_table.follow(type_, json.loads(data_json), people)

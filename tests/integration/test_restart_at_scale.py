@@ -73,6 +73,8 @@ async def test_a_claim_is_back_on_screen_from_the_snapshot_after_a_sigkill(tmp_p
               f"claim was back on a screen {back_s:.2f} s after the SIGKILL")
         assert doc["claim_deadline"] == drawn["claim_deadline_ms"]
         assert wall_clock_ms() < doc["claim_deadline"]
+        # it started from that snapshot: one it passed over is logged with the reason
+        assert "not used" not in "".join(ctl.output), "".join(ctl.output)
     finally:
         ctl.stop()
 
