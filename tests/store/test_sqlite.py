@@ -126,3 +126,23 @@ def test_a_start_from_a_snapshot_follows_the_chain_from_it_and_every_key(tmp_pat
     seq, reason = EventLog.open(path).first_broken_link(after=10) or (0, "")
     assert seq == 13 and reason.endswith("names event 13, which is not in the log: events were "
                                           "removed from its end")
+
+
+def test_a_start_from_a_snapshot_still_holds_the_keys_issued_before_it_to_the_chain(tmp_path):
+    # the keys and people before the snapshot are read from their own index, not the whole log
+    from controller.access.keys import issue_key
+    from controller.store.sqlite import _TABLE_TYPES
+
+    path = tmp_path / "s.db"
+    log = EventLog.open(path)
+    issue_key(log, "operator", "mc", 0)  # event 1
+    log.close()
+    make_log(path, commands=5).close()  # events 2-11
+    assert EventLog.open(path).first_broken_link(after=11) is None
+    with sqlite3.connect(path) as db:
+        plan = db.execute(f"EXPLAIN QUERY PLAN SELECT type, data FROM events WHERE type IN "
+                          f"({_TABLE_TYPES}) AND seq <= 11 AND scheme >= 2").fetchall()
+        assert "events_of_tables" in str(plan)
+        db.execute("UPDATE principals SET name = 'someone else'")
+    seq, reason = EventLog.open(path).first_broken_link(after=11) or (0, "")
+    assert seq == 0 and "does not match the log" in reason
