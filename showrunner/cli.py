@@ -74,6 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--theme", type=Path, help="theme YAML (default: the shipped theme)")
     d.add_argument("--media-cache", type=Path, metavar="DIR", help="where the pictures and "
                    "videos fetched from the controller are kept (default: STATE_DIR/media)")
+    d.add_argument("--media-url", metavar="URL", help="where to fetch media (default: the "
+                   "controller; e.g. a fan-out process nearer the screen)")
     d.add_argument("--media-cache-mb", type=int, default=8192, metavar="MB",
                    help="the most the media cache keeps on disk (default: 8192)")
 
@@ -195,7 +197,7 @@ def display(args: argparse.Namespace, params: dict[str, Any]) -> int:
         fullscreen=args.fullscreen, state_dir=args.state_dir, snapshot=args.snapshot,
         snapshot_every=args.snapshot_every, scene=args.scene, params=params, theme=args.theme,
         output=args.output, vsync=args.vsync, media_dir=args.media_cache,
-        media_limit_bytes=args.media_cache_mb * 2**20)
+        media_url=args.media_url, media_limit_bytes=args.media_cache_mb * 2**20)
     try:
         return Display(options).run()
     except NoSuchOutput as exc:

@@ -161,12 +161,13 @@ async def add(request: web.Request) -> web.Response:
 
 async def _name(request: web.Request, principal: Principal, name: str, sha: str, size: int,
                 kind: str) -> web.Response:
-    """Send `media.add` for the kept file in the uploader's name."""
+    """Send `media.add` for the kept file in the uploader's name (the same file again under
+    the same name changes nothing and is answered alike)."""
     ack = await request.app[hub_key].execute(
         {"type": "media.add", "command_id": f"media:{uuid.uuid4().hex}",
          "payload": {"name": name, "upload": {"sha256": sha, "size": size, "kind": kind}}},
         principal)
-    if not ack["ok"]:
+    if not ack["ok"] and ack["error"]["code"] != "no_change":  # no_change: added already
         status = 503 if ack["error"]["code"] == "storage_unavailable" else 400
         return error(ack["error"]["message"], status)
     return web.json_response({"sha256": sha, "name": name, "size": size, "kind": kind})

@@ -39,7 +39,8 @@ class DisplayState:
         self.last_snapshot = 0.0
         self._mark: tuple[tuple[int, str | None], pygame.Surface] | None = None
         self.media = MediaCache(options.media_dir or options.state_dir / "media",
-                                options.controller, options.screen, options.key,
+                                options.media_url or options.controller, options.screen,
+                                options.key,
                                 options.media_limit_bytes, self._media_arrived)
         self.player = Player(options.screen, options.scene, options.params,
                              MediaGate(self.media))
