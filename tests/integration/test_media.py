@@ -75,7 +75,7 @@ async def test_a_screen_fetches_media_resumes_a_cut_download_and_refuses_a_spoil
         await enrol_screen(ctl)
 
         screen = {KEY_HEADER: SCREEN_KEY, SCREEN_HEADER: "stage-1"}
-        status, part, headers = await get(f"{ctl.url}/media/{sha}", {**screen,
+        status, part, _ = await get(f"{ctl.url}/media/{sha}", {**screen,
                                                                      "Range": "bytes=100-199"})
         assert (status, part) == (206, body[100:200])  # ranges: a cut download can resume
         wrong = await get(f"{ctl.url}/media/{sha}", {**screen, KEY_HEADER: "not its key"})
@@ -197,7 +197,7 @@ async def test_the_cli_adds_media_and_says_why_it_refuses(tmp_path: Path) -> Non
         refused = await asyncio.to_thread(media_add, ctl.url, key_file, str(text))
         assert refused.returncode == 1
         assert refused.stderr.startswith("refused: 'notes.txt' is neither a picture")
-        status, listed, _ = await get(f"{ctl.url}/media", {KEY_HEADER: ctl.keys["technician"]})
+        _, listed, _ = await get(f"{ctl.url}/media", {KEY_HEADER: ctl.keys["technician"]})
         assert b'"name": "lobby.png"' in listed and b"notes.txt" not in listed
 
 
