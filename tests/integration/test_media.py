@@ -284,3 +284,20 @@ def _waiting(ctl: LiveController, anchor: int):
         late = row.get("switched_ms", 0) > anchor
         return row if late and row.get("media") else None
     return check
+
+
+async def test_a_video_named_as_an_attract_picture_is_refused_at_check_and_assignment(
+        tmp_path: Path) -> None:
+    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("technician") as tech:
+        await enrol_screen(ctl)
+        mp4 = b"\x00\x00\x00\x18ftypisom" + os.urandom(4096)  # an MP4's header: sniffed only
+        status, added = await upload(ctl.url, ctl.keys["technician"], mp4, "intro.mp4")
+        assert (status, added["kind"]) == (200, "video")
+        yaml = V2.replace("promo.png", "intro.mp4")
+        checked = await tech.call("check_playlist", {"file": "stage.yaml", "yaml": yaml})
+        assigned = await tech.send("playlists.assign", {"file": "stage.yaml", "yaml": yaml,
+                                                        "groups": ["stage"]})
+        for answer in (checked, assigned):
+            assert answer["error"]["code"] == "wrong_kind"
+            assert "'intro.mp4' is a video, and `images` takes pictures" in \
+                answer["error"]["message"]
