@@ -2,6 +2,7 @@
 playlists assigned (issue 27, "Media that travel")."""
 
 from controller.screens.media import MEDIA_VIEW
+from showrunner.contract.views import view_model
 from tests.screens.test_screens import Floor
 
 PNG = "a" * 64
@@ -64,6 +65,8 @@ def test_an_assigned_playlist_carries_the_files_its_names_meant_then():
                at=2000)
     newest = floor.view("lobby-1")["playlists"][0]  # the newest assignment comes first
     assert newest["media"]["promo.png"]["sha256"] == PNG2
+    for name in ("screen:lobby-1", MEDIA_VIEW):  # both fit the views' contract
+        view_model(name).model_validate(floor.screens.view(name))
 
 
 def test_a_video_named_as_an_attract_picture_is_refused():
