@@ -70,8 +70,10 @@ async def receive(request: web.Request, store: MediaStore) -> tuple[Upload, str]
             if not isinstance(part, BodyPartReader):
                 continue
             if part.name == "name":
-                name = (await part.read(decode=True))[:MAX_NAME_FIELD].decode(
-                    "utf-8", "replace").strip()
+                text = await part.read_chunk(MAX_NAME_FIELD + 1)
+                if len(text) > MAX_NAME_FIELD or await part.read_chunk(1):
+                    raise Refused("The name is too long: give a file name like intro.mp4.")
+                name = text.decode("utf-8", "replace").strip()
             elif part.name == "file" and upload is None:
                 filename = Path(part.filename or "").name
                 upload = store.upload()
@@ -199,8 +201,8 @@ async def fetch(request: web.Request) -> web.StreamResponse:
         except Rejected as exc:
             raise web.HTTPForbidden(text=exc.message) from None
     sha = request.match_info["sha"]
-    kind = hub.screens.media_files.get(sha) if SHA256.fullmatch(sha) else None
-    if kind is None or hub.service.media.kept(sha) is None:
+    named = SHA256.fullmatch(sha) is not None and sha in hub.screens.media_files
+    if not named or hub.service.media.kept(sha) is None:
         raise web.HTTPNotFound(text="The controller holds no media with that SHA-256.")
     return web.FileResponse(hub.service.media.path(sha), headers={
         "Content-Type": "application/octet-stream",
