@@ -62,11 +62,10 @@ async def receive(request: web.Request, store: MediaStore) -> tuple[Upload, str]
         raise _too_large()
     if not request.content_type.startswith("multipart/"):
         raise Refused("Send the file as a form upload (multipart/form-data, field \"file\").")
-    reader = await request.multipart()
     upload: Upload | None = None
     name, filename = "", ""
     try:
-        async for part in reader:
+        async for part in await request.multipart():
             if not isinstance(part, BodyPartReader):
                 continue
             if part.name == "name":
@@ -81,6 +80,10 @@ async def receive(request: web.Request, store: MediaStore) -> tuple[Upload, str]
                     upload.write(chunk)
                     if upload.size > MAX_MEDIA_BYTES:
                         raise _too_large()
+    except ValueError as exc:  # a form that does not parse (a bad boundary, a broken part)
+        if upload is not None:
+            upload.discard()
+        raise Refused("The upload is not a readable form: send the file again.") from exc
     except BaseException:
         if upload is not None:
             upload.discard()

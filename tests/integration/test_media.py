@@ -301,3 +301,15 @@ async def test_a_video_named_as_an_attract_picture_is_refused_at_check_and_assig
             assert answer["error"]["code"] == "wrong_kind"
             assert "'intro.mp4' is a video, and `images` takes pictures" in \
                 answer["error"]["message"]
+
+
+async def test_a_form_that_does_not_parse_is_refused_in_words(tmp_path: Path) -> None:
+    async with live_controller(tmp_path / "show.db") as ctl, aiohttp.ClientSession() as http:
+        for content_type in ("multipart/form-data", "multipart/form-data; boundary=x",
+                             "application/json"):
+            async with http.post(f"{ctl.url}/media", data=b"garbage", headers={
+                    KEY_HEADER: ctl.keys["technician"], "Content-Type": content_type}) as got:
+                answer = await got.json()
+            assert got.status == 400, (content_type, answer)
+            assert "form" in answer["error"], answer
+        assert media_events(ctl.db_path) == 0
