@@ -72,6 +72,12 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                    help="scene parameter, e.g. view=leaderboard:slots (repeatable)")
     d.add_argument("--theme", type=Path, help="theme YAML (default: the shipped theme)")
+    d.add_argument("--media-cache", type=Path, metavar="DIR", help="where the pictures and "
+                   "videos fetched from the controller are kept (default: STATE_DIR/media)")
+    d.add_argument("--media-url", metavar="URL", help="where to fetch media (default: the "
+                   "controller; e.g. a fan-out process nearer the screen)")
+    d.add_argument("--media-cache-mb", type=int, default=8192, metavar="MB",
+                   help="the most the media cache keeps on disk (default: 8192)")
 
     r = sub.add_parser("render", help="render a scene to a PNG, headless",
                        description="Render SCENE at time --at (seconds after it enters, the "
@@ -190,7 +196,8 @@ def display(args: argparse.Namespace, params: dict[str, Any]) -> int:
         controller=args.controller, screen=args.screen, key=key, size=args.size,
         fullscreen=args.fullscreen, state_dir=args.state_dir, snapshot=args.snapshot,
         snapshot_every=args.snapshot_every, scene=args.scene, params=params, theme=args.theme,
-        output=args.output, vsync=args.vsync)
+        output=args.output, vsync=args.vsync, media_dir=args.media_cache,
+        media_url=args.media_url, media_limit_bytes=args.media_cache_mb * 2**20)
     try:
         return Display(options).run()
     except NoSuchOutput as exc:

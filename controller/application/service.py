@@ -26,6 +26,7 @@ from controller.domain.commands import Context
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent, event_from
 from controller.domain.feature import Feature
+from controller.store.media import MediaStore
 from controller.store.principal_ids import CLOCK
 from controller.store.sqlite import EventLog, StorageUnavailable, canonical_json
 
@@ -52,6 +53,7 @@ class Service:
         self.log = log
         self.show = show
         self.clock = clock
+        self.media = MediaStore.beside(log.path)
         self._due_faults = {feature.name: FaultLog(logger, f"The {feature.name} clock")
                             for feature in show.features}
 
@@ -148,6 +150,7 @@ class Service:
         now = self.clock()
         try:
             self._check_signatures(payload)
+            self._check_uploads(payload)
             events = self.show.decide(command_type, payload,
                                       Context(principal.name, principal.role, now))
         except Rejected as exc:
@@ -170,11 +173,20 @@ class Service:
         same measures (controller/store/signatures.py), so an event never names a signature
         nobody gave; the features only ever see the reference. Anything that is no object is
         left to the payload's own check."""
-        for ref in signature_refs(payload):
+        for ref in refs_under(payload, "signature"):
             sha = ref.get("sha256")
             kept = self.log.signature(sha) if isinstance(sha, str) else None
             if kept is None or any(ref.get(k) != v for k, v in kept.ref().items()):
                 raise UNKNOWN_SIGNATURE
+
+    def _check_uploads(self, payload: Any) -> None:
+        """Every `upload` object in the payload names a file the media store holds, with its
+        size and kind (controller/store/media.py), so the catalogue never names a file the
+        controller cannot send."""
+        for ref in refs_under(payload, "upload"):
+            kept = self.media.kept(ref.get("sha256"))
+            if kept is None or ref.get("size") != kept.size or ref.get("kind") != kept.kind:
+                raise UNKNOWN_UPLOAD
 
     def _commit(self, command_id: str, actor: str, principal: str, digest: str | None,
                 now: int, events: Sequence[DomainEvent],
@@ -191,20 +203,23 @@ class Service:
 
 UNKNOWN_SIGNATURE = Rejected("unknown_signature",
                              "The signature was not received; ask them to sign again.")
+UNKNOWN_UPLOAD = Rejected("unknown_upload", "The controller does not hold that file: upload "
+                          "it again (the Add media button of /screens, or `showrunner-controller "
+                          "media add FILE`).")
 
 
-def signature_refs(payload: Any) -> list[dict[str, Any]]:
-    """Every object under a `signature` field, at any depth of the payload."""
+def refs_under(payload: Any, field: str) -> list[dict[str, Any]]:
+    """Every object under a field named `field`, at any depth of the payload."""
     found: list[dict[str, Any]] = []
     if isinstance(payload, dict):
         for key, value in payload.items():
-            if key == "signature" and isinstance(value, dict):
+            if key == field and isinstance(value, dict):
                 found.append(value)
             else:
-                found += signature_refs(value)
+                found += refs_under(value, field)
     elif isinstance(payload, list):
         for item in payload:
-            found += signature_refs(item)
+            found += refs_under(item, field)
     return found
 
 

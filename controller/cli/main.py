@@ -12,12 +12,12 @@ import argparse
 import sys
 
 from controller.audit.checkpoints import CheckpointError
-from controller.cli import audit, demo, keys, screens, serve, slotbank, users, wheel
+from controller.cli import audit, demo, keys, media, screens, serve, slotbank, users, wheel
 from controller.domain.config import ConfigError
 from controller.store.sqlite import StoreError
 from showrunner.contract.keyfile import KeyFileError
 
-GROUPS = (serve, keys, users, audit, screens, wheel, slotbank, demo)  # in --help's order
+GROUPS = (serve, keys, users, audit, screens, media, wheel, slotbank, demo)  # in --help's order
 
 
 def main(argv: list[str] | None = None) -> int:

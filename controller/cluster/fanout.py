@@ -32,6 +32,7 @@ from controller.cluster.commands import CommandRelay
 from controller.cluster.queue import MessageQueue
 from controller.cluster.redis_telemetry import RedisTelemetry
 from controller.http.forwarded import client_addresses
+from controller.http.media import add_fetch_route
 from controller.http.middleware import plain_keys, security_headers
 from controller.http.shared import MAX_MESSAGE_BYTES, attempts_key, cancel, clock, healthz, hub_key
 from controller.realtime.hub import (
@@ -113,6 +114,7 @@ def create_fanout_app(db_path: Path, queue: MessageQueue,
     app.cleanup_ctx.append(_follow_log(db_path, sio, queue))
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/clock", clock)
+    add_fetch_route(app)
     return app
 
 

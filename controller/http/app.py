@@ -36,6 +36,7 @@ from controller.http.callers import caller
 from controller.http.forwarded import client_addresses
 from controller.http.kiosk import add_kiosk_routes
 from controller.http.logins import add_routes, logins_key, people_page
+from controller.http.media import add_media_routes
 from controller.http.middleware import KEY_HEADER, Handler, plain_keys, security_headers
 from controller.http.playlist_watch import watch_playlists
 from controller.http.rehearsals import add_rehearsal_routes, runner_key
@@ -117,6 +118,7 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
     add_rehearsal_routes(app, _log_of, lambda a: a[hub_key].service.clock())
     add_routes(app, WEB_DIR, _log_of)
     add_signature_routes(app, _log_of, lambda a: a[hub_key].service.clock())
+    add_media_routes(app)
     add_report_routes(app, _log_of, lambda a: a[hub_key].service.clock(), anchor)
     app.router.add_get("/tablet", people_page(WEB_DIR, "tablet.html", ControlNamespace.roles,
                                               _log_of))

@@ -11,8 +11,9 @@ from collections.abc import Collection
 from aiohttp import web
 
 from controller.access.attempts import plain_key
-from controller.access.keys import authenticate
+from controller.access.keys import Principal, authenticate
 from controller.access.logins import live_session
+from controller.access.people import user_principal
 from controller.domain.errors import Rejected
 from controller.http.logins import logins_key
 from controller.http.middleware import KEY_HEADER
@@ -36,6 +37,12 @@ async def caller(request: web.Request, log: EventLog, roles: Collection[str], lo
     """The name of the person or key asking, when its role is one of `roles`; else `Rejected`
     with `not_logged_in` (saying `log_in`; a wrong key's refusal says so, after its pause) or
     `not_allowed` (saying `not_allowed`)."""
+    return (await caller_principal(request, log, roles, log_in, not_allowed)).name
+
+
+async def caller_principal(request: web.Request, log: EventLog, roles: Collection[str],
+                           log_in: str, not_allowed: str) -> Principal:
+    """As `caller`, the whole principal: for a route that sends a command in its name."""
     if KEY_HEADER not in request.headers:
         logins = request.app[logins_key]
         session = live_session(logins, log, request.cookies.get(logins.policy.cookie))
@@ -43,10 +50,10 @@ async def caller(request: web.Request, log: EventLog, roles: Collection[str], lo
             raise Rejected("not_logged_in", log_in)
         if session.role not in roles:
             raise Rejected("not_allowed", not_allowed)
-        return session.name
+        return Principal(session.role, session.name, user_principal(session.name))
     principal = authenticate(log, {"key": request.headers.get(KEY_HEADER)})
     if principal is None:
         raise Rejected("not_logged_in", f"{await wrong_key(request)} {log_in}")
     if principal.role not in roles:
         raise Rejected("not_allowed", not_allowed)
-    return principal.name
+    return principal

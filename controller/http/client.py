@@ -64,6 +64,23 @@ def screens(url: str, key: str) -> dict[str, Any]:
     return asyncio.run(_get(url, key))
 
 
+async def _add_media(url: str, key: str, path: Path, name: str | None) -> tuple[int, dict]:
+    form = aiohttp.FormData()
+    if name:
+        form.add_field("name", name)
+    with path.open("rb") as file:  # streamed from the file, never read whole
+        form.add_field("file", file, filename=path.name,
+                       content_type="application/octet-stream")
+        async with aiohttp.ClientSession() as session, session.post(
+                f"{url}/media", data=form, headers={KEY_HEADER: key}) as response:
+            return response.status, await response.json(content_type=None)
+
+
+def add_media(url: str, key: str, path: Path, name: str | None = None) -> tuple[int, dict]:
+    """Upload a picture or video (`POST /media`): (HTTP status, the answer)."""
+    return asyncio.run(_add_media(url, key, path, name))
+
+
 def format_screens(report: dict[str, Any]) -> str:
     """A table a technician reads at a glance."""
     header = ("SCREEN", "GROUP", "STATUS", "ONLINE", "SCENE", "FPS", "DROPPED", "PLAYLISTS")

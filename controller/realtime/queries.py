@@ -100,6 +100,7 @@ async def check_playlist(p: Assign, hub: Hub) -> dict[str, Any]:
         playlist = floor_playlist(p.yaml, p.file.strip())
     except PlaylistError as exc:
         raise PlaylistProblems(exc) from None
+    hub.screens.resolve_media(playlist)  # `images` naming a video is refused, as at assignment
     return {"name": playlist["name"], "scenes": len(playlist["items"])}
 
 

@@ -12,20 +12,44 @@ import binascii
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from showrunner.contract.fields import printable_char
+
 HEARTBEAT_FIELDS: dict[str, type | tuple[type, ...]] = {
     "version": str, "fps": (int, float), "dropped_frames": int, "scene": str,
     "uptime_s": (int, float), "switched_ms": int, "log_id": str, "resyncs": int,
     "resync_reason": str, "clock_offset_ms": int}
 MAX_SCREENSHOT_BYTES = 48 * 1024
+MAX_MISSING = 50  # media names a heartbeat lists as missing
+MAX_BYTES = 2**53  # a byte count a page can show exactly
 
 
 def heartbeat_fields(data: Any) -> dict[str, Any] | None:
     """The known fields of a heartbeat, or None if it is not an object."""
     if not isinstance(data, dict):
         return None
-    return {k: v for k, v in data.items()
-            if k in HEARTBEAT_FIELDS and isinstance(v, HEARTBEAT_FIELDS[k])
-            and not isinstance(v, bool)}
+    fields = {k: v for k, v in data.items()
+              if k in HEARTBEAT_FIELDS and isinstance(v, HEARTBEAT_FIELDS[k])
+              and not isinstance(v, bool)}
+    media = media_progress(data.get("media"))
+    if media is not None:
+        fields["media"] = media
+    return fields
+
+
+def media_progress(value: Any) -> dict[str, Any] | None:
+    """A heartbeat's `media` while the screen waits for some: {missing: [name, ...],
+    done_bytes, total_bytes}, or None if it is absent or not that shape (a name a page cannot
+    show is left out)."""
+    if not isinstance(value, dict):
+        return None
+    missing, done, total = value.get("missing"), value.get("done_bytes"), value.get("total_bytes")
+    if not isinstance(missing, list) or not missing or not all(
+            isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= MAX_BYTES
+            for n in (done, total)):
+        return None
+    names = [n for n in missing[:MAX_MISSING] if isinstance(n, str) and 0 < len(n) <= 100
+             and all(printable_char(c) for c in n)]
+    return {"missing": names, "done_bytes": done, "total_bytes": total} if names else None
 
 
 def screenshot_jpeg(data: Any) -> bytes | None:

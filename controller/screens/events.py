@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from controller.domain.events import DomainEvent
@@ -41,6 +41,8 @@ class PlaylistAssigned(DomainEvent, type_name="PlaylistAssigned"):
     playlist: dict[str, Any]
     assigned_ms: int
     anchor_ms: int
+    #: each media name of the playlist the controller holds: {name: {sha256, size, kind}}
+    media: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

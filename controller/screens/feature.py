@@ -67,6 +67,8 @@ class Screens(ScreensViews, Feature):
 
     def __init__(self) -> None:
         self.screens: dict[str, Screen] = {}
+        self.media: dict[str, dict[str, Any]] = {}  # name -> the file it means now
+        self.media_files: dict[str, str] = {}  # sha256 -> kind, every file ever named
         self.assignments: dict[str, list[dict[str, Any]]] = {}  # target -> entries
         self.takeovers: dict[str, dict[str, Any]] = {}  # group -> takeover
         self._takeovers_started = 0
@@ -104,6 +106,7 @@ class Screens(ScreensViews, Feature):
                     "Take a group of screens over with a live scene."),
             Command("takeover.end", "operator", EndTakeover, self.end_takeover,
                     "Hand a group's screens back to their playlists."),
+            *self.media_commands(),
         )
 
     def enrol(self, p: Enrol, ctx: Context) -> list[DomainEvent]:
@@ -141,10 +144,11 @@ class Screens(ScreensViews, Feature):
         except PlaylistError as exc:
             raise Rejected("bad_playlist", "The playlist has errors; no screen was changed:\n"
                            + str(exc)) from exc
+        media = self.resolve_media(playlist)
         targets = self._targets(p.screens, p.groups)
         digest = hashlib.sha256(p.yaml.encode()).hexdigest()
         return [PlaylistAssigned(t, p.file, digest, playlist, ctx.now_ms,
-                                 self._boundary(t, ctx.now_ms)) for t in targets]
+                                 self._boundary(t, ctx.now_ms), media) for t in targets]
 
     def unassign(self, p: Unassign, ctx: Context) -> list[DomainEvent]:
         targets = self._targets(p.screens, p.groups)
@@ -218,7 +222,8 @@ class Screens(ScreensViews, Feature):
         return {ScreenEnrolled: self._enrolled, ScreenAuthorised: self._authorised,
                 ScreenRevoked: self._revoked, ScreenMovedToGroup: self._moved,
                 PlaylistAssigned: self._assigned, PlaylistUnassigned: self._unassigned,
-                TakeoverStarted: self._takeover_started, TakeoverEnded: self._takeover_ended}
+                TakeoverStarted: self._takeover_started, TakeoverEnded: self._takeover_ended,
+                **self.media_handlers()}
 
     def _enrolled(self, event: ScreenEnrolled) -> Iterable[str]:
         self.screens[event.screen] = Screen(event.screen, event.name, event.group,
@@ -261,7 +266,7 @@ class Screens(ScreensViews, Feature):
             if entry["name"] == event.playlist["name"] and entry["until_ms"] is None:
                 entry["until_ms"] = event.anchor_ms
         entries.append({**event.playlist, "file": event.file, "sha256": event.sha256,
-                        "anchor_ms": event.anchor_ms, "until_ms": None})
+                        "anchor_ms": event.anchor_ms, "until_ms": None, "media": event.media})
         self.assignments[event.target] = entries
         return self._views_of(event.target)
 

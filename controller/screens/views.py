@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from controller.screens.media import MEDIA_VIEW, MediaCatalogue
+
 VIEW_PREFIX = "screen:"
 OPS_VIEW = "ops:screens"
 PENDING, AUTHORISED, REVOKED = "pending", "authorised", "revoked"
@@ -30,8 +32,8 @@ def screen_view(screen: str) -> str:
     return f"{VIEW_PREFIX}{screen}"
 
 
-class ScreensViews:
-    """A mixin of `Screens`: it only reads the floor's state."""
+class ScreensViews(MediaCatalogue):
+    """A mixin of `Screens`: it only reads the floor's state (and the media catalogue)."""
 
     screens: dict[str, Screen]
     assignments: dict[str, list[dict[str, Any]]]  # target -> entries
@@ -48,11 +50,13 @@ class ScreensViews:
         return [e for e, _ in ranked]
 
     def view_names(self) -> Iterable[str]:
-        return [screen_view(s) for s in self.screens] + [OPS_VIEW]
+        return [screen_view(s) for s in self.screens] + [OPS_VIEW, MEDIA_VIEW]
 
     def view(self, name: str) -> dict[str, Any]:
         if name == OPS_VIEW:
             return {"screens": [self._summary(s) for s in sorted(self.screens)]}
+        if name == MEDIA_VIEW:
+            return self.catalogue()
         record = self.screens[name.removeprefix(VIEW_PREFIX)]
         playing = record.status == AUTHORISED
         takeover = self.takeovers.get(record.group) if playing else None

@@ -116,8 +116,14 @@ class LogJoined:
     reset: str = ""
 
 
+@dataclass(frozen=True)
+class Wake:
+    """Not from the link: another worker of the display (the media cache, a file arrived)
+    put it on the same inbox, so the loop looks again at what to show."""
+
+
 LinkMessage = (ViewChanged | ViewPatched | LinkStatus | ClockOffset | LinkRefused
-               | ScreenshotRequested | LogJoined)
+               | ScreenshotRequested | LogJoined | Wake)
 
 
 class LinkLost(Exception):

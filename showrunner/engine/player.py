@@ -15,6 +15,7 @@ from typing import Any
 
 from showrunner.contract.playlist.schedule import Slot, screen_slot
 from showrunner.contract.scenes import DEFAULT_SCENE
+from showrunner.engine.media_gate import MediaGate
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +28,9 @@ def notice(title: str, body: str) -> Slot:
 
 class Player:
     def __init__(self, screen: str, scene: str = DEFAULT_SCENE,
-                 params: Mapping[str, Any] | None = None) -> None:
+                 params: Mapping[str, Any] | None = None, gate: MediaGate | None = None) -> None:
         self.screen = screen
+        self.gate = gate  # holds back a playlist until its media are here
         self.view_name = f"screen:{screen}"
         self.unprogrammed = Slot(scene, dict(params or {}), "cut", 0, 2**62, "default")
         self.refusal: str | None = None
@@ -47,8 +49,9 @@ class Player:
         if view.get("status") == "revoked":
             return notice("This screen is not authorised",
                           f"Screen {self.screen} was revoked by a technician.")
-        chosen = screen_slot(view, now_ms)
-        return chosen if self.works(chosen) else self.replacement(view, chosen)
+        program = view if self.gate is None else self.gate.view(view, now_ms)
+        chosen = screen_slot(program, now_ms)
+        return chosen if self.works(chosen) else self.replacement(program, chosen)
 
     def crashed(self, slot: Slot, error: BaseException) -> None:
         log.error("scene %s crashed (%s: %s); skipping it", slot.scene,

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, StrictInt, StrictStr
 
 from showrunner.contract.fields import (
+    PRINTABLE,
     EpochMs,
     Flag,
     ShortText,
@@ -42,6 +43,19 @@ ScreenName = Annotated[StrictStr, Field(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$")]
 ScreenStatus = Literal["pending", "authorised", "revoked"]
 
 
+MediaKind = Literal["picture", "video"]
+MediaName = Annotated[StrictStr, Field(min_length=1, max_length=100), PRINTABLE]
+ByteCount = Annotated[StrictInt, Field(ge=1, le=2**40)]
+
+
+class MediaRef(ViewModel):
+    """A media name of a playlist as the controller resolved it (showrunner.contract.media)."""
+
+    sha256: Digest
+    size: ByteCount
+    kind: MediaKind
+
+
 class ProgramEntry(ViewModel):
     """A playlist in a screen's program: the validated playlist (docs/playlists.md) plus where
     it came from and when it plays. Its items are checked by the playlist validator; here they
@@ -55,6 +69,7 @@ class ProgramEntry(ViewModel):
     sha256: Digest
     anchor_ms: EpochMs
     until_ms: EpochMs | None
+    media: Annotated[dict[MediaName, MediaRef], Field(default_factory=dict, max_length=500)]
 
     def model_post_init(self, context: Any) -> None:
         json_safe(self.model_extra)
@@ -90,6 +105,20 @@ class ScreenSummary(ViewModel):
 
 class OpsScreensView(ViewModel):
     screens: Annotated[list[ScreenSummary], Field(max_length=10_000)]
+
+
+class MediaItem(MediaRef):
+    """A name of the catalogue and the file it means now."""
+
+    name: MediaName
+    added_ms: EpochMs
+    added_by: ShortText
+
+
+class OpsMediaView(ViewModel):
+    """The media catalogue (`GET /media`), for technicians."""
+
+    media: Annotated[list[MediaItem], Field(max_length=100_000)]
 
 
 class AttractView(ViewModel):

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import logging
 import queue
+from collections.abc import Mapping
+from typing import Any
 
+from showrunner.contract.media import needed
 from showrunner.contract.scenes import OVERLAY_VIEWS
 from showrunner.engine.display.state import DisplayState
 from showrunner.engine.link import (
@@ -16,6 +19,7 @@ from showrunner.engine.link import (
     ScreenshotRequested,
     ViewChanged,
     ViewPatched,
+    Wake,
 )
 
 log = logging.getLogger(__name__)
@@ -50,10 +54,12 @@ class Inbox(DisplayState):
         if isinstance(message, ViewChanged):
             if self.replica.apply(message.name, message.revision, message.doc):
                 self.dirty = True
+                self.want_media(message.name)
                 return True
         elif isinstance(message, ViewPatched):
             if self.replica.patch(message.name, message.revision, message.base, message.delta):
                 self.dirty = True
+                self.want_media(message.name)
                 return True
             if self.link is not None:
                 self.link.request_whole(message.name)
@@ -71,6 +77,8 @@ class Inbox(DisplayState):
         elif isinstance(message, LinkRefused):
             self.player.refusal = message.reason
             return True
+        elif isinstance(message, Wake):
+            return True
         elif isinstance(message, ScreenshotRequested):
             self.want_screenshot = True
         elif isinstance(message, ClockOffset):
@@ -80,6 +88,17 @@ class Inbox(DisplayState):
             self.clock.fix = message.fix
             return changed
         return False
+
+    def want_media(self, name: str | None = None) -> None:
+        """Tell the media cache what the screen's program needs (when its own view
+        changed, or `name` None: at start, from the views saved)."""
+        if name is not None and name != self.player.view_name:
+            return
+        view = self.replica.views.get(self.player.view_name) or {}
+        wanted: dict[str, Mapping[str, Any]] = {}
+        for entry in view.get("playlists") or []:
+            wanted.update(needed(entry))
+        self.media.want(wanted)
 
     def joined(self, message: LogJoined) -> None:
         """The controller's log: on another one, every view held is dropped (the link then

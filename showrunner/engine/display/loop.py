@@ -55,6 +55,8 @@ class Display(Inbox, Overlays, Upkeep):
         self.link = link = Link(self.o.controller, self.o.screen, self.o.key,
                                 self.replica.revisions, self.replica.log_id)
         signal.signal(signal.SIGTERM, self.stop)
+        self.want_media()
+        self.media.start()
         if self.o.snapshot:
             print(f"snapshot: {self.o.snapshot} every {self.o.snapshot_every:g} s", flush=True)
         link.start()
@@ -64,6 +66,7 @@ class Display(Inbox, Overlays, Upkeep):
             pass
         finally:
             link.stop()
+            self.media.stop()
             if self.dirty:
                 self.replica.save(self.state_path)
             pygame.quit()

@@ -45,3 +45,6 @@ class DisplayOptions:
     output: int = 0  # the monitor (pygame display index)
     vsync: bool = False  # whole frames through the GPU at the refresh (open_window)
     max_passes: int | None = None  # tests stop the loop after this many (a frame or a wait)
+    media_dir: Path | None = None  # the media cache (default: <state_dir>/media)
+    media_url: str | None = None  # where media are fetched (default: the controller)
+    media_limit_bytes: int = 8 * 2**30  # the most the media cache keeps on disk

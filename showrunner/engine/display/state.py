@@ -9,7 +9,9 @@ import pygame
 from showrunner.contract.playlist.schedule import Slot
 from showrunner.engine.clock import ShowClock
 from showrunner.engine.display.options import DisplayOptions, Timebase
-from showrunner.engine.link import Link
+from showrunner.engine.link import Link, Wake
+from showrunner.engine.media_gate import MediaGate
+from showrunner.engine.mediacache import MediaCache
 from showrunner.engine.player import Player
 from showrunner.engine.present import Presenter
 from showrunner.engine.replica import Replica
@@ -36,7 +38,12 @@ class DisplayState:
         self.last_save = 0.0
         self.last_snapshot = 0.0
         self._mark: tuple[tuple[int, str | None], pygame.Surface] | None = None
-        self.player = Player(options.screen, options.scene, options.params)
+        self.media = MediaCache(options.media_dir or options.state_dir / "media",
+                                options.media_url or options.controller, options.screen,
+                                options.key,
+                                options.media_limit_bytes, self._media_arrived)
+        self.player = Player(options.screen, options.scene, options.params,
+                             MediaGate(self.media))
         self.playing: Slot | None = None
         self.switched_ms: int | None = None
         self.frames = 0  # frames presented
@@ -56,3 +63,9 @@ class DisplayState:
 
     def stop(self, *_: object) -> None:
         self.running = False
+
+    def _media_arrived(self) -> None:
+        """From the cache's worker: a file is here, so the loop draws again (a playlist that
+        waited for it may play now)."""
+        if self.link is not None:
+            self.link.inbox.put(Wake())

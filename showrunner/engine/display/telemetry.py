@@ -27,7 +27,8 @@ class Telemetry(DisplayState):
 
     def heartbeat(self) -> None:
         """Version, frames presented a second since start (near 0 while the screen rests),
-        frames dropped while moving, what plays."""
+        frames dropped while moving, what plays, and while its playlists wait for media what
+        is missing and how far the download is."""
         self.last_heartbeat = self.time.monotonic()
         if self.link is None:
             return
@@ -38,7 +39,8 @@ class Telemetry(DisplayState):
             "uptime_s": round(uptime, 1), "switched_ms": self.switched_ms or 0,
             "log_id": self.replica.log_id or "", "resyncs": self.resyncs,
             "resync_reason": self.resync_reason,
-            "clock_offset_ms": round(self.clock.fix.offset_ms)})
+            "clock_offset_ms": round(self.clock.fix.offset_ms),
+            **({"media": media} if (media := self.media.progress()) else {})})
 
     def send_screenshot(self, screen: pygame.Surface) -> None:
         self.last_screenshot, self.want_screenshot = self.time.monotonic(), False
