@@ -32,6 +32,9 @@ let table;
 /** @type {{screen: string, parts: import("./screens_card.js").Card} | null} the open detail */
 let detail = null;
 
+let asked = 0;  // reports asked for
+let applied = 0;  // the newest of them applied: an answer overtaken by a newer one is dropped
+
 const pictureUrl = (/** @type {string} */ screen, /** @type {number} */ at) =>
   `/screens/${encodeURIComponent(screen)}/screenshot.jpg?at=${at}`;
 
@@ -204,6 +207,7 @@ function openDetail(/** @type {string} */ screen) {
 
 async function refresh() {
   if (!link?.connected) return;
+  const number = ++asked;
   let report;
   try {
     report = await link.call("screens", {});
@@ -214,6 +218,8 @@ async function refresh() {
     showGate("Not for this login", report.error.message);
     return;
   }
+  if (number < applied) return;
+  applied = number;
   table.receive(report.screens);
 }
 
@@ -282,6 +288,11 @@ async function onMedia(/** @type {Event} */ event) {
     $("media-form", HTMLFormElement).reset();
   } else if (reply && typeof reply.error === "string") {
     say(answer, "error", reply.error);
+  } else if (response.status === 404) {
+    say(answer, "error", "This controller does not take media: its version has no media " +
+      "store yet.");
+  } else if (response.status === 413) {
+    say(answer, "error", `${file.name} is too large for the controller to take.`);
   } else {
     say(answer, "error", `The controller did not take the file (it answered ` +
       `${response.status}${response.statusText ? ` ${response.statusText}` : ""}).`);
@@ -449,7 +460,10 @@ function start() {
   });
   $("bulk-move").addEventListener("click", onBulkMove);
   $("bulk-play").addEventListener("click", onBulkPlay);
-  $("bulk-clear").addEventListener("click", () => table.clearSelection());
+  $("bulk-clear").addEventListener("click", () => {
+    table.clearSelection();
+    $("bulk-answer").hidden = true;
+  });
   $("detail").addEventListener("close", () => { detail = null; });
   $("media-form").addEventListener("submit", onMedia);
   $("enrol-form").addEventListener("submit", onEnrol);

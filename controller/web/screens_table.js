@@ -154,7 +154,9 @@ export class Table {
     img.width = 96;
     img.height = 54;
     img.hidden = true;
-    thumbCell.append(img);
+    const frame = el("div", "frame");
+    frame.append(img);
+    thumbCell.append(frame);
     const who = el("td", "who");
     const name = el("button", "open", row.screen);
     name.type = "button";
