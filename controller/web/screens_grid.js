@@ -12,6 +12,9 @@ export const KINDS = /** @type {const} */ (["offline", "waiting", "online", "rev
 
 export const KIND_WORDS = {offline: "Offline", waiting: "Waiting for authorisation",
   online: "Online", revoked: "Revoked"};
+/** The filter buttons' words ("Waiting 3"). */
+export const KIND_BUTTONS = {all: "All", offline: "Offline", waiting: "Waiting",
+  online: "Online", revoked: "Revoked"};
 
 /** Sort orders offered on the page: [value, words]. */
 export const SORTS = /** @type {const} */ ([["trouble", "Offline first"], ["name", "Name"],

@@ -10,7 +10,7 @@
  * performance.now()), which the page test reads off `window.screensTimings`. */
 
 import {el} from "./link.js";
-import {KIND_WORDS, comparator, counts, kindOf, matches, mediaText, playingText, signature,
+import {KIND_BUTTONS, comparator, counts, kindOf, matches, mediaText, playingText, signature,
   stateText} from "./screens_grid.js";
 
 const TIMINGS_KEPT = 1000;
@@ -145,7 +145,9 @@ export class Table {
       else this.selection.delete(row.screen);
       this.hooks.selected(this.selection);
     });
-    pickCell.append(pick);
+    const tick = el("label", "tick");  // the whole cell ticks: a finger is wider than a box
+    tick.append(pick);
+    pickCell.append(tick);
     const thumbCell = el("td", "thumb");
     const img = el("img");
     img.alt = "";
@@ -270,7 +272,6 @@ export class Table {
   tally() {
     const tally = counts(this.rows());
     return /** @type {[string, string][]} */ (Object.entries(tally).map(([kind, n]) =>
-      [kind, `${kind === "all" ? "All" : KIND_WORDS[kind].replace(" for authorisation", "")}` +
-        `\u00a0${n}`]));
+      [kind, `${KIND_BUTTONS[kind]}\u00a0${n}`]));
   }
 }
