@@ -58,21 +58,19 @@ def the_floor() -> list[Planned]:
             n += 1
             screen = f"floor-{n:03}"
             plan.append(Planned(screen, group, SPOTS.get(screen, "")))
-    # spread the odd ones over the groups (every 11th screen), never the one searched for
+    # the ones that never connect spread over the groups (every 11th screen), never one
+    # searched for; which of the connecting ones leave again is a_floor's
     odd = [p for i, p in enumerate(plan) if i % 11 == 5 and p.screen not in SPOTS]
-    for i, p in enumerate(odd[:PENDING + NEVER + GONE]):
-        if i < PENDING:
-            plan[plan.index(p)] = Planned(p.screen, p.group, p.name, authorised=False,
-                                          connects=False)
-        elif i < PENDING + NEVER:
-            plan[plan.index(p)] = Planned(p.screen, p.group, p.name, connects=False)
+    for i, p in enumerate(odd[:PENDING + NEVER]):
+        plan[plan.index(p)] = Planned(p.screen, p.group, p.name, authorised=i >= PENDING,
+                                      connects=False)
     return plan
 
 
 @asynccontextmanager
 async def a_floor(ctl: LiveController, tech: Client) -> AsyncIterator[dict[str, Planned]]:
-    """300 screens enrolled, the groups playing a loop, the connecting ones reporting; the
-    last GONE of them disconnected again."""
+    """300 screens enrolled, three groups playing a loop (the lobby none), the connecting ones
+    reporting every few seconds, GONE of them disconnected again."""
     plan = the_floor()
     keys = await enrol(tech, plan)
     ack = await tech.send("playlists.assign", {"file": "floor.yaml", "yaml": PLAYLIST,
