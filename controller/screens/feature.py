@@ -41,6 +41,7 @@ from controller.screens.payloads import (
     EndTakeover,
     Enrol,
     Move,
+    MoveMany,
     Revoke,
     ScreenOnly,
     StartTakeover,
@@ -96,6 +97,8 @@ class Screens(ScreensViews, Feature):
                     "Let an enrolled screen show the show."),
             Command("screens.move", "technician", Move, self.move,
                     "Move a screen to another group."),
+            Command("screens.move_many", "technician", MoveMany, self.move_many,
+                    "Move several screens to a group at once: all of them, or none."),
             Command("screens.revoke", "technician", Revoke, self.revoke,
                     "Revoke a screen's key; it is refused from now on."),
             Command("playlists.assign", "technician", Assign, self.assign,
@@ -133,6 +136,18 @@ class Screens(ScreensViews, Feature):
         record = self._screen(p.screen)
         _check_name(p.group, "group")
         return [] if record.group == p.group else [ScreenMovedToGroup(p.screen, p.group)]
+
+    def move_many(self, p: MoveMany, ctx: Context) -> list[DomainEvent]:
+        """All or nothing: one unknown screen refuses the lot, so a technician never has to
+        find out which half of a selection moved."""
+        _check_name(p.group, "group")
+        unknown = [s for s in dict.fromkeys(p.screens) if s not in self.screens]
+        if unknown:
+            raise Rejected("unknown_screen", f"No screen was moved: there is no screen "
+                                             f"{', '.join(map(repr, unknown[:5]))}"
+                                             f"{' and more' if len(unknown) > 5 else ''}.")
+        return [ScreenMovedToGroup(s, p.group) for s in dict.fromkeys(p.screens)
+                if self.screens[s].group != p.group]
 
     def revoke(self, p: Revoke, ctx: Context) -> list[DomainEvent]:
         record = self._screen(p.screen)

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Any
+from typing import Annotated, Any, TypeAlias
+
+from pydantic import Field
 
 from controller.domain.commands import payload
 from showrunner.contract.fields import PlaylistText, Ref, Refs, ShortText
+
+MAX_AT_ONCE = 1000
+ScreenRefs: TypeAlias = Annotated[list[Ref], Field(min_length=1, max_length=MAX_AT_ONCE)]
+"""The screens a technician ticked on /screens: a whole floor at once."""
 
 
 @payload
@@ -29,6 +35,12 @@ class Move:
 
 
 @payload
+class MoveMany:
+    screens: ScreenRefs
+    group: Ref
+
+
+@payload
 class Revoke:
     screen: Ref
     reason: ShortText = ""
@@ -38,7 +50,7 @@ class Revoke:
 class Assign:
     file: ShortText
     yaml: PlaylistText  # the file's text as written
-    screens: Refs = field(default_factory=list)
+    screens: Annotated[list[Ref], Field(max_length=MAX_AT_ONCE)] = field(default_factory=list)
     groups: Refs = field(default_factory=list)
 
 

@@ -1,72 +1,44 @@
 // @ts-check
-/* The technicians' floor page: every screen with its status, what it plays and a live
- * thumbnail; enrol, authorise, revoke, move and playlists. One link to /control (link.js).
+/* The technicians' floor page: every screen in one table (filter, search, sort, select several
+ * and move them or play a playlist on them), a screen's detail on demand, enrol, playlists,
+ * media and the kiosks. One link to /control (link.js).
  *
  * The page only sends the technician commands the CLI sends (`screens.enrol`, `…authorise`,
- * `…move`, `…revoke`, `playlists.assign`) and shows the controller's sentences. It asks the
- * controller for the screens' report (telemetry) every few seconds, reloads a thumbnail when
- * a newer one arrived, and asks online screens for a fresh picture now and then. A new
- * screen's key is made here and only its SHA-256 is sent: the controller never sees the key.
+ * `…move`, `…move_many`, `…revoke`, `playlists.assign`) and shows the controller's sentences.
+ * It asks the controller for the screens' report (telemetry) every few seconds and hands it
+ * to the table (screens_table.js), which writes only the rows that changed; it asks the
+ * screens whose rows are in sight for a fresh picture now and then. A new screen's key is made
+ * here and only its SHA-256 is sent: the controller never sees the key.
  */
 
 import {$, el, Link, showGate, takeKey} from "./link.js";
-import {humanize} from "./words.js";
 import {sha256Hex} from "./sha256.js";
+import {NO_PLAYLIST, SORTS, screensWord} from "./screens_grid.js";
+import {Table} from "./screens_table.js";
+import {ago, card, clockText, connection, update} from "./screens_card.js";
+
 const REPORT_MS = 2000;
 const PICTURE_MS = 15000;
 const OPS = "ops:screens";
 const DEVICES = "ops:devices";  // the kiosks are listed there (controller/realtime/devices.py)
 const KEY_STORE = "showrunner.screens.key";
-const STATUS = {pending: "Waiting for authorisation", authorised: "Authorised",
-  revoked: "Revoked"};
 
 /** @type {Link} the link to the controller, made by start() */
 let link;
 
-const state = {
-  /** @type {{screens: Record<string, any>[]} | null} the controller's report of every screen */
-  report: null,
-  cards: new Map(),
-  pictures: new Map(),
-};
+/** @type {Table} the floor's rows, made by start() */
+let table;
 
-// -- words -----------------------------------------------------------------------------------
+/** @type {{screen: string, parts: import("./screens_card.js").Card} | null} the open detail */
+let detail = null;
 
-function clockText(ms) {
-  return new Date(ms).toLocaleTimeString("en-GB", {hour12: false});
-}
+let asked = 0;  // reports asked for
+let applied = 0;  // the newest of them applied: an answer overtaken by a newer one is dropped
 
-/** 95 000 ms -> "1 min", 12 000 -> "12 s", 7 300 000 -> "2 h 1 min" (unbroken). */
-function ago(ms) {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds}\u00a0s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}\u00a0min`;
-  return `${Math.floor(minutes / 60)}\u00a0h ${minutes % 60}\u00a0min`;
-}
+const pictureUrl = (/** @type {string} */ screen, /** @type {number} */ at) =>
+  `/screens/${encodeURIComponent(screen)}/screenshot.jpg?at=${at}`;
 
-function connection(row, now) {
-  if (row.since_ms === null || row.since_ms === undefined) {
-    return row.online ? "Online" : "Never connected";
-  }
-  const word = row.online ? "Online" : "Offline";
-  return `${word} since ${clockText(row.since_ms)} (${ago(now - row.since_ms)})`;
-}
-
-function showing(row) {
-  if (row.takeover) return `Taken over: ${humanize(row.takeover)}`;
-  if (!row.online) return "Not connected";
-  return row.scene ? humanize(row.scene) : "Nothing yet";
-}
-
-function number(value, unit = "") {
-  return typeof value === "number" ? `${value}${unit}` : "Not reported";
-}
-
-function offset(value) {
-  if (typeof value !== "number") return "Not reported";
-  return `${value > 0 ? "+" : ""}${value} ms`;
-}
+const actions = {send, askPicture, pictureUrl};
 
 // -- answers -----------------------------------------------------------------------------------
 
@@ -97,148 +69,170 @@ async function send(type, payload, answer, done) {
   return ack;
 }
 
-// -- a screen's card -------------------------------------------------------------------------
+// -- the table's surroundings -----------------------------------------------------------------
 
-function fact(list, label) {
-  const value = el("dd");
-  list.append(el("dt", null, label), value);
-  return value;
-}
-
-function button(text, className, onClick) {
-  const node = el("button", className, text);
-  node.type = "button";
-  node.addEventListener("click", onClick);
-  return node;
-}
-
-function card(screen) {
-  const item = el("li", "screen");
-  item.dataset.screen = screen;
-  const picture = el("div", "picture");
-  const img = el("img");
-  img.alt = `What ${screen} shows`;
-  img.hidden = true;
-  const noPicture = el("span", "no-picture", "No picture yet");
-  picture.append(img, noPicture);
-  const title = el("h3", "screen-name", screen);
-  const label = el("p", "screen-label");
-  const facts = el("dl", "facts");
-  const parts = {
-    item, img, noPicture, title, label,
-    status: fact(facts, "Status"), online: fact(facts, "Connection"),
-    group: fact(facts, "Group"), playlists: fact(facts, "Playlists"),
-    scene: fact(facts, "Showing"), fps: fact(facts, "Frames a second"),
-    dropped: fact(facts, "Dropped frames"), offset: fact(facts, "Clock offset"),
-  };
-  parts.authorise = button("Authorise", "primary", () => send("screens.authorise",
-    {screen}, parts.answer, `${screen} is authorised: it shows the show.`));
-  parts.picture = button("New picture", null, () => askPicture(screen, parts.answer));
-  parts.revoke = button("Revoke…", "danger", () => { parts.confirm.hidden = false; });
-  const groupInput = el("input");
-  groupInput.setAttribute("aria-label", `New group for ${screen}`);
-  groupInput.autocapitalize = "none";
-  groupInput.spellcheck = false;
-  groupInput.placeholder = "New group";
-  parts.groupInput = groupInput;
-  const move = button("Move to group", null, () => {
-    const group = groupInput.value.trim();
-    if (!group) {
-      say(parts.answer, "error", "Type the group to move it to.");
-      return;
-    }
-    send("screens.move", {screen, group}, parts.answer, `${screen} is now in ${group}.`);
-  });
-  const moveRow = el("div", "row move");
-  moveRow.append(groupInput, move);
-  parts.confirm = el("div", "confirm");
-  parts.confirm.hidden = true;
-  parts.confirm.append(
-    el("p", null, `Revoke ${screen}? It goes dark and is refused until it is enrolled ` +
-      "again with a new key."),
-    button(`Yes, revoke ${screen}`, "danger", () => {
-      parts.confirm.hidden = true;
-      send("screens.revoke", {screen, reason: "revoked from the screens page"},
-        parts.answer, `${screen} is revoked.`);
-    }),
-    button("Cancel", null, () => { parts.confirm.hidden = true; }));
-  const actions = el("div", "row actions");
-  actions.append(parts.authorise, parts.picture, parts.revoke);
-  parts.answer = el("p", "answer");
-  parts.answer.setAttribute("role", "status");
-  parts.answer.hidden = true;
-  parts.moveRow = moveRow;
-  const body = el("div", "screen-body");
-  body.append(title, label, facts, actions, moveRow, parts.confirm, parts.answer);
-  item.append(picture, body);
-  return parts;
-}
-
-function update(parts, row, now) {
-  parts.item.dataset.status = row.status;
-  parts.item.dataset.online = row.online ? "yes" : "no";
-  parts.label.textContent = row.name !== row.screen ? row.name : "";
-  parts.label.hidden = row.name === row.screen;
-  parts.status.textContent = STATUS[row.status] ?? humanize(row.status);
-  parts.online.textContent = connection(row, now);
-  parts.group.textContent = row.group;
-  parts.playlists.textContent = row.playlists.length ? row.playlists.join(", ") : "None";
-  parts.scene.textContent = showing(row);
-  parts.fps.textContent = number(row.fps);
-  parts.dropped.textContent = number(row.dropped_frames);
-  parts.offset.textContent = offset(row.clock_offset_ms);
-  parts.authorise.hidden = row.status !== "pending";
-  parts.revoke.hidden = row.status === "revoked";
-  parts.moveRow.hidden = row.status === "revoked";
-  parts.picture.hidden = !row.online || row.status === "revoked";
-  if (row.screenshot_ms && parts.img.dataset.at !== String(row.screenshot_ms)) {
-    parts.img.dataset.at = String(row.screenshot_ms);
-    parts.img.src = `/screens/${encodeURIComponent(row.screen)}/screenshot.jpg` +
-      `?at=${row.screenshot_ms}`;
-    parts.img.hidden = false;
-    parts.noPicture.hidden = true;
-  }
-}
-
-function render() {
-  const rows = state.report?.screens ?? [];
-  const now = link.now();
-  $("no-screens").hidden = rows.length > 0;
-  const list = $("screens");
-  for (const row of rows) {
-    let parts = state.cards.get(row.screen);
-    if (!parts) {
-      parts = card(row.screen);
-      state.cards.set(row.screen, parts);
-    }
-    update(parts, row, now);
-  }
-  list.replaceChildren(...rows.map((row) => state.cards.get(row.screen).item));
-  renderTargets(rows);
-}
-
-/** The playlist's targets: every group and every screen not revoked, ticks kept. */
-function renderTargets(rows) {
-  const live = rows.filter((r) => r.status !== "revoked");
-  const wanted = [...new Set(live.map((r) => r.group))].sort()
-    .map((g) => ["groups", g, `Group ${g}`])
-    .concat(live.map((r) => ["screens", r.screen, `Screen ${r.screen}`]));
-  const box = $("targets");
+/** Replace a list's options only when they changed (a rebuild drops the user's choice). */
+function options(/** @type {HTMLSelectElement | HTMLDataListElement} */ list,
+  /** @type {[string, string][]} */ wanted) {
   const shape = JSON.stringify(wanted);
-  if (box.dataset.shape === shape) return;
-  box.dataset.shape = shape;
-  const ticked = new Set([...box.querySelectorAll("input")].filter((i) => i.checked)
-    .map((i) => i.value));
-  $("no-targets").hidden = wanted.length > 0;
-  box.querySelectorAll("label").forEach((l) => l.remove());
-  for (const [kind, name, text] of wanted) {
-    const label = el("label", "target");
-    const input = el("input");
-    input.type = "checkbox";
-    input.value = `${kind}:${name}`;
-    input.checked = ticked.has(input.value);
-    label.append(input, text);
-    box.append(label);
+  if (list.dataset.shape === shape) return;
+  list.dataset.shape = shape;
+  const chosen = list instanceof HTMLSelectElement ? list.value : "";
+  list.replaceChildren(...wanted.map(([value, words]) => {
+    const option = el("option", null, words);
+    option.value = value;
+    return option;
+  }));
+  if (list instanceof HTMLSelectElement) {
+    list.value = wanted.some(([value]) => value === chosen) ? chosen : "";
+    if (list.value !== chosen) {  // its group or playlist is gone: show everything
+      readFilters();
+    }
+  }
+}
+
+/** After the rows moved: counts, the filters' choices, the playlist's targets. */
+function arranged() {
+  const rows = table.rows();
+  const groups = [...new Set(rows.filter((r) => r.status !== "revoked").map((r) => r.group))]
+    .sort();
+  const playlists = [...new Set(rows.flatMap((r) => r.playlists))].sort();
+  for (const [kind, words] of table.tally()) {
+    const node = $("kinds").querySelector(`[data-kind="${kind}"]`);
+    if (node && node.textContent !== words) node.textContent = words;
+  }
+  options($("filter-group", HTMLSelectElement),
+    [["", "Every group"], ...groups.map((g) => /** @type {[string, string]} */ ([g, g]))]);
+  options($("filter-playlist", HTMLSelectElement), [["", "Every playlist"],
+    ...playlists.map((p) => /** @type {[string, string]} */ ([p, p])),
+    [NO_PLAYLIST, "No playlist"]]);
+  options($("known-groups", HTMLDataListElement),
+    groups.map((g) => /** @type {[string, string]} */ ([g, g])));
+  $("no-screens").hidden = rows.length > 0;
+  $("grid").hidden = rows.length === 0;
+  $("none-shown").hidden = rows.length === 0 || table.shown.length > 0;
+  $("shown").textContent = rows.length === 0 ? ""
+    : table.shown.length === rows.length ? `${screensWord(rows.length)}`
+      : `Showing ${table.shown.length} of ${screensWord(rows.length)}`;
+  renderTargets(groups);
+  selected(table.selection);
+}
+
+/** The frame's rows were written: what depends on them. */
+function wrote(/** @type {Set<string>} */ screens, /** @type {boolean} */ rearranged) {
+  if (rearranged) arranged();
+  if (detail && screens.has(detail.screen)) {
+    const row = table.row(detail.screen);
+    if (row) update(detail.parts, row, link.now(), actions);
+  }
+}
+
+/** The selection changed: the bulk bar, the "select every screen shown" box, the target. */
+function selected(/** @type {Set<string>} */ selection) {
+  const n = selection.size;
+  $("bulk").hidden = n === 0;
+  $("bulk-count").textContent = `${screensWord(n)} selected`;
+  const all = $("select-shown", HTMLInputElement);
+  const ticked = table.shown.filter((s) => selection.has(s)).length;
+  all.checked = ticked > 0 && ticked === table.shown.length;
+  all.indeterminate = ticked > 0 && ticked < table.shown.length;
+  $("selected-target").hidden = n === 0;
+  $("selected-words").textContent = `The ${screensWord(n)} selected above`;
+  if (n === 0) $("play-selected", HTMLInputElement).checked = false;
+}
+
+function readFilters() {
+  const pressed = $("kinds").querySelector('[aria-pressed="true"]');
+  table.filter = {
+    kind: /** @type {any} */ (pressed instanceof HTMLElement ? pressed.dataset.kind : "all"),
+    group: $("filter-group", HTMLSelectElement).value,
+    playlist: $("filter-playlist", HTMLSelectElement).value,
+    text: $("search", HTMLInputElement).value,
+  };
+  table.sort = $("sort", HTMLSelectElement).value;
+  table.refilter();
+}
+
+function onKind(/** @type {Event} */ event) {
+  const target = event.target instanceof HTMLElement ? event.target.closest("button") : null;
+  if (!target) return;
+  for (const node of $("kinds").querySelectorAll("button")) {
+    node.setAttribute("aria-pressed", String(node === target));
+  }
+  readFilters();
+}
+
+// -- bulk -----------------------------------------------------------------------------------
+
+async function onBulkMove() {
+  const group = $("bulk-group", HTMLInputElement).value.trim();
+  const answer = $("bulk-answer");
+  const screens = [...table.selection];
+  if (!group) {
+    say(answer, "error", "Type the group to move the selected screens to.");
+    return;
+  }
+  const moving = screens.filter((s) => table.row(s)?.group !== group).length;
+  const already = screens.length - moving;
+  await send("screens.move_many", {screens, group}, answer,
+    `Moved ${screensWord(moving)} to ${group}` +
+    (already ? ` (${already} ${already === 1 ? "was" : "were"} in it already).` : "."));
+}
+
+function onBulkPlay() {
+  $("play-selected", HTMLInputElement).checked = true;
+  $("playlist-title").scrollIntoView({block: "start"});
+  $("playlist-file").focus({preventScroll: true});
+}
+
+// -- a screen's detail ---------------------------------------------------------------------
+
+function openDetail(/** @type {string} */ screen) {
+  const row = table.row(screen);
+  if (!row) return;
+  const parts = card(screen, actions);
+  detail = {screen, parts};
+  const close = el("button", "close", "Close");
+  close.type = "button";
+  close.addEventListener("click", () => $("detail", HTMLDialogElement).close());
+  const dialog = $("detail", HTMLDialogElement);
+  dialog.setAttribute("aria-label", `Screen ${screen}`);
+  dialog.replaceChildren(close, parts.item);
+  update(parts, row, link.now(), actions);
+  dialog.showModal();
+  if (row.online && row.status === "authorised") askPicture(screen, null);
+}
+
+// -- talking to the controller -------------------------------------------------------------
+
+async function refresh() {
+  if (!link?.connected) return;
+  const number = ++asked;
+  let report;
+  try {
+    report = await link.call("screens", {});
+  } catch {
+    return;
+  }
+  if (!report.ok) {
+    showGate("Not for this login", report.error.message);
+    return;
+  }
+  if (number < applied) return;
+  applied = number;
+  table.receive(report.screens);
+}
+
+async function askPicture(screen, answer) {
+  const reply = await link.call("screenshot_request", {screen}).catch(() => null);
+  if (answer && reply && !reply.ok) say(answer, "error", reply.error.message);
+  if (answer && reply?.ok) say(answer, "ok", "A new picture was asked for.");
+}
+
+/** New pictures of the screens in sight only: 300 screens' worth would be 14 MB a round. */
+function askPictures() {
+  for (const row of table.inSight()) {
+    if (row.online && row.status === "authorised") askPicture(row.screen, null);
   }
 }
 
@@ -262,33 +256,46 @@ function renderKiosks() {
   }));
 }
 
-// -- talking to the controller -------------------------------------------------------------
+// -- media ----------------------------------------------------------------------------------
 
-async function refresh() {
-  if (!link?.connected) return;
-  let report;
+function megabytes(/** @type {number} */ bytes) {
+  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`;
+}
+
+/** POST /media (multipart `file`): what the controller kept, or its sentence. */
+async function onMedia(/** @type {Event} */ event) {
+  event.preventDefault();
+  const answer = $("media-answer");
+  const file = $("media-file", HTMLInputElement).files?.[0];
+  if (!file) {
+    say(answer, "error", "Choose a picture or a video first.");
+    return;
+  }
+  const form = new FormData();
+  form.append("file", file);
+  say(answer, "waiting", `Sending ${file.name}…`);
+  let response;
   try {
-    report = await link.call("screens", {});
+    response = await fetch("/media", {method: "POST", body: form});
   } catch {
+    say(answer, "error", "The controller could not be reached; try again.");
     return;
   }
-  if (!report.ok) {
-    showGate("Not for this login", report.error.message);
-    return;
-  }
-  state.report = report;
-  render();
-}
-
-async function askPicture(screen, answer) {
-  const reply = await link.call("screenshot_request", {screen}).catch(() => null);
-  if (answer && reply && !reply.ok) say(answer, "error", reply.error.message);
-  if (answer && reply?.ok) say(answer, "ok", "A new picture was asked for.");
-}
-
-function askPictures() {
-  for (const row of state.report?.screens ?? []) {
-    if (row.online && row.status === "authorised") askPicture(row.screen, null);
+  const reply = await response.json().catch(() => null);
+  if (response.ok && reply && typeof reply.name === "string") {
+    say(answer, "ok", `${reply.name} is added (${reply.kind}, ${megabytes(reply.size)}): ` +
+      "a playlist may name it now.");
+    $("media-form", HTMLFormElement).reset();
+  } else if (reply && typeof reply.error === "string") {
+    say(answer, "error", reply.error);
+  } else if (response.status === 404) {
+    say(answer, "error", "This controller does not take media: its version has no media " +
+      "store yet.");
+  } else if (response.status === 413) {
+    say(answer, "error", `${file.name} is too large for the controller to take.`);
+  } else {
+    say(answer, "error", `The controller did not take the file (it answered ` +
+      `${response.status}${response.statusText ? ` ${response.statusText}` : ""}).`);
   }
 }
 
@@ -338,14 +345,39 @@ function onHideKey() {
 
 // -- playlists --------------------------------------------------------------------------------
 
+/** The playlist's targets: every group (ticks kept), and the selection if there is one. */
+function renderTargets(/** @type {string[]} */ groups) {
+  const box = $("targets");
+  const shape = JSON.stringify(groups);
+  if (box.dataset.shape === shape) return;
+  box.dataset.shape = shape;
+  const ticked = new Set([...box.querySelectorAll("label.group-target input")]
+    .filter((i) => i instanceof HTMLInputElement && i.checked)
+    .map((i) => i instanceof HTMLInputElement ? i.value : ""));
+  $("no-targets").hidden = groups.length > 0;
+  box.querySelectorAll("label.group-target").forEach((l) => l.remove());
+  const before = $("selected-target");
+  for (const group of groups) {
+    const label = el("label", "target group-target");
+    const input = el("input");
+    input.type = "checkbox";
+    input.value = group;
+    input.checked = ticked.has(group);
+    label.append(input, `Group ${group}`);
+    box.insertBefore(label, before);
+  }
+}
+
 function playlistInput() {
-  const targets = [...$("targets").querySelectorAll("input")].filter((i) => i.checked)
-    .map((i) => i.value);
+  const groups = [...$("targets").querySelectorAll("label.group-target input")]
+    .filter((i) => i instanceof HTMLInputElement && i.checked)
+    .map((i) => i instanceof HTMLInputElement ? i.value : "");
+  const screens = $("play-selected", HTMLInputElement).checked ? [...table.selection] : [];
   return {
     file: $("playlist-file", HTMLInputElement).value.trim(),
     yaml: $("playlist-text", HTMLTextAreaElement).value,
-    screens: targets.filter((t) => t.startsWith("screens:")).map((t) => t.slice(8)),
-    groups: targets.filter((t) => t.startsWith("groups:")).map((t) => t.slice(7)),
+    screens,
+    groups,
   };
 }
 
@@ -386,11 +418,12 @@ async function onAssign(event) {
   const input = playlistInput();
   const answer = $("playlist-answer");
   if (!input.screens.length && !input.groups.length) {
-    say(answer, "error", "Tick the groups or screens to play it on.");
+    say(answer, "error", "Tick the groups or the selected screens to play it on.");
     return;
   }
   const where = [...input.groups.map((g) => `group ${g}`),
-    ...input.screens.map((s) => `screen ${s}`)].join(", ");
+    ...(input.screens.length ? [`the ${screensWord(input.screens.length)} selected`] : [])]
+    .join(", ");
   const ack = await send("playlists.assign", input, answer,
     `Playing on ${where} from its next scene.`);
   if (ack && !ack.ok) showProblems([]);
@@ -406,6 +439,33 @@ async function onUpload() {
 // -- start --------------------------------------------------------------------------------
 
 function start() {
+  const sort = $("sort", HTMLSelectElement);
+  sort.replaceChildren(...SORTS.map(([value, words]) => {
+    const option = el("option", null, words);
+    option.value = value;
+    return option;
+  }));
+  table = new Table($("screens", HTMLTableSectionElement), {
+    open: openDetail, selected, wrote, pictureUrl,
+    clock: (ms) => clockText(ms).slice(0, 5),
+  });
+  /** @type {any} */ (window).screensTimings = table.timings;  // read by the page test
+  $("kinds").addEventListener("click", onKind);
+  $("search").addEventListener("input", readFilters);
+  for (const id of ["filter-group", "filter-playlist", "sort"]) {
+    $(id).addEventListener("change", readFilters);
+  }
+  $("select-shown", HTMLInputElement).addEventListener("change", (event) => {
+    table.selectShown(event.target instanceof HTMLInputElement && event.target.checked);
+  });
+  $("bulk-move").addEventListener("click", onBulkMove);
+  $("bulk-play").addEventListener("click", onBulkPlay);
+  $("bulk-clear").addEventListener("click", () => {
+    table.clearSelection();
+    $("bulk-answer").hidden = true;
+  });
+  $("detail").addEventListener("close", () => { detail = null; });
+  $("media-form").addEventListener("submit", onMedia);
   $("enrol-form").addEventListener("submit", onEnrol);
   $("copy-key").addEventListener("click", onCopyKey);
   $("hide-key").addEventListener("click", onHideKey);
@@ -417,7 +477,7 @@ function start() {
       $("gate").hidden = true;
       $("desk").hidden = false;
       refresh();
-      askPictures();
+      setTimeout(askPictures, 1000);  // once the first rows are in sight
     },
     views: (changed) => {
       if (changed.has(OPS)) refresh();
@@ -430,6 +490,8 @@ function start() {
   setInterval(() => {
     if (link.offsetMs !== null) $("clock").textContent = clockText(link.now());
     renderKiosks();  // their "since" and "ago" move on
+    const row = detail && table.row(detail.screen);
+    if (detail && row) update(detail.parts, row, link.now(), actions);  // its "ago" too
   }, 1000);
 }
 

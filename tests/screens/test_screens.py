@@ -277,3 +277,26 @@ def test_a_playlist_showing_a_view_no_screen_receives_is_refused_and_changes_not
         "file": "l.yaml", "yaml": text.replace("ops:slots", "leaderboard:slots"),
         "groups": ["stage"]})
     assert assigned.target == "group:stage"
+
+
+def test_a_selection_moves_to_a_group_all_at_once_or_not_at_all():
+    floor = Floor()
+    for n in range(4):
+        floor.enrol(f"floor-{n}")
+    floor.enrol("bar-1", group="bar")
+    before = {s: r.group for s, r in floor.screens.screens.items()}
+    refused = floor.refusal("screens.move_many", {"screens": ["floor-0", "nope", "floor-1"],
+                                                  "group": "bar"})
+    assert refused.code == "unknown_screen" and refused.message == (
+        "No screen was moved: there is no screen 'nope'.")
+    assert floor.refusal("screens.move_many", {"screens": ["floor-0"], "group": "Bar 2"}
+                         ).code == "bad_name"
+    assert floor.refusal("screens.move_many", {"screens": [], "group": "bar"}).code == \
+        "bad_payload"
+    assert {s: r.group for s, r in floor.screens.screens.items()} == before  # nothing moved
+    events = floor.send("screens.move_many", {"screens": ["floor-0", "floor-1", "bar-1",
+                                                          "floor-0"], "group": "bar"})
+    assert [(e.screen, e.group) for e in events] == [("floor-0", "bar"), ("floor-1", "bar")]
+    assert floor.view("floor-1")["group"] == "bar" and floor.view("floor-2")["group"] == "stage"
+    assert floor.refusal("screens.move_many", {"screens": ["bar-1"], "group": "bar"}
+                         ).code == "no_change"

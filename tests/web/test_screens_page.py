@@ -1,6 +1,8 @@
 """The technicians' /screens page in Debian's Chromium against a real controller and a real
-display process, through the UI only: enrol (the key shown once), authorise, a playlist
-checked and played, a revoke confirmed; an operator is refused the page and its calls.
+display process, through the UI only: enrol (the key shown once), authorise in the screen's
+detail, a playlist checked and played on a group and on the selected screens, a revoke
+confirmed; an operator is refused the page and its calls. The floor of 300 screens is
+test_screens_floor.py.
 
 With SHOWRUNNER_SCREENSHOTS=DIR the page is also saved at 1280x800 and 800x1280 (that is how
 docs/screenshots/ is made).
@@ -17,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, Locator, Page, expect
 
 from controller.application.child_process import ROOT
 from tests.support.browser import needs_chromium
@@ -73,6 +75,19 @@ async def open_screens(browser: Browser, ctl: LiveController, role: str = "techn
     return page
 
 
+async def open_detail(page: Page, screen: str) -> Locator:
+    """Open a screen's detail from its row; its card."""
+    await page.get_by_role("button", name=f"Open {screen}", exact=True).click()
+    card = page.locator("#detail .screen")
+    await expect(card.locator(".screen-name")).to_have_text(screen)
+    return card
+
+
+async def close_detail(page: Page) -> None:
+    await page.locator("#detail").get_by_role("button", name="Close").click()
+    await expect(page.locator("#detail")).to_be_hidden()
+
+
 async def shoot(page: Page, name: str) -> None:
     directory = os.environ.get("SHOWRUNNER_SCREENSHOTS")
     if not directory:
@@ -99,16 +114,18 @@ async def test_a_technician_enrols_authorises_and_feeds_a_real_screen(
         "stage-1 is enrolled in stage and waits for authorisation.")
     key = await page.locator("#key").inner_text()
     assert len(key) == 48 and int(key, 16) >= 0
-    card = page.locator('[data-screen="stage-1"]')
-    await expect(card).to_contain_text("Waiting for authorisation")
-    await expect(card).to_contain_text("Never connected")
-    await expect(card.locator(".screen-label")).to_have_text("Stage left")
+    row = page.locator('#screens tr[data-screen="stage-1"]')
+    await expect(row).to_contain_text("Waiting for authorisation")
+    await expect(row.locator(".where")).to_have_text("Stage left")
     await page.get_by_role("button", name="I have saved it").click()
     await expect(page.locator("#key-box")).to_be_hidden()  # shown once
+    card = await open_detail(page, "stage-1")
+    await expect(card).to_contain_text("Never connected")
+    await expect(card.locator(".screen-label")).to_have_text("Stage left")
 
     display = start_display(ctl.url, "stage-1", key, tmp_path)
     try:
-        await expect(card).to_contain_text("Online since", timeout=30000)
+        await expect(card).to_contain_text("Online since", timeout=30000)  # it updates open
         assert list(replica(tmp_path, "stage-1")) in ([], ["screen:stage-1"])  # pending
         await card.get_by_role("button", name="Authorise").click()
         await expect(card.locator(".answer")).to_have_text(
@@ -117,6 +134,8 @@ async def test_a_technician_enrols_authorises_and_feeds_a_real_screen(
         await until(lambda: replica(tmp_path, "stage-1").get("screen:stage-1", {})
                     .get("doc", {}).get("status") == "authorised")
         assert "leaderboard:slots" not in replica(tmp_path, "stage-1")  # no playlist yet
+        await close_detail(page)
+        await expect(row).to_contain_text("Online")
 
         # a malformed playlist: every problem by line and column, and nothing changes
         await page.get_by_label("File name").fill("stage.yaml")
@@ -127,18 +146,18 @@ async def test_a_technician_enrols_authorises_and_feeds_a_real_screen(
             "The playlist has errors; nothing was changed.")
         await expect(page.locator("#problems")).to_contain_text(
             "stage.yaml, line 3, column 13: unknown scene")
-        await expect(card.locator("dd").nth(3)).to_have_text("None")
+        await expect(row.locator(".playing")).to_have_text(re.compile("^No playlist"))
 
         await page.get_by_label("The playlist (YAML)").fill(PLAYLIST)
         await page.get_by_role("button", name="Check and play").click()
         await expect(page.locator("#playlist-answer")).to_have_text(
             "Playing on group stage from its next scene.")
         await expect(page.locator("#problems")).to_be_hidden()
-        await expect(card.locator("dd").nth(3)).to_have_text("stage-loop")
+        await expect(row.locator(".playing")).to_contain_text("stage-loop")
         await until(lambda: replica(tmp_path, "stage-1").get("screen:stage-1", {})
                     .get("doc", {}).get("playlists"))
         await until(lambda: "leaderboard:slots" in replica(tmp_path, "stage-1"))  # it shows
-        await expect(card).to_contain_text("Leaderboard", timeout=20000)  # its heartbeat
+        await expect(row).to_contain_text("Leaderboard", timeout=20000)  # its heartbeat
 
         # a second screen, enrolled but not yet started: its own key, waiting
         await page.get_by_label("Screen name").fill("bar-1")
@@ -148,17 +167,33 @@ async def test_a_technician_enrols_authorises_and_feeds_a_real_screen(
             "bar-1 is enrolled in bar and waits for authorisation.")
         assert await page.locator("#key").inner_text() not in ("", key)
         await page.get_by_role("button", name="I have saved it").click()
-        bar = page.locator('[data-screen="bar-1"]')
+        bar = await open_detail(page, "bar-1")
         await expect(bar).to_contain_text("Never connected")
         await expect(bar.get_by_role("button", name="Authorise")).to_be_visible()
+        await close_detail(page)
+
+        # a playlist on the screens selected in the table (here the one): one command
+        await page.get_by_label("Select stage-1").check()
+        await page.get_by_role("button", name="Play a playlist on them…").click()
+        await expect(page.get_by_label("The 1 screen selected above")).to_be_checked()
+        await page.get_by_label("Group stage").uncheck()
+        await page.get_by_label("The playlist (YAML)").fill(PLAYLIST.replace("stage-loop",
+                                                                             "own-loop"))
+        await page.get_by_role("button", name="Check and play").click()
+        await expect(page.locator("#playlist-answer")).to_have_text(
+            "Playing on the 1 screen selected from its next scene.")
+        await expect(row.locator(".playing")).to_contain_text("own-loop, stage-loop")
+        await page.get_by_role("button", name="Clear the selection").click()
 
         # the thumbnail: the screen's latest picture, served to the logged-in technician
+        card = await open_detail(page, "stage-1")
         await card.get_by_role("button", name="New picture").click()
         image = card.locator(".picture img")
         await expect(image).to_be_visible(timeout=20000)
         await page.wait_for_function(
-            "document.querySelector('[data-screen=\"stage-1\"] img').naturalWidth > 0")
-        await shoot(page, "screens")
+            "document.querySelector('#detail img').naturalWidth > 0")
+        await expect(row.locator(".thumb img")).to_be_visible()  # its row's, in sight
+        await shoot(page, "screens-detail")
         text = await page.locator("#desk").inner_text()
         assert "{" not in text and "_ms" not in text  # no JSON, no field names
         assert not re.search(r"\d{10}", text)  # no epochs, no hashes
@@ -178,6 +213,8 @@ async def test_a_technician_enrols_authorises_and_feeds_a_real_screen(
         await expect(card.locator(".answer")).to_have_text("stage-1 is revoked.")
         await expect(card).to_contain_text("Revoked")
         await expect(card).to_contain_text("Offline since", timeout=20000)
+        await close_detail(page)
+        await expect(row.locator(".state")).to_have_text("Revoked")
     finally:
         display.terminate()
         display.wait(10)
