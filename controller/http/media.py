@@ -90,6 +90,7 @@ async def receive(request: web.Request, store: MediaStore) -> tuple[Upload, str]
         raise
     if upload is None:
         raise Refused("No file was sent: choose a picture or a video (form field \"file\").")
+    upload.received()
     return upload, name or filename
 
 

@@ -71,6 +71,11 @@ class Upload:
         self._hash.update(chunk)
         self.size += len(chunk)
 
+    def received(self) -> None:
+        """All of it is in: flushed to its file, so a check that opens the file reads it all
+        (a small picture otherwise still sits in the write buffer)."""
+        self._file.flush()
+
     @property
     def sha256(self) -> str:
         return self._hash.hexdigest()

@@ -252,3 +252,34 @@ async def test_the_thumbnail_needs_a_login_or_a_key(ctl: LiveController,
     assert (await login.json())["home"] == "/screens"  # a technician lands on this page
     answer = await page.request.get(f"{ctl.url}/screens/stage-1/screenshot.jpg")
     assert answer.status == 404  # let in: no picture from that screen yet
+
+
+async def test_a_technician_adds_media_from_the_page(tmp_path: Path, ctl: LiveController,
+                                                     browser: Browser) -> None:
+    # issue 27: media added on /screens are kept once by their SHA-256, for playlists to name
+    import hashlib
+
+    import pygame
+
+    picture = tmp_path / "lobby.png"
+    surface = pygame.Surface((64, 36))
+    surface.fill((200, 40, 60))
+    pygame.image.save(surface, str(picture))
+    page = await open_screens(browser, ctl)
+    answer = page.locator("#media-answer")
+    await page.locator("#media-add").click()
+    await expect(answer).to_have_text("Choose a picture or a video first.")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a picture")
+    await page.locator("#media-file").set_input_files(str(notes))
+    await page.locator("#media-add").click()
+    await expect(answer).not_to_have_text(re.compile(r"Sending|added"))
+    refused = await answer.inner_text()
+    assert "notes.txt" in refused or ".txt" in refused, refused  # the file named, in words
+    await page.locator("#media-file").set_input_files(str(picture))
+    await page.locator("#media-add").click()
+    await expect(answer).to_have_text(re.compile(
+        r"^lobby\.png is added \(picture, \d+ kB\): a playlist may name it now\.$"))
+    catalogue = await page.evaluate("fetch('/media').then(r => r.json())")
+    digest = hashlib.sha256(picture.read_bytes()).hexdigest()
+    assert digest in json.dumps(catalogue) and "notes.txt" not in json.dumps(catalogue)
