@@ -15,7 +15,7 @@ from typing import Any, Protocol
 HEARTBEAT_FIELDS: dict[str, type | tuple[type, ...]] = {
     "version": str, "fps": (int, float), "dropped_frames": int, "scene": str,
     "uptime_s": (int, float), "switched_ms": int, "log_id": str, "resyncs": int,
-    "resync_reason": str, "clock_offset_ms": int}
+    "resync_reason": str, "clock_offset_ms": int, "video_decode": str}
 MAX_SCREENSHOT_BYTES = 48 * 1024
 
 

@@ -44,7 +44,8 @@ class Display(Inbox, Overlays, Upkeep):
         """The window, the scenes' context and the scene host."""
         screen = open_window(self.o.size, self.o.fullscreen, self.o.output, self.o.vsync)
         theme = Theme.load(self.o.theme or venue_file("theme.yaml"))
-        ctx = SceneContext.create(screen.get_size(), theme, self.replica.views, self.clock.now_ms)
+        ctx = SceneContext.create(screen.get_size(), theme, self.replica.views, self.clock.now_ms,
+                                  video=self.video)
         self.badge = Badge(venue_file("logo.png"))
         from showrunner.scenes import REGISTRY
         return screen, ctx, SceneHost(ctx, REGISTRY)
@@ -153,8 +154,8 @@ class Display(Inbox, Overlays, Upkeep):
               whole: bool = True) -> Rects | None:
         """Switch if the program says so, then update and draw: only where the scene moves
         unless `whole` (something else changed), returning those rectangles (None: all of
-        it). A scene that raises is skipped (logged once) and the next one takes its place
-        in the same frame."""
+        it). A scene that raises or gives up (a video that will not decode) is skipped
+        (logged once) and the next one takes its place in the same frame."""
         for _attempt in range(4):
             slot = self.player.slot(self.replica.views, self.clock.now_ms())
             if self.playing is None or slot.key != self.playing.key or \
@@ -165,12 +166,15 @@ class Display(Inbox, Overlays, Upkeep):
                 self.playing = slot
             try:
                 host.update(dt)
-                rects = None if whole else host.changed_rects()
-                host.draw(screen, rects)
-                return rects
+                why = host.current.gave_up if host.current is not None else None
+                if why is None:
+                    rects = None if whole else host.changed_rects()
+                    host.draw(screen, rects)
+                    return rects
+                self.player.gave_up(self.playing, why)
             except Exception as exc:  # a scene's bug must not take the screen down
                 self.player.crashed(self.playing, exc)
-                host.reset()
-                self.playing = None
-                dt, whole = 0.0, True
+            host.reset()
+            self.playing = None
+            dt, whole = 0.0, True
         return None

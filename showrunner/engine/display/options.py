@@ -44,4 +44,5 @@ class DisplayOptions:
     theme: Path | None = None
     output: int = 0  # the monitor (pygame display index)
     vsync: bool = False  # whole frames through the GPU at the refresh (open_window)
+    hwaccel: str | None = None  # decode video on this device (vaapi), else in software
     max_passes: int | None = None  # tests stop the loop after this many (a frame or a wait)
