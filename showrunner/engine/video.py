@@ -130,6 +130,7 @@ class Decoder:
             raise Unplayable(f"{path.name!r} has no picture size")
         self.placed = placement((width, height), screen, fit)
         self.size = self.placed.size
+        self.name = path.name
         self.loop = loop
         self._format, self._order = _pixel_format()
         self._items: deque[Item] = deque()
@@ -188,7 +189,8 @@ class Decoder:
                     return
                 loops, position = loops + 1, 0.0
         except (av.error.FFmpegError, OSError, ValueError, MemoryError) as exc:
-            self._put(Failed(f"decoding stopped: {getattr(exc, 'strerror', None) or exc}"))
+            self._put(Failed(f"{self.name!r} stopped decoding "
+                             f"({getattr(exc, 'strerror', None) or exc})"))
 
     def _one_pass(self, loops: int, position: float, period: float) -> bool:
         """Decode the clip once from `position` (seconds into it); False once closed."""
