@@ -34,7 +34,8 @@ class Video(Scene):
     def on_view(self, doc: dict[str, Any], first: bool) -> None:
         if not first:
             return
-        self.frame: Frame | None = None
+        self.frame: Frame | None = None  # the frame due now
+        self.drawn: Frame | None = None  # the frame on the screen
         self.ended = False
         self.decoder: Decoder | None = None
         on_clock = self.p["start"] == "clock"
@@ -104,8 +105,12 @@ class Video(Scene):
         return now_ms + POLL_MS
 
     def moving_rects(self) -> list[pygame.Rect] | None:
+        """The picture's rectangle when a new frame is due; none at all when the display
+        woke to look for a frame the worker has not decoded yet (nothing is presented)."""
         if self.decoder is None or self.frame is None:
             return None
+        if self.frame is self.drawn:
+            return []
         return [self.decoder.placed.clip(pygame.Rect((0, 0), self.ctx.layout.real))]
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -116,3 +121,4 @@ class Video(Scene):
         if not placed.contains(surface.get_rect()):
             paint_backdrop(self.ctx, surface)  # contain: the bars beside the picture
         surface.blit(self.frame.surface, placed)
+        self.drawn = self.frame

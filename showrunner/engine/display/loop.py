@@ -100,7 +100,7 @@ class Display(Inbox, Overlays, Upkeep):
                 with clipped(screen, rects):
                     self.overlays(ctx, screen)
                 self.presenter.present(rects)
-                self.frames += 1
+                self.frames += rects is None or bool(rects)  # [] presents nothing
                 if self.frames == 1:
                     self.notifier.ready()
                 if self.playing is not None and self.switched_ms is None:
