@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -102,7 +103,8 @@ class Decoder:
     """
 
     def __init__(self, path: Path, screen: tuple[int, int], fit: str, start: float,
-                 loop: bool, decoding: VideoDecoding) -> None:
+                 loop: bool, decoding: VideoDecoding,
+                 timeline: Callable[[], float] | None = None) -> None:
         try:
             self._container = decoding.open(path)
         except av.error.FFmpegError as exc:
@@ -132,6 +134,10 @@ class Decoder:
         self.size = self.placed.size
         self.name = path.name
         self.loop = loop
+        #: where the screen is on the timeline now: a frame already past (its successor due)
+        #: is not converted (the worker catches up), counted in `skipped`
+        self._timeline = timeline
+        self.skipped = 0
         self._format, self._order = _pixel_format()
         self._items: deque[Item] = deque()
         self._ready = threading.Condition()
@@ -199,25 +205,38 @@ class Decoder:
         assert unit is not None  # a stream that decodes has one
         origin = float(stream.start_time * unit) if stream.start_time else 0.0
         self._container.seek(int((origin + position) / unit), stream=stream, backward=True)
-        decoded = 0
-        for frame in self._container.decode(stream):
+        seen = 0
+        held: tuple[float, av.VideoFrame] | None = None  # decoded, handed over once the
+        for frame in self._container.decode(stream):  # next one says whether it is past
             if frame.pts is None:
                 continue
             at = float(frame.pts * unit) - origin
             if at + period <= position + 1e-6 or at >= self.length - 1e-6:
                 continue  # before the start asked for (since the keyframe), or past the end
-            converted = frame.reformat(width=self.size[0], height=self.size[1],
-                                       format=self._format)
-            plane = converted.planes[0]
-            surface = pygame.image.frombuffer(plane, self.size, self._order,
-                                              pitch=plane.line_size)
-            number = round((base + at) * self.fps)
-            decoded += 1
-            if not self._put(Frame(base + at, number, surface, converted)):
+            seen += 1
+            if held is not None and not self._hand(base, *held, self._past(base + at)):
                 return False
-        if decoded == 0 and position <= period:
+            held = (at, frame)
+        if seen == 0 and position <= period:
             raise ValueError("no frame decodes")
-        return True
+        # the last frame of a clip that ends stays on the screen: it is never past
+        return held is None or self._hand(base, *held, self.loop and
+                                          self._past(base + self.length))
+
+    def _past(self, successor_at: float) -> bool:
+        """Is the frame before one at `successor_at` already off the screen's timeline?"""
+        return self._timeline is not None and successor_at <= self._timeline()
+
+    def _hand(self, base: float, at: float, frame: av.VideoFrame, past: bool) -> bool:
+        """Convert and hand over a frame, or (`past`) count it skipped; False once closed."""
+        if past:
+            self.skipped += 1
+            return True
+        converted = frame.reformat(width=self.size[0], height=self.size[1],
+                                   format=self._format)
+        plane = converted.planes[0]
+        surface = pygame.image.frombuffer(plane, self.size, self._order, pitch=plane.line_size)
+        return self._put(Frame(base + at, round((base + at) * self.fps), surface, converted))
 
 
 def placement(video: tuple[int, int], screen: tuple[int, int], fit: str) -> pygame.Rect:

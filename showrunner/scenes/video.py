@@ -38,6 +38,7 @@ class Video(Scene):
         self.drawn: Frame | None = None  # the frame on the screen
         self.ended = False
         self.decoder: Decoder | None = None
+        self.counted = 0  # the decoder's skipped frames already counted as dropped
         on_clock = self.p["start"] == "clock"
         self.base_ms = 0 if on_clock else self.now_ms()
         if not self.p["media"]:
@@ -47,7 +48,7 @@ class Video(Scene):
         try:
             self.decoder = Decoder(self.ctx.assets.path(self.p["media"]), screen,
                                    self.p["fit"], self._timeline(), self.p["loop"] or on_clock,
-                                   self.ctx.video)
+                                   self.ctx.video, self._timeline)
         except Unplayable as exc:
             self.gave_up = str(exc)
 
@@ -81,6 +82,9 @@ class Video(Scene):
         if taken:
             self.ctx.video.shown += 1
             self.ctx.video.dropped += taken - 1
+        skipped = self.decoder.skipped  # frames the worker left, already past
+        self.ctx.video.dropped += skipped - self.counted
+        self.counted = skipped
 
     def settle(self) -> None:
         """Wait for the frame due now (headless renders show it, not the moment it decoded)."""

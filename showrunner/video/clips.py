@@ -23,8 +23,11 @@ SCROLL = 4  # texture pixels a frame
 
 
 def make_clip(path: Path, size: tuple[int, int] = (320, 180), fps: int = 30,
-              frames: int = 90, crf: int = 18, codec: str = "libx264") -> Path:
-    """Write `frames` numbered frames at `fps` to `path` (the container by its suffix)."""
+              frames: int = 90, crf: int = 18, codec: str = "libx264",
+              numbered: bool = True) -> Path:
+    """Write `frames` frames at `fps` to `path` (the container by its suffix): numbered, or
+    (the demo's reel) a gold ring that grows and fades over the texture, seamless as it
+    loops."""
     width, height = size
     if frames > 2**BITS:
         raise ValueError(f"at most {2**BITS} frames can be numbered")
@@ -40,7 +43,10 @@ def make_clip(path: Path, size: tuple[int, int] = (320, 180), fps: int = 30,
         stream.codec_context.time_base = Fraction(1, fps)
         for number in range(frames):
             image = texture.crop((number * SCROLL, 0, number * SCROLL + width, height))
-            draw_number(image, number)
+            if numbered:
+                draw_number(image, number)
+            else:
+                draw_ring(image, number / frames)
             frame = av.VideoFrame.from_image(image)
             frame.pts = number
             container.mux(stream.encode(frame))
@@ -56,6 +62,20 @@ def draw_number(image: Image.Image, number: int) -> None:
         on = number >> (BITS - 1 - bit) & 1
         left, right = bit * width // BITS, (bit + 1) * width // BITS
         draw.rectangle((left, 0, right - 1, height // 3), fill=ONE if on else ZERO)
+
+
+def draw_ring(image: Image.Image, phase: float) -> None:
+    """Rings widening from the middle, one a loop (`phase` 0..1), so the loop's seam is
+    invisible."""
+    width, height = image.size
+    draw = ImageDraw.Draw(image)
+    for ring in range(3):
+        grow = (phase + ring / 3) % 1.0
+        radius = grow * 0.6 * max(width, height)
+        shade = round(255 * (1 - grow))
+        box = (width / 2 - radius, height / 2 - radius, width / 2 + radius, height / 2 + radius)
+        draw.ellipse(box, outline=(255, 215 * shade // 255, 90 * shade // 255),
+                     width=max(2, height // 40))
 
 
 def read_number(image: Image.Image) -> int | None:

@@ -64,6 +64,7 @@ class Display(Inbox, Overlays, Upkeep):
         except KeyboardInterrupt:
             pass
         finally:
+            host.reset()  # the scene leaves: a video's decoder stops
             link.stop()
             if self.dirty:
                 self.replica.save(self.state_path)
