@@ -2,7 +2,8 @@
 
 The display is enrolled and authorised as a screen, as a technician would, and plays
 `playlists/demo.yaml` (its attract loop's short video, `demo-reel.mp4`, is made at the start
-with PyAV into the demo's `media/` folder, where the screen runs); the night (controller/demo/night.py) takes it over for each live moment.
+with PyAV into the demo's `media/` folder, where the screen runs); the night
+(controller/demo/night.py) takes it over for each live moment.
 Each cycle runs on a fresh log (the Wild Card draw and a Super 9 session happen once a log)
 with the same keys and port, so the screen, tablet and cue page reconnect on their own.
 Everything the demo starts is a child process; Ctrl-C stops them all within 2 s. The demo
