@@ -105,6 +105,8 @@ class Decoder:
     def __init__(self, path: Path, screen: tuple[int, int], fit: str, start: float,
                  loop: bool, decoding: VideoDecoding,
                  timeline: Callable[[], float] | None = None) -> None:
+        if not path.is_file():  # on this screen: the media cache has not fetched it, a typo
+            raise Unplayable(f"there is no file {str(path)!r}")
         try:
             self._container = decoding.open(path)
         except av.error.FFmpegError as exc:
