@@ -30,7 +30,7 @@ import pygame
 from av.codec.hwaccel import HWAccel
 
 from showrunner.engine.pictures import BYTE_ORDER
-from showrunner.video.probe import Unplayable
+from showrunner.video.probe import Unplayable, is_file, said
 
 log = logging.getLogger(__name__)
 
@@ -105,8 +105,8 @@ class Decoder:
     def __init__(self, path: Path, screen: tuple[int, int], fit: str, start: float,
                  loop: bool, decoding: VideoDecoding,
                  timeline: Callable[[], float] | None = None) -> None:
-        if not path.is_file():  # on this screen: the media cache has not fetched it, a typo
-            raise Unplayable(f"there is no file {str(path)!r}")
+        if not is_file(path):  # on this screen: the media cache has not fetched it, a typo
+            raise Unplayable(f"there is no file {said(path)}")
         try:
             self._container = decoding.open(path)
         except av.error.FFmpegError as exc:

@@ -35,10 +35,24 @@ class VideoInfo:
         return f"{self.width}x{self.height} {self.codec} at {self.fps:g} fps, {self.seconds:.1f} s"
 
 
+def said(path: Path) -> str:
+    """A path as a message quotes it: whole, or its end when it is absurdly long."""
+    text = str(path)
+    return repr(text if len(text) <= 200 else "…" + text[-80:])
+
+
+def is_file(path: Path) -> bool:
+    """Whether `path` is a file; False for a name no file system takes (too long)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def probe(path: Path) -> VideoInfo:
     """What the video at `path` is, or Unplayable saying why a screen could not play it."""
-    if not path.is_file():
-        raise Unplayable(f"there is no file {str(path)!r}")
+    if not is_file(path):
+        raise Unplayable(f"there is no file {said(path)}")
     try:
         with av.open(str(path)) as container:
             if not container.streams.video:
