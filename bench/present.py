@@ -1,6 +1,7 @@
 """What a floor PC pays to present frames into a real X window (Xvfb), at rest and moving.
 
     python bench/present.py --json [--seconds 60] [--sizes 1920x1080,3840x2160]
+                            [--phases board,video]
 
 For each size: starts Xvfb on a free display number at that size, a real controller with a
 Slots tournament of ten players (one page of the leaderboard), and one display process
@@ -11,8 +12,16 @@ process's CPU (from /proc/<pid>/stat; 100 = one core), frames presented a second
 dropped while moving (a frame over 1.5 frame times late), CPU ms a frame and the share of a
 60 fps frame's budget that is (figures that hold on a machine busy with other work, where fps
 alone would not), and the longest frame of the phase (update, draw and present) in ms. Xvfb's
-own CPU is reported beside it. Needs Xvfb (`apt-get install xvfb`, scripts/setup). Prints one
-JSON object with --json.
+own CPU is reported beside it.
+
+`video` (a phase of its own display): the video scene full screen playing a 30 fps H.264 clip
+made at the screen's size with PyAV (showrunner.video.clips: a scrolling texture
+under numbered blocks, 4 s, looping), decoded in software, for `--seconds`: the display's CPU,
+frames presented a second (the clip's 30, the display resting between them), video frames
+dropped (due but never shown, the decoder or the loop late), CPU ms a frame and the share of a
+30 fps frame's budget. Synthetic content decodes faster than camera footage of the same size;
+its CPU figures are a lower bound for real footage. Needs Xvfb (`apt-get install xvfb`,
+scripts/setup). Prints one JSON object with --json.
 """
 
 from __future__ import annotations
@@ -37,6 +46,7 @@ sys.path.insert(0, str(ROOT))
 WARM_UP_S = 5.0
 FPS = 60  # the frame budget: 1000 / FPS ms
 PLAYERS = 10  # one page: the board can come to rest
+VIDEO_FPS = 30
 
 
 def cpu_seconds(pid: int) -> float:
@@ -64,9 +74,10 @@ def child(args: argparse.Namespace) -> int:
             self.longest = max(self.longest, time.perf_counter() - self._began)
             return super().plan(host, drawn_at)
 
+    video = {"scene": "video", "params": {"media": args.video}} if args.video else {}
     display = Measured(DisplayOptions(controller=args.controller, screen="bench-1",
                                       key=os.environ["SHOWRUNNER_DISPLAY_KEY"], fullscreen=True,
-                                      state_dir=Path(args.stats).parent / "screens"))
+                                      state_dir=Path(args.stats).parent / "screens", **video))
     stats = Path(args.stats)
 
     def new_phase(*_: object) -> None:  # the bench starts a phase: its own longest frame
@@ -77,8 +88,9 @@ def child(args: argparse.Namespace) -> int:
     def report() -> None:
         while True:
             tmp = stats.with_suffix(".tmp")
-            tmp.write_text(json.dumps({"frames": display.frames, "dropped": display.dropped,
-                                       "longest_ms": display.longest * 1000}))
+            tmp.write_text(json.dumps({
+                "frames": display.frames, "longest_ms": display.longest * 1000,
+                "dropped": display.video.dropped if args.video else display.dropped}))
             os.replace(tmp, stats)
             time.sleep(0.5)
 
@@ -91,8 +103,8 @@ def child(args: argparse.Namespace) -> int:
 class Phase:
     """CPU and frames between start() and stop()."""
 
-    def __init__(self, display: int, xvfb: int, stats: Path) -> None:
-        self.pids, self.stats = (display, xvfb), stats
+    def __init__(self, display: int, xvfb: int, stats: Path, fps: int = FPS) -> None:
+        self.pids, self.stats, self.fps = (display, xvfb), stats, fps
 
     async def read(self) -> tuple[float, float, float, dict[str, Any]]:
         await asyncio.sleep(0.6)  # a fresh stats file
@@ -113,7 +125,7 @@ class Phase:
                 "fps": round(frames / span, 2),
                 "dropped_frames": s1["dropped"] - s0["dropped"],
                 "cpu_ms_per_frame": round(per_frame, 2),
-                "frame_budget_used": round(per_frame / (1000 / FPS), 3),
+                "frame_budget_used": round(per_frame / (1000 / self.fps), 3),
                 "longest_frame_ms": round(s1["longest_ms"], 1)}
 
 
@@ -137,7 +149,7 @@ class Operator:
         return ack
 
 
-def measure(size: tuple[int, int], seconds: float) -> dict[str, Any]:
+def measure(size: tuple[int, int], seconds: float, phases: list[str]) -> dict[str, Any]:
     from controller.access.keys import issue_key
     from controller.application.child_process import ControllerProcess
     from controller.application.service import wall_clock_ms
@@ -154,9 +166,14 @@ def measure(size: tuple[int, int], seconds: float) -> dict[str, Any]:
     display: list[subprocess.Popen[bytes]] = []
     try:
         url = controller.start()
-        result = asyncio.run(show(url, operator, screen_key, where, work, xvfb.pid, seconds,
-                                  display))
-        return {"size": f"{size[0]}x{size[1]}", **result}
+        result: dict[str, Any] = {"size": f"{size[0]}x{size[1]}"}
+        if "board" in phases:
+            result.update(asyncio.run(show(url, operator, screen_key, where, work, xvfb.pid,
+                                           seconds, display)))
+        if "video" in phases:
+            result["video"] = asyncio.run(play_video(url, screen_key, where, work, xvfb.pid,
+                                                     size, seconds, display))
+        return result
     finally:
         for process in display:
             process.terminate()
@@ -184,14 +201,9 @@ async def show(url: str, operator: str, screen_key: str, where: str, work: Path,
             await mc.send("slots.record_score", {"entry": entry, "score": score})
             scores[entry] = score
         stats = work / "stats.json"
-        env = {**os.environ, "DISPLAY": where, "SHOWRUNNER_DISPLAY_KEY": screen_key}
-        env.pop("SDL_VIDEODRIVER", None)
-        display = subprocess.Popen([sys.executable, __file__, "--child", "--controller", url,
-                                    "--stats", str(stats)], cwd=ROOT, env=env)
+        display = spawn(url, screen_key, where, stats, [])
         started.append(display)
-        deadline = time.monotonic() + 30
-        while not stats.exists() and time.monotonic() < deadline:
-            await asyncio.sleep(0.2)
+        await wait_for(stats)
         await asyncio.sleep(WARM_UP_S)
         phase = Phase(display.pid, xvfb, stats)
         await phase.start()
@@ -210,24 +222,67 @@ async def show(url: str, operator: str, screen_key: str, where: str, work: Path,
         await mc.sio.disconnect()
 
 
+async def play_video(url: str, screen_key: str, where: str, work: Path, xvfb: int,
+                     size: tuple[int, int], seconds: float,
+                     started: list[subprocess.Popen[bytes]]) -> dict[str, Any]:
+    """A display of its own playing a 30 fps clip of the screen's size, measured."""
+    from showrunner.video.clips import make_clip
+
+    clip = make_clip(work / f"clip-{size[0]}x{size[1]}.mp4", size, VIDEO_FPS, 4 * VIDEO_FPS,
+                     crf=20)
+    stats = work / "video-stats.json"
+    display = spawn(url, screen_key, where, stats, ["--video", str(clip)])
+    started.append(display)
+    await wait_for(stats)
+    await asyncio.sleep(WARM_UP_S)
+    phase = Phase(display.pid, xvfb, stats, VIDEO_FPS)
+    await phase.start()
+    await asyncio.sleep(seconds)
+    result = await phase.stop()
+    display.terminate()
+    display.wait(10)
+    return {"clip": f"{size[0]}x{size[1]} H.264 {VIDEO_FPS} fps, software decoding",
+            **result}
+
+
+def spawn(url: str, screen_key: str, where: str, stats: Path,
+          extra: list[str]) -> subprocess.Popen[bytes]:
+    """A measured display process, fullscreen in the X server `where`."""
+    env = {**os.environ, "DISPLAY": where, "SHOWRUNNER_DISPLAY_KEY": screen_key}
+    env.pop("SDL_VIDEODRIVER", None)
+    return subprocess.Popen([sys.executable, __file__, "--child", "--controller", url,
+                             "--stats", str(stats), *extra], cwd=ROOT, env=env)
+
+
+async def wait_for(stats: Path) -> None:
+    deadline = time.monotonic() + 30
+    while not stats.exists() and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=60.0, help="per phase and size")
     parser.add_argument("--sizes", default="1920x1080,3840x2160")
+    parser.add_argument("--phases", default="board,video",
+                        help="board (rest and moving), video, or both")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--video", help=argparse.SUPPRESS)
     parser.add_argument("--controller", help=argparse.SUPPRESS)
     parser.add_argument("--stats", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         return child(args)
-    results = [measure(tuple(int(v) for v in s.split("x")), args.seconds)  # type: ignore[arg-type]
-               for s in args.sizes.split(",")]
+    phases = args.phases.split(",")
+    results = [measure(tuple(int(v) for v in s.split("x")), args.seconds,  # type: ignore[arg-type]
+                       phases) for s in args.sizes.split(",")]
     if args.json:
         print(json.dumps({"present": results}, indent=2))
     else:
         for r in results:
-            print(f"{r['size']}: rest {r['rest']}  moving {r['moving']}")
+            print(f"{r['size']}: " + "  ".join(f"{k} {r[k]}" for k in ("rest", "moving", "video")
+                                                if k in r))
     return 0
 
 

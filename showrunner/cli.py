@@ -64,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--vsync", action="store_true",
                    help="present whole frames through the GPU in step with the monitor (no "
                    "tearing; costs more CPU without a GPU, and rules out partial presents)")
+    d.add_argument("--hwaccel", choices=["vaapi"], help="decode video on the GPU (VA-API) "
+                   "where this PC can; otherwise in software, said once in the log and in "
+                   "the screen's telemetry (default: software)")
     d.add_argument("--state-dir", type=Path, default=Path("var/screens"),
                    help="where <screen>.json keeps the last-known views")
     d.add_argument("--snapshot", type=Path, help="write the current frame to this PNG")
@@ -97,6 +100,12 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Check playlists; every error is printed as "
                        "file:line:column: message. Exits 1 if any file has an error.")
     v.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    v.add_argument("--media-dir", type=Path, default=Path("."), metavar="DIR",
+                   help="where the videos the playlists name are, as the screens' working "
+                   "directory (default: the current directory)")
+    v.add_argument("--screen-size", type=size_arg, default=(1920, 1080), metavar="WxH",
+                   help="the screens the playlists play on, to warn of larger videos "
+                   "(default 1920x1080)")
 
     p = sub.add_parser("preview", help="draw a playlist's scenes as a contact sheet PNG")
     p.add_argument("path", type=Path, metavar="PATH")
@@ -123,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "render":
         return render(args, params)
     if args.command == "validate":
-        return validate(args.paths)
+        return validate(args.paths, args.media_dir, args.screen_size)
     if args.command == "preview":
         return preview(args)
     if args.command == "doctor":
@@ -154,15 +163,20 @@ def render(args: argparse.Namespace, params: dict[str, Any]) -> int:
     return 0
 
 
-def validate(paths: Sequence[Path]) -> int:
+def validate(paths: Sequence[Path], media_dir: Path = Path("."),
+             screen: tuple[int, int] = (1920, 1080)) -> int:
+    """Check each playlist and open each video it names; warnings alone pass."""
     from showrunner.contract.playlist.files import check_file
+    from showrunner.contract.playlist.validate import errors
+    from showrunner.video.probe import file_check
 
     failed = 0
+    videos = file_check(media_dir, screen)
     for path in paths:
-        _doc, problems = check_file(path)
+        _doc, problems = check_file(path, videos)
         for problem in problems:
             print(problem, file=sys.stderr)
-        failed += bool(problems)
+        failed += bool(errors(problems))
     if failed:
         print(f"{failed} of {len(paths)} playlist(s) have errors", file=sys.stderr)
         return 1
@@ -172,12 +186,13 @@ def validate(paths: Sequence[Path]) -> int:
 
 def preview(args: argparse.Namespace) -> int:
     from showrunner.contract.playlist.files import check_file
+    from showrunner.contract.playlist.validate import errors
     from showrunner.engine.preview import contact_sheet
 
     doc, problems = check_file(args.path)
     for problem in problems:
         print(problem, file=sys.stderr)
-    if problems or doc is None:
+    if errors(problems) or doc is None:
         return 1
     contact_sheet(doc, args.out, args.state, args.at)
     print(args.out)
@@ -196,7 +211,7 @@ def display(args: argparse.Namespace, params: dict[str, Any]) -> int:
         controller=args.controller, screen=args.screen, key=key, size=args.size,
         fullscreen=args.fullscreen, state_dir=args.state_dir, snapshot=args.snapshot,
         snapshot_every=args.snapshot_every, scene=args.scene, params=params, theme=args.theme,
-        output=args.output, vsync=args.vsync, media_dir=args.media_cache,
+        output=args.output, vsync=args.vsync, hwaccel=args.hwaccel, media_dir=args.media_cache,
         media_url=args.media_url, media_limit_bytes=args.media_cache_mb * 2**20)
     try:
         return Display(options).run()

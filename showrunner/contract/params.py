@@ -87,7 +87,11 @@ def expectation(field: FieldInfo) -> str:
     """What a field accepts, in words: "a whole number from 1 to 50, or null"."""
     kinds = _kinds(field.annotation)
     limits = _limits(field.annotation, field.metadata)
-    if list in kinds:
+    choices = [c for kind in kinds if typing.get_origin(kind) is typing.Literal
+               for c in typing.get_args(kind)]
+    if choices:
+        words = "one of: " + ", ".join(str(c) for c in choices)
+    elif list in kinds:
         item = _limits(typing.get_args(field.annotation)[0], [])
         words = f"a list of at most {limits.get('max_length', '∞')} texts"
         if "max_length" in item:

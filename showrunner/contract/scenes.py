@@ -9,9 +9,18 @@ draw: finite numbers, ranged whole numbers, printable text of a limited length, 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, ClassVar, TypeAlias
+from typing import Annotated, Any, ClassVar, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, StrictInt, StrictStr
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    Strict,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+)
 
 from showrunner.contract.fields import (
     MAX_SECONDS,
@@ -35,6 +44,7 @@ ViewName: TypeAlias = Annotated[StrictStr, Field(max_length=80), PRINTABLE]
 Label: TypeAlias = Annotated[StrictStr, Field(max_length=40), PRINTABLE]
 """A short word drawn beside a number or used to pick a heat or stage."""
 ImagePath: TypeAlias = Annotated[StrictStr, Field(min_length=1, max_length=300), PRINTABLE]
+MediaName: TypeAlias = Annotated[StrictStr, Field(max_length=300), PRINTABLE]
 Seconds: TypeAlias = Annotated[float, Strict(), Field(ge=1, le=MAX_SECONDS, allow_inf_nan=False)]
 Body: TypeAlias = Annotated[StrictStr, Field(max_length=2000), PRINTABLE_LINES]
 RollSeconds: TypeAlias = Annotated[float, Strict(), Field(ge=0, le=60, allow_inf_nan=False)]
@@ -44,11 +54,24 @@ MaxRows: TypeAlias = Annotated[StrictInt, Field(ge=1, le=500)]
 RecentSpins: TypeAlias = Annotated[StrictInt, Field(ge=1, le=18)]
 
 
+def _muted(value: bool) -> bool:
+    if value:
+        raise ValueError("cannot be true: sound on the floor's screens is not supported yet "
+                         "(they are muted); leave audio out")
+    return value
+
+
+Muted: TypeAlias = Annotated[StrictBool, AfterValidator(_muted)]
+"""A scene's sound: only off for now (floor screens are muted; docs/scenes.md)."""
+
+
 class SceneParams(BaseModel):
     """What every scene takes: `view`, the view it reads. Subclasses add their own."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     scene: ClassVar[str] = ""
+    #: parameters naming a video file, opened by `showrunner validate` and the upload
+    videos: ClassVar[tuple[str, ...]] = ()
     view: ViewName | None = None
 
 
@@ -131,6 +154,21 @@ class Super9BoardParams(SceneParams):
     recent: RecentSpins = 8
 
 
+class VideoParams(SceneParams):
+    scene = "video"
+    videos = ("media",)
+    #: the video file, resolved like the attract loop's pictures (a playlist must name one)
+    media: MediaName = ""
+    #: cover: fill the screen, cropping the edges; contain: all of it, bars where it is narrower
+    fit: Literal["cover", "contain"] = "cover"
+    #: play again from the start at the end; false: the last frame stays until the scene ends
+    loop: StrictBool = True
+    #: scene: from its first frame when the scene starts on this screen; clock: on the show
+    #: clock, so every screen playing it shows the same frame (a video wall; always loops)
+    start: Literal["scene", "clock"] = "scene"
+    audio: Muted = False
+
+
 class WildcardDrawParams(SceneParams):
     scene = "wildcard_draw"
     view: ViewName | None = "draw:wildcard"
@@ -140,7 +178,7 @@ class WildcardDrawParams(SceneParams):
 CATALOGUE: dict[str, type[SceneParams]] = {model.scene: model for model in (
     AnnouncementParams, AttractParams, ClaimCountdownParams, JackpotTickerParams,
     LeaderboardParams, LiveHeatParams, NextEventParams, PrizeTableParams, RouletteCountdownParams,
-    SeatingChartParams, Super9BoardParams, WildcardDrawParams)}
+    SeatingChartParams, Super9BoardParams, VideoParams, WildcardDrawParams)}
 """Scene name -> the model of its parameters."""
 
 

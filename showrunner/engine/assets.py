@@ -30,6 +30,11 @@ class AssetManager:
         #: function, not a bound method, so the two never form a reference cycle
         self.pictures = Pictures(partial(resolve, base_dir), placeholder_image)
 
+    def path(self, name: str | Path) -> Path:
+        """Where the file `name` is: the attract loop's pictures and the video scene's clips
+        are found the same way."""
+        return resolve(self.base_dir, name)
+
     def image(self, name: str | Path, size: tuple[int, int], fit: str = "cover") -> pygame.Surface:
         """The image at real pixel `size`; `fit` is "cover" (crop to fill) or "contain"."""
         path = resolve(self.base_dir, name)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,7 +94,11 @@ class SceneHost:
         return self.still.release()
 
     def reset(self) -> None:
-        """Show nothing, switch to nothing (a scene raised): the next switch starts afresh."""
+        """Show nothing, switch to nothing (a scene raised or gave up, a render is done): the
+        scene leaves and the next switch starts afresh."""
+        if self.current is not None:
+            with suppress(Exception):  # a scene that raised may raise again as it leaves
+                self._leave(self.current)
         self.current, self.transition, self._entering = None, None, None
         self.pending.clear()
         self._switch_done()

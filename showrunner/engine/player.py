@@ -58,6 +58,11 @@ class Player:
                   type(error).__name__, error, exc_info=error)
         self.broken.add(_identity(slot.scene, slot.params))
 
+    def gave_up(self, slot: Slot, why: str) -> None:
+        """The scene cannot play (a video that will not decode): one line, then skipped."""
+        log.error("scene %s cannot play: %s; skipping it", slot.scene, why)
+        self.broken.add(_identity(slot.scene, slot.params))
+
     def works(self, slot: Slot) -> bool:
         return _identity(slot.scene, slot.params) not in self.broken
 

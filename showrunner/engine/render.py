@@ -56,6 +56,7 @@ def render_scene(name: str, views: Mapping[str, dict[str, Any]], at: float,
     host, _ = entered(name, views, size, params, at, start_ms, theme, recorder)
     frame = pygame.Surface(size).convert()
     host.draw(frame)
+    host.reset()  # the scene leaves: a video's decoder stops
     return frame
 
 
@@ -77,6 +78,8 @@ def entered(name: str, views: Mapping[str, dict[str, Any]], size: tuple[int, int
     host.update(0.0)
     advance(host, clock, at)
     ctx.assets.pictures.wait()  # a render shows the pictures, not the moment they were loading
+    if host.current is not None:
+        host.current.settle()
     return host, clock
 
 

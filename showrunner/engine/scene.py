@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import pygame
@@ -24,6 +24,7 @@ from showrunner.engine.layout import Layout
 from showrunner.engine.logonce import warn_once
 from showrunner.engine.text import Fonts, TextCache
 from showrunner.engine.theme import Theme
+from showrunner.engine.video import VideoDecoding
 
 log = logging.getLogger(__name__)
 
@@ -61,14 +62,17 @@ class SceneContext:
     assets: AssetManager
     views: Mapping[str, dict[str, Any]]
     now_ms: Callable[[], int]
+    video: VideoDecoding = field(default_factory=VideoDecoding)
 
     @classmethod
     def create(cls, size: tuple[int, int], theme: Theme, views: Mapping[str, dict[str, Any]],
-               now_ms: Callable[[], int], assets: AssetManager | None = None) -> SceneContext:
+               now_ms: Callable[[], int], assets: AssetManager | None = None,
+               video: VideoDecoding | None = None) -> SceneContext:
         """Build a context for a screen of `size` real pixels (pygame display must exist)."""
         layout = Layout(size)
         return cls(layout=layout, theme=theme, text=TextCache(Fonts(theme, layout)),
-                   assets=assets or AssetManager(), views=views, now_ms=now_ms)
+                   assets=assets or AssetManager(), views=views, now_ms=now_ms,
+                   video=video or VideoDecoding())
 
 
 class Scene:
@@ -80,6 +84,9 @@ class Scene:
     static: pygame.Surface | None = None
     #: the next frame is drawn whole (entering, a new view); the host clears it after drawing
     redraw_all: bool = True
+    #: why the scene cannot play (a video that will not decode): the display skips it, with
+    #: one log line, for the playlist's next scene
+    gave_up: str | None = None
 
     def __init__(self, ctx: SceneContext) -> None:
         self.ctx = ctx
@@ -128,6 +135,10 @@ class Scene:
         scene is at rest until then (a countdown's next second, a page turn); None when it is
         at rest until its view changes. A scene that does not say is always moving."""
         return now_ms
+
+    def settle(self) -> None:
+        """Headless renders: wait for what the scene loads in the background for this moment
+        (a video's frame), so the render shows it rather than its stand-in."""
 
     def moving_rects(self) -> list[pygame.Rect] | None:
         """Where this frame can differ from the one before (screen pixels), when only part of

@@ -14,11 +14,12 @@ from showrunner.scenes.prize_table import PrizeTable
 from showrunner.scenes.roulette_countdown import RouletteCountdown
 from showrunner.scenes.seating_chart import SeatingChart
 from showrunner.scenes.super9_board import Super9Board
+from showrunner.scenes.video import Video
 from showrunner.scenes.wildcard_draw import WildcardDraw
 
 REGISTRY: dict[str, SceneFactory] = {
     cls.name: cls
     for cls in (Leaderboard, JackpotTicker, WildcardDraw, ClaimCountdown, Super9Board,
                 RouletteCountdown, PrizeTable, SeatingChart, Announcement, Attract, NextEvent,
-                LiveHeat)
+                LiveHeat, Video)
 }

@@ -256,4 +256,7 @@ CASES: list[Case] = [
     Case("attract", "placeholder", {}, 3.0, {"images": ["missing.png", "also-missing.jpg"]},
          busy=True),
     Case("next_event", "super9", {"schedule:super9": SCHEDULE}, 0.0, busy=True),
+    # the stand-in a headless render of a missing clip shows (a screen skips the scene);
+    # the frames of real clips are checked in tests/scenes/test_video.py
+    Case("video", "missing_file", {}, 1.0, {"media": "missing.mp4"}),
 ]

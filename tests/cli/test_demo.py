@@ -20,6 +20,7 @@ from PIL import Image
 
 from controller.application.child_process import ROOT
 from controller.demo.run import MARKER, DemoError, claim_directory
+from showrunner.video.probe import probe
 
 MOMENTS = {  # what the floor screen must show in one cycle, by scene
     "leaderboard", "jackpot_ticker", "roulette_countdown", "wildcard_draw", "claim_countdown",
@@ -95,6 +96,7 @@ def test_one_fast_cycle_shows_every_live_moment_and_ctrl_c_stops_everything(tmp_
             time.sleep(1)
         assert seen >= MOMENTS, f"the screen never showed {sorted(MOMENTS - seen)}"
         assert len(frames) >= 5  # the display's frames moved with the night
+        assert probe(where / "media" / "demo-reel.mp4").seconds == 3.0  # the attract reel
         # nothing typed twice: the heat's scores came from the bank's machines, and every
         # Super 9 number from the wheel's reader through the simulator's pty, to a SUPER 9
         with sqlite3.connect(f"file:{where / 'cycle' / 'show.db'}?mode=ro", uri=True) as db:
@@ -141,3 +143,10 @@ def test_an_earlier_demo_directory_is_cleared_of_the_demo_files_only(tmp_path):
     claim_directory(where)
     assert (where / MARKER).is_file() and not (where / "cycle").exists()
     assert (where / "notes.txt").read_text() == "mine"
+
+
+def test_the_demo_makes_its_attract_reel_a_screen_plays(tmp_path):
+    from controller.demo.run import make_reel
+
+    info = probe(make_reel(tmp_path))
+    assert (info.width, info.height, info.fps, info.seconds) == (480, 270, 30.0, 3.0)

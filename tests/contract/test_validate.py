@@ -148,7 +148,7 @@ def test_missing_pieces_and_bad_extras():
         "p.yaml:5:5: scene 2 has no 'scene'",
         "p.yaml:7:10: unknown scene 'nothing'; known scenes: announcement, attract, "
         "claim_countdown, jackpot_ticker, leaderboard, live_heat, next_event, prize_table, "
-        "roulette_countdown, seating_chart, super9_board, wildcard_draw",
+        "roulette_countdown, seating_chart, super9_board, video, wildcard_draw",
     ]
 
 

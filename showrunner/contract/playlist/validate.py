@@ -48,9 +48,12 @@ class Problem:
     line: int
     column: int
     message: str
+    #: the playlist plays, but not as well as it could (a video larger than its screens)
+    warning: bool = False
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}: {self.message}"
+        kind = "warning: " if self.warning else ""
+        return f"{self.file}:{self.line}:{self.column}: {kind}{self.message}"
 
 
 class PlaylistError(ValueError):
@@ -61,24 +64,37 @@ class PlaylistError(ValueError):
         self.problems = problems
 
 
+def errors(problems: list[Problem]) -> list[Problem]:
+    """The problems that stop a playlist (not the warnings)."""
+    return [p for p in problems if not p.warning]
+
+
 SceneCheck = Callable[[str, Mapping[str, Any]], str | None]
 """Why a checked scene and its parameters cannot be shown where the playlist is going, or
 None: the controller's audience policy (controller/screens/audience.py); reported at the
 scene's `view` parameter, else at its name."""
 
+VideoCheck = Callable[[str], tuple[str | None, str | None]]
+"""(error, warning) found opening the video a scene names: `showrunner validate` opens the
+file (showrunner.video.probe, see showrunner/cli.py); reported at the parameter's value."""
 
-def validate(text: str, file: str, scene_check: SceneCheck | None = None) -> dict[str, Any]:
-    """The playlist document, or PlaylistError with every problem."""
-    doc, problems = check(text, file, scene_check=scene_check)
-    if problems or doc is None:
+
+def validate(text: str, file: str, scene_check: SceneCheck | None = None,
+             video_check: VideoCheck | None = None) -> dict[str, Any]:
+    """The playlist document, or PlaylistError with every problem (warnings only: the
+    document)."""
+    doc, problems = check(text, file, scene_check=scene_check, video_check=video_check)
+    if errors(problems) or doc is None:
         raise PlaylistError(problems)
     return doc
 
 
 def check(text: str, file: str, stem: str | None = None,
-          scene_check: SceneCheck | None = None) -> tuple[dict[str, Any] | None, list[Problem]]:
-    """(document or None, problems). The document is None only if the YAML is unreadable."""
-    checker = _Checker(file, scene_check)
+          scene_check: SceneCheck | None = None, video_check: VideoCheck | None = None
+          ) -> tuple[dict[str, Any] | None, list[Problem]]:
+    """(document or None, problems and warnings). The document is None only if the YAML is
+    unreadable."""
+    checker = _Checker(file, scene_check, video_check)
     tabs = checker.tabs(text)
     if tabs:
         return None, tabs
@@ -115,14 +131,17 @@ def check_scene(scene: Any, params: Any, what: str = "scene") -> dict[str, Any]:
 
 
 class _Checker:
-    def __init__(self, file: str, scene_check: SceneCheck | None = None) -> None:
+    def __init__(self, file: str, scene_check: SceneCheck | None = None,
+                 video_check: VideoCheck | None = None) -> None:
         self.file = file
         self.scene_check = scene_check
+        self.video_check = video_check
         self.problems: list[Problem] = []
 
-    def error(self, node: Node, message: str) -> None:
+    def error(self, node: Node, message: str, warning: bool = False) -> None:
         mark = node.start_mark
-        self.problems.append(Problem(self.file, mark.line + 1, mark.column + 1, message))
+        self.problems.append(Problem(self.file, mark.line + 1, mark.column + 1, message,
+                                     warning))
 
     def tabs(self, text: str) -> list[Problem]:
         found = []
@@ -218,7 +237,26 @@ class _Checker:
         why = self.scene_check(name, params) if self.scene_check else None
         if why is not None:
             self.error(_value_of(fields.get("params"), "view") or name_node, why)
+        self.videos(name, params, fields.get("params"), name_node)
         return name, params
+
+    def videos(self, scene: str, params: dict[str, Any], node: Node | None,
+               name_node: Node) -> None:
+        """Each video parameter of the scene names a file, and (with a video check) one that
+        plays."""
+        for param in CATALOGUE[scene].videos:
+            value = params.get(param)
+            at = _value_of(node, param)
+            if at is not None and param not in params:
+                continue  # given but refused: reported with the parameters
+            if not value:
+                self.error(at or name_node, f"scene {scene!r} needs '{param}': the video file "
+                                            f"to play")
+                continue
+            found = self.video_check(value) if self.video_check else (None, None)
+            for message, warning in ((found[0], False), (found[1], True)):
+                if message is not None:
+                    self.error(at or name_node, f"video {value!r}: {message}", warning)
 
     # -- values ---------------------------------------------------------------------------
     def params(self, node: Node, scene: str) -> dict[str, Any]:

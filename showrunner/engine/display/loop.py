@@ -44,7 +44,8 @@ class Display(Inbox, Overlays, Upkeep):
         """The window, the scenes' context and the scene host."""
         screen = open_window(self.o.size, self.o.fullscreen, self.o.output, self.o.vsync)
         theme = Theme.load(self.o.theme or venue_file("theme.yaml"))
-        ctx = SceneContext.create(screen.get_size(), theme, self.replica.views, self.clock.now_ms)
+        ctx = SceneContext.create(screen.get_size(), theme, self.replica.views, self.clock.now_ms,
+                                  video=self.video)
         self.badge = Badge(venue_file("logo.png"))
         from showrunner.scenes import REGISTRY
         return screen, ctx, SceneHost(ctx, REGISTRY)
@@ -65,6 +66,7 @@ class Display(Inbox, Overlays, Upkeep):
         except KeyboardInterrupt:
             pass
         finally:
+            host.reset()  # the scene leaves: a video's decoder stops
             link.stop()
             self.media.stop()
             if self.dirty:
@@ -102,7 +104,7 @@ class Display(Inbox, Overlays, Upkeep):
                 with clipped(screen, rects):
                     self.overlays(ctx, screen)
                 self.presenter.present(rects)
-                self.frames += 1
+                self.frames += rects is None or bool(rects)  # [] presents nothing
                 if self.frames == 1:
                     self.notifier.ready()
                 if self.playing is not None and self.switched_ms is None:
@@ -156,8 +158,8 @@ class Display(Inbox, Overlays, Upkeep):
               whole: bool = True) -> Rects | None:
         """Switch if the program says so, then update and draw: only where the scene moves
         unless `whole` (something else changed), returning those rectangles (None: all of
-        it). A scene that raises is skipped (logged once) and the next one takes its place
-        in the same frame."""
+        it). A scene that raises or gives up (a video that will not decode) is skipped
+        (logged once) and the next one takes its place in the same frame."""
         for _attempt in range(4):
             slot = self.player.slot(self.replica.views, self.clock.now_ms())
             if self.playing is None or slot.key != self.playing.key or \
@@ -168,12 +170,15 @@ class Display(Inbox, Overlays, Upkeep):
                 self.playing = slot
             try:
                 host.update(dt)
-                rects = None if whole else host.changed_rects()
-                host.draw(screen, rects)
-                return rects
+                why = host.current.gave_up if host.current is not None else None
+                if why is None:
+                    rects = None if whole else host.changed_rects()
+                    host.draw(screen, rects)
+                    return rects
+                self.player.gave_up(self.playing, why)
             except Exception as exc:  # a scene's bug must not take the screen down
                 self.player.crashed(self.playing, exc)
-                host.reset()
-                self.playing = None
-                dt, whole = 0.0, True
+            host.reset()
+            self.playing = None
+            dt, whole = 0.0, True
         return None

@@ -44,6 +44,7 @@ class DisplayOptions:
     theme: Path | None = None
     output: int = 0  # the monitor (pygame display index)
     vsync: bool = False  # whole frames through the GPU at the refresh (open_window)
+    hwaccel: str | None = None  # decode video on this device (vaapi), else in software
     max_passes: int | None = None  # tests stop the loop after this many (a frame or a wait)
     media_dir: Path | None = None  # the media cache (default: <state_dir>/media)
     media_url: str | None = None  # where media are fetched (default: the controller)

@@ -16,6 +16,7 @@ from showrunner.engine.player import Player
 from showrunner.engine.present import Presenter
 from showrunner.engine.replica import Replica
 from showrunner.engine.venue_badge import Badge
+from showrunner.engine.video import VideoDecoding
 from showrunner.engine.watchdog import Notifier
 
 
@@ -58,6 +59,7 @@ class DisplayState:
         self.moving = True  # the last frame drawn was part of a motion
         self.notifier = Notifier.from_env()
         self.presenter = Presenter()
+        self.video = VideoDecoding(options.hwaccel)  # the scenes' (SceneContext.video)
         self._overlays: tuple[int, bool] | None = None
         self._prepare_at = math.inf  # (monotonic) when to make the next switch's full screen ready
 

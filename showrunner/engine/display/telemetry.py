@@ -27,19 +27,22 @@ class Telemetry(DisplayState):
 
     def heartbeat(self) -> None:
         """Version, frames presented a second since start (near 0 while the screen rests),
-        frames dropped while moving, what plays, and while its playlists wait for media what
-        is missing and how far the download is."""
+        frames dropped while moving (and video frames never shown), what plays, how video
+        is decoded, and while its playlists wait for media what is missing and how far the
+        download is."""
         self.last_heartbeat = self.time.monotonic()
         if self.link is None:
             return
         uptime = (self.time.wall_ms() - self.started_ms) / 1000
         self.link.emit("heartbeat", {
             "version": VERSION, "fps": round(self.frames / max(uptime, 1e-3), 1),
-            "dropped_frames": self.dropped, "scene": self.playing.scene if self.playing else "",
+            "dropped_frames": self.dropped + self.video.dropped,
+            "scene": self.playing.scene if self.playing else "",
             "uptime_s": round(uptime, 1), "switched_ms": self.switched_ms or 0,
             "log_id": self.replica.log_id or "", "resyncs": self.resyncs,
             "resync_reason": self.resync_reason,
             "clock_offset_ms": round(self.clock.fix.offset_ms),
+            "video_decode": self.video.status,
             **({"media": media} if (media := self.media.progress()) else {})})
 
     def send_screenshot(self, screen: pygame.Surface) -> None:
