@@ -26,7 +26,8 @@ from controller.http.shared import hub_key
 from controller.screens.media import MAX_MEDIA_BYTES, check_name
 from controller.screens.views import AUTHORISED
 from controller.store.media import SHA256, MediaStore, Upload, sniff
-from showrunner.contract.media import PICTURE
+from showrunner.contract.media import PICTURE, VIDEO
+from showrunner.video.probe import Unplayable, probe
 
 SCREEN_HEADER = "X-Showrunner-Screen"
 ADDERS = frozenset({"technician"})
@@ -125,6 +126,15 @@ def opens(path: Path) -> bool:
     return True
 
 
+def plays(path: Path, name: str) -> None:
+    """`Refused` unless a screen can play the video: its container and codec open and a first
+    frame decodes (showrunner/video/probe.py, what `showrunner validate` asks of a file)."""
+    try:
+        probe(path)
+    except Unplayable as exc:
+        raise Refused(f"{name!r} cannot play on a screen: {exc}.") from None
+
+
 def add_media_routes(app: web.Application) -> None:
     """The technicians' routes (the owner only) and the screens' fetch."""
     app.router.add_post("/media", add)
@@ -154,6 +164,8 @@ async def add(request: web.Request) -> web.Response:
         kind = check_upload(upload, name)
         if kind == PICTURE and not await asyncio.to_thread(opens, upload.path):
             raise Refused(f"{name!r} is damaged: it does not open as a picture.")
+        if kind == VIDEO:
+            await asyncio.to_thread(plays, upload.path, name)
         kept = await asyncio.to_thread(upload.keep, store)
     except Refused as exc:
         upload.discard()

@@ -26,6 +26,7 @@ from controller.domain.keys import key_hash
 from controller.http.media import SCREEN_HEADER
 from controller.http.middleware import KEY_HEADER
 from showrunner.engine.mediacache import MediaCache, MediaTimings
+from showrunner.video.clips import make_clip
 from tests.support.live import LiveController, live_controller
 from tests.support.media import MediaProxy, picture, upload
 
@@ -153,6 +154,10 @@ async def test_bad_uploads_are_refused_in_words_and_keep_nothing(tmp_path: Path)
         for case, ((status, answer), wanted_status, words) in cases.items():
             assert status == wanted_status, (case, answer)
             assert words in answer["error"], (case, answer)
+        clip = make_clip(tmp_path / "intro.mp4", frames=15).read_bytes()
+        status, answer = await upload(ctl.url, tech, clip[:len(clip) // 3], "intro.mp4")
+        assert status == 400 and answer["error"].startswith(
+            "'intro.mp4' cannot play on a screen: "), answer  # a cut file: no frame decodes
         large = too_large_upload(ctl.url, tech)
         assert large.startswith(b"HTTP/1.1 400") and b"larger than 1024 MiB" in large
         assert media_events(ctl.db_path) == 0
@@ -290,7 +295,7 @@ async def test_a_video_named_as_an_attract_picture_is_refused_at_check_and_assig
         tmp_path: Path) -> None:
     async with live_controller(tmp_path / "show.db") as ctl, ctl.client("technician") as tech:
         await enrol_screen(ctl)
-        mp4 = b"\x00\x00\x00\x18ftypisom" + os.urandom(4096)  # an MP4's header: sniffed only
+        mp4 = make_clip(tmp_path / "intro.mp4", frames=15).read_bytes()
         status, added = await upload(ctl.url, ctl.keys["technician"], mp4, "intro.mp4")
         assert (status, added["kind"]) == (200, "video")
         yaml = V2.replace("promo.png", "intro.mp4")
