@@ -122,8 +122,14 @@ class Show:
     def publish(self, names: Iterable[str], revision: int) -> list[View]:
         """Re-render the named views; those whose document changed get `revision`."""
         changed = []
+        by_owner: dict[int, tuple[Feature, list[str]]] = {}
         for name in sorted(names):
-            doc = self._view_owner[name].view(name)
+            owner = self._view_owner[name]
+            by_owner.setdefault(id(owner), (owner, []))[1].append(name)
+        docs = {name: doc for owner, owned in by_owner.values()
+                for name, doc in zip(owned, owner.views(owned), strict=True)}
+        for name in sorted(docs):
+            doc = docs[name]
             old = self.views.get(name)
             if old is None or old.doc != doc:
                 view = View(name, revision, doc)

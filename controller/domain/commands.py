@@ -82,6 +82,12 @@ def _adapter(cls: type[P]) -> TypeAdapter[P]:
     return TypeAdapter(cls)
 
 
+def prepare_payload(cls: type) -> None:
+    """Build the payload's checker now (pydantic's schema for it, ms each) rather than at the
+    command's first use, where it added to the loop callback that ran it."""
+    _adapter(cls)
+
+
 def payload_schema(cls: type) -> dict[str, Any]:
     """The payload's JSON Schema: field types, required fields, defaults, bounds, enums."""
     return _adapter(cls).json_schema()

@@ -75,3 +75,8 @@ class Feature:
     def view(self, name: str) -> dict[str, Any]:
         """The display-ready document of one view (JSON values, public names only)."""
         raise NotImplementedError
+
+    def views(self, names: list[str]) -> list[dict[str, Any]]:
+        """The documents of several views changed at once, in order: a feature whose views
+        share work (every screen of a group plays the same program) renders it once."""
+        return [self.view(name) for name in names]

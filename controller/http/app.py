@@ -28,6 +28,7 @@ from controller.application.service import Service, wall_clock_ms
 from controller.application.show import Show
 from controller.application.snapshots import Snapshots
 from controller.audit.checkpoints import Anchoring, Checkpointer, load_private
+from controller.domain.commands import prepare_payload
 from controller.domain.errors import Rejected
 from controller.feeds.live import LiveCredits, publish_live
 from controller.http.api import add_api_routes
@@ -164,7 +165,8 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
         hub.fanout.start()
         tasks = [asyncio.create_task(hub.run_clock()),
                  asyncio.create_task(_watch_log(hub, checkpointer, snapshots)),
-                 asyncio.create_task(publish_live(hub, app[live_credits_key]))]
+                 asyncio.create_task(publish_live(hub, app[live_credits_key])),
+                 asyncio.create_task(_prepare_payloads(service.show))]
         if playlists is not None:
             tasks.append(asyncio.create_task(watch_playlists(hub, playlists)))
         if sharing is not None:
@@ -178,6 +180,15 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
         log.close()
 
     return context
+
+
+async def _prepare_payloads(show: Show) -> None:
+    """Every command's payload checker, one per loop turn after start-up: built at a command's
+    first use it added up to tens of ms to that command's callback (a playlist assigned to the
+    floor), and all at once before serving they would lengthen a restart."""
+    for command in list(show.commands.values()):
+        prepare_payload(command.payload)
+        await asyncio.sleep(0)
 
 
 async def _stop_rehearsal(app: web.Application) -> None:

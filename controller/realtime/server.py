@@ -20,6 +20,7 @@ from socketio import packet
 from controller.access.attempts import remote_address
 from controller.domain.errors import refusal
 from controller.realtime.direct import DirectEngine, DirectManager
+from controller.realtime.packets import JsonPacket
 
 log = logging.getLogger("controller.realtime.server")
 
@@ -50,12 +51,14 @@ class OneLine(logging.Filter):
 
 
 class WireServer(socketio.AsyncServer):
-    """Packets go straight to each WebSocket (controller/realtime/direct.py)."""
+    """Packets go straight to each WebSocket (controller/realtime/direct.py), JSON only
+    (controller/realtime/packets.py)."""
 
     def __init__(self, namespaces: list[str], client_manager: socketio.AsyncManager | None = None,
                  **options: Any) -> None:
         super().__init__(client_manager=client_manager or DirectManager(), async_mode="aiohttp",
-                         namespaces=namespaces, transports=["websocket"], **options)
+                         namespaces=namespaces, transports=["websocket"],
+                         serializer=JsonPacket, **options)
         for library_log in (self.logger, self.eio.logger):
             if not any(isinstance(f, OneLine) for f in library_log.filters):
                 library_log.addFilter(OneLine())

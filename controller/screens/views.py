@@ -7,7 +7,7 @@ precedence order, its group's takeover) and the show clock
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,26 +53,48 @@ class ScreensViews(MediaCatalogue):
         return [screen_view(s) for s in self.screens] + [OPS_VIEW, MEDIA_VIEW]
 
     def view(self, name: str) -> dict[str, Any]:
-        if name == OPS_VIEW:
-            return {"screens": [self._summary(s) for s in sorted(self.screens)]}
-        if name == MEDIA_VIEW:
-            return self.catalogue()
-        record = self.screens[name.removeprefix(VIEW_PREFIX)]
+        return self.views([name])[0]
+
+    def views(self, names: list[str]) -> list[dict[str, Any]]:
+        """Each screen's program is computed once per target and copied once for all the
+        screens that play it: a playlist assigned to a group of 1000 re-renders 1000 views
+        (and the summary) in one command's loop callback."""
+        programs: dict[tuple[str, str], list[dict[str, Any]]] = {}
+
+        def program(screen: str) -> list[dict[str, Any]]:
+            record = self.screens[screen]
+            # a screen with playlists of its own has a program of its own
+            key = (screen, "") if f"screen:{screen}" in self.assignments else ("", record.group)
+            if key not in programs:
+                # copies of what state changes in place (an entry's until_ms), so the published
+                # document does not move; the playlists inside, from their events, are never
+                # changed and are shared (a deep copy for each of 1000 screens held the loop)
+                programs[key] = [dict(e) for e in self.program(screen)]
+            return programs[key]
+
+        return [self._ops_doc(program) if name == OPS_VIEW
+                else self.catalogue() if name == MEDIA_VIEW
+                else self._screen_doc(name.removeprefix(VIEW_PREFIX), program) for name in names]
+
+    def _screen_doc(self, screen: str, program: Callable[[str], list[dict[str, Any]]]
+                ) -> dict[str, Any]:
+        record = self.screens[screen]
         playing = record.status == AUTHORISED
         takeover = self.takeovers.get(record.group) if playing else None
-        # copies of what state changes in place (an entry's until_ms, a takeover's end_ms), so
-        # the published document does not move; the playlists inside, from their events, are
-        # never changed and are shared (a deep copy for each of 1000 screens held the loop)
         return {"screen": record.screen, "name": record.name, "group": record.group,
                 "status": record.status,
-                "playlists": [dict(e) for e in self.program(record.screen)] if playing else [],
+                "playlists": list(program(screen)) if playing else [],
                 "takeover": None if takeover is None else dict(takeover)}
 
-    def _summary(self, screen: str) -> dict[str, Any]:
+    def _ops_doc(self, program: Callable[[str], list[dict[str, Any]]]) -> dict[str, Any]:
+        return {"screens": [self._summary(s, program) for s in sorted(self.screens)]}
+
+    def _summary(self, screen: str, program: Callable[[str], list[dict[str, Any]]]
+                 ) -> dict[str, Any]:
         record = self.screens[screen]
         takeover = self.takeovers.get(record.group)
         return {"screen": screen, "name": record.name, "group": record.group,
                 "status": record.status,
-                "playlists": [e["name"] for e in self.program(screen) if e["until_ms"] is None],
+                "playlists": [e["name"] for e in program(screen) if e["until_ms"] is None],
                 "takeover": takeover["scene"] if takeover and takeover["end_ms"] is None
                 else None}

@@ -300,3 +300,29 @@ def test_a_selection_moves_to_a_group_all_at_once_or_not_at_all():
     assert floor.view("floor-1")["group"] == "bar" and floor.view("floor-2")["group"] == "stage"
     assert floor.refusal("screens.move_many", {"screens": ["bar-1"], "group": "bar"}
                          ).code == "no_change"
+
+
+def test_views_changed_together_are_each_screens_own_and_do_not_move_afterwards():
+    """A group's program is rendered once for all its screens (`ScreensViews.views`): each
+    screen still gets its own program, and what was published stays as it was when the state
+    changes in place (the older assignment's until_ms)."""
+    floor = Floor()
+    for screen in ("stage-1", "stage-2", "stage-3"):
+        floor.enrol(screen)
+    floor.enrol("bar-1", group="bar")
+    own = LOOP.replace("name: loop", "name: own")
+    floor.send("playlists.assign", {"file": "o.yaml", "yaml": own, "screens": ["stage-2"]})
+    floor.send("playlists.assign", {"file": "l.yaml", "yaml": LOOP, "groups": ["stage"]})
+    names = ["screen:bar-1", "screen:stage-1", "screen:stage-2", "screen:stage-3", "ops:screens"]
+    together = floor.screens.views(names)
+    assert together == [floor.screens.view(n) for n in names]
+    bar, one, two, three, ops = together
+    assert [p["name"] for p in two["playlists"]] == ["own", "loop"]
+    assert [p["name"] for p in one["playlists"]] == [p["name"] for p in three["playlists"]] == [
+        "loop"]
+    assert bar["playlists"] == [] and [s["playlists"] for s in ops["screens"]] == [
+        [], ["loop"], ["own", "loop"], ["loop"]]
+    floor.send("playlists.assign", {"file": "l.yaml", "yaml": LOOP, "groups": ["stage"]},
+               at=50_000)  # the first loop entry now ends (its until_ms is set in place)
+    assert [p["until_ms"] for p in one["playlists"]] == [None]
+    assert [p["until_ms"] for p in floor.view("stage-1")["playlists"]][-1] is not None
