@@ -35,13 +35,22 @@ from collections.abc import Iterator
 def collector_off() -> Iterator[None]:
     """The cyclic collector off meanwhile (as it was before, after): a replay or a snapshot's
     load makes millions of objects and no cyclic garbage to speak of, and each collection on
-    the way would walk all that lives so far."""
+    the way would walk all that lives so far.
+
+    What it made is then handed to the oldest generation as it is: left in the youngest, the
+    first allocation after the collector is on again would walk all of it (three seconds after
+    a million-entry snapshot's load, on the start's critical path). A freeze and a thaw move
+    it there without a walk, so only when nothing else is frozen (a replay in a running
+    controller, audit verify's, must not thaw the controller's frozen state)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if enabled:
+            if gc.get_freeze_count() == 0:
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 

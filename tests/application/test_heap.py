@@ -70,3 +70,27 @@ async def test_a_burst_of_connections_is_frozen_in_steps_and_once_it_is_quiet():
         if bursts.settling is not None:
             bursts.settling.cancel()
         gc.unfreeze()
+
+
+def test_what_a_replay_made_is_not_left_for_the_first_young_collection_to_walk():
+    gc.unfreeze()  # what an app started earlier in this process froze
+    gc.collect()
+    with heap.collector_off():
+        assert not gc.isenabled()
+        state = [{"entry": f"S{i}", "scores": [i]} for i in range(50_000)]
+        assert gc.get_count()[0] > 50_000  # all of it waits in the youngest generation
+    assert gc.isenabled() and gc.get_freeze_count() == 0  # nothing is left frozen
+    oldest = {id(o) for o in gc.get_objects(generation=2)}
+    assert id(state) in oldest and id(state[-1]) in oldest  # moved there without a walk
+
+
+def test_a_replay_beside_a_frozen_show_leaves_the_show_frozen():
+    show = [{"entry": f"S{i}", "scores": []} for i in range(1000)]
+    try:
+        keep_replayed_state()
+        frozen = gc.get_freeze_count()
+        with heap.collector_off():
+            audit = [{"entry": f"S{i}", "scores": []} for i in range(1000)]
+        assert gc.get_freeze_count() == frozen and len(show) == len(audit)
+    finally:
+        gc.unfreeze()
