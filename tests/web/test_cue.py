@@ -46,7 +46,7 @@ def seconds(countdown: str) -> int:
 
 async def test_announcer_reads_the_wild_card_winner_and_acknowledges_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
-    write_wildcard_config(tmp_path / "config", close_in_ms=6000)
+    write_wildcard_config(tmp_path / "config", close_in_ms=12_000)
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
     async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
         page = await open_cue(browser, ctl)
@@ -158,8 +158,9 @@ async def shoot(page: Page, name: str) -> None:
 
 async def test_reminders_give_way_to_time_up_and_nothing_read_aloud_names_a_rule(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
-    # rules 39-40: the winner, the reminders, then time up; each replaces the one before
-    write_wildcard_config(tmp_path / "config", close_in_ms=5000, reveal_delay_ms=1000,
+    # rules 39-40: the winner, the reminders, then time up; each replaces the one before (the
+    # bins close 12 s on: a slow machine opens Chromium and the page before the activations)
+    write_wildcard_config(tmp_path / "config", close_in_ms=12_000, reveal_delay_ms=1000,
                           claim_seconds=12, reminder_seconds=(8, 4))
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
     async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
