@@ -114,7 +114,7 @@ def create_fanout_app(db_path: Path, queue: MessageQueue,
     app.cleanup_ctx.append(_follow_log(db_path, sio, queue))
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/clock", clock)
-    add_fetch_route(app)
+    add_fetch_route(app, follow)
     return app
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from aiohttp import BodyPartReader, web
@@ -23,6 +24,7 @@ from controller.domain.errors import Rejected
 from controller.http.callers import caller, caller_principal, wrong_key
 from controller.http.middleware import KEY_HEADER
 from controller.http.shared import hub_key
+from controller.realtime.hub import Hub
 from controller.screens.media import MAX_MEDIA_BYTES, check_name
 from controller.screens.views import AUTHORISED
 from controller.store.media import SHA256, MediaStore, Upload, sniff
@@ -142,10 +144,21 @@ def add_media_routes(app: web.Application) -> None:
     add_fetch_route(app)
 
 
-def add_fetch_route(app: web.Application) -> None:
+def add_fetch_route(app: web.Application,
+                    catch_up: Callable[[Hub], Awaitable[object]] | None = None) -> None:
     """`GET /media/<sha256>` (the owner and every fan-out process: screens fetch where they
-    connect)."""
-    app.router.add_get("/media/{sha}", fetch)
+    connect). A fan-out process passes its `catch_up` with the owner's log, run before each
+    fetch: a screen enrolled or a medium added there a moment ago is known at once."""
+    if catch_up is None:
+        app.router.add_get("/media/{sha}", fetch)
+        return
+    follow = catch_up
+
+    async def fetch_caught_up(request: web.Request) -> web.StreamResponse:
+        await follow(request.app[hub_key])
+        return await fetch(request)
+
+    app.router.add_get("/media/{sha}", fetch_caught_up)
 
 
 async def add(request: web.Request) -> web.Response:

@@ -7,6 +7,7 @@ different processes, as enrolled floor screens.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import subprocess
 import sys
@@ -14,13 +15,17 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import aiohttp
 import pytest
 import socketio
 
 from controller.application.child_process import ROOT, ControllerProcess
 from controller.domain.keys import key_hash
+from controller.http.media import SCREEN_HEADER
+from controller.http.middleware import KEY_HEADER
 from controller.store.sqlite import EventLog
 from tests.support.live import Client, LiveController
+from tests.support.media import picture, upload
 from tests.support.redis import redis_url  # noqa: F401  (the fixture)
 
 LEADERBOARD = "leaderboard:slots"
@@ -193,3 +198,28 @@ def test_a_message_queue_that_does_not_answer_stops_serve_with_a_sentence(tmp_pa
              "--port", "0", "--message-queue", url],
             cwd=ROOT, capture_output=True, text=True, timeout=30)
         assert out.returncode == 2 and sentence in out.stderr, out.stderr
+
+
+async def test_a_screen_on_a_fanout_process_fetches_media_with_its_own_key(
+        tmp_path, redis_url):  # noqa: F811
+    """Issue 27: a floor screen served by a fan-out process fetches what its playlist needs
+    from that process (the owner's media folder, read there), resumes by range, and is refused
+    without its key: the enrolment and the medium, made on the owner a moment before, are
+    known there at the first fetch."""
+    async with show(tmp_path, redis_url) as (owner, (fanout, _)), \
+            owner.client("technician") as tech:
+        key = await enrol(tech, "bar-1")
+        body = picture(noise=100)
+        status, added = await upload(owner.url, owner.keys["technician"], body, "promo.png")
+        assert status == 200, added
+        sha = hashlib.sha256(body).hexdigest()
+        screen = {KEY_HEADER: key, SCREEN_HEADER: "bar-1"}
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"{fanout.url}/media/{sha}", headers=screen) as got:
+                assert (got.status, await got.read()) == (200, body)
+            async with session.get(f"{fanout.url}/media/{sha}",
+                                   headers={**screen, "Range": "bytes=10-19"}) as got:
+                assert (got.status, await got.read()) == (206, body[10:20])
+            async with session.get(f"{fanout.url}/media/{sha}",
+                                   headers={**screen, KEY_HEADER: "not its key"}) as got:
+                assert got.status == 403
