@@ -74,7 +74,9 @@ class Service:
             after = restored.seq
         count = 0
         apply = self.show.apply
-        for seq, type_, version, data in self.log.records(after):
+        # up to the tail the log had when it was opened: what another process appends from
+        # then on (an owner, for a fan-out or a standby) is `catch_up`'s, folded once
+        for seq, type_, version, data in self.log.records(after, self.log.last_seq):
             for name in apply(event_from(type_, version, data)):
                 touched[name] = seq
             count += 1

@@ -316,11 +316,15 @@ class EventLog:
         for seq, command_id, type_, version, data, *rest in cursor:
             yield StoredEvent(seq, command_id, type_, version, json.loads(data), *rest)
 
-    def records(self, after: int = 0) -> Iterator[tuple[int, str, int, dict[str, Any]]]:
-        """(seq, type, version, data) of every event after `after`: what a replay folds, and
-        nothing it does not (the replay reads every row, so each column costs)."""
+    def records(self, after: int = 0, until: int | None = None
+                ) -> Iterator[tuple[int, str, int, dict[str, Any]]]:
+        """(seq, type, version, data) of every event after `after` up to `until` (by default
+        the tail this connection has seen: rows appended since are `foreign_events`'): what a
+        replay folds, and nothing it does not (the replay reads every row, so each column
+        costs)."""
         cursor = self._db.execute(
-            "SELECT seq, type, version, data FROM events WHERE seq > ? ORDER BY seq", (after,))
+            "SELECT seq, type, version, data FROM events WHERE seq > ? AND seq <= ? ORDER BY seq",
+            (after, self.last_seq if until is None else until))
         loads = json.loads
         for seq, type_, version, data in cursor:
             yield seq, type_, version, loads(data)

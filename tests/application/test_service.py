@@ -215,3 +215,23 @@ def test_a_live_view_changes_at_the_same_revision_and_a_sync_always_gets_it(serv
     assert [v.doc for v in show.views_since(held) if v.name == "live_heat:slots"] == \
         [{"rows": [2]}]
     assert all(v.name == "live_heat:slots" for v in show.views_since(held))
+
+
+def test_a_follower_folds_what_the_writer_appends_while_it_replays_once(tmp_path):
+    """A fan-out process or a standby opens the log, replays it, then follows it: events the
+    writer appends between the open and the replay's read are folded once, by `catch_up`."""
+    writer = Service(EventLog.open(tmp_path / "s.db"), Show(build_features()))
+    writer.replay()
+    for n in range(3):
+        ack, _, _ = writer.execute(envelope("register_member",
+                                            {"card": f"100000{n}", "display_name": f"P{n}"},
+                                            f"before-{n}"), MC)
+        assert ack["ok"], ack
+    follower = Service(EventLog.open(tmp_path / "s.db"), Show(build_features()))
+    ack, _, _ = writer.execute(envelope("slots.enter", {"card": "1000001"}, "between"), MC)
+    assert ack["ok"], ack  # appended after the follower opened, before it replays
+    assert follower.replay() == 3
+    events, _ = follower.catch_up()
+    assert [e.type_name for e in events] == ["TournamentEntered"]
+    assert follower.catch_up() == ([], [])
+    assert follower.show.views == writer.show.views
