@@ -39,19 +39,28 @@ class ControllerProcess:
         self.url = ""
         self.output: list[str] = []
         self.process: subprocess.Popen[str] | None = None
+        self._ready = threading.Event()
 
     def start(self, timeout: float = 30.0) -> str:
         """Start and block until it listens; returns its URL."""
-        self.output = []
+        self.spawn()
+        return self.listening(timeout)
+
+    def spawn(self) -> None:
+        """Start it, not waiting (a standby listens only once it takes over)."""
+        self.output, self.url = [], ""
         self.process = subprocess.Popen(
             [sys.executable, "-u", "-m", "controller.cli", self.command,
              "--db", os.path.abspath(self.db_path), "--host", self.host, "--port", str(self.port),
              *self.extra_args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=child_env(),
         )
-        ready = threading.Event()
-        threading.Thread(target=self._read, args=(ready,), daemon=True).start()
-        if not ready.wait(timeout) or not self.url:
+        self._ready = threading.Event()
+        threading.Thread(target=self._read, args=(self._ready,), daemon=True).start()
+
+    def listening(self, timeout: float = 30.0) -> str:
+        """Block until the spawned process listens (or ends); its URL."""
+        if not self._ready.wait(timeout) or not self.url:
             self.kill()
             raise RuntimeError("controller did not start:\n" + "".join(self.output))
         self.port = int(self.url.rsplit(":", 1)[1])

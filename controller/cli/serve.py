@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import os
 import signal
+from collections.abc import Callable
 from pathlib import Path
 
 from aiohttp import web
@@ -16,6 +17,7 @@ from controller.access.attempts import KeyLimit
 from controller.access.logins import LoginPolicy
 from controller.application import snapshots
 from controller.application.loopwatch import watch_from_env
+from controller.application.standby import Standby
 from controller.audit.checkpoints import DEFAULT_EVERY, Anchoring, CheckpointError, ensure_key
 from controller.audit.verify import finding
 from controller.cli.audit import beside, signing_key
@@ -55,6 +57,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        help="a person's login lasts this long (default 12)")
     serve.add_argument("--secure-cookies", action="store_true", help="mark the login cookie "
                        "Secure: set it when the pages are served over https")
+    serve.add_argument("--standby", action="store_true", help="run beside the controller "
+                       "that serves this --db on this PC: keep the show's state hot from its "
+                       "log and take over, on the same --host and --port, the moment that "
+                       "controller ends (docs/operations.md)")
     serve.add_argument("--message-queue", metavar="redis://HOST:PORT/N", help="share the show "
                        "with fan-out processes (`fanout`) through this Redis (docs/operations.md)")
     serve.set_defaults(run=_serve)
@@ -120,8 +126,13 @@ def check_log(db: Path, rehearsing: bool) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    with writer_lock(args.db):  # one writer per log, taken before the log is opened
+    standby = _stand_by(args.db) if args.standby else None
+    waiting = standby_waiting(standby) if standby else None
+    with writer_lock(args.db, waiting):  # one writer per log, taken before the log is written
         check_log(args.db, rehearsing=False)
+        if standby is not None:
+            standby.follow()
+            print(f"standby: taking over the show at event {standby.seq}", flush=True)
         if args.checkpoint_every < 1:
             raise CheckpointError("--checkpoint-every must be 1 or more.")
         anchor = Anchoring(signing_key(args.db, args.checkpoint_key),
@@ -135,9 +146,31 @@ def _serve(args: argparse.Namespace) -> int:
         app = create_app(args.db, args.playlists, anchor, limit, login_policy=policy,
                          log_checked=True,
                          host=args.host, sharing=share(queue) if queue else None,
-                         proxies=_trusted(args))
+                         proxies=_trusted(args),
+                         warm=standby.service if standby else None)
         asyncio.run(_run_server(app, args.host, args.port))
     return 0
+
+
+def _stand_by(db: Path) -> Standby:
+    check_log(db, rehearsing=False)
+    standby = Standby(db)
+    print(f"standby: the show's state is ready at event {standby.seq}", flush=True)
+    return standby
+
+
+def standby_waiting(standby: Standby) -> Callable[[str], None]:
+    """What a standby does while the serving controller holds the log: follow it (and say
+    once who it waits for)."""
+    said: list[str] = []
+
+    def waiting(holder: str) -> None:
+        if holder not in said:
+            said.append(holder)
+            print(f"standby: {holder} serves the show; taking over when it ends", flush=True)
+        standby.follow()
+
+    return waiting
 
 
 def _fanout(args: argparse.Namespace) -> int:

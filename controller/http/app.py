@@ -76,7 +76,8 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
                host: str = "127.0.0.1",
                sharing: Sharing | None = None,
                proxies: TrustedProxies | None = None,
-               log_checked: bool = False) -> web.Application:
+               log_checked: bool = False,
+               warm: Service | None = None) -> web.Application:
     """`playlists`: a directory whose changed files are reloaded onto screens (development);
     `anchor`: where to sign checkpoints of the log (at start, every N events, at shutdown);
     `key_limit`: wrong keys allowed per address and key before their refusals are slowed
@@ -87,7 +88,9 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
     `login_policy`: people's sessions and lock-out (controller/access/logins.py);
     `host`: where the console's rehearsals listen (controller/rehearsal/runner.py);
     `sharing`: when fan-out processes serve screens too (controller/cluster/owner.py);
-    `proxies`: whose X-Forwarded-For names the client (controller/access/addresses.py)."""
+    `proxies`: whose X-Forwarded-For names the client (controller/access/addresses.py);
+    `warm`: the service of a standby taking over, replayed already and up to date with the log
+    (controller/application/standby.py)."""
     app = web.Application(client_max_size=MAX_MESSAGE_BYTES,
                           middlewares=[client_addresses(proxies or TrustedProxies()),
                                        plain_keys])
@@ -103,7 +106,7 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
                      client_manager=sharing.manager if sharing else None)
     sio.attach(app)
     app.cleanup_ctx.append(_open_store(sio, playlists, anchor, attempts, rehearsal, sharing,
-                                       log_checked))
+                                       log_checked, warm))
     app.on_shutdown.append(_close_connections(sio))
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/clock", clock)
@@ -133,15 +136,19 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
 
 def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | None,
                 attempts: KeyAttempts, rehearsal: Rehearsing | None,
-                sharing: Sharing | None, log_checked: bool):
+                sharing: Sharing | None, log_checked: bool, warm: Service | None):
     async def context(app: web.Application) -> AsyncIterator[None]:
-        log = EventLog.open(app[db_path_key], checked=log_checked)
+        log = warm.log if warm else EventLog.open(app[db_path_key], checked=log_checked)
         try:
             require_kind(log, rehearsal is not None)
-            clock = rehearsal.clock() if rehearsal else wall_clock_ms
-            service = Service(log, Show(build_features()), clock)
-            service.replay()
-            keep_replayed_state()  # before anything runs the collector over the whole state
+            if warm is not None:
+                service = warm
+                service.catch_up()
+            else:
+                clock = rehearsal.clock() if rehearsal else wall_clock_ms
+                service = Service(log, Show(build_features()), clock)
+                service.replay()
+                keep_replayed_state()  # before anything runs the collector over the state
             if rehearsal is not None:  # before the configs: the mark is the first show event
                 service.record(f"rehearsal:{log.last_seq}", [rehearsal.event()])
             record_configs(service)

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import fcntl
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from controller.store.sqlite import StoreError
+
+WAIT_S = 0.1  # how often a standby tries the lock: its takeover starts at most this late
 
 
 def lock_path(db_path: Path) -> Path:
@@ -22,20 +25,29 @@ def lock_path(db_path: Path) -> Path:
 
 
 @contextmanager
-def writer_lock(db_path: Path) -> Iterator[None]:
-    """Hold the log's writer lock, or raise StoreError naming the process that holds it."""
+def writer_lock(db_path: Path, waiting: Callable[[str], None] | None = None,
+                every_s: float = WAIT_S) -> Iterator[None]:
+    """Hold the log's writer lock, or raise StoreError naming the process that holds it.
+    `waiting`: wait for the lock instead (a standby), calling it with the holder's name every
+    `every_s` until the lock is free (the kernel frees it the moment its holder ends)."""
     path = lock_path(db_path)
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
         raise StoreError(f"{path}: cannot create the log's lock file ({exc.strerror}).") from exc
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise StoreError(
-                f"{db_path} is already in use by another controller ({_holder(fd)}); only one "
-                "may write a show's log. Stop that one first, or use another --db.") from None
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if waiting is None:
+                    raise StoreError(
+                        f"{db_path} is already in use by another controller ({_holder(fd)}); "
+                        "only one may write a show's log. Stop that one first, or use another "
+                        "--db.") from None
+            waiting(_holder(fd))
+            time.sleep(every_s)
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         yield

@@ -1,0 +1,93 @@
+"""A standby beside the controller on its PC (`serve --standby`): it keeps the show's state hot
+from the log, does not listen while the controller lives, and takes over on the same port the
+moment the controller is SIGKILLed during a Wild Card claim, with nothing acknowledged lost.
+
+The log is a generated season (tests/support/season.py) of `SHOWRUNNER_SEASON_EVENTS` events,
+20,000 by default; `SHOWRUNNER_SEASON_EVENTS=2000000 pytest -s` is the season of issue 26 and
+prints how long the claim was off the screens (beside test_restart_at_scale.py's restart).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import time
+
+import pytest
+
+from controller.application.service import wall_clock_ms
+from tests.support.live import Client, LiveController
+from tests.support.season import card_of, season, write_log
+from tests.support.wildcard import freeze_when_bins_close, write_wildcard_config
+
+EVENTS = int(os.environ.get("SHOWRUNNER_SEASON_EVENTS", "20000"))
+MEMBER = {"card": "7000001", "display_name": "Thandi Mokoena"}
+
+
+async def said(process: LiveController, text: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not any(text in line for line in process.output):
+        assert process.process is not None and process.process.poll() is None, \
+            "".join(process.output)
+        assert time.monotonic() < deadline, f"never said {text!r}:\n{''.join(process.output)}"
+        await asyncio.sleep(0.05)
+
+
+@pytest.mark.timeout(120 + EVENTS // 1000)
+async def test_a_standby_takes_over_a_claim_the_moment_the_controller_is_killed(
+        tmp_path, monkeypatch):
+    # wild card rules 39-40: the claim's 90 s run from an absolute deadline the takeover keeps
+    db = tmp_path / "season.db"
+    write_log(db, season(EVENTS, random.Random(7), wall_clock_ms(), close=True), wall_clock_ms())
+    write_wildcard_config(tmp_path / "config", close_in_ms=max(20_000, EVENTS // 15))
+    monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
+    owner = LiveController(db)
+    owner.issue_keys()
+    await owner.start(timeout=max(30.0, EVENTS / 10_000))
+    standby = LiveController(db, extra_args=("--standby",))
+    standby.keys, standby.port = owner.keys, owner.port
+    standby.spawn()
+    try:
+        await said(standby, "serves the show; taking over when it ends",
+                   timeout=max(30.0, EVENTS / 10_000))
+        async with owner.client() as mc:
+            for member in (1, 2, 3):
+                ack = await mc.send("wildcard.activate", {"card": card_of(member)})
+                assert ack["ok"], ack
+            frozen = await freeze_when_bins_close(mc)
+            assert frozen["ok"], frozen
+            ack = await mc.send("wildcard.draw")
+            assert ack["ok"], ack
+            drawn = ack["events"][0]["data"]
+            await mc.wait_view("draw:wildcard", lambda d: d["phase"] == "claim", timeout=30)
+            last = await mc.send("register_member", MEMBER, command_id="just-before-the-kill")
+            assert last["ok"], last
+        assert standby.url == ""  # it never listened beside the controller
+        owner.kill()
+        killed = time.monotonic()
+        url = await asyncio.to_thread(standby.listening, 30.0)
+        listening_s = time.monotonic() - killed
+        assert url == owner.url  # the same address: screens and pages reconnect as to a restart
+        screen = Client(url, "display", owner.keys["display"])
+        await screen.connect()
+        try:
+            doc = await screen.wait_view("draw:wildcard", lambda d: d["phase"] == "claim",
+                                         timeout=30)
+        finally:
+            await screen.close()
+        back_s = time.monotonic() - killed
+        print(f"\n{EVENTS} events: the standby listened {listening_s:.2f} s and the claim was "
+              f"back on a screen {back_s:.2f} s after the SIGKILL")
+        assert doc["claim_deadline"] == drawn["claim_deadline_ms"]
+        assert wall_clock_ms() < doc["claim_deadline"]
+        async with standby.client() as mc:
+            again = await mc.send("register_member", MEMBER, command_id="just-before-the-kill")
+            assert again["seq"] == last["seq"]  # acknowledged by the killed one: it is there
+            ack = await mc.send("register_member", {"card": "7000002",
+                                                    "display_name": "Sipho Dube"})
+            assert ack["ok"] and ack["seq"] > last["seq"], ack
+        assert "standby: taking over the show at event" in "".join(standby.output)
+    finally:
+        standby.stop()
+        owner.stop()
