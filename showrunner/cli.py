@@ -37,6 +37,17 @@ def parse_params(items: Sequence[str]) -> dict[str, Any]:
     return out
 
 
+def controller_urls(text: str) -> tuple[str, ...]:
+    """`--controller`: one URL, or several separated by commas (a controller and its standbys)."""
+    urls = tuple(dict.fromkeys(u.strip().rstrip("/") for u in text.split(",") if u.strip()))
+    for url in urls:
+        if not url.startswith(("http://", "https://")):
+            raise argparse.ArgumentTypeError(f"{url!r} is not a URL: give http://HOST:PORT")
+    if not urls:
+        raise argparse.ArgumentTypeError("give the controller's URL, e.g. http://host:8080")
+    return urls
+
+
 def size_arg(text: str) -> tuple[int, int]:
     try:
         return parse_size(text)
@@ -51,7 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("display", help="run one floor screen", allow_abbrev=False,
                        description="Show a scene on this screen with live views from the "
                        "controller; starts from the last-known views on disk.")
-    d.add_argument("--controller", required=True, help="controller URL, e.g. http://host:8080")
+    d.add_argument("--controller", required=True, type=controller_urls,
+                   help="controller URL, e.g. http://host:8080; or several separated by commas "
+                   "(a controller and its standbys): the screen tries the next when one does "
+                   "not answer")
     d.add_argument("--screen", required=True, help="this screen's id")
     d.add_argument("--key-file", type=Path, metavar="PATH",
                    help=f"file holding this screen's key, readable by its owner only "

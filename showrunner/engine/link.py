@@ -11,6 +11,10 @@ by a capped, jittered exponential backoff, for ever. A ping (the `clock` call, w
 keeps the clock offset fresh) every `ping_every_s` must be answered within `call_s`, so a
 silent loss is noticed within `ping_every_s + call_s` (7 s by default).
 
+A screen may be given several addresses (a controller and its standbys on other PCs): an attempt
+that fails moves on to the next at once, and the backoff grows only after a whole round failed;
+a session that was online and lost tries the same address first.
+
 A large view may arrive as a delta against the revision held (docs/protocol.md, "Deltas"):
 it is passed on as `ViewPatched` when its base is the revision held; otherwise (a gap) the
 link asks for that view whole with `sync`.
@@ -24,7 +28,7 @@ import logging
 import queue
 import random
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +41,7 @@ log = logging.getLogger(__name__)
 
 NAMESPACE = "/display"
 CLOCK_SAMPLES_AT_CONNECT = 5
+NEXT_ADDRESS_S = 0.1  # after a failed attempt, before the next address of the round
 
 
 @dataclass(frozen=True)
@@ -113,6 +118,7 @@ class LogJoined:
     empty when the views held are still good."""
 
     log_id: str
+    url: str  # the controller that told it (where media are fetched from too)
     reset: str = ""
 
 
@@ -133,10 +139,11 @@ class LinkLost(Exception):
 class Link:
     """Connects, resyncs by revision (from scratch on another log), pings, and reconnects."""
 
-    def __init__(self, url: str, screen: str, key: str,
+    def __init__(self, url: str | Sequence[str], screen: str, key: str,
                  held_revisions: Mapping[str, int] | None = None, log_id: str | None = None,
                  timings: LinkTimings | None = None) -> None:
-        self.url = url
+        self.urls = (url,) if isinstance(url, str) else tuple(url)
+        self.url = self.urls[0]  # the address tried now
         self.screen = screen
         self.key = key
         self.timings = timings or LinkTimings()
@@ -205,9 +212,14 @@ class Link:
                 last_reason = reason
                 self._status(False, reason)
             if online:
-                last_reason = ""
-            failures = 0 if online else failures + 1
-            await asyncio.sleep(self.timings.backoff(failures))
+                last_reason, failures = "", 0
+            else:
+                failures += 1
+                self.url = self.urls[(self.urls.index(self.url) + 1) % len(self.urls)]
+            if failures % len(self.urls):  # the next address of this round
+                await asyncio.sleep(NEXT_ADDRESS_S)
+            else:
+                await asyncio.sleep(self.timings.backoff(failures // len(self.urls)))
 
     async def _session(self) -> bool:
         """Connect, sync, then ping until the link dies (raises). True once it got online."""
@@ -278,10 +290,10 @@ class Link:
         if reset:
             log.warning("dropping every view held and resyncing: %s", reset)
             self._held.clear()
-            self.inbox.put(LogJoined(log_id, reset))
+            self.inbox.put(LogJoined(log_id, self.url, reset))
             reply = await self._call(sio, "sync", {"revisions": {}})
         else:
-            self.inbox.put(LogJoined(log_id))
+            self.inbox.put(LogJoined(log_id, self.url))
         self._log_id = log_id
         await self._on_views(reply)
 

@@ -7,6 +7,7 @@ import asyncio
 import os
 import queue
 import signal
+import socket
 import sqlite3
 import time
 from pathlib import Path
@@ -193,3 +194,44 @@ async def test_a_screen_meeting_another_log_drops_its_views_and_says_so(tmp_path
         if display is not None:
             display.terminate()
             assert display.wait(10) == 0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def test_a_screen_given_several_addresses_follows_the_show_to_the_one_that_answers(
+        tmp_path):
+    """`--controller URL1,URL2` (a controller and its standby on another PC): the screen
+    reaches the address that answers, and when that controller dies and the show goes on at
+    the other address, it moves there, keeps its views (the same log) and fetches media from
+    there."""
+    first, second = (f"http://127.0.0.1:{free_port()}" for _ in range(2))
+    ctl = LiveController(tmp_path / "show.db")
+    ctl.issue_keys()
+    await ctl.start(port=int(second.rsplit(":", 1)[1]))  # the first address does not answer
+    screen = Screen(ctl.url, ctl.keys["display"], tmp_path / "screens", SHORT)
+    screen.link = Link((first, second), "screen-1", ctl.keys["display"], timings=SHORT)
+    screen.link.start()
+    try:
+        async with ctl.client() as mc:
+            await mc.send("register_member", {"card": "1234567", "display_name": "Sipho Dlamini"})
+            await mc.send("slots.enter", {"card": "1234567"})
+            await mc.send("slots.record_score", {"entry": "S1", "score": 40})
+        await screen.until(lambda: (screen.doc() or {}).get("rows"), 10)
+        joined = [m for m in screen.seen if isinstance(m, LogJoined)]
+        assert [m.url for m in joined] == [second] and screen.display.media.url == second
+        ctl.kill()
+        await ctl.start(port=int(first.rsplit(":", 1)[1]))  # the show goes on at the other
+        await screen.until(lambda: any(isinstance(m, LogJoined) and m.url == first
+                                       for m in screen.seen), 15)
+        async with ctl.client() as mc:
+            await mc.send("slots.record_score", {"entry": "S1", "score": 55})
+        await screen.until(lambda: screen.doc()["rows"][0]["score"] == 55, 5)
+        assert not any(isinstance(m, LogJoined) and m.reset for m in screen.seen)
+        assert screen.display.media.url == first
+    finally:
+        screen.link.stop()
+        ctl.stop()

@@ -108,6 +108,8 @@ class Inbox(DisplayState):
             self.replica.clear()
             self.resyncs += 1
             self.resync_reason = message.reset
+        if self.o.media_url is None:  # media come from the controller it reached
+            self.media.url = message.url.rstrip("/")
         if message.reset or self.replica.log_id != message.log_id:
             self.replica.log_id = message.log_id
             self.dirty = True

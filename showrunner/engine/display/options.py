@@ -31,7 +31,8 @@ class Timebase:
 
 @dataclass
 class DisplayOptions:
-    controller: str
+    #: the controller's URL, or a controller's and its standbys' in the order they are tried
+    controller: str | tuple[str, ...]
     screen: str
     key: str = ""
     size: tuple[int, int] | None = None
@@ -49,3 +50,8 @@ class DisplayOptions:
     media_dir: Path | None = None  # the media cache (default: <state_dir>/media)
     media_url: str | None = None  # where media are fetched (default: the controller)
     media_limit_bytes: int = 8 * 2**30  # the most the media cache keeps on disk
+
+
+def first_address(controller: str | tuple[str, ...]) -> str:
+    """The address a screen tries first (and fetches media from until it reaches another)."""
+    return controller if isinstance(controller, str) else controller[0]

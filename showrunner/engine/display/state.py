@@ -8,7 +8,7 @@ import pygame
 
 from showrunner.contract.playlist.schedule import Slot
 from showrunner.engine.clock import ShowClock
-from showrunner.engine.display.options import DisplayOptions, Timebase
+from showrunner.engine.display.options import DisplayOptions, Timebase, first_address
 from showrunner.engine.link import Link, Wake
 from showrunner.engine.media_gate import MediaGate
 from showrunner.engine.mediacache import MediaCache
@@ -40,7 +40,8 @@ class DisplayState:
         self.last_snapshot = 0.0
         self._mark: tuple[tuple[int, str | None], pygame.Surface] | None = None
         self.media = MediaCache(options.media_dir or options.state_dir / "media",
-                                options.media_url or options.controller, options.screen,
+                                options.media_url or first_address(options.controller),
+                                options.screen,
                                 options.key,
                                 options.media_limit_bytes, self._media_arrived)
         self.player = Player(options.screen, options.scene, options.params,
