@@ -40,7 +40,8 @@ async def test_a_standby_takes_over_a_claim_the_moment_the_controller_is_killed(
     # wild card rules 39-40: the claim's 90 s run from an absolute deadline the takeover keeps
     db = tmp_path / "season.db"
     write_log(db, season(EVENTS, random.Random(7), wall_clock_ms(), close=True), wall_clock_ms())
-    write_wildcard_config(tmp_path / "config", close_in_ms=max(20_000, EVENTS // 15))
+    # the bins stay open while the controller and then its standby replay the whole season
+    write_wildcard_config(tmp_path / "config", close_in_ms=max(20_000, EVENTS // 5))
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
     owner = LiveController(db)
     owner.issue_keys()
