@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
 import sqlite3
 import time
 from pathlib import Path
@@ -18,9 +17,7 @@ from pathlib import Path
 import pytest
 
 from controller.application.service import wall_clock_ms
-from tests.support.live import LiveController
-from tests.support.season import card_of, season, write_log
-from tests.support.wildcard import freeze_when_bins_close, write_wildcard_config
+from tests.support.wildcard import draw_to_claim, season_show
 
 EVENTS = int(os.environ.get("SHOWRUNNER_SEASON_EVENTS", "200000"))
 
@@ -37,29 +34,16 @@ def snapshot_seqs(db: Path) -> list[int]:
 async def test_a_claim_is_back_on_screen_from_the_snapshot_after_a_sigkill(tmp_path,
                                                                            monkeypatch):
     # wild card rules 39-40: the claim's 90 s run from an absolute deadline a restart keeps
-    db = tmp_path / "season.db"
-    write_log(db, season(EVENTS, random.Random(7), wall_clock_ms(), close=True), wall_clock_ms())
     # the bins stay open while the first start replays the whole season
-    write_wildcard_config(tmp_path / "config", close_in_ms=max(30_000, EVENTS // 15))
-    monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
-    ctl = LiveController(db)
-    ctl.issue_keys()
-    await ctl.start(timeout=max(30.0, EVENTS / 10_000))  # the first start replays it all
+    ctl = await season_show(tmp_path, monkeypatch, EVENTS, max(30_000, EVENTS // 15))
+    db = ctl.db_path
     try:
         async with ctl.client() as mc:
-            for member in (1, 2, 3):
-                ack = await mc.send("wildcard.activate", {"card": card_of(member)})
-                assert ack["ok"], ack
             deadline = time.monotonic() + 120
             while not snapshot_seqs(db):  # the cadence: a child writes it, the loop goes on
                 assert time.monotonic() < deadline, "no snapshot was written"
                 await asyncio.sleep(0.2)
-            frozen = await freeze_when_bins_close(mc)
-            assert frozen["ok"], frozen
-            ack = await mc.send("wildcard.draw")
-            assert ack["ok"], ack
-            drawn = ack["events"][0]["data"]
-            await mc.wait_view("draw:wildcard", lambda d: d["phase"] == "claim", timeout=30)
+            drawn = await draw_to_claim(mc)
         assert max(snapshot_seqs(db)) < last_seq(db), "the draw is in the tail"
         ctl.kill()
         killed = time.monotonic()

@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
 import time
 
 import pytest
 
 from controller.application.service import wall_clock_ms
 from tests.support.live import Client, LiveController
-from tests.support.season import card_of, season, write_log
-from tests.support.wildcard import freeze_when_bins_close, write_wildcard_config
+from tests.support.wildcard import draw_to_claim, season_show
 
 EVENTS = int(os.environ.get("SHOWRUNNER_SEASON_EVENTS", "20000"))
 MEMBER = {"card": "7000001", "display_name": "Thandi Mokoena"}
@@ -38,30 +36,16 @@ async def said(process: LiveController, text: str, timeout: float) -> None:
 async def test_a_standby_takes_over_a_claim_the_moment_the_controller_is_killed(
         tmp_path, monkeypatch):
     # wild card rules 39-40: the claim's 90 s run from an absolute deadline the takeover keeps
-    db = tmp_path / "season.db"
-    write_log(db, season(EVENTS, random.Random(7), wall_clock_ms(), close=True), wall_clock_ms())
     # the bins stay open while the controller and then its standby replay the whole season
-    write_wildcard_config(tmp_path / "config", close_in_ms=max(20_000, EVENTS // 5))
-    monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
-    owner = LiveController(db)
-    owner.issue_keys()
-    await owner.start(timeout=max(30.0, EVENTS / 10_000))
-    standby = LiveController(db, extra_args=("--standby",))
+    owner = await season_show(tmp_path, monkeypatch, EVENTS, max(20_000, EVENTS // 5))
+    standby = LiveController(owner.db_path, extra_args=("--standby",))
     standby.keys, standby.port = owner.keys, owner.port
     standby.spawn()
     try:
         await said(standby, "serves the show; taking over when it ends",
                    timeout=max(30.0, EVENTS / 10_000))
         async with owner.client() as mc:
-            for member in (1, 2, 3):
-                ack = await mc.send("wildcard.activate", {"card": card_of(member)})
-                assert ack["ok"], ack
-            frozen = await freeze_when_bins_close(mc)
-            assert frozen["ok"], frozen
-            ack = await mc.send("wildcard.draw")
-            assert ack["ok"], ack
-            drawn = ack["events"][0]["data"]
-            await mc.wait_view("draw:wildcard", lambda d: d["phase"] == "claim", timeout=30)
+            drawn = await draw_to_claim(mc)
             last = await mc.send("register_member", MEMBER, command_id="just-before-the-kill")
             assert last["ok"], last
         assert standby.url == ""  # it never listened beside the controller

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 import psycopg
 import pytest
@@ -46,6 +48,27 @@ def lease_ends(lease: Lease) -> None:
     time.sleep(0.05)
 
 
+@dataclass
+class Pair:
+    """Two controllers' leases on one log, and a log connection set up for fenced writes."""
+
+    old: Lease
+    new: Lease
+    conn: psycopg.Connection
+
+
+@pytest.fixture
+def pair(postgres_url) -> Iterator[Pair]:  # noqa: F811
+    writes_table(postgres_url)
+    conn = psycopg.connect(postgres_url)
+    Lease.prepare(conn)
+    found = Pair(Lease(postgres_url, "pc-a", "http://pc-a:8080", lease_s=SHORT_S),
+                 Lease(postgres_url, "pc-b", "http://pc-b:8080", lease_s=SHORT_S), conn)
+    yield found
+    for closing in (conn, found.old, found.new):
+        closing.close()
+
+
 def test_one_leader_at_a_time_and_a_takeover_raises_the_epoch(postgres_url):  # noqa: F811
     first = Lease(postgres_url, "pc-a", "http://pc-a:8080", lease_s=SHORT_S)
     second = Lease(postgres_url, "pc-b", "http://pc-b:8080", lease_s=SHORT_S)
@@ -68,56 +91,39 @@ def test_one_leader_at_a_time_and_a_takeover_raises_the_epoch(postgres_url):  # 
 
 
 def test_a_write_of_an_old_epoch_is_refused_in_its_transaction_and_writes_nothing(
-        postgres_url):  # noqa: F811
-    writes_table(postgres_url)
-    old = Lease(postgres_url, "pc-a", "http://pc-a:8080", lease_s=SHORT_S)
-    new = Lease(postgres_url, "pc-b", "http://pc-b:8080", lease_s=SHORT_S)
-    conn = psycopg.connect(postgres_url)
-    try:
-        Lease.prepare(conn)
-        assert old.try_acquire() == 1
-        fenced_write(conn, old, 1)
-        lease_ends(old)
-        assert new.try_acquire() == 2
-        with pytest.raises(NotLeader) as refused:
-            fenced_write(conn, old, 2)
-        assert refused.value.address == "http://pc-b:8080"
-        assert "the leader is at http://pc-b:8080" in str(refused.value)
-        assert written(postgres_url) == [(1, 1)]
-        fenced_write(conn, new, 3)
-        assert written(postgres_url) == [(1, 1), (2, 3)]
-    finally:
-        conn.close()
-        old.close()
-        new.close()
+        pair, postgres_url):  # noqa: F811
+    old, new, conn = pair.old, pair.new, pair.conn
+    assert old.try_acquire() == 1
+    fenced_write(conn, old, 1)
+    lease_ends(old)
+    assert new.try_acquire() == 2
+    with pytest.raises(NotLeader) as refused:
+        fenced_write(conn, old, 2)
+    assert refused.value.address == "http://pc-b:8080"
+    assert "the leader is at http://pc-b:8080" in str(refused.value)
+    assert written(postgres_url) == [(1, 1)]
+    fenced_write(conn, new, 3)
+    assert written(postgres_url) == [(1, 1), (2, 3)]
 
 
 def test_a_takeover_waits_for_the_append_in_flight_then_fences_the_next(
-        postgres_url):  # noqa: F811
-    writes_table(postgres_url)
-    old = Lease(postgres_url, "pc-a", "http://pc-a:8080", lease_s=SHORT_S)
-    new = Lease(postgres_url, "pc-b", "http://pc-b:8080", lease_s=SHORT_S)
-    conn = psycopg.connect(postgres_url)
+        pair, postgres_url):  # noqa: F811
+    old, new, conn = pair.old, pair.new, pair.conn
     taken: list[int | None] = []
-    try:
-        assert old.try_acquire() == 1
-        lease_ends(old)
-        with conn.transaction():  # an append that checked its epoch before the lease ran out
-            old.fence(conn)
-            taker = threading.Thread(target=lambda: taken.append(new.try_acquire()))
-            taker.start()
-            taker.join(0.5)
-            assert taker.is_alive() and not taken  # the takeover waits for the append
-            conn.execute("INSERT INTO writes (epoch, n) VALUES (1, 1)")
-        taker.join(10)
-        assert taken == [2]
-        with pytest.raises(NotLeader):
-            fenced_write(conn, old, 2)
-        assert written(postgres_url) == [(1, 1)]
-    finally:
-        conn.close()
-        old.close()
-        new.close()
+    assert old.try_acquire() == 1
+    lease_ends(old)
+    with conn.transaction():  # an append that checked its epoch before the lease ran out
+        old.fence(conn)
+        taker = threading.Thread(target=lambda: taken.append(new.try_acquire()))
+        taker.start()
+        taker.join(0.5)
+        assert taker.is_alive() and not taken  # the takeover waits for the append
+        conn.execute("INSERT INTO writes (epoch, n) VALUES (1, 1)")
+    taker.join(10)
+    assert taken == [2]
+    with pytest.raises(NotLeader):
+        fenced_write(conn, old, 2)
+    assert written(postgres_url) == [(1, 1)]
 
 
 def test_a_leader_frozen_past_its_lease_writes_nothing_when_it_wakes_and_steps_down(

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import random
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import yaml
 
+from controller.application.service import wall_clock_ms
+from tests.support.live import LiveController
+from tests.support.season import card_of, season, write_log
 from tests.support.zones import noon_zone
 
 
@@ -44,3 +48,33 @@ async def freeze_when_bins_close(mc: Any) -> dict[str, Any]:
         if ack["ok"] or ack["error"]["code"] != "bins_open":
             return ack
         await asyncio.sleep(0.2)
+
+
+async def season_show(directory: Path, monkeypatch: Any, events: int,
+                      close_in_ms: int) -> LiveController:
+    """A controller started on a generated season of `events` events in `directory` (its keys
+    issued), on a Wild Card draw day whose bins close `close_in_ms` from now, and three of the
+    season's members activated: the first start replays the whole season."""
+    db = directory / "season.db"
+    write_log(db, season(events, random.Random(7), wall_clock_ms(), close=True), wall_clock_ms())
+    write_wildcard_config(directory / "config", close_in_ms=close_in_ms)
+    monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(directory / "config"))
+    ctl = LiveController(db)
+    ctl.issue_keys()
+    await ctl.start(timeout=max(30.0, events / 10_000))
+    async with ctl.client() as mc:
+        for member in (1, 2, 3):
+            ack = await mc.send("wildcard.activate", {"card": card_of(member)})
+            assert ack["ok"], ack
+    return ctl
+
+
+async def draw_to_claim(mc: Any) -> dict[str, Any]:
+    """Freeze once the bins close, draw, and wait for the claim on the MC's view: the drawn
+    event's data (its `claim_deadline_ms`)."""
+    frozen = await freeze_when_bins_close(mc)
+    assert frozen["ok"], frozen
+    ack = await mc.send("wildcard.draw")
+    assert ack["ok"], ack
+    await mc.wait_view("draw:wildcard", lambda d: d["phase"] == "claim", timeout=30)
+    return dict(ack["events"][0]["data"])
