@@ -36,6 +36,8 @@ POSTGRES = Dialect("BEGIN", "BIGINT", "BYTEA",
 
 #: held while a database is checked or made: two controllers starting on a new one make it once
 _CREATE_LOCK = 0x5345_5256_4C4F_47  # "SERVLOG"
+#: tables Showrunner may make in a new log's database before the log (controller/store/lease.py)
+_MADE_BEFORE = frozenset({"leadership"})
 
 Fence = Callable[[psycopg.Connection[Any]], None]
 
@@ -139,7 +141,7 @@ def _make_or_check(db: _Connection, where: str, create: bool) -> None:
     a log of the current format."""
     db.execute("SELECT pg_advisory_xact_lock(?)", (_CREATE_LOCK,))
     tables = {name for (name,) in db.execute(
-        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
+        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")} - _MADE_BEFORE
     if not tables:
         if not create:
             raise StoreError(f"{where}: no such event log.")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ from psycopg.pq import TransactionStatus
 from controller.access.keys import issue_key, revoke_key
 from controller.access.people import copy_user, disable_user
 from controller.store.calls import MemberCall
+from controller.store.lease import Lease, NotLeader
 from controller.store.postgres import PostgresEventLog
 from controller.store.sqlite import EventLog, StorageUnavailable, StoredAck, StoreError
 from controller.store.users import User
@@ -310,3 +312,55 @@ def test_a_database_it_must_not_use_is_refused_and_left_as_it_was(
     with psycopg.connect(newer) as conn:
         assert conn.execute("SELECT count(*) FROM events").fetchone() == (1,)
         assert conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() == ("99",)
+
+
+def test_the_leader_leases_fence_refuses_an_append_of_an_epoch_taken_over(
+        postgres_url: str) -> None:  # noqa: F811
+    old = Lease(postgres_url, "pc-a", "http://pc-a:8080", lease_s=0.3)  # its table made first
+    new = Lease(postgres_url, "pc-b", "http://pc-b:8080", lease_s=0.3)
+    try:
+        with PostgresEventLog.open(postgres_url) as log:
+            assert old.try_acquire() == 1
+            assert log.append("c1", "mc", 1, [("Thing", 1, {})], {"ok": True}, principal="p",
+                              digest=None, fence=old.fence) == [1]
+            while old.holds():
+                time.sleep(0.05)
+            time.sleep(0.05)
+            assert new.try_acquire() == 2
+            with pytest.raises(NotLeader, match="the leader is at http://pc-b:8080"):
+                log.append("c2", "mc", 2, [("Thing", 1, {})], {"ok": True}, principal="p",
+                           digest=None, fence=old.fence)
+            assert log.append("c2", "mc", 3, [("Thing", 1, {})], {"ok": True}, principal="p",
+                              digest=None, fence=new.fence) == [2]
+            assert [e.at_ms for e in log.read()] == [1, 3] and log.first_broken_link() is None
+    finally:
+        old.close()
+        new.close()
+
+
+def test_two_controllers_opening_a_new_database_at_once_make_one_log(
+        postgres_url: str) -> None:  # noqa: F811
+    opened: list[PostgresEventLog] = []
+    start = threading.Barrier(2)
+
+    def open_log() -> None:
+        start.wait()
+        opened.append(PostgresEventLog.open(postgres_url))
+
+    threads = [threading.Thread(target=open_log) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    try:
+        assert len(opened) == 2 and opened[0].log_id == opened[1].log_id
+    finally:
+        for log in opened:
+            log.close()
+
+
+def test_an_unreachable_database_is_a_store_error_that_shows_no_password() -> None:
+    with pytest.raises(StoreError, match="cannot be reached") as refused:
+        PostgresEventLog.open("postgresql://show:secret@127.0.0.1:1/show")
+    assert str(refused.value).startswith("postgresql://127.0.0.1:1/show: ")
+    assert "secret" not in str(refused.value)
