@@ -218,17 +218,21 @@ class StoredLog(ABC):
                 self._db.execute("ROLLBACK")
 
     # -- reading ----------------------------------------------------------------------------
+    def _events_after(self, columns: str, after: int) -> Iterable[Any]:
+        """`columns` (seq first) of every event after `after`, in order, read as they are
+        consumed."""
+        return self._db.execute(f"SELECT {columns} FROM events WHERE seq > ? ORDER BY seq",
+                                (after,))
+
     def read(self, after: int = 0) -> Iterator[StoredEvent]:
-        cursor = self._db.execute(
-            f"SELECT {_COLUMNS} FROM events WHERE seq > ? ORDER BY seq", (after,))
+        cursor = self._events_after(_COLUMNS, after)
         for seq, command_id, type_, version, data, *rest in cursor:
             yield StoredEvent(seq, command_id, type_, version, json.loads(data), *rest)
 
     def records(self, after: int = 0) -> Iterator[tuple[int, str, int, dict[str, Any]]]:
         """(seq, type, version, data) of every event after `after`: what a replay folds, and
         nothing it does not (the replay reads every row, so each column costs)."""
-        cursor = self._db.execute(
-            "SELECT seq, type, version, data FROM events WHERE seq > ? ORDER BY seq", (after,))
+        cursor = self._events_after("seq, type, version, data", after)
         loads = json.loads
         for seq, type_, version, data in cursor:
             yield seq, type_, version, loads(data)
@@ -261,8 +265,7 @@ class StoredLog(ABC):
                     f"SELECT type, data FROM events WHERE type IN ({links.TABLE_TYPES}) AND "
                     "seq <= ? AND scheme >= ? ORDER BY seq", (after, WITH_ACKS)):
                 links.follow_tables(type_, data_json, keys, people)
-        cursor = self._db.execute(f"SELECT {CHAIN_COLUMNS} FROM events WHERE seq > ? ORDER BY seq",
-                                  (after,))
+        cursor = self._events_after(CHAIN_COLUMNS, after)
         for (seq, command_id, type_, version, data_json, actor, at_ms, prev_hash, digest,
              scheme, ack_link) in cursor:
             if seq != expected_seq:

@@ -10,7 +10,7 @@ database is made at the current log format; PostgreSQL logs have no older format
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import psycopg
@@ -36,6 +36,8 @@ POSTGRES = Dialect("BEGIN", "BIGINT", "BYTEA",
 
 #: held while a database is checked or made: two controllers starting on a new one make it once
 _CREATE_LOCK = 0x5345_5256_4C4F_47  # "SERVLOG"
+#: how many events one read fetches at a time (psycopg holds a whole result in memory)
+PAGE = 10_000
 #: tables Showrunner may make in a new log's database before the log (controller/store/lease.py)
 _MADE_BEFORE = frozenset({"leadership"})
 
@@ -126,6 +128,17 @@ class PostgresEventLog(StoredLog):
 
         return self._append(command_id, actor, at_ms, events, ack, principal, digest, also,
                             first)
+
+    def _events_after(self, columns: str, after: int) -> Iterator[Any]:
+        """A page of `PAGE` events at a time, by seq: a replay of millions of events, or a
+        walk of the chain, never holds them all."""
+        while True:
+            rows = self._db.execute(f"SELECT {columns} FROM events WHERE seq > ? ORDER BY seq "
+                                    f"LIMIT {PAGE}", (after,)).fetchall()
+            yield from rows
+            if len(rows) < PAGE:
+                return
+            after = rows[-1][0]
 
     def _acks_after(self, after: int) -> Iterable[AckRow]:
         # CASE keeps the cast for integer seqs only; `-*`, as `?` would be taken for a parameter

@@ -20,6 +20,7 @@ from psycopg.pq import TransactionStatus
 
 from controller.access.keys import issue_key, revoke_key
 from controller.access.people import copy_user, disable_user
+from controller.store import postgres
 from controller.store.calls import MemberCall
 from controller.store.lease import Lease, NotLeader
 from controller.store.postgres import PostgresEventLog
@@ -364,3 +365,20 @@ def test_an_unreachable_database_is_a_store_error_that_shows_no_password() -> No
         PostgresEventLog.open("postgresql://show:secret@127.0.0.1:1/show")
     assert str(refused.value).startswith("postgresql://127.0.0.1:1/show: ")
     assert "secret" not in str(refused.value)
+
+
+def test_reads_go_page_by_page_through_the_whole_log(
+        postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    monkeypatch.setattr(postgres, "PAGE", 4)  # 6 events: a full page and a short one
+    with PostgresEventLog.open(postgres_url) as log, PostgresEventLog.open(postgres_url) as two:
+        append_commands(log)
+        assert [e.seq for e in log.read()] == [1, 2, 3, 4, 5, 6]
+        assert [r[0] for r in log.records(after=1)] == [2, 3, 4, 5, 6]
+        assert [e.seq for e in two.foreign_events()] == [1, 2, 3, 4, 5, 6]
+        two.append("c9", "mc", 9, [("Thing", 1, {})] * 2, {"ok": True}, principal="p",
+                   digest=None)
+        assert [e.seq for e in log.read(after=4)] == [5, 6, 7, 8]
+        assert log.first_broken_link() is None
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            conn.execute("""UPDATE events SET data = '{"n":99}' WHERE seq = 7""")
+        assert log.first_broken_link() == (7, "its content does not match its hash")
