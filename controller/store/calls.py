@@ -9,12 +9,13 @@ the venue's privacy officer reads who looked at a card (`calls_for`).
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
+from controller.store.dialect import Database
+
 SCHEMA = """CREATE TABLE IF NOT EXISTS member_calls (
-    id        INTEGER PRIMARY KEY,
-    at_ms     INTEGER NOT NULL,
+    id        {serial},
+    at_ms     {big} NOT NULL,
     principal TEXT NOT NULL,
     name      TEXT NOT NULL,
     role      TEXT NOT NULL,
@@ -38,13 +39,13 @@ class MemberCall:
 _COLUMNS = "at_ms, principal, name, role, card, action, outcome"
 
 
-def put(db: sqlite3.Connection, call: MemberCall) -> None:
+def put(db: Database, call: MemberCall) -> None:
     db.execute(f"INSERT INTO member_calls ({_COLUMNS}) VALUES (?,?,?,?,?,?,?)",
                (call.at_ms, call.principal, call.name, call.role, call.card, call.action,
                 call.outcome))
 
 
-def calls_for(db: sqlite3.Connection, card: str) -> list[MemberCall]:
+def calls_for(db: Database, card: str) -> list[MemberCall]:
     """Every call that named `card`, oldest first."""
     return [MemberCall(*row) for row in db.execute(
         f"SELECT {_COLUMNS} FROM member_calls WHERE card = ? ORDER BY id", (card,))]

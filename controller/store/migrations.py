@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 from controller.store import signatures
 from controller.store.chain import GENESIS
+from controller.store.dialect import SQLITE
 from controller.store.principal_ids import CLOCK, LEGACY, UPGRADE, key_principal
 from controller.store.writes import KEY_ISSUED, KEY_REVOKED, EventRecord, write_command
 
@@ -86,7 +87,7 @@ def _to_v3(db: sqlite3.Connection) -> None:
 
 
 def _to_v4(db: sqlite3.Connection) -> None:
-    db.execute(signatures.SCHEMA)
+    db.execute(SQLITE.ddl(signatures.SCHEMA))
 
 
 STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _to_v2, 2: _to_v3, 3: _to_v4}

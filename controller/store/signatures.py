@@ -11,9 +11,10 @@ auditor's `GET /signatures/<sha256>.png`, the audit report and the retention pac
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
+
+from controller.store.dialect import Database
 
 SCHEMA = """CREATE TABLE IF NOT EXISTS signatures (
     sha256      TEXT PRIMARY KEY,
@@ -22,8 +23,8 @@ SCHEMA = """CREATE TABLE IF NOT EXISTS signatures (
     height      INTEGER NOT NULL,
     strokes     INTEGER NOT NULL,
     bytes       INTEGER NOT NULL,
-    png         BLOB NOT NULL,
-    received_ms INTEGER NOT NULL,
+    png         {blob} NOT NULL,
+    received_ms {big} NOT NULL,
     received_by TEXT NOT NULL
 )"""
 
@@ -50,9 +51,10 @@ class StoredSignature:
 _COLUMNS = "sha256, media_type, width, height, strokes, png, received_ms, received_by"
 
 
-def put(db: sqlite3.Connection, row: StoredSignature) -> StoredSignature:
+def put(db: Database, row: StoredSignature) -> StoredSignature:
     """Keep `row` unless an image with its SHA-256 is kept already; the row the table holds."""
-    db.execute(f"INSERT OR IGNORE INTO signatures ({_COLUMNS}, bytes) VALUES (?,?,?,?,?,?,?,?,?)",
+    db.execute(f"INSERT INTO signatures ({_COLUMNS}, bytes) VALUES (?,?,?,?,?,?,?,?,?) "
+               "ON CONFLICT (sha256) DO NOTHING",
                (row.sha256, row.media_type, row.width, row.height, row.strokes, row.png,
                 row.received_ms, row.received_by, len(row.png)))
     found = get(db, row.sha256)
@@ -60,14 +62,14 @@ def put(db: sqlite3.Connection, row: StoredSignature) -> StoredSignature:
     return found
 
 
-def get(db: sqlite3.Connection, sha256: str) -> StoredSignature | None:
+def get(db: Database, sha256: str) -> StoredSignature | None:
     """The signature kept under `sha256` (lowercase hex), or None."""
     found = db.execute(f"SELECT {_COLUMNS} FROM signatures WHERE sha256 = ?",
                        (sha256,)).fetchone()
     return _row(found) if found else None
 
 
-def read_all(db: sqlite3.Connection) -> list[StoredSignature]:
+def read_all(db: Database) -> list[StoredSignature]:
     """Every signature kept, oldest receipt first (the retention pack's list)."""
     return [_row(found) for found in db.execute(
         f"SELECT {_COLUMNS} FROM signatures ORDER BY received_ms, sha256")]

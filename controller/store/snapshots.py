@@ -15,19 +15,21 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from controller.store.dialect import SQLITE, Database, Dialect
+
 SCHEMA = """CREATE TABLE IF NOT EXISTS snapshots (
-    seq     INTEGER PRIMARY KEY,
+    seq     {big} PRIMARY KEY,
     hash    TEXT NOT NULL,
     format  TEXT NOT NULL,
-    at_ms   INTEGER NOT NULL,
-    size    INTEGER NOT NULL,
+    at_ms   {big} NOT NULL,
+    size    {big} NOT NULL,
     sha256  TEXT NOT NULL,
     chunks  INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS snapshot_chunks (
-    seq     INTEGER NOT NULL,
+    seq     {big} NOT NULL,
     n       INTEGER NOT NULL,
-    data    BLOB NOT NULL,
+    data    {blob} NOT NULL,
     PRIMARY KEY (seq, n)
 )"""
 CHUNK = 4 << 20
@@ -47,13 +49,13 @@ class Snapshot:
     chunks: int
 
 
-def create(db: sqlite3.Connection) -> None:
-    for statement in SCHEMA.split(";"):
+def create(db: Database, dialect: Dialect) -> None:
+    for statement in dialect.statements(SCHEMA):
         db.execute(statement)
 
 
-def _commit(db: sqlite3.Connection, statement: str, args: tuple[object, ...]) -> None:
-    db.execute("BEGIN IMMEDIATE")
+def _commit(db: Database, dialect: Dialect, statement: str, args: tuple[object, ...]) -> None:
+    db.execute(dialect.begin)
     try:
         db.execute(statement, args)
         db.execute("COMMIT")
@@ -62,28 +64,32 @@ def _commit(db: sqlite3.Connection, statement: str, args: tuple[object, ...]) ->
         raise
 
 
-def put(db: sqlite3.Connection, seq: int, hash_: str, format_: str, at_ms: int,
+def put(db: Database, dialect: Dialect, seq: int, hash_: str, format_: str, at_ms: int,
         blob: bytes) -> Snapshot:
     """Keep `blob` as the snapshot at `seq`, then drop all but the newest `KEEP`."""
-    _commit(db, "DELETE FROM snapshot_chunks WHERE seq = ?", (seq,))  # an earlier, cut write
+    # an earlier, cut write
+    _commit(db, dialect, "DELETE FROM snapshot_chunks WHERE seq = ?", (seq,))
     chunks = 0
     for first in range(0, len(blob), CHUNK):
-        _commit(db, "INSERT INTO snapshot_chunks (seq, n, data) VALUES (?, ?, ?)",
+        _commit(db, dialect, "INSERT INTO snapshot_chunks (seq, n, data) VALUES (?, ?, ?)",
                 (seq, chunks, blob[first:first + CHUNK]))
         chunks += 1
     row = Snapshot(seq, hash_, format_, at_ms, len(blob), hashlib.sha256(blob).hexdigest(),
                    chunks)
-    _commit(db, "INSERT OR REPLACE INTO snapshots (seq, hash, format, at_ms, size, sha256, "
-                "chunks) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    _commit(db, dialect, "INSERT INTO snapshots (seq, hash, format, at_ms, size, sha256, chunks) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (seq) DO UPDATE SET "
+                         "hash = excluded.hash, format = excluded.format, "
+                         "at_ms = excluded.at_ms, size = excluded.size, "
+                         "sha256 = excluded.sha256, chunks = excluded.chunks",
             (row.seq, row.hash, row.format, row.at_ms, row.size, row.sha256, row.chunks))
     for old in listed(db)[KEEP:]:
-        _commit(db, "DELETE FROM snapshots WHERE seq = ?", (old.seq,))
-    _commit(db, "DELETE FROM snapshot_chunks WHERE seq NOT IN (SELECT seq FROM snapshots) "
-                "AND seq < ?", (seq,))
+        _commit(db, dialect, "DELETE FROM snapshots WHERE seq = ?", (old.seq,))
+    _commit(db, dialect, "DELETE FROM snapshot_chunks WHERE seq NOT IN "
+                         "(SELECT seq FROM snapshots) AND seq < ?", (seq,))
     return row
 
 
-def listed(db: sqlite3.Connection) -> list[Snapshot]:
+def listed(db: Database) -> list[Snapshot]:
     """Every snapshot, newest first (none in a log that never had the tables)."""
     try:
         rows = db.execute("SELECT seq, hash, format, at_ms, size, sha256, chunks FROM snapshots "
@@ -93,7 +99,7 @@ def listed(db: sqlite3.Connection) -> list[Snapshot]:
     return [Snapshot(*row) for row in rows]
 
 
-def blob(db: sqlite3.Connection, row: Snapshot) -> bytes | None:
+def blob(db: Database, row: Snapshot) -> bytes | None:
     """The snapshot's bytes, or None if any chunk is missing or they do not hash to its
     SHA-256 (a damaged or half-deleted snapshot)."""
     data = b"".join(part for (part,) in db.execute(
@@ -110,7 +116,7 @@ def write_beside(path: Path, seq: int, hash_: str, format_: str, at_ms: int,
     db = sqlite3.connect(path, isolation_level=None, timeout=30)
     try:
         db.execute("PRAGMA synchronous = FULL")
-        return put(db, seq, hash_, format_, at_ms, blob)
+        return put(db, SQLITE, seq, hash_, format_, at_ms, blob)
     finally:
         db.close()
 

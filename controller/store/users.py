@@ -7,17 +7,17 @@ so older logs gain it without a format change.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
 from controller.domain.users import UserAdded, UserDisabled
+from controller.store.dialect import Database
 
 SCHEMA = """CREATE TABLE IF NOT EXISTS users (
     name          TEXT PRIMARY KEY,
     role          TEXT NOT NULL,
     password_hash TEXT NOT NULL,
-    created_ms    INTEGER NOT NULL,
+    created_ms    {big} NOT NULL,
     disabled      INTEGER NOT NULL DEFAULT 0
 )"""
 
@@ -52,7 +52,7 @@ def follow(type_: str, data: dict[str, Any], seen: dict[str, tuple[str, bool]]) 
         seen[data["name"]] = (data["role"], type_ == USER_DISABLED)
 
 
-def problem(db: sqlite3.Connection, seen: dict[str, tuple[str, bool]]) -> str | None:
+def problem(db: Database, seen: dict[str, tuple[str, bool]]) -> str | None:
     """Why the table disagrees with the chain, or None: a person slipped into the table (who
     could then log in) or a role or state changed there is caught by the auditor's verify."""
     table = {u.name: (u.role, u.disabled) for u in read(db)}
@@ -68,7 +68,7 @@ def problem(db: sqlite3.Connection, seen: dict[str, tuple[str, bool]]) -> str | 
     return None
 
 
-def read(db: sqlite3.Connection, name: str | None = None) -> list[User]:
+def read(db: Database, name: str | None = None) -> list[User]:
     where, params = ("WHERE name = ?", (name,)) if name is not None else ("", ())
     return [User(n, role, digest, created, bool(off)) for n, role, digest, created, off in
             db.execute("SELECT name, role, password_hash, created_ms, disabled FROM users "

@@ -1,17 +1,17 @@
 """Writing one command to the log: its events chained, its ack, the keys table kept in step.
 
-Shared by `EventLog.append` and the upgrade that brings old keys into the chain; the caller
+Shared by both stores' `append` and SQLite's upgrade that brings old keys into the chain; the caller
 holds the write transaction.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 from controller.domain.keys import KeyIssued, KeyRevoked
 from controller.store.chain import CURRENT_SCHEME, ack_digest, canonical_json, event_hash
+from controller.store.dialect import Database
 
 EventRecord = tuple[str, int, dict[str, Any]]  # (type name, version, data)
 KEY_ISSUED, KEY_REVOKED = KeyIssued.type_name, KeyRevoked.type_name  # what the keys table follows
@@ -19,7 +19,7 @@ CHAIN_COLUMNS = ("seq, command_id, type, version, data, actor, at_ms, prev_hash,
                  "ack_hash")
 
 
-def write_command(db: sqlite3.Connection, tail: tuple[int, str], command_id: str, actor: str,
+def write_command(db: Database, tail: tuple[int, str], command_id: str, actor: str,
                   at_ms: int, events: Sequence[EventRecord], ack: dict[str, Any],
                   principal: str, digest: str | None) -> tuple[int, str]:
     """Insert the command's rows after `tail` (seq, hash); the new tail. The ack (with the

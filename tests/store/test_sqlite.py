@@ -131,7 +131,7 @@ def test_a_start_from_a_snapshot_follows_the_chain_from_it_and_every_key(tmp_pat
 def test_a_start_from_a_snapshot_still_holds_the_keys_issued_before_it_to_the_chain(tmp_path):
     # the keys and people before the snapshot are read from their own index, not the whole log
     from controller.access.keys import issue_key
-    from controller.store.sqlite import _TABLE_TYPES
+    from controller.store.links import TABLE_TYPES
 
     path = tmp_path / "s.db"
     log = EventLog.open(path)
@@ -141,7 +141,7 @@ def test_a_start_from_a_snapshot_still_holds_the_keys_issued_before_it_to_the_ch
     assert EventLog.open(path).first_broken_link(after=11) is None
     with sqlite3.connect(path) as db:
         plan = db.execute(f"EXPLAIN QUERY PLAN SELECT type, data FROM events WHERE type IN "
-                          f"({_TABLE_TYPES}) AND seq <= 11 AND scheme >= 2").fetchall()
+                          f"({TABLE_TYPES}) AND seq <= 11 AND scheme >= 2").fetchall()
         assert "events_of_tables" in str(plan)
         db.execute("UPDATE principals SET name = 'someone else'")
     seq, reason = EventLog.open(path).first_broken_link(after=11) or (0, "")
