@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from controller.domain.commands import ROLES
 from controller.domain.keys import KeyIssued, KeyRevoked, key_hash, new_key
+from controller.store.log import StoredLog
 from controller.store.principal_ids import SHELL, key_principal
-from controller.store.sqlite import EventLog
 
 ACTOR = "shell"  # who the log names for a key issued or revoked at the command line
 HASH_PREFIX = 6  # the fewest hex digits of a key's hash that name it for `key revoke`
@@ -25,7 +25,7 @@ class Principal:
     id: str
 
 
-def issue_key(log: EventLog, role: str, name: str, now_ms: int, key: str | None = None) -> str:
+def issue_key(log: StoredLog, role: str, name: str, now_ms: int, key: str | None = None) -> str:
     """Create a key for `role` (or record `key`, which the demo reuses in each cycle's fresh
     log); returns the key itself, which is stored nowhere."""
     if role not in ROLES:
@@ -38,7 +38,7 @@ def issue_key(log: EventLog, role: str, name: str, now_ms: int, key: str | None 
     return key
 
 
-def revoke_key(log: EventLog, now_ms: int, *, name: str | None = None,
+def revoke_key(log: StoredLog, now_ms: int, *, name: str | None = None,
                hash_prefix: str | None = None, reason: str = "") -> KeyRevoked:
     """Revoke the one live key with that holder name or hash prefix; the event recorded.
     Raises ValueError, in words for a technician, when no key or several keys match."""
@@ -65,7 +65,7 @@ def revoke_key(log: EventLog, now_ms: int, *, name: str | None = None,
     return event
 
 
-def authenticate(log: EventLog, auth: object) -> Principal | None:
+def authenticate(log: StoredLog, auth: object) -> Principal | None:
     """The principal behind a connection's `auth` ({"key": ...}), or None."""
     if not isinstance(auth, dict) or not isinstance(auth.get("key"), str):
         return None

@@ -18,7 +18,7 @@ from typing import Any
 
 from controller.access.keys import Principal
 from controller.access.people import user_principal
-from controller.store.sqlite import EventLog
+from controller.store.log import StoredLog
 
 log = logging.getLogger("controller.access.logins")
 
@@ -110,7 +110,7 @@ class Logins:
 LOGGED_OUT = "Log in again: your session ended."
 
 
-def live_session(logins: Logins, log: EventLog, token: str | None) -> Session | None:
+def live_session(logins: Logins, log: StoredLog, token: str | None) -> Session | None:
     """The session of `token` if it is live and its person is still an active user."""
     session = logins.session(token)
     if session is None:
@@ -122,7 +122,7 @@ def live_session(logins: Logins, log: EventLog, token: str | None) -> Session | 
     return session
 
 
-def person(logins: Logins, log: EventLog, environ: dict[str, Any]) -> Principal | None:
+def person(logins: Logins, log: StoredLog, environ: dict[str, Any]) -> Principal | None:
     """The logged-in person behind a Socket.IO connection, from its session cookie."""
     request = environ.get("aiohttp.request")
     token = request.cookies.get(logins.policy.cookie) if request is not None else None

@@ -13,8 +13,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from controller.domain.users import PEOPLE_ROLES, UserAdded, UserDisabled
 from controller.store import users as users_table
+from controller.store.log import StoredLog
 from controller.store.principal_ids import SHELL
-from controller.store.sqlite import EventLog
 from controller.store.users import User
 
 ACTOR = "shell"  # who the log names for a person added or disabled at the command line
@@ -57,7 +57,7 @@ def check_password(user: User | None, password: str) -> bool:
     return ok and user is not None and not user.disabled
 
 
-def add_user(log: EventLog, name: str, role: str, password: str, now_ms: int) -> UserAdded:
+def add_user(log: StoredLog, name: str, role: str, password: str, now_ms: int) -> UserAdded:
     """Record `UserAdded` and the person's password hash in one transaction. Raises
     ValueError, in words for a technician, for a bad name, role or password or a name taken."""
     if not NAME.fullmatch(name):
@@ -76,7 +76,7 @@ def add_user(log: EventLog, name: str, role: str, password: str, now_ms: int) ->
     return event
 
 
-def copy_user(log: EventLog, user: User, now_ms: int) -> UserAdded:
+def copy_user(log: StoredLog, user: User, now_ms: int) -> UserAdded:
     """Record `UserAdded` for a person of another log with the same password hash: a
     rehearsal's log knows the venue's people, who log in to it with their own passwords."""
     event = UserAdded(user.name, user.role)
@@ -86,7 +86,7 @@ def copy_user(log: EventLog, user: User, now_ms: int) -> UserAdded:
     return event
 
 
-def disable_user(log: EventLog, name: str, now_ms: int, reason: str = "") -> UserDisabled:
+def disable_user(log: StoredLog, name: str, now_ms: int, reason: str = "") -> UserDisabled:
     """Record `UserDisabled`: the person can no longer log in, and a running controller cuts
     their open pages. Raises ValueError when no such live user exists."""
     found = log.users(name)

@@ -26,9 +26,10 @@ from controller.domain.commands import Context
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent, event_from
 from controller.domain.feature import Feature
+from controller.store.log import StoredLog
 from controller.store.media import MediaStore
 from controller.store.principal_ids import CLOCK
-from controller.store.sqlite import EventLog, StorageUnavailable, canonical_json
+from controller.store.sqlite import StorageUnavailable, canonical_json
 
 MAX_COMMAND_ID = 100
 CLOCK_ID_PREFIX = "clock:"  # the controller's own command ids; refused in a client's envelope
@@ -49,7 +50,7 @@ def rejection(exc: Rejected, command_id: str | None = None) -> dict[str, Any]:
 
 
 class Service:
-    def __init__(self, log: EventLog, show: Show, clock: Callable[[], int] = wall_clock_ms):
+    def __init__(self, log: StoredLog, show: Show, clock: Callable[[], int] = wall_clock_ms):
         self.log = log
         self.show = show
         self.clock = clock

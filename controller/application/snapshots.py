@@ -41,8 +41,9 @@ import showrunner.contract
 from controller.application.heap import collector_off
 from controller.application.show import Show
 from controller.domain.feature import Feature
+from controller.store import keep_snapshot
 from controller.store import snapshots as table
-from controller.store.sqlite import EventLog
+from controller.store.log import StoredLog
 
 logger = logging.getLogger(__name__)
 
@@ -86,14 +87,14 @@ def restore(blob: bytes) -> tuple[list[Feature], dict[str, tuple[int, int]]]:
     return features, views
 
 
-def start_point(log: EventLog) -> int:
+def start_point(log: StoredLog) -> int:
     """The sequence of the newest snapshot of this code's format that the chain holds (0 for
     none): where a start will fold from, and so follow the chain from."""
     return next((row.seq for row in log.snapshots()
                  if row.format == FORMAT and log.hash_at(row.seq) == row.hash), 0)
 
 
-def load(log: EventLog, row: table.Snapshot) -> Restored | str:
+def load(log: StoredLog, row: table.Snapshot) -> Restored | str:
     """The snapshot of `row`, or why it may not be started from: written by another build, not
     held by the chain, damaged, or unreadable."""
     if row.format != FORMAT:
@@ -110,7 +111,7 @@ def load(log: EventLog, row: table.Snapshot) -> Restored | str:
     return Restored(row.seq, features, views)
 
 
-def newest(log: EventLog) -> Restored | None:
+def newest(log: StoredLog) -> Restored | None:
     """The newest snapshot this code may start from, or None (each one passed over is logged
     with the reason)."""
     for row in log.snapshots():
@@ -165,10 +166,11 @@ def _key(value: Any) -> str:
     return "j" + json.dumps(_canonical(value, {}), separators=(",", ":"), sort_keys=True)
 
 
-def _write_in_child(path: Path, seq: int, hash_: str, show: Show) -> int:
+def _write_in_child(path: Path, address: str, seq: int, hash_: str, show: Show) -> int:
     """The forked child's life: pickle the state as it was at the fork into a file beside the
-    log, then become `python -m controller.store.snapshots`, which keeps it in the log (a
-    fresh process: SQLite must not be used across a fork, and the exec closes every file of
+    log (named after `path`), then become `python -m controller.store.keep_snapshot`, which
+    keeps it in the log at `address` (a fresh process: a connection must not be used across a
+    fork, and the exec closes every file of
     the controller's, its single-writer lock among them). It dies at a stop signal as the
     process group gets it and runs no finalizer of the parent's objects (collector off)."""
     gc.disable()
@@ -177,7 +179,7 @@ def _write_in_child(path: Path, seq: int, hash_: str, show: Show) -> int:
     file = path.with_name(f"{path.name}.snapshot-{seq}")
     try:
         file.write_bytes(capture(show))
-        os.execv(sys.executable, [sys.executable, "-m", table.__name__, str(path),
+        os.execv(sys.executable, [sys.executable, "-m", keep_snapshot.__name__, address,
                                   str(seq), hash_, FORMAT, str(time.time_ns() // 10**6),
                                   str(file)])
     except BaseException:
@@ -189,7 +191,7 @@ def _write_in_child(path: Path, seq: int, hash_: str, show: Show) -> int:
 class Snapshots:
     """Writes the service's state as snapshots at the cadence above."""
 
-    def __init__(self, log: EventLog, show: Callable[[], Show],
+    def __init__(self, log: StoredLog, show: Callable[[], Show],
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.log = log
         self._show = show
@@ -214,7 +216,7 @@ class Snapshots:
         show = self._show()
         pid = os.fork()
         if pid == 0:  # the child: the state as it was at the fork; never returns
-            os._exit(_write_in_child(self.log.path, seq, hash_, show))
+            os._exit(_write_in_child(self.log.path, self.log.address, seq, hash_, show))
         self._child = (pid, self._clock())
         self._last_seq, self._last_at = seq, self._clock()
 

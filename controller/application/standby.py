@@ -11,20 +11,18 @@ never two writers; across PCs the PostgreSQL lease does this job (controller/sto
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from controller.application.features import build_features
 from controller.application.heap import keep_replayed_state
 from controller.application.service import Service, wall_clock_ms
 from controller.application.show import Show
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, open_log
 
 
 class Standby:
     """The warm service: replayed at start, then following the log until it takes over."""
 
-    def __init__(self, db: Path) -> None:
-        log = EventLog.open(db, create=False, checked=True)  # the caller checked it
+    def __init__(self, db: LogAt) -> None:
+        log = open_log(db, create=False, checked=True)  # the caller checked it
         try:
             self.service = Service(log, Show(build_features()), wall_clock_ms)
             self.service.replay()

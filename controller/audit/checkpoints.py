@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from controller.store.chain import canonical_json
-from controller.store.sqlite import EventLog
+from controller.store.log import StoredLog
 
 DOMAIN = "showrunner-checkpoint-1\n"  # signed before the body: a signature means nothing else
 PUBLIC_SUFFIX = ".pub"
@@ -88,7 +88,7 @@ def ensure_key(path: Path) -> Ed25519PrivateKey:
 
 
 # -- writing --------------------------------------------------------------------------------------
-def log_identity(log: EventLog) -> str | None:
+def log_identity(log: StoredLog) -> str | None:
     """The log's identity (made when the file was first opened), so a checkpoint vouches for
     this log and no copy or replacement of it."""
     return log.log_id
@@ -103,7 +103,7 @@ def sign(key: Ed25519PrivateKey, fields: dict[str, Any]) -> dict[str, Any]:
     return {**fields, "signature": base64.b64encode(signature).decode()}
 
 
-def write_checkpoint(log: EventLog, key: Ed25519PrivateKey, path: Path, at_ms: int) -> dict:
+def write_checkpoint(log: StoredLog, key: Ed25519PrivateKey, path: Path, at_ms: int) -> dict:
     """Append a signed checkpoint of the log's last event to `path` (fsynced) and return it."""
     record = sign(key, body(log_identity(log), log.last_seq, log.last_hash, at_ms))
     with path.open("a", encoding="utf-8") as f:
@@ -125,7 +125,7 @@ class Anchoring:
 class Checkpointer:
     """Checkpoints a running log every `every` events, and at start and clean shutdown."""
 
-    def __init__(self, log: EventLog, key: Ed25519PrivateKey, path: Path, every: int) -> None:
+    def __init__(self, log: StoredLog, key: Ed25519PrivateKey, path: Path, every: int) -> None:
         self.log, self.key, self.path, self.every = log, key, path, every
         self.done = -1
 
@@ -153,7 +153,8 @@ class Anchor:
     at_ms: int
 
 
-def verify(log: EventLog, path: Path, public: Ed25519PublicKey) -> tuple[Anchor | None, str | None]:
+def verify(log: StoredLog, path: Path, public: Ed25519PublicKey
+           ) -> tuple[Anchor | None, str | None]:
     """Check every checkpoint in `path` against its signature and the log: (what they anchor,
     None) or (None, the first problem as a sentence)."""
     try:

@@ -18,7 +18,7 @@ from pathlib import Path
 from controller.audit.document import PROMOTIONS, Period
 from controller.audit.report import branding, record_of, render
 from controller.audit.verify import export, signatures_of
-from controller.store.sqlite import EventLog
+from controller.store.log import StoredLog
 
 README = """Showrunner retention pack
 =========================
@@ -44,7 +44,7 @@ must end at the event and hash MANIFEST.txt names.
 """
 
 
-def write_pack(log: EventLog, out: Path, now_ms: int, made: str,
+def write_pack(log: StoredLog, out: Path, now_ms: int, made: str,
                checkpoints: Path | None, public_key: Path | None) -> list[str]:
     """Write the pack to `out` (a directory, or a .zip when the name ends so); the files."""
     if out.suffix == ".zip":
@@ -60,7 +60,7 @@ def write_pack(log: EventLog, out: Path, now_ms: int, made: str,
     return _fill(log, out, now_ms, made, checkpoints, public_key)
 
 
-def _fill(log: EventLog, folder: Path, now_ms: int, made: str, checkpoints: Path | None,
+def _fill(log: StoredLog, folder: Path, now_ms: int, made: str, checkpoints: Path | None,
           public_key: Path | None) -> list[str]:
     events = list(log.read())
     export(events, folder)

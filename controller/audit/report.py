@@ -35,7 +35,7 @@ from controller.audit.document import (
     Table,
 )
 from controller.audit.record import build_record
-from controller.store.sqlite import EventLog
+from controller.store.log import StoredLog
 
 Rgb = tuple[int, int, int]
 ASSETS_ENV = "SHOWRUNNER_ASSETS"  # where the venue's branding is, as the screens read it
@@ -94,7 +94,7 @@ def branding() -> Branding:
 
 
 # -- the chain's end --------------------------------------------------------------------------
-def chain_of(log: EventLog, checkpoints: Path | None, public_key: Path | None) -> Chain:
+def chain_of(log: StoredLog, checkpoints: Path | None, public_key: Path | None) -> Chain:
     """The log's head and a sentence on its last signed checkpoint."""
     if checkpoints is None or not checkpoints.is_file():
         return Chain(log.last_seq, log.last_hash, "No checkpoint file was found beside the log: "
@@ -150,14 +150,14 @@ class _Pdf(FPDF):
                   f"({self.record.zone}) · log head event {self.record.chain.seq}", align="C")
 
 
-def record_of(log: EventLog, promotion: str, period: Period, now_ms: int,
+def record_of(log: StoredLog, promotion: str, period: Period, now_ms: int,
               checkpoints: Path | None = None, public_key: Path | None = None) -> Record:
     """What the report of `promotion` for `period` says, from the log as it is now."""
     return build_record(log.read(), promotion, period, log.signature_image,
                         chain_of(log, checkpoints, public_key), now_ms)
 
 
-def report_pdf(log: EventLog, promotion: str, period: Period, now_ms: int,
+def report_pdf(log: StoredLog, promotion: str, period: Period, now_ms: int,
                checkpoints: Path | None = None, public_key: Path | None = None) -> bytes:
     """The auditor's PDF of `promotion` for `period`, from the log as it is now."""
     return render(record_of(log, promotion, period, now_ms, checkpoints, public_key),

@@ -49,7 +49,8 @@ from controller.promotions.wildcard.events import (
 )
 from controller.promotions.wildcard.pool import holder_of, pool_digest, total_tickets
 from controller.register.events import PrizeLapsed, PrizePaid
-from controller.store.sqlite import EventLog, StoredEvent
+from controller.store.log import StoredLog
+from controller.store.sqlite import StoredEvent
 
 #: the events the auditor's trail holds, by kind
 KINDS: dict[type[DomainEvent], str] = {
@@ -83,14 +84,14 @@ class Finding:
         return f"event {self.seq} ({self.type}): {self.reason}"
 
 
-def finding(log: EventLog, broken: tuple[int, str]) -> Finding:
+def finding(log: StoredLog, broken: tuple[int, str]) -> Finding:
     """The log's first broken link, as a finding that names the event (or table) it is in."""
     seq, reason = broken
     table = "users" if reason.startswith("the users table") else "keys"  # seq 0: a table
     return Finding(seq, _type_at(log, seq) if seq else table, reason)
 
 
-def _type_at(log: EventLog, seq: int) -> str:
+def _type_at(log: StoredLog, seq: int) -> str:
     return next((e.type for e in log.read(seq - 1) if e.seq == seq), "missing")
 
 
@@ -108,7 +109,7 @@ class Verdict:
         return not self.findings
 
 
-def verify_log(log: EventLog) -> Verdict:
+def verify_log(log: StoredLog) -> Verdict:
     """Check the hash chain (events, acks, keys, users), every draw's pool and every signature
     image: what `audit verify` and the console's "Verify the chain now" both run."""
     broken = log.first_broken_link()
@@ -128,7 +129,7 @@ class SnapshotCheck:
     sequence: a snapshot that is not the fold of the log before it is a finding (a controller
     started from it would run on a state the log does not give)."""
 
-    def __init__(self, log: EventLog) -> None:
+    def __init__(self, log: StoredLog) -> None:
         self.log = log
         self.rows = {row.seq: row for row in log.snapshots() if row.format == FORMAT}
         self.findings: list[Finding] = []

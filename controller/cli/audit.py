@@ -26,7 +26,8 @@ from controller.audit.report import report_pdf
 from controller.audit.verify import export, utc, verify_log
 from controller.rehearsal.log import REHEARSAL, log_kind
 from controller.store.chain import COVERAGE
-from controller.store.sqlite import EventLog
+from controller.store.log import StoredLog
+from controller.store.target import db_arg, files_of, open_log
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,7 +35,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     audit_sub = audit.add_subparsers(dest="audit_command", required=True)
     verify = audit_sub.add_parser("verify", help="check the hash chain (events, acks, keys), "
                                   "every draw's pool and, given, the signed checkpoints")
-    verify.add_argument("--db", type=Path, required=True)
+    verify.add_argument("--db", type=db_arg, required=True)
     verify.add_argument("--checkpoint", type=Path, help="a checkpoint file (kept by the auditor)")
     verify.add_argument("--public-key", type=Path, help="the checkpoints' public key "
                         "(default: the checkpoint file's name + .pub, else the signing key's)")
@@ -44,14 +45,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     new_key.add_argument("--out", type=Path, required=True)
     new_key.set_defaults(run=_keygen)
     checkpoint = audit_sub.add_parser("checkpoint", help="sign a checkpoint of the log's end now")
-    checkpoint.add_argument("--db", type=Path, required=True)
+    checkpoint.add_argument("--db", type=db_arg, required=True)
     checkpoint.add_argument("--key", type=Path, help="signing key (default: DB.checkpoint-key)")
     checkpoint.add_argument("--out", type=Path, help="checkpoint file to append to (default: "
                             "DB.checkpoints)")
     checkpoint.set_defaults(run=_checkpoint)
     exporting = audit_sub.add_parser("export", help="write draws, claims, redraws and scores, "
                                      "or the whole retention pack")
-    exporting.add_argument("--db", type=Path, required=True)
+    exporting.add_argument("--db", type=db_arg, required=True)
     where = exporting.add_mutually_exclusive_group(required=True)
     where.add_argument("--out", type=Path, help="directory for CSV and JSON")
     where.add_argument("--pack", type=Path, metavar="OUT", help="the retention pack to keep "
@@ -64,7 +65,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     exporting.set_defaults(run=_export)
     report = audit_sub.add_parser("report", help="the PDF record of one promotion for the "
                                   "auditor")
-    report.add_argument("--db", type=Path, required=True)
+    report.add_argument("--db", type=db_arg, required=True)
     report.add_argument("--promotion", required=True, choices=sorted(PROMOTIONS))
     report.add_argument("--from", dest="start", type=_date, metavar="DATE",
                         help="first day reported, YYYY-MM-DD in the venue's calendar")
@@ -98,7 +99,7 @@ def signing_key(db: Path, given: Path | None) -> Path:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    with EventLog.open(args.db, create=False) as log:
+    with open_log(args.db, create=False) as log:
         verdict = verify_log(log)
         findings = verdict.findings
         anchor, problem = None, None
@@ -142,13 +143,15 @@ def _public_key(args: argparse.Namespace) -> Path:
     if args.public_key is not None:
         return args.public_key
     next_to = public_path(args.checkpoint)
-    return next_to if next_to.exists() else public_path(beside(args.db, ".checkpoint-key"))
+    if next_to.exists():
+        return next_to
+    return public_path(beside(files_of(args.db), ".checkpoint-key"))
 
 
 def _anchoring(args: argparse.Namespace) -> tuple[Path, Path]:
     """The checkpoint file and its public key a report states (the defaults beside the db)."""
     if args.checkpoint is None:
-        args.checkpoint = beside(args.db, ".checkpoints")
+        args.checkpoint = beside(files_of(args.db), ".checkpoints")
     return args.checkpoint, _public_key(args)
 
 
@@ -160,16 +163,16 @@ def _keygen(args: argparse.Namespace) -> int:
 
 
 def _checkpoint(args: argparse.Namespace) -> int:
-    key = load_private(signing_key(args.db, args.key))
-    out = args.out or beside(args.db, ".checkpoints")
-    with EventLog.open(args.db, create=False) as log:
+    key = load_private(signing_key(files_of(args.db), args.key))
+    out = args.out or beside(files_of(args.db), ".checkpoints")
+    with open_log(args.db, create=False) as log:
         record = write_checkpoint(log, key, out, wall_clock_ms())
     print(f"checkpoint of event {record['seq']} appended to {out}")
     return 0
 
 
 def _export(args: argparse.Namespace) -> int:
-    with EventLog.open(args.db, create=False) as log:
+    with open_log(args.db, create=False) as log:
         if log_kind(log) == REHEARSAL:
             print(f"showrunner-controller: {args.db} is a rehearsal log: its show clock was set "
                   "and nothing in it happened on the floor, so it is not exported for the "
@@ -182,7 +185,7 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _pack(log: EventLog, args: argparse.Namespace) -> int:
+def _pack(log: StoredLog, args: argparse.Namespace) -> int:
     checkpoints, public = _anchoring(args)
     now = wall_clock_ms()
     try:
@@ -198,7 +201,7 @@ def _pack(log: EventLog, args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     checkpoints, public = _anchoring(args)
-    with EventLog.open(args.db, create=False) as log:
+    with open_log(args.db, create=False) as log:
         if log_kind(log) == REHEARSAL:
             print(f"showrunner-controller: {args.db} is a rehearsal log: nothing in it "
                   "happened on the floor, so there is no record for the auditor.",

@@ -6,25 +6,24 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from controller.access.keys import issue_key, revoke_key
 from controller.application.service import wall_clock_ms
 from controller.domain.commands import ROLES
-from controller.store.sqlite import EventLog
+from controller.store.target import db_arg, open_log
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     keys = sub.add_parser("key", help="issue a key for a role (printed once); `key revoke`, "
                           "`key list`")
-    keys.add_argument("--db", type=Path)
+    keys.add_argument("--db", type=db_arg)
     keys.add_argument("--role", choices=ROLES)
     keys.add_argument("--name", help="who holds it, e.g. 'MC tablet'")
     keys.set_defaults(run=_issue_key, key_parser=keys)
     key_sub = keys.add_subparsers(dest="key_command")
     revoke = key_sub.add_parser("revoke", help="revoke a key (an event in the log); it is "
                                 "refused from its next connect")
-    revoke.add_argument("--db", type=Path, required=True)
+    revoke.add_argument("--db", type=db_arg, required=True)
     which = revoke.add_mutually_exclusive_group(required=True)
     which.add_argument("--name", help="the holder's name, as issued")
     which.add_argument("--hash", dest="hash_prefix", help="the start of the key's hash, as "
@@ -32,20 +31,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     revoke.add_argument("--reason", default="")
     revoke.set_defaults(run=_revoke_key)
     listing = key_sub.add_parser("list", help="every key: hash start, role, name, state")
-    listing.add_argument("--db", type=Path, required=True)
+    listing.add_argument("--db", type=db_arg, required=True)
     listing.set_defaults(run=_list_keys)
 
 
 def _issue_key(args: argparse.Namespace) -> int:
     if not (args.db and args.role and args.name):
         args.key_parser.error("issuing a key needs --db, --role and --name")
-    with EventLog.open(args.db) as log:
+    with open_log(args.db) as log:
         print(issue_key(log, args.role, args.name, wall_clock_ms()))
     return 0
 
 
 def _revoke_key(args: argparse.Namespace) -> int:
-    with EventLog.open(args.db, create=False) as log:
+    with open_log(args.db, create=False) as log:
         try:
             event = revoke_key(log, wall_clock_ms(), name=args.name, hash_prefix=args.hash_prefix,
                                reason=args.reason)
@@ -58,7 +57,7 @@ def _revoke_key(args: argparse.Namespace) -> int:
 
 
 def _list_keys(args: argparse.Namespace) -> int:
-    with EventLog.open(args.db, create=False) as log:
+    with open_log(args.db, create=False) as log:
         for p in log.principals():
             state = "revoked" if p.revoked else "live"
             print(f"{p.key_hash[:12]}  {p.role:<10}  {state:<7}  {p.name}")

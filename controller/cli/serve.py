@@ -7,6 +7,8 @@ import argparse
 import asyncio
 import os
 import signal
+import socket
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,8 +28,10 @@ from controller.cluster.owner import share
 from controller.cluster.queue import MessageQueue, message_queue
 from controller.http.app import create_app
 from controller.rehearsal.log import rehearsing, require_kind
+from controller.store.lease import LEASE_S, RENEW_S, Lease
 from controller.store.lock import writer_lock
-from controller.store.sqlite import EventLog, StoreError
+from controller.store.sqlite import StoreError
+from controller.store.target import LogAt, db_arg, files_of, is_database, open_log
 
 SHUTDOWN_S = 0.3  # what a request still running at shutdown gets (pages were closed first)
 PARENT_CHECK_S = 0.5
@@ -35,7 +39,11 @@ PARENT_CHECK_S = 0.5
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = sub.add_parser("serve", help="run the controller service")
-    serve.add_argument("--db", type=Path, required=True, help="event log (SQLite file)")
+    serve.add_argument("--db", type=db_arg, required=True, help="event log: an SQLite file, or "
+                       "a PostgreSQL database's postgresql:// URL (several controllers on one "
+                       "log, one leading, the others --standby: docs/operations.md)")
+    serve.add_argument("--advertise", metavar="URL", help="with a PostgreSQL log: the address "
+                       "clients reach this controller at (default http://HOST:PORT)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8080, help="0 picks a free port")
     serve.add_argument("--playlists", type=Path, help="development: reload changed playlist "
@@ -57,17 +65,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        help="a person's login lasts this long (default 12)")
     serve.add_argument("--secure-cookies", action="store_true", help="mark the login cookie "
                        "Secure: set it when the pages are served over https")
-    serve.add_argument("--standby", action="store_true", help="run beside the controller "
-                       "that serves this --db on this PC: keep the show's state hot from its "
-                       "log and take over, on the same --host and --port, the moment that "
-                       "controller ends (docs/operations.md)")
+    serve.add_argument("--standby", action="store_true", help="keep the show's state hot from "
+                       "the log while another controller serves it, and take over the moment "
+                       "that one ends (an SQLite log: on this PC, the same --port) or loses the "
+                       "lead (a PostgreSQL log: within 5 s; docs/operations.md)")
     serve.add_argument("--message-queue", metavar="redis://HOST:PORT/N", help="share the show "
                        "with fan-out processes (`fanout`) through this Redis (docs/operations.md)")
     serve.set_defaults(run=_serve)
 
     fanout = sub.add_parser("fanout", help="serve more screens and cue pages of a show that a "
                             "`serve --message-queue` process owns (docs/operations.md)")
-    fanout.add_argument("--db", type=Path, required=True, help="the owner's event log (read "
+    fanout.add_argument("--db", type=db_arg, required=True, help="the owner's event log (read "
                         "only)")
     fanout.add_argument("--message-queue", required=True, metavar="redis://HOST:PORT/N",
                         help="the owner's --message-queue")
@@ -113,10 +121,10 @@ def _trusted(args: argparse.Namespace) -> TrustedProxies:
     return TrustedProxies(tuple(n for p in args.trusted_proxies for n in p.networks))
 
 
-def check_log(db: Path, rehearsing: bool) -> None:
+def check_log(db: LogAt, rehearsing: bool) -> None:
     """Refuse a bad log, or one of the wrong kind, before the port is bound. The chain is
     followed from the snapshot the start will load on (docs/operations.md)."""
-    with EventLog.open(db) as log:
+    with open_log(db) as log:
         broken = log.first_broken_link(snapshots.start_point(log))
         if broken:
             raise StoreError(f"{db}: {finding(log, broken).sentence()}. The controller "
@@ -127,32 +135,56 @@ def check_log(db: Path, rehearsing: bool) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     standby = _stand_by(args.db) if args.standby else None
+    if is_database(args.db):  # one leader per log: the lease, held while it serves
+        _serve_on(args, standby, _lead(args, standby))
+        return 0
     waiting = standby_waiting(standby) if standby else None
     with writer_lock(args.db, waiting):  # one writer per log, taken before the log is written
-        check_log(args.db, rehearsing=False)
-        if standby is not None:
-            standby.follow()
-            print(f"standby: taking over the show at event {standby.seq}", flush=True)
-        if args.checkpoint_every < 1:
-            raise CheckpointError("--checkpoint-every must be 1 or more.")
-        anchor = Anchoring(signing_key(args.db, args.checkpoint_key),
-                           args.checkpoints or beside(args.db, ".checkpoints"),
-                           args.checkpoint_every)
-        ensure_key(anchor.key)
-        limit = KeyLimit(args.key_failures, args.key_window)
-        policy = LoginPolicy(session_s=args.session_hours * 3600,
-                             secure_cookie=args.secure_cookies)
-        queue = _queue(args.db, args.message_queue) if args.message_queue else None
-        app = create_app(args.db, args.playlists, anchor, limit, login_policy=policy,
-                         log_checked=True,
-                         host=args.host, sharing=share(queue) if queue else None,
-                         proxies=_trusted(args),
-                         warm=standby.service if standby else None)
-        asyncio.run(_run_server(app, args.host, args.port))
+        _serve_on(args, standby, None)
     return 0
 
 
-def _stand_by(db: Path) -> Standby:
+def _serve_on(args: argparse.Namespace, standby: Standby | None, leading: Lease | None) -> None:
+    check_log(args.db, rehearsing=False)
+    if standby is not None:
+        standby.follow()
+        print(f"standby: taking over the show at event {standby.seq}", flush=True)
+    if args.checkpoint_every < 1:
+        raise CheckpointError("--checkpoint-every must be 1 or more.")
+    files = files_of(args.db)
+    anchor = Anchoring(signing_key(files, args.checkpoint_key),
+                       args.checkpoints or beside(files, ".checkpoints"), args.checkpoint_every)
+    ensure_key(anchor.key)
+    limit = KeyLimit(args.key_failures, args.key_window)
+    policy = LoginPolicy(session_s=args.session_hours * 3600, secure_cookie=args.secure_cookies)
+    queue = _queue(args.db, args.message_queue) if args.message_queue else None
+    app = create_app(args.db, args.playlists, anchor, limit, login_policy=policy,
+                     log_checked=True, host=args.host, sharing=share(queue) if queue else None,
+                     proxies=_trusted(args), warm=standby.service if standby else None,
+                     leading=leading)
+    asyncio.run(_run_server(app, args.host, args.port))
+
+
+def _lead(args: argparse.Namespace, standby: Standby | None) -> Lease:
+    """Take the lead of a PostgreSQL log: at once, or (a standby) once the leader is gone."""
+    lease = Lease(args.db, f"{socket.gethostname()}:{os.getpid()}",
+                  args.advertise or f"http://{args.host}:{args.port}")
+    waiting = standby_waiting(standby) if standby else None
+    patience = time.monotonic() + LEASE_S + RENEW_S  # the leader may be this one, just killed
+    while lease.try_acquire() is None:
+        leader = lease.leader()
+        if waiting is None and time.monotonic() > patience:
+            raise StoreError(f"The show's log is led by the controller at "
+                             f"{leader.address if leader else 'another address'}: start this one "
+                             "with --standby to take over when that one ends.")
+        if waiting is not None:
+            waiting(f"the controller at {leader.address}" if leader else "another controller")
+        time.sleep(RENEW_S)
+    print(f"leading the show's log (lease epoch {lease.epoch})", flush=True)
+    return lease
+
+
+def _stand_by(db: LogAt) -> Standby:
     check_log(db, rehearsing=False)
     standby = Standby(db)
     print(f"standby: the show's state is ready at event {standby.seq}", flush=True)
@@ -180,8 +212,8 @@ def _fanout(args: argparse.Namespace) -> int:
     return 0
 
 
-def _queue(db: Path, url: str) -> MessageQueue:
-    with EventLog.open(db, create=False) as log:
+def _queue(db: LogAt, url: str) -> MessageQueue:
+    with open_log(db, create=False) as log:
         return message_queue(url, log.log_id)
 
 

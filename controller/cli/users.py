@@ -9,12 +9,11 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
-from pathlib import Path
 
 from controller.access.people import add_user, disable_user
 from controller.application.service import wall_clock_ms
 from controller.domain.users import PEOPLE_ROLES
-from controller.store.sqlite import EventLog
+from controller.store.target import db_arg, open_log
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,15 +25,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                               "from stdin), never given on the command line")
     add.add_argument("name")
     add.add_argument("--role", choices=PEOPLE_ROLES, required=True)
-    add.add_argument("--db", type=Path, required=True)
+    add.add_argument("--db", type=db_arg, required=True)
     add.set_defaults(run=_add_user)
     listing = user_sub.add_parser("list", help="every person: name, role, state")
-    listing.add_argument("--db", type=Path, required=True)
+    listing.add_argument("--db", type=db_arg, required=True)
     listing.set_defaults(run=_list_users)
     disable = user_sub.add_parser("disable", help="stop a person logging in; their open "
                                   "pages are cut")
     disable.add_argument("name")
-    disable.add_argument("--db", type=Path, required=True)
+    disable.add_argument("--db", type=db_arg, required=True)
     disable.add_argument("--reason", default="")
     disable.set_defaults(run=_disable_user)
 
@@ -50,7 +49,7 @@ def _read_password() -> str:
 
 
 def _add_user(args: argparse.Namespace) -> int:
-    with EventLog.open(args.db) as log:
+    with open_log(args.db) as log:
         try:
             event = add_user(log, args.name, args.role, _read_password(), wall_clock_ms())
         except ValueError as exc:
@@ -61,7 +60,7 @@ def _add_user(args: argparse.Namespace) -> int:
 
 
 def _list_users(args: argparse.Namespace) -> int:
-    with EventLog.open(args.db, create=False) as log:
+    with open_log(args.db, create=False) as log:
         for user in log.users():
             state = "disabled" if user.disabled else "active"
             print(f"{user.name:<24}  {user.role:<10}  {state}")
@@ -69,7 +68,7 @@ def _list_users(args: argparse.Namespace) -> int:
 
 
 def _disable_user(args: argparse.Namespace) -> int:
-    with EventLog.open(args.db, create=False) as log:
+    with open_log(args.db, create=False) as log:
         try:
             event = disable_user(log, args.name, wall_clock_ms(), args.reason)
         except ValueError as exc:

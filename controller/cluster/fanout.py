@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import socketio
@@ -47,7 +46,7 @@ from controller.realtime.namespaces.cue import CueNamespace
 from controller.realtime.namespaces.display import DisplayNamespace
 from controller.realtime.server import WireServer
 from controller.screens.views import VIEW_PREFIX
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, open_log
 
 FOLLOW_S = 0.2
 log = logging.getLogger(__name__)
@@ -100,7 +99,7 @@ class OwnerOnly(socketio.AsyncNamespace):
         raise socketio.exceptions.ConnectionRefusedError(OWNER_ONLY)
 
 
-def create_fanout_app(db_path: Path, queue: MessageQueue,
+def create_fanout_app(db_path: LogAt, queue: MessageQueue,
                       proxies: TrustedProxies | None = None) -> web.Application:
     """`proxies`: whose X-Forwarded-For names the client (controller/access/addresses.py)."""
     app = web.Application(client_max_size=MAX_MESSAGE_BYTES,
@@ -118,9 +117,9 @@ def create_fanout_app(db_path: Path, queue: MessageQueue,
     return app
 
 
-def _follow_log(db_path: Path, sio: WireServer, queue: MessageQueue):
+def _follow_log(db_path: LogAt, sio: WireServer, queue: MessageQueue):
     async def context(app: web.Application) -> AsyncIterator[None]:
-        events = EventLog.open(db_path, create=False)
+        events = open_log(db_path, create=False)
         service = Service(events, Show(build_features()), wall_clock_ms)
         service.replay()
         keep_replayed_state()

@@ -24,6 +24,7 @@ from controller.access.logins import REHEARSAL_COOKIE, LoginPolicy, Logins
 from controller.application.configs import record_configs
 from controller.application.features import build_features
 from controller.application.heap import keep_replayed_state
+from controller.application.leadership import keep_leading
 from controller.application.service import Service, wall_clock_ms
 from controller.application.show import Show
 from controller.application.snapshots import Snapshots
@@ -63,13 +64,16 @@ from controller.realtime.server import WireServer
 from controller.realtime.sharing import Sharing
 from controller.rehearsal.log import Rehearsing, require_kind
 from controller.rehearsal.runner import RehearsalRunner
-from controller.store.sqlite import EventLog
+from controller.store.lease import Lease
+from controller.store.log import StoredLog
+from controller.store.postgres import PostgresEventLog
+from controller.store.target import LogAt, files_of, open_log
 
 WEB_DIR = Path(__file__).resolve().parents[1] / "web"
-db_path_key = web.AppKey("db_path", Path)
+db_path_key: web.AppKey[LogAt] = web.AppKey("db_path")
 
 
-def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring | None = None,
+def create_app(db_path: LogAt, playlists: Path | None = None, anchor: Anchoring | None = None,
                key_limit: KeyLimit | None = None,
                rehearsal: Rehearsing | None = None,
                login_policy: LoginPolicy | None = None,
@@ -77,7 +81,8 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
                sharing: Sharing | None = None,
                proxies: TrustedProxies | None = None,
                log_checked: bool = False,
-               warm: Service | None = None) -> web.Application:
+               warm: Service | None = None,
+               leading: Lease | None = None) -> web.Application:
     """`playlists`: a directory whose changed files are reloaded onto screens (development);
     `anchor`: where to sign checkpoints of the log (at start, every N events, at shutdown);
     `key_limit`: wrong keys allowed per address and key before their refusals are slowed
@@ -90,7 +95,9 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
     `sharing`: when fan-out processes serve screens too (controller/cluster/owner.py);
     `proxies`: whose X-Forwarded-For names the client (controller/access/addresses.py);
     `warm`: the service of a standby taking over, replayed already and up to date with the log
-    (controller/application/standby.py)."""
+    (controller/application/standby.py);
+    `leading`: the lease of a PostgreSQL log this controller leads: its appends are fenced by
+    it, and it stops serving when the lease is lost (controller/application/leadership.py)."""
     app = web.Application(client_max_size=MAX_MESSAGE_BYTES,
                           middlewares=[client_addresses(proxies or TrustedProxies()),
                                        plain_keys])
@@ -106,7 +113,7 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
                      client_manager=sharing.manager if sharing else None)
     sio.attach(app)
     app.cleanup_ctx.append(_open_store(sio, playlists, anchor, attempts, rehearsal, sharing,
-                                       log_checked, warm))
+                                       log_checked, warm, leading))
     app.on_shutdown.append(_close_connections(sio))
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/clock", clock)
@@ -117,7 +124,7 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
     app[live_credits_key] = LiveCredits()
     add_api_routes(app)
     if rehearsal is None:
-        app[runner_key] = RehearsalRunner(db_path, host, lambda: _log_of(app).users())
+        app[runner_key] = RehearsalRunner(files_of(db_path), host, lambda: _log_of(app).users())
         app.on_shutdown.append(_stop_rehearsal)
     add_rehearsal_routes(app, _log_of, lambda a: a[hub_key].service.clock())
     add_routes(app, WEB_DIR, _log_of)
@@ -136,11 +143,14 @@ def create_app(db_path: Path, playlists: Path | None = None, anchor: Anchoring |
 
 def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | None,
                 attempts: KeyAttempts, rehearsal: Rehearsing | None,
-                sharing: Sharing | None, log_checked: bool, warm: Service | None):
+                sharing: Sharing | None, log_checked: bool, warm: Service | None,
+                leading: Lease | None):
     async def context(app: web.Application) -> AsyncIterator[None]:
-        log = warm.log if warm else EventLog.open(app[db_path_key], checked=log_checked)
+        log = warm.log if warm else open_log(app[db_path_key], checked=log_checked)
         try:
             require_kind(log, rehearsal is not None)
+            if leading is not None and isinstance(log, PostgresEventLog):
+                log.fenced_by(leading.fence, Lease.prepare)
             if warm is not None:
                 service = warm
                 service.catch_up()
@@ -176,6 +186,8 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
                  asyncio.create_task(_prepare_payloads(service.show))]
         if playlists is not None:
             tasks.append(asyncio.create_task(watch_playlists(hub, playlists)))
+        if leading is not None:
+            tasks.append(asyncio.create_task(keep_leading(leading)))
         if sharing is not None:
             tasks += [asyncio.create_task(task) for task in sharing.beside(hub)]
         yield
@@ -202,7 +214,7 @@ async def _stop_rehearsal(app: web.Application) -> None:
     await app[runner_key].stop()
 
 
-def _log_of(app: web.Application) -> EventLog:
+def _log_of(app: web.Application) -> StoredLog:
     return app[hub_key].service.log
 
 

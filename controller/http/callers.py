@@ -18,7 +18,7 @@ from controller.domain.errors import Rejected
 from controller.http.logins import logins_key
 from controller.http.middleware import KEY_HEADER
 from controller.http.shared import attempts_key
-from controller.store.sqlite import EventLog
+from controller.store.log import StoredLog
 
 HTTP_DOOR = "http"  # the wrong-key counter's name for HTTP, beside the sockets' namespaces
 WRONG_KEY = "Unknown or revoked key."
@@ -32,7 +32,7 @@ async def wrong_key(request: web.Request, reason: str = WRONG_KEY) -> str:
         request.remote or "unknown", HTTP_DOOR, reason, key if plain_key(key) else None)
 
 
-async def caller(request: web.Request, log: EventLog, roles: Collection[str], log_in: str,
+async def caller(request: web.Request, log: StoredLog, roles: Collection[str], log_in: str,
                  not_allowed: str) -> str:
     """The name of the person or key asking, when its role is one of `roles`; else `Rejected`
     with `not_logged_in` (saying `log_in`; a wrong key's refusal says so, after its pause) or
@@ -40,7 +40,7 @@ async def caller(request: web.Request, log: EventLog, roles: Collection[str], lo
     return (await caller_principal(request, log, roles, log_in, not_allowed)).name
 
 
-async def caller_principal(request: web.Request, log: EventLog, roles: Collection[str],
+async def caller_principal(request: web.Request, log: StoredLog, roles: Collection[str],
                            log_in: str, not_allowed: str) -> Principal:
     """As `caller`, the whole principal: for a route that sends a command in its name."""
     if KEY_HEADER not in request.headers:

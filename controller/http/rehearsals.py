@@ -21,14 +21,14 @@ from controller.http.logins import logins_key
 from controller.rehearsal.log import MAX_SPEED
 from controller.rehearsal.moments import moments
 from controller.rehearsal.runner import RehearsalRunner
-from controller.store.sqlite import EventLog
+from controller.store.log import StoredLog
 
 ROLES = frozenset({"operator", "technician"})
 runner_key = web.AppKey("rehearsals", RehearsalRunner)
 ALREADY = "This controller is a rehearsal already: start another from the live show's console."
 
 
-def add_rehearsal_routes(app: web.Application, log_of: Callable[[web.Application], EventLog],
+def add_rehearsal_routes(app: web.Application, log_of: Callable[[web.Application], StoredLog],
                          clock: Callable[[web.Application], int]) -> None:
     """`log_of(app)`, `clock(app)`: the running controller's log and show clock."""
 

@@ -19,7 +19,8 @@ from controller.audit.checkpoints import Anchoring, public_path
 from controller.audit.document import PROMOTIONS, Period
 from controller.audit.report import report_pdf
 from controller.http.logins import logins_key
-from controller.store.sqlite import EventLog
+from controller.store.log import StoredLog
+from controller.store.target import db_arg, open_read_only
 
 REPORT_READERS = frozenset({"auditor", "operator"})
 
@@ -32,11 +33,12 @@ def anchoring_of(db: Path, anchor: Anchoring | None) -> tuple[Path, Path]:
     return db.with_name(db.name + ".checkpoints"), db.with_name(db.name + ".checkpoint-key.pub")
 
 
-def make_report(db: Path, promotion: str, period: Period, now_ms: int,
+def make_report(db: str, files: Path, promotion: str, period: Period, now_ms: int,
                 anchor: Anchoring | None) -> bytes:
-    """The PDF, from a read-only snapshot of the log (run off the event loop)."""
-    checkpoints, public = anchoring_of(db, anchor)
-    log = EventLog.open_read_only(db)
+    """The PDF, from a read-only snapshot of the log at `db` (run off the event loop); `files`:
+    what the files beside it are named after."""
+    checkpoints, public = anchoring_of(files, anchor)
+    log = open_read_only(db_arg(db))
     try:
         return report_pdf(log, promotion, period, now_ms, checkpoints, public)
     finally:
@@ -54,7 +56,7 @@ def _day(request: web.Request, name: str) -> dt.date | None:
                                  f"not {text!r}.") from None
 
 
-def add_report_routes(app: web.Application, log_of: Callable[[web.Application], EventLog],
+def add_report_routes(app: web.Application, log_of: Callable[[web.Application], StoredLog],
                       now_of: Callable[[web.Application], int],
                       anchor: Anchoring | None) -> None:
     async def report(request: web.Request) -> web.Response:
@@ -74,7 +76,7 @@ def add_report_routes(app: web.Application, log_of: Callable[[web.Application], 
         period = Period(_day(request, "from"), _day(request, "to"))
         if period.start and period.end and period.end < period.start:
             raise web.HTTPBadRequest(text="The period ends before it starts.")
-        pdf = await asyncio.to_thread(make_report, log.path, promotion, period,
+        pdf = await asyncio.to_thread(make_report, log.address, log.path, promotion, period,
                                       now_of(request.app), anchor)
         name = f"{promotion}-record.pdf"
         return web.Response(body=pdf, content_type="application/pdf", headers={

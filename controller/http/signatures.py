@@ -33,8 +33,9 @@ from controller.domain.signatures import (
     MIN_WIDTH,
 )
 from controller.http.callers import caller
+from controller.store.log import StoredLog
 from controller.store.signatures import StoredSignature
-from controller.store.sqlite import EventLog, StorageUnavailable
+from controller.store.sqlite import StorageUnavailable
 
 STROKES_HEADER = "X-Signature-Strokes"
 READERS = frozenset({"operator", "auditor"})
@@ -120,7 +121,7 @@ async def read_capped(request: web.Request, cap: int) -> bytes | None:
     return bytes(body)
 
 
-def add_signature_routes(app: web.Application, log_of: Callable[[web.Application], EventLog],
+def add_signature_routes(app: web.Application, log_of: Callable[[web.Application], StoredLog],
                          clock: Callable[[web.Application], int]) -> None:
     """`log_of(app)`, `clock(app)`: the running controller's log and show clock."""
 

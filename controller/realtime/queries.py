@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from pathlib import Path
 from typing import Annotated, Any, TypeAlias
 from zoneinfo import ZoneInfo
 
@@ -28,7 +27,7 @@ from controller.realtime.hub import Hub
 from controller.register import Register
 from controller.screens.audience import floor_playlist
 from controller.screens.payloads import Assign, ScreenOnly
-from controller.store.sqlite import EventLog
+from controller.store.target import db_arg, open_read_only
 from showrunner.contract.fields import PRINTABLE, Ref
 from showrunner.contract.money import format_int
 from showrunner.contract.playlist.validate import PlaylistError
@@ -111,9 +110,9 @@ async def screenshot_request(p: ScreenOnly, hub: Hub) -> dict[str, Any]:
     return {}
 
 
-def chain_verdict(db: Path) -> Verdict:
+def chain_verdict(db: str) -> Verdict:
     """`audit verify`'s checks on a read-only snapshot of the log (run in a worker thread)."""
-    log = EventLog.open_read_only(db)
+    log = open_read_only(db_arg(db))
     try:
         return verify_log(log)
     finally:
@@ -124,7 +123,7 @@ async def verify_chain(p: Nothing, hub: Hub) -> dict[str, Any]:
     """Verify the log now, off the event loop: "Chain holds: 12 345 events, head ab12…,
     checked 14:03", or what failed, in words."""
     service = hub.service
-    verdict = await asyncio.to_thread(chain_verdict, service.log.path)
+    verdict = await asyncio.to_thread(chain_verdict, service.log.address)
     zone = service.show.feature(Venue)
     assert isinstance(zone, Venue)
     checked = dt.datetime.fromtimestamp(service.clock() / 1000, dt.UTC).astimezone(

@@ -19,7 +19,8 @@ from controller.application.service import wall_clock_ms
 from controller.application.settings import load
 from controller.domain.config import ConfigError, Configurable
 from controller.domain.rehearsal import RehearsalStarted
-from controller.store.sqlite import EventLog, StoreError
+from controller.store.log import StoredLog
+from controller.store.sqlite import StoreError
 from controller.store.users import USER_ADDED, USER_DISABLED
 from controller.store.writes import KEY_ISSUED, KEY_REVOKED
 
@@ -31,7 +32,7 @@ AT_FORMAT = "%Y-%m-%d %H:%M"
 NOT_SHOW = frozenset({KEY_ISSUED, KEY_REVOKED, USER_ADDED, USER_DISABLED})  # who, not what
 
 
-def log_kind(log: EventLog) -> str:
+def log_kind(log: StoredLog) -> str:
     """NEW, LIVE or REHEARSAL: what the log's first show event (not a key or a person) says."""
     first = next((e for e in log.read() if e.type not in NOT_SHOW), None)
     if first is None:
@@ -39,7 +40,7 @@ def log_kind(log: EventLog) -> str:
     return REHEARSAL if first.type == RehearsalStarted.type_name else LIVE
 
 
-def require_kind(log: EventLog, rehearsing: bool) -> None:
+def require_kind(log: StoredLog, rehearsing: bool) -> None:
     """Refuse a rehearsal log for the live show, and a live log for a rehearsal."""
     kind = log_kind(log)
     if kind == REHEARSAL and not rehearsing:

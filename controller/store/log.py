@@ -18,6 +18,7 @@ import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Self
 
 from controller.store import calls as calls_table
@@ -129,6 +130,15 @@ def create_beside_tables(db: Database, dialect: Dialect) -> None:
 class StoredLog(ABC):
     """One connection to a log, either store's: `where` names it in messages."""
 
+    #: what the files beside the log are named after (DB.media, DB.checkpoints, ...)
+    path: Path
+    log_id: str
+
+    @property
+    @abstractmethod
+    def address(self) -> str:
+        """What another process opens this log by (controller/store/target.py)."""
+
     def __init__(self, db: Database, dialect: Dialect, where: str) -> None:
         self._db = db
         self._dialect = dialect
@@ -154,6 +164,13 @@ class StoredLog(ABC):
         self.close()
 
     # -- commands ---------------------------------------------------------------------------
+    @abstractmethod
+    def append(self, command_id: str, actor: str, at_ms: int, events: Sequence[EventRecord],
+               ack: dict[str, Any], *, principal: str, digest: str | None,
+               also: Sequence[users_table.Statement] = ()) -> list[int]:
+        """Append one command's events and its ack in one durable transaction (each store's
+        own way of taking the tail); the new events' seqs."""
+
     def ack_for(self, principal: str, command_id: str) -> StoredAck | None:
         """The ack of `principal`'s command `command_id`, if it was applied."""
         row = self._db.execute(

@@ -11,6 +11,7 @@ database is made at the current log format; PostgreSQL logs have no older format
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -85,14 +86,20 @@ def _shown(url: str) -> str:
 class PostgresEventLog(StoredLog):
     """One connection to a log in PostgreSQL; other connections may append beside it."""
 
-    def __init__(self, url: str, connection: psycopg.Connection[Any]) -> None:
+    def __init__(self, url: str, connection: psycopg.Connection[Any],
+                 files: Path | None = None) -> None:
         self.url = url
+        #: what the files beside the log are named after (controller/store/target.py)
+        self.path = files or Path(str(conninfo_to_dict(url).get("dbname") or "showrunner"))
+        #: run in every append's transaction unless one is given: the leader's epoch check
+        self.fence: Fence | None = None
         self._conn = connection
         super().__init__(_Connection(connection), POSTGRES, _shown(url))
         self.log_id = self._stored_log_id()
 
     @classmethod
-    def open(cls, url: str, create: bool = True) -> PostgresEventLog:
+    def open(cls, url: str, create: bool = True, files: Path | None = None
+             ) -> PostgresEventLog:
         """Open the log in the database at `url`, making it in an empty database (`create`).
         A database that holds other tables, or a log of another format, is refused with
         nothing changed."""
@@ -105,7 +112,7 @@ class PostgresEventLog(StoredLog):
         try:
             with conn.transaction():
                 _make_or_check(_Connection(conn), where, create)
-            return cls(url, conn)
+            return cls(url, conn, files)
         except psycopg.Error as exc:
             conn.close()
             raise StoreError(f"{where}: not a readable Showrunner event log ({exc}); nothing "
@@ -114,6 +121,18 @@ class PostgresEventLog(StoredLog):
             conn.close()
             raise
 
+    @property
+    def address(self) -> str:
+        """What another process opens this log by (`target.open_log`)."""
+        return self.url
+
+    def fenced_by(self, fence: Fence, prepare: Callable[[psycopg.Connection[Any]], None]
+                  ) -> None:
+        """Run `fence` in every append from now on (`prepare` sets the connection up for it:
+        `Lease.prepare`)."""
+        prepare(self._conn)
+        self.fence = fence
+
     def append(self, command_id: str, actor: str, at_ms: int, events: Sequence[EventRecord],
                ack: dict[str, Any], *, principal: str, digest: str | None,
                also: Sequence[users_table.Statement] = (), fence: Fence | None = None
@@ -121,6 +140,8 @@ class PostgresEventLog(StoredLog):
         """`EventLog.append`, safe beside other connections appending: `fence`, when given,
         runs first in the transaction (if it raises, nothing is written and its exception
         propagates); then the tail is read under the events table's lock, held to the commit."""
+
+        fence = fence or self.fence
 
         def first() -> None:
             if fence is not None:

@@ -119,22 +119,3 @@ def write_beside(path: Path, seq: int, hash_: str, format_: str, at_ms: int,
         return put(db, SQLITE, seq, hash_, format_, at_ms, blob)
     finally:
         db.close()
-
-
-def main(argv: list[str]) -> int:
-    """`python -m controller.store.snapshots DB SEQ HASH FORMAT AT_MS FILE`: keep the snapshot
-    in FILE (then removed) in the log DB. The controller's forked child execs this once it has
-    written FILE: a fresh process, so no SQLite state of the controller's crosses the fork."""
-    db, seq, hash_, format_, at_ms, file = argv
-    blob_file = Path(file)
-    try:
-        write_beside(Path(db), int(seq), hash_, format_, int(at_ms), blob_file.read_bytes())
-    finally:
-        blob_file.unlink(missing_ok=True)
-    return 0
-
-
-if __name__ == "__main__":
-    import sys
-
-    sys.exit(main(sys.argv[1:]))

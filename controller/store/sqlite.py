@@ -54,6 +54,11 @@ class EventLog(StoredLog):
             self.log_id = log_identity(self._db)
             create_beside_tables(self._db, SQLITE)
 
+    @property
+    def address(self) -> str:
+        """What another process opens this log by (`target.open_log`)."""
+        return str(self.path)
+
     @classmethod
     def open(cls, path: Path | str, create: bool = True, checked: bool = False) -> EventLog:
         """Open (or create) a log. An existing file is checked read-only first, so a corrupt
