@@ -21,8 +21,10 @@ from controller.store.target import LogAt, open_log
 class Standby:
     """The warm service: replayed at start, then following the log until it takes over."""
 
-    def __init__(self, db: LogAt) -> None:
-        log = open_log(db, create=False, checked=True)  # the caller checked it
+    def __init__(self, db: LogAt, checked_to: int) -> None:
+        #: the caller checked the log's chain up to this event: a takeover checks the rest
+        self.checked_to = checked_to
+        log = open_log(db, create=False, checked=True)
         try:
             self.service = Service(log, Show(build_features()), wall_clock_ms)
             self.service.replay()

@@ -121,16 +121,19 @@ def _trusted(args: argparse.Namespace) -> TrustedProxies:
     return TrustedProxies(tuple(n for p in args.trusted_proxies for n in p.networks))
 
 
-def check_log(db: LogAt, rehearsing: bool) -> None:
+def check_log(db: LogAt, rehearsing: bool, checked_to: int = 0) -> int:
     """Refuse a bad log, or one of the wrong kind, before the port is bound. The chain is
-    followed from the snapshot the start will load on (docs/operations.md)."""
+    followed from the snapshot the start will load on (docs/operations.md), or from
+    `checked_to`, where this process followed it to already (a standby taking over); the
+    event it was followed to."""
     with open_log(db) as log:
-        broken = log.first_broken_link(snapshots.start_point(log))
+        broken = log.first_broken_link(max(snapshots.start_point(log), checked_to))
         if broken:
             raise StoreError(f"{db}: {finding(log, broken).sentence()}. The controller "
                              "does not start on a log that may have been tampered with; run "
                              f"`showrunner-controller audit verify --db {db}`.")
         require_kind(log, rehearsing)
+        return log.last_seq
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -145,7 +148,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _serve_on(args: argparse.Namespace, standby: Standby | None, leading: Lease | None) -> None:
-    check_log(args.db, rehearsing=False)
+    check_log(args.db, rehearsing=False, checked_to=standby.checked_to if standby else 0)
     if standby is not None:
         standby.follow()
         print(f"standby: taking over the show at event {standby.seq}", flush=True)
@@ -185,8 +188,7 @@ def _lead(args: argparse.Namespace, standby: Standby | None) -> Lease:
 
 
 def _stand_by(db: LogAt) -> Standby:
-    check_log(db, rehearsing=False)
-    standby = Standby(db)
+    standby = Standby(db, checked_to=check_log(db, rehearsing=False))
     print(f"standby: the show's state is ready at event {standby.seq}", flush=True)
     return standby
 
