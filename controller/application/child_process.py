@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 
 from controller.application.settings import CONFIG_DIR_ENV
+from controller.store.target import LogAt, is_database
 
 ROOT = Path(__file__).resolve().parents[2]
 LISTENING = "listening on "
@@ -30,9 +31,10 @@ class ControllerProcess:
 
     command = "serve"  # or "rehearse", with its options in extra_args
 
-    def __init__(self, db_path: Path, host: str = "127.0.0.1", port: int = 0,
-                 extra_args: tuple[str, ...] = ()) -> None:
+    def __init__(self, db_path: LogAt, host: str = "127.0.0.1", port: int = 0,
+                 extra_args: tuple[str, ...] = (), cwd: Path = ROOT) -> None:
         self.db_path = db_path
+        self.cwd = cwd  # where files beside a PostgreSQL log are kept (its "PC")
         self.extra_args = extra_args
         self.host = host
         self.port = port
@@ -51,9 +53,10 @@ class ControllerProcess:
         self.output, self.url = [], ""
         self.process = subprocess.Popen(
             [sys.executable, "-u", "-m", "controller.cli", self.command,
-             "--db", os.path.abspath(self.db_path), "--host", self.host, "--port", str(self.port),
-             *self.extra_args],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=child_env(),
+             "--db", self.db_path if is_database(self.db_path) else os.path.abspath(self.db_path),
+             "--host", self.host, "--port", str(self.port), *self.extra_args],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=self.cwd,
+            env=child_env(),
         )
         self._ready = threading.Event()
         threading.Thread(target=self._read, args=(self._ready,), daemon=True).start()

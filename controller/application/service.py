@@ -26,6 +26,7 @@ from controller.domain.commands import Context
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent, event_from
 from controller.domain.feature import Feature
+from controller.store.lease import NotLeader
 from controller.store.log import StoredLog
 from controller.store.media import MediaStore
 from controller.store.principal_ids import CLOCK
@@ -169,6 +170,10 @@ class Service:
         except StorageUnavailable as exc:
             logger.error("command %r of %s was not recorded: %s", command_id, principal.name, exc)
             return rejection(STORAGE_UNAVAILABLE, command_id), [], []
+        except NotLeader as exc:  # another controller leads the log now: nothing was written
+            logger.error("command %r of %s was not recorded: %s", command_id, principal.name, exc)
+            return rejection(Rejected("not_leader", f"Nothing was done: {exc}"), command_id), \
+                [], []
         return done, views, events
 
     def _check_signatures(self, payload: Any) -> None:

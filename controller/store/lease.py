@@ -43,7 +43,7 @@ class NotLeader(Exception):
     leader's, for a client to go to ("" when none holds the lease)."""
 
     def __init__(self, address: str) -> None:
-        super().__init__("This controller is a standby: the leader "
+        super().__init__("This controller does not lead the show now: the leader "
                          + (f"is at {address}." if address else "is being chosen; try again in "
                             "a few seconds."))
         self.address = address

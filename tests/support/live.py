@@ -16,9 +16,9 @@ from typing import Any
 import socketio
 
 from controller.access.keys import issue_key
-from controller.application.child_process import ControllerProcess
+from controller.application.child_process import ROOT, ControllerProcess
 from controller.domain.commands import ROLES
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, open_log
 from showrunner.contract.delta import patch
 
 PROMOTIONS = 5  # slots, wildcard, roulette, poker, super9: one PromotionConfigured each
@@ -99,12 +99,13 @@ class Client:
 class LiveController(ControllerProcess):
     """A controller process with a key for every role; it can be killed and started again."""
 
-    def __init__(self, db_path: Path, extra_args: tuple[str, ...] = ()) -> None:
-        super().__init__(db_path, extra_args=extra_args)
+    def __init__(self, db_path: LogAt, extra_args: tuple[str, ...] = (),
+                 cwd: Path = ROOT) -> None:
+        super().__init__(db_path, extra_args=extra_args, cwd=cwd)
         self.keys: dict[str, str] = {}
 
     def issue_keys(self) -> None:
-        log = EventLog.open(self.db_path)
+        log = open_log(self.db_path)
         try:
             for role in ROLES:
                 self.keys[role] = issue_key(log, role, f"test {role}", 0)

@@ -1,0 +1,152 @@
+"""Two controllers on one PostgreSQL log (issue 28), as two PCs: each its own folder and port,
+one leading, the other `--standby`. The leader SIGKILLed: the standby takes the lead and serves
+the show, with every acknowledged command there once, and a screen given both addresses follows
+it. The leader frozen (SIGSTOP) past its lease, then resumed: it writes nothing, says it stepped
+down and ends, and the log holds one history (`audit verify`)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import socketio
+
+from controller.application.child_process import ROOT
+from controller.store.target import open_log
+from showrunner.engine.display import Display, DisplayOptions
+from showrunner.engine.link import Link, LinkTimings, LogJoined
+from tests.integration.test_link_comes_back import Screen
+from tests.support.live import LiveController
+from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401  (fixtures)
+
+SHORT = LinkTimings(connect_s=1.5, call_s=1.5, ping_every_s=1.0, backoff_first_s=0.2,
+                    backoff_max_s=1.0)
+THANDI = {"card": "1234567", "display_name": "Thandi Mokoena"}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def controller(url: str, folder: Path, standby: bool = False) -> LiveController:
+    """A controller on its own "PC": a folder of its own, a port fixed in advance (so it can
+    say where it is), the standby flag."""
+    folder.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    process = LiveController(url, extra_args=("--advertise", f"http://127.0.0.1:{port}",
+                                              *(("--standby",) if standby else ())), cwd=folder)
+    process.port = port
+    return process
+
+
+@asynccontextmanager
+async def two_pcs(url: str, tmp_path: Path) -> AsyncIterator[tuple[LiveController,
+                                                                   LiveController]]:
+    leader, standby = controller(url, tmp_path / "pc-a"), controller(url, tmp_path / "pc-b",
+                                                                     standby=True)
+    leader.issue_keys()
+    standby.keys = leader.keys
+    await leader.start()
+    standby.spawn()
+    try:
+        await said(standby, "serves the show; taking over when it ends", 30)
+        yield leader, standby
+    finally:
+        for process in (standby, leader):
+            if process.process is not None and process.process.poll() is None:
+                os.kill(process.process.pid, signal.SIGCONT)
+            process.stop()
+
+
+async def said(process: LiveController, text: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not any(text in line for line in process.output):
+        assert time.monotonic() < deadline, f"never said {text!r}:\n{''.join(process.output)}"
+        await asyncio.sleep(0.05)
+
+
+def audit_verify(url: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "controller.cli", "audit", "verify", "--db", url],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+
+async def test_the_standby_takes_the_lead_when_the_leader_is_killed_and_nothing_is_lost(
+        tmp_path, postgres_url):  # noqa: F811
+    async with two_pcs(postgres_url, tmp_path) as (leader, standby):
+        async with leader.client() as mc:
+            acked = await mc.send("register_member", THANDI, command_id="before-the-kill")
+            assert acked["ok"], acked
+            assert (await mc.send("slots.enter", {"card": THANDI["card"]}))["ok"]
+            scored = await mc.send("slots.record_score", {"entry": "S1", "score": 40})
+            assert scored["ok"], scored
+        screen = Screen(leader.url, leader.keys["display"], tmp_path / "screen", SHORT)
+        screen.display = Display(DisplayOptions(controller=(leader.url, f"http://127.0.0.1:"
+                                                            f"{standby.port}"),
+                                                screen="screen-1", state_dir=tmp_path / "s"))
+        screen.link = Link((leader.url, f"http://127.0.0.1:{standby.port}"), "screen-1",
+                           leader.keys["display"], timings=SHORT)
+        screen.link.start()
+        try:
+            await screen.until(lambda: (screen.doc() or {}).get("rows"), 10)
+            assert standby.url == ""  # a standby does not listen while another leads
+            leader.kill()
+            killed = time.monotonic()
+            url = await asyncio.to_thread(standby.listening, 30.0)
+            took_over_s = time.monotonic() - killed
+            async with standby.client() as mc:
+                again = await mc.send("register_member", THANDI, command_id="before-the-kill")
+                assert again["seq"] == acked["seq"]  # acknowledged by the dead one: there, once
+                rescored = await mc.send("slots.record_score", {"entry": "S1", "score": 55})
+                assert rescored["ok"] and rescored["seq"] > scored["seq"], rescored
+            back_s = await screen.until(lambda: screen.doc()["rows"][0]["score"] == 55, 15)
+            assert any(isinstance(m, LogJoined) and m.url == url for m in screen.seen)
+            assert not any(isinstance(m, LogJoined) and m.reset for m in screen.seen)
+            print(f"\nthe standby led {took_over_s:.2f} s after the SIGKILL; the screen showed "
+                  f"its new score {back_s:.2f} s after that")
+        finally:
+            screen.link.stop()
+        assert "leading the show's log (lease epoch 2)" in "".join(standby.output)
+    verified = audit_verify(postgres_url)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+async def test_a_leader_frozen_past_its_lease_writes_nothing_and_steps_down(
+        tmp_path, postgres_url):  # noqa: F811
+    async with two_pcs(postgres_url, tmp_path) as (leader, standby):
+        assert leader.process is not None
+        async with leader.client() as frozen_mc:
+            assert (await frozen_mc.send("register_member", THANDI))["ok"]
+            os.kill(leader.process.pid, signal.SIGSTOP)
+            await asyncio.to_thread(standby.listening, 30.0)
+            async with standby.client() as mc:
+                led = await mc.send("register_member", {"card": "7654321",
+                                                        "display_name": "Sipho Dube"})
+                assert led["ok"], led
+            os.kill(leader.process.pid, signal.SIGCONT)
+            try:  # the old leader, woken: its session may still take a command, never write it
+                late = await asyncio.wait_for(frozen_mc.send(
+                    "register_member", {"card": "5550001", "display_name": "Late Caller"}), 5)
+            except (TimeoutError, socketio.exceptions.SocketIOError):
+                late = None  # it stepped down first: the session was closed
+            if late is not None:
+                assert not late["ok"] and late["error"]["code"] == "not_leader", late
+                assert "Nothing was done" in late["error"]["message"]
+                print(f"\nthe woken leader answered: {late['error']['message']}")
+        await said(leader, "stepped down", 15)
+        assert leader.process.wait(15) == 0
+        with open_log(postgres_url, create=False) as log:
+            cards = [e.data.get("card") for e in log.read() if e.type == "MemberRegistered"]
+            assert cards == [THANDI["card"], "7654321"]  # nothing from the woken leader
+            assert log.first_broken_link() is None
+    verified = audit_verify(postgres_url)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
