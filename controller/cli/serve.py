@@ -124,9 +124,10 @@ def _trusted(args: argparse.Namespace) -> TrustedProxies:
 def check_log(db: LogAt, rehearsing: bool, checked_to: int = 0) -> int:
     """Refuse a bad log, or one of the wrong kind, before the port is bound. The chain is
     followed from the snapshot the start will load on (docs/operations.md), or from
-    `checked_to`, where this process followed it to already (a standby taking over); the
-    event it was followed to."""
-    with open_log(db) as log:
+    `checked_to`, where this process followed it to already, having checked the whole file
+    then (a standby taking over: at millions of events SQLite's `quick_check` alone takes
+    seconds); the event it was followed to."""
+    with open_log(db, checked=checked_to > 0) as log:
         broken = log.first_broken_link(max(snapshots.start_point(log), checked_to))
         if broken:
             raise StoreError(f"{db}: {finding(log, broken).sentence()}. The controller "
