@@ -7,7 +7,8 @@ connected display has applied the changed view, and the MC's ack time beside it.
 screens, so it should not grow with `--displays`). The displays run in a process of their own
 (so they do not delay the ack's arrival here) and apply deltas (docs/protocol.md).
 
-Runs a real controller process on a temporary SQLite file (WAL, synchronous=FULL) and real
+Runs a real controller process on a temporary SQLite file (WAL, synchronous=FULL), or with
+`--store postgres` on a database of a private PostgreSQL cluster (fsync on), and real
 Socket.IO display clients on loopback. Prints one JSON object.
 """
 
@@ -31,8 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from controller.access.keys import issue_key
 from controller.application.child_process import ControllerProcess
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, open_log
 from showrunner.contract.delta import patch
+from tests.support.postgres import start_cluster
 
 VIEW = "leaderboard:slots"
 
@@ -62,19 +64,29 @@ class Screen:
                 self.arrivals.setdefault(self.doc["rows"][0]["score"], now)
 
 
-async def run(displays: int, commands: int) -> dict:
+async def run(displays: int, commands: int, store: str) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "bench.db"
-        log = EventLog.open(db)
-        operator = issue_key(log, "operator", "bench", 0)
-        display = issue_key(log, "display", "bench", 0)
-        log.close()
-        controller = ControllerProcess(db)
-        url = await asyncio.to_thread(controller.start)
+        cluster = None
+        db: LogAt = Path(tmp) / "bench.db"
+        if store == "postgres":  # a private cluster (tests/support/postgres.py)
+            Path(tmp).chmod(0o755)
+            cluster = start_cluster(Path(tmp) / "cluster")
+            db = cluster.new_database()
         try:
-            return await measure(url, operator, display, displays, commands)
+            log = open_log(db)
+            operator = issue_key(log, "operator", "bench", 0)
+            display = issue_key(log, "display", "bench", 0)
+            log.close()
+            controller = ControllerProcess(db, cwd=Path(tmp))
+            url = await asyncio.to_thread(controller.start)
+            try:
+                return {**await measure(url, operator, display, displays, commands),
+                        "store": store}
+            finally:
+                controller.stop()
         finally:
-            controller.stop()
+            if cluster is not None:
+                cluster.stop()
 
 
 def displays_process(url: str, display: str, displays: int, conn: Connection) -> None:
@@ -146,9 +158,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--displays", type=int, default=20)
     parser.add_argument("--commands", type=int, default=300)
+    parser.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite",
+                        help="the log: a temporary SQLite file, or a database in a private "
+                        "PostgreSQL cluster (Debian's server)")
     parser.add_argument("--json", action="store_true", help="print JSON (the only output form)")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args.displays, args.commands))))
+    print(json.dumps(asyncio.run(run(args.displays, args.commands, args.store))))
 
 
 if __name__ == "__main__":
