@@ -1,7 +1,8 @@
 """Logged-in people: session tokens that expire, and a lock-out after repeated wrong passwords.
 
-A session lives in the controller's memory only (a restart asks everyone to log in again); the
-browser holds its random token in an HttpOnly, SameSite=Strict cookie. A person is locked out
+A session is kept in the log's database (controller/store/sessions.py), so a person stays logged
+in when the controller restarts or a standby takes the lead; the browser holds its random token
+in an HttpOnly, SameSite=Strict cookie. A person is locked out
 for the rest of the window after `failures` wrong passwords within `window_s` seconds, counted
 per name (whatever the address), each one logged.
 """
@@ -19,6 +20,7 @@ from typing import Any
 from controller.access.keys import Principal
 from controller.access.people import user_principal
 from controller.store.log import StoredLog
+from controller.store.sessions import StoredSession
 
 log = logging.getLogger("controller.access.logins")
 
@@ -45,12 +47,23 @@ class Session:
     expires: float
 
 
+def _wall_ms() -> int:
+    return time.time_ns() // 10**6
+
+
 @dataclass
 class Logins:
     policy: LoginPolicy = LoginPolicy()
     clock: Callable[[], float] = time.monotonic
-    _sessions: dict[str, Session] = field(default_factory=dict)
+    wall_ms: Callable[[], int] = _wall_ms  # the stored sessions' expiry: one clock for all
+    _sessions: dict[str, Session] = field(default_factory=dict)  # opened here, or read back
     _failures: dict[str, deque[float]] = field(default_factory=dict)
+    _log: StoredLog | None = None
+
+    def keep_in(self, log: StoredLog) -> None:
+        """Keep sessions in the log's database from now on, and honour those it holds (opened
+        by the process that served the show before this one)."""
+        self._log = log
 
     # -- lock-out ----------------------------------------------------------------------------
     def _recent(self, name: str) -> deque[float]:
@@ -84,6 +97,9 @@ class Logins:
         """A new session for a person whose password was right; returns its token."""
         self._failures.pop(name, None)
         token = secrets.token_urlsafe(32)
+        if self._log is not None:  # kept before the cookie is sent
+            self._log.put_session(token, StoredSession(
+                name, role, self.wall_ms() + int(self.policy.session_s * 1000)), self.wall_ms())
         self._sessions[token] = Session(name, role, self.clock() + self.policy.session_s)
         now = self.clock()
         for old in [t for t, s in self._sessions.items() if s.expires <= now]:
@@ -93,6 +109,12 @@ class Logins:
     def session(self, token: str | None) -> Session | None:
         """The live session of `token`, or None (unknown, logged out or expired)."""
         found = self._sessions.get(token) if token else None
+        if found is None and token and self._log is not None:
+            stored = self._log.stored_session(token)
+            if stored is not None:
+                left_s = (stored.expires_ms - self.wall_ms()) / 1000
+                found = self._sessions[token] = Session(stored.name, stored.role,
+                                                        self.clock() + left_s)
         if found is not None and found.expires <= self.clock():
             del self._sessions[token]  # type: ignore[arg-type]
             return None
@@ -100,11 +122,15 @@ class Logins:
 
     def close(self, token: str | None) -> None:
         self._sessions.pop(token or "", None)
+        if token and self._log is not None:
+            self._log.end_session(token)
 
     def close_user(self, name: str) -> None:
         """A disabled person: every session of theirs ends now."""
         for token in [t for t, s in self._sessions.items() if s.name == name]:
             del self._sessions[token]
+        if self._log is not None:
+            self._log.end_sessions_of(name)
 
 
 LOGGED_OUT = "Log in again: your session ended."

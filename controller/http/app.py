@@ -149,6 +149,7 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
         log = warm.log if warm else open_log(app[db_path_key], checked=log_checked)
         try:
             require_kind(log, rehearsal is not None)
+            app[logins_key].keep_in(log)
             if leading is not None and isinstance(log, PostgresEventLog):
                 log.fenced_by(leading.fence, Lease.prepare)
             if warm is not None:

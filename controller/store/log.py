@@ -23,6 +23,7 @@ from typing import Any, Self
 
 from controller.store import calls as calls_table
 from controller.store import links
+from controller.store import sessions as sessions_table
 from controller.store import signatures as signatures_table
 from controller.store import snapshots as snapshots_table
 from controller.store import users as users_table
@@ -123,6 +124,7 @@ def create_beside_tables(db: Database, dialect: Dialect) -> None:
     so older SQLite logs gain them without a format change)."""
     db.execute(dialect.ddl(users_table.SCHEMA))
     db.execute(dialect.ddl(calls_table.SCHEMA))
+    db.execute(dialect.ddl(sessions_table.SCHEMA))
     snapshots_table.create(db, dialect)
     db.execute(links.TABLES_INDEX)
 
@@ -340,6 +342,24 @@ class StoredLog(ABC):
     def calls_for(self, card: str) -> list[calls_table.MemberCall]:
         """Every kiosk's and app's call that named `card`, oldest first."""
         return calls_table.calls_for(self._db, card)
+
+    # -- people's logins, beside the log (controller/store/sessions.py) ---------------------
+    def put_session(self, token: str, session: sessions_table.StoredSession,
+                    now_ms: int) -> None:
+        try:
+            sessions_table.put(self._db, token, session, now_ms)
+        except self._dialect.error as exc:
+            raise StorageUnavailable(f"{self._where}: the login cannot be kept "
+                                     f"({exc}).") from exc
+
+    def stored_session(self, token: str) -> sessions_table.StoredSession | None:
+        return sessions_table.get(self._db, token)
+
+    def end_session(self, token: str) -> None:
+        sessions_table.delete(self._db, token)
+
+    def end_sessions_of(self, name: str) -> None:
+        sessions_table.delete_person(self._db, name)
 
     # -- snapshots of the folded state, beside the log (controller/store/snapshots.py) -------
     def put_snapshot(self, seq: int, hash_: str, format_: str, at_ms: int,

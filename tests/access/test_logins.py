@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from controller.access import people
-from controller.access.logins import LoginPolicy, Logins
+from controller.access.logins import LoginPolicy, Logins, Session
 from controller.access.people import (
     add_user,
     check_password,
@@ -18,7 +18,10 @@ from controller.access.people import (
     hash_password,
     password_matches,
 )
+from controller.store import sessions
 from controller.store.sqlite import EventLog
+from controller.store.target import open_log
+from tests.support.stores import log_at, postgres_cluster, postgres_url  # noqa: F401
 
 
 class Clock:
@@ -153,3 +156,35 @@ def test_an_unknown_name_costs_a_whole_verification_like_a_known_one() -> None:
     # be well formed, or verifying it would fail at once, and made with the hasher's parameters
     assert password_matches(people._DUMMY, "not anyone's password")
     assert not people._hasher.check_needs_rehash(people._DUMMY)
+
+
+def test_a_login_outlives_the_process_that_opened_it_on_either_store(log_at) -> None:  # noqa: F811
+    """A restarted controller, or a standby that took the lead, honours the logins the one
+    before it opened; a logout, a disabled person and an expiry end them for every process.
+    The table holds the token's SHA-256, never the token."""
+    wall = [1_000_000]
+    first_log, second_log = open_log(log_at), open_log(log_at)
+    try:
+        first = Logins(LoginPolicy(session_s=3600), wall_ms=lambda: wall[0])
+        first.keep_in(first_log)
+        alice, bob = first.open("alice", "operator"), first.open("bob", "announcer")
+        carol = first.open("carol", "auditor")
+        second = Logins(LoginPolicy(session_s=3600), wall_ms=lambda: wall[0])
+        second.keep_in(second_log)  # another process, after the first one ended
+        assert second.session(alice) == Session("alice", "operator", second.session(alice).expires)
+        assert second.session(bob).role == "announcer"
+        second.close(alice)
+        second.close_user("bob")
+        third = Logins(wall_ms=lambda: wall[0])
+        third.keep_in(first_log)
+        assert third.session(alice) is None and third.session(bob) is None
+        assert third.session(carol).name == "carol"
+        wall[0] += 3600 * 1000  # an hour on the wall clock: carol's session has expired
+        fourth = Logins(wall_ms=lambda: wall[0])
+        fourth.keep_in(second_log)
+        assert fourth.session(carol) is None
+        kept = [row for (row,) in first_log._db.execute("SELECT token_hash FROM login_sessions")]
+        assert carol not in kept and kept == [sessions.token_hash(carol)]
+    finally:
+        first_log.close()
+        second_log.close()

@@ -1,8 +1,9 @@
 """Two controllers on one PostgreSQL log (issue 28), as two PCs: each its own folder and port,
 one leading, the other `--standby`. The leader SIGKILLed: the standby takes the lead and serves
-the show, with every acknowledged command there once, and a screen given both addresses follows
-it. The leader frozen (SIGSTOP) past its lease, then resumed: it writes nothing, says it stepped
-down and ends, and the log holds one history (`audit verify`)."""
+the show, with every acknowledged command there once, a screen given both addresses follows
+it, and a person logged in at the leader is still logged in there. The leader frozen (SIGSTOP)
+past its lease, then resumed: it writes nothing, says it stepped down and ends, and the log
+holds one history (`audit verify`)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import aiohttp
 import socketio
+from yarl import URL
 
+from controller.access.people import add_user
 from controller.application.child_process import ROOT
 from controller.store.target import open_log
 from showrunner.engine.display import Display, DisplayOptions
@@ -30,6 +34,7 @@ from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401 
 SHORT = LinkTimings(connect_s=1.5, call_s=1.5, ping_every_s=1.0, backoff_first_s=0.2,
                     backoff_max_s=1.0)
 THANDI = {"card": "1234567", "display_name": "Thandi Mokoena"}
+MC_NAME, MC_PASSWORD = "Lindiwe MC", "correct horse battery staple"
 
 
 def free_port() -> int:
@@ -56,6 +61,8 @@ async def two_pcs(url: str, tmp_path: Path) -> AsyncIterator[tuple[LiveControlle
                                                                      standby=True)
     leader.issue_keys()
     standby.keys = leader.keys
+    with open_log(url) as log:
+        add_user(log, MC_NAME, "operator", MC_PASSWORD, 0)
     await leader.start()
     standby.spawn()
     try:
@@ -96,7 +103,11 @@ async def test_the_standby_takes_the_lead_when_the_leader_is_killed_and_nothing_
         screen.link = Link((leader.url, f"http://127.0.0.1:{standby.port}"), "screen-1",
                            leader.keys["display"], timings=SHORT)
         screen.link.start()
+        browser = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
         try:
+            async with browser.post(f"{leader.url}/login", json={
+                    "name": MC_NAME, "password": MC_PASSWORD}) as answer:
+                assert answer.status == 200, await answer.text()
             await screen.until(lambda: (screen.doc() or {}).get("rows"), 10)
             assert standby.url == ""  # a standby does not listen while another leads
             leader.kill()
@@ -110,10 +121,16 @@ async def test_the_standby_takes_the_lead_when_the_leader_is_killed_and_nothing_
                 assert rescored["ok"] and rescored["seq"] > scored["seq"], rescored
             back_s = await screen.until(lambda: screen.doc()["rows"][0]["score"] == 55, 15)
             assert any(isinstance(m, LogJoined) and m.url == url for m in screen.seen)
+            cookies = browser.cookie_jar.filter_cookies(URL(leader.url))
+            async with aiohttp.ClientSession(cookies={k: v.value for k, v in cookies.items()}
+                                             ) as moved, moved.get(f"{url}/whoami") as me:
+                assert me.status == 200, await me.text()  # still logged in at the new leader
+                assert (await me.json())["name"] == MC_NAME
             assert not any(isinstance(m, LogJoined) and m.reset for m in screen.seen)
             print(f"\nthe standby led {took_over_s:.2f} s after the SIGKILL; the screen showed "
                   f"its new score {back_s:.2f} s after that")
         finally:
+            await browser.close()
             screen.link.stop()
         assert "leading the show's log (lease epoch 2)" in "".join(standby.output)
     verified = audit_verify(postgres_url)
