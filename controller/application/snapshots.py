@@ -170,9 +170,10 @@ def _write_in_child(path: Path, address: str, seq: int, hash_: str, show: Show) 
     """The forked child's life: pickle the state as it was at the fork into a file beside the
     log (named after `path`), then become `python -m controller.store.keep_snapshot`, which
     keeps it in the log at `address` (a fresh process: a connection must not be used across a
-    fork, and the exec closes every file of
-    the controller's, its single-writer lock among them). It dies at a stop signal as the
-    process group gets it and runs no finalizer of the parent's objects (collector off)."""
+    fork, and the exec closes every file of the controller's). The single-writer lock is
+    closed in the child at the fork (controller/store/lock.py): a controller killed while the
+    child pickles frees the log at once. It dies at a stop signal as the process group gets it
+    and runs no finalizer of the parent's objects (collector off)."""
     gc.disable()
     for stop in (signal.SIGINT, signal.SIGTERM):
         signal.signal(stop, signal.SIG_DFL)

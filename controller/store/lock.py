@@ -18,6 +18,18 @@ from pathlib import Path
 from controller.store.sqlite import StoreError
 
 WAIT_S = 0.1  # how often a standby tries the lock: its takeover starts at most this late
+_held: list[int] = []  # the lock file's descriptor while this process holds the lock
+
+
+def _close_in_child() -> None:
+    """A forked child (the snapshot writer) must not hold the lock: it shares the lock file's
+    open description, so the lock would outlive a killed controller until the child ends."""
+    for fd in _held:
+        os.close(fd)
+    _held.clear()
+
+
+os.register_at_fork(after_in_child=_close_in_child)
 
 
 def lock_path(db_path: Path) -> Path:
@@ -50,8 +62,11 @@ def writer_lock(db_path: Path, waiting: Callable[[str], None] | None = None,
             time.sleep(every_s)
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
+        _held.append(fd)
         yield
     finally:
+        if fd in _held:
+            _held.remove(fd)
         os.close(fd)  # releases the lock
 
 

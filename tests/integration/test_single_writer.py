@@ -7,7 +7,11 @@ import asyncio
 import subprocess
 import sys
 
+import pytest
+
 from controller.application.child_process import ROOT
+from controller.store.lock import writer_lock
+from controller.store.sqlite import StoreError
 from tests.support.live import live_controller
 
 
@@ -34,3 +38,35 @@ async def test_a_second_serve_on_the_same_log_exits_naming_the_holder(tmp_path):
         async with ctl.client() as mc:
             assert (await mc.send("register_member", {"card": "1000002",
                                                       "display_name": "Sipho Ndlovu"}))["ok"]
+
+
+HOLD_AND_FORK = """
+import os, sys, time
+from pathlib import Path
+from controller.store.lock import writer_lock
+with writer_lock(Path(sys.argv[1])):
+    if os.fork() == 0:  # a child as the snapshot writer is: alive long after its parent
+        time.sleep(30)
+        os._exit(0)
+    print("holding", flush=True)
+    time.sleep(30)
+"""
+
+
+def test_the_lock_is_free_the_moment_its_holder_dies_though_a_child_it_forked_lives(tmp_path):
+    """A controller SIGKILLed while its forked snapshot writer is still pickling: the next
+    `serve` (or a standby) takes the log at once, not when the child ends."""
+    db = tmp_path / "show.db"
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_AND_FORK, str(db)], cwd=ROOT,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+        with pytest.raises(StoreError, match="already in use"), writer_lock(db):
+            pass
+        holder.kill()
+        holder.wait(10)
+        with writer_lock(db):  # the child still runs, and does not hold it
+            pass
+    finally:
+        holder.kill()
+        subprocess.run(["pkill", "-f", f"{db}"], check=False)
