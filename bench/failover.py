@@ -28,7 +28,6 @@ import contextlib
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -47,6 +46,7 @@ from controller.application.settings import CONFIG_DIR_ENV
 from controller.store.target import open_log
 from showrunner.engine.link import Link, LinkStatus, LinkTimings
 from tests.support.live import Client, LiveController
+from tests.support.ports import free_port
 from tests.support.postgres import start_cluster
 from tests.support.wildcard import freeze_when_bins_close, write_wildcard_config
 
@@ -54,11 +54,6 @@ TIMINGS = LinkTimings(connect_s=1.5, call_s=1.5, ping_every_s=1.0, backoff_first
                       backoff_max_s=1.0)
 CLAIMANTS = ("9000001", "9000002", "9000003")
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class PC:

@@ -7,7 +7,6 @@ import asyncio
 import os
 import queue
 import signal
-import socket
 import sqlite3
 import time
 from pathlib import Path
@@ -17,6 +16,7 @@ from showrunner.engine.link import Link, LinkMessage, LinkStatus, LinkTimings, L
 from tests.integration.test_display import saved_view, start_display, until
 from tests.integration.test_screens import PLAYLIST, enrol, screens_report
 from tests.support.live import LiveController, live_controller
+from tests.support.ports import free_port
 
 VIEW = "leaderboard:slots"
 SHORT = LinkTimings(connect_s=1.5, call_s=1.5, ping_every_s=1.0, backoff_first_s=0.2,
@@ -195,11 +195,6 @@ async def test_a_screen_meeting_another_log_drops_its_views_and_says_so(tmp_path
             display.terminate()
             assert display.wait(10) == 0
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 async def test_a_screen_given_several_addresses_follows_the_show_to_the_one_that_answers(

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -29,6 +28,7 @@ from showrunner.engine.display import Display, DisplayOptions
 from showrunner.engine.link import Link, LinkTimings, LogJoined
 from tests.integration.test_link_comes_back import Screen
 from tests.support.live import LiveController
+from tests.support.ports import free_port
 from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401  (fixtures)
 
 SHORT = LinkTimings(connect_s=1.5, call_s=1.5, ping_every_s=1.0, backoff_first_s=0.2,
@@ -36,11 +36,6 @@ SHORT = LinkTimings(connect_s=1.5, call_s=1.5, ping_every_s=1.0, backoff_first_s
 THANDI = {"card": "1234567", "display_name": "Thandi Mokoena"}
 MC_NAME, MC_PASSWORD = "Lindiwe MC", "correct horse battery staple"
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def controller(url: str, folder: Path, standby: bool = False) -> LiveController:

@@ -13,7 +13,6 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -24,6 +23,8 @@ from pathlib import Path
 
 import psycopg
 import pytest
+
+from tests.support.ports import free_port
 
 START_S = 30.0
 
@@ -37,11 +38,6 @@ def server_binaries() -> Path | None:
     initdb = shutil.which("initdb")
     return Path(initdb).parent if initdb else None
 
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @dataclass
@@ -100,7 +96,7 @@ def start_cluster(root: Path) -> Cluster:
     subprocess.run([str(binaries / "initdb"), "-D", str(data), "-U", user, "-A", "trust",
                     "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"],
                    check=True, capture_output=True, text=True, preexec_fn=as_owner, cwd=root)
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [str(binaries / "postgres"), "-D", str(data), "-p", str(port), "-h", "127.0.0.1",
          "-k", str(root), "-c", "fsync=on", "-c", "max_connections=100"],

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -17,13 +16,10 @@ from pathlib import Path
 import pytest
 import redis
 
+from tests.support.ports import free_port
+
 START_S = 10.0
 
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture
@@ -36,7 +32,7 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             pytest.fail(f"{why}; CI must run the multi-process test")
         pytest.skip(why)
     workdir: Path = tmp_path_factory.mktemp("redis")
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(workdir),
          "--save", "", "--appendonly", "no"],
