@@ -31,7 +31,7 @@ from controller.rehearsal.log import rehearsing, require_kind
 from controller.store.lease import LEASE_S, RENEW_S, Lease
 from controller.store.lock import writer_lock
 from controller.store.sqlite import StoreError
-from controller.store.target import LogAt, db_arg, files_of, is_database, open_log
+from controller.store.target import LogAt, db_arg, files_of, is_database, open_log, shown
 
 SHUTDOWN_S = 0.3  # what a request still running at shutdown gets (pages were closed first)
 PARENT_CHECK_S = 0.5
@@ -130,18 +130,21 @@ def check_log(db: LogAt, rehearsing: bool, checked_to: int = 0) -> int:
     with open_log(db, checked=checked_to > 0) as log:
         broken = log.first_broken_link(max(snapshots.start_point(log), checked_to))
         if broken:
-            raise StoreError(f"{db}: {finding(log, broken).sentence()}. The controller "
-                             "does not start on a log that may have been tampered with; run "
-                             f"`showrunner-controller audit verify --db {db}`.")
+            raise StoreError(f"{shown(db)}: {finding(log, broken).sentence()}. The "
+                             "controller does not start on a log that may have been tampered "
+                             f"with; run `showrunner-controller audit verify --db {shown(db)}`.")
         require_kind(log, rehearsing)
         return log.last_seq
 
 
 def _serve(args: argparse.Namespace) -> int:
-    standby = _stand_by(args.db) if args.standby else None
-    if is_database(args.db):  # one leader per log: the lease, held while it serves
-        _serve_on(args, standby, _lead(args, standby))
+    if is_database(args.db):
+        # one leader per log: the lease, held while it serves, taken once the state is loaded
+        # (a season's load outlasts a lease)
+        warm = _stand_by(args.db, say=args.standby)
+        _serve_on(args, warm, _lead(args, warm, wait=args.standby))
         return 0
+    standby = _stand_by(args.db, say=True) if args.standby else None
     waiting = standby_waiting(standby) if standby else None
     with writer_lock(args.db, waiting):  # one writer per log, taken before the log is written
         _serve_on(args, standby, None)
@@ -152,7 +155,8 @@ def _serve_on(args: argparse.Namespace, standby: Standby | None, leading: Lease 
     check_log(args.db, rehearsing=False, checked_to=standby.checked_to if standby else 0)
     if standby is not None:
         standby.follow()
-        print(f"standby: taking over the show at event {standby.seq}", flush=True)
+        if args.standby:
+            print(f"standby: taking over the show at event {standby.seq}", flush=True)
     if args.checkpoint_every < 1:
         raise CheckpointError("--checkpoint-every must be 1 or more.")
     files = files_of(args.db)
@@ -169,11 +173,12 @@ def _serve_on(args: argparse.Namespace, standby: Standby | None, leading: Lease 
     asyncio.run(_run_server(app, args.host, args.port))
 
 
-def _lead(args: argparse.Namespace, standby: Standby | None) -> Lease:
-    """Take the lead of a PostgreSQL log: at once, or (a standby) once the leader is gone."""
+def _lead(args: argparse.Namespace, warm: Standby, wait: bool) -> Lease:
+    """Take the lead of a PostgreSQL log: at once, or (`wait`: a standby) once the leader is
+    gone, following the log meanwhile."""
     lease = Lease(args.db, f"{socket.gethostname()}:{os.getpid()}",
                   args.advertise or f"http://{args.host}:{args.port}")
-    waiting = standby_waiting(standby) if standby else None
+    waiting = standby_waiting(warm) if wait else None
     patience = time.monotonic() + LEASE_S + RENEW_S  # the leader may be this one, just killed
     while lease.try_acquire() is None:
         leader = lease.leader()
@@ -183,14 +188,18 @@ def _lead(args: argparse.Namespace, standby: Standby | None) -> Lease:
                              "with --standby to take over when that one ends.")
         if waiting is not None:
             waiting(f"the controller at {leader.address}" if leader else "another controller")
+        else:
+            warm.follow()
         time.sleep(RENEW_S)
     print(f"leading the show's log (lease epoch {lease.epoch})", flush=True)
     return lease
 
 
-def _stand_by(db: LogAt) -> Standby:
+def _stand_by(db: LogAt, say: bool) -> Standby:
+    """The show's state loaded from the (checked) log; `say` so (a standby)."""
     standby = Standby(db, checked_to=check_log(db, rehearsing=False))
-    print(f"standby: the show's state is ready at event {standby.seq}", flush=True)
+    if say:
+        print(f"standby: the show's state is ready at event {standby.seq}", flush=True)
     return standby
 
 

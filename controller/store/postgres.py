@@ -73,7 +73,7 @@ def _placeholders(sql: str) -> str:
     return sql.replace("%", "%%").replace("?", "%s")
 
 
-def _shown(url: str) -> str:
+def shown(url: str) -> str:
     """The database as a message names it: never a password."""
     try:
         params = conninfo_to_dict(url)
@@ -94,7 +94,7 @@ class PostgresEventLog(StoredLog):
         #: run in every append's transaction unless one is given: the leader's epoch check
         self.fence: Fence | None = None
         self._conn = connection
-        super().__init__(_Connection(connection), POSTGRES, _shown(url))
+        super().__init__(_Connection(connection), POSTGRES, shown(url))
         self.log_id = self._stored_log_id()
 
     @classmethod
@@ -103,7 +103,7 @@ class PostgresEventLog(StoredLog):
         """Open the log in the database at `url`, making it in an empty database (`create`).
         A database that holds other tables, or a log of another format, is refused with
         nothing changed."""
-        where = _shown(url)
+        where = shown(url)
         try:
             conn = psycopg.connect(url, autocommit=True)
         except psycopg.Error as exc:

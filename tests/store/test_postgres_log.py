@@ -25,6 +25,7 @@ from controller.store.calls import MemberCall
 from controller.store.lease import Lease, NotLeader
 from controller.store.postgres import PostgresEventLog
 from controller.store.sqlite import EventLog, StorageUnavailable, StoredAck, StoreError
+from controller.store.target import shown
 from controller.store.users import User
 from tests.store.test_signatures_table import row as signature_row
 from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401  (fixtures)
@@ -382,3 +383,9 @@ def test_reads_go_page_by_page_through_the_whole_log(
         with psycopg.connect(postgres_url, autocommit=True) as conn:
             conn.execute("""UPDATE events SET data = '{"n":99}' WHERE seq = 7""")
         assert log.first_broken_link() == (7, "its content does not match its hash")
+
+
+def test_a_database_is_named_in_messages_without_its_password() -> None:
+    named = shown("postgresql://show:s3cret@db.venue:5433/show")
+    assert named == "postgresql://db.venue:5433/show" and "s3cret" not in named
+    assert shown(Path("/var/lib/show.db")) == "/var/lib/show.db"
