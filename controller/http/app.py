@@ -37,6 +37,7 @@ from controller.http.api.slots_feed import live_credits_key
 from controller.http.callers import caller
 from controller.http.forwarded import client_addresses
 from controller.http.kiosk import add_kiosk_routes
+from controller.http.leader import add_leader_route
 from controller.http.logins import add_routes, logins_key, people_page
 from controller.http.media import add_media_routes
 from controller.http.middleware import KEY_HEADER, Handler, plain_keys, security_headers
@@ -120,6 +121,7 @@ def create_app(db_path: LogAt, playlists: Path | None = None, anchor: Anchoring 
     app.on_shutdown.append(_close_connections(sio))
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/clock", clock)
+    add_leader_route(app, lease)
     app.router.add_get("/screens", screens(people_page(WEB_DIR, "screens.html",
                                                        TECHNICIAN_PAGE, _log_of)))
     app.router.add_get("/screens/{screen}/screenshot.jpg", screenshot)
@@ -250,6 +252,8 @@ class Leader:
             self.checkpointer.now(self.hub.service.clock())  # clean shutdown: the end anchored
         assert self.snapshots is not None
         self.snapshots.close()  # the next start replays nothing
+        if self.lease is not None:
+            await asyncio.to_thread(self.lease.step_down)  # a standby leads at once, not in 3 s
 
 
 async def _prepare_payloads(show: Show) -> None:
