@@ -165,6 +165,8 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
                 service = Service(log, Show(build_features()), clock)
                 service.replay()
                 keep_replayed_state()  # before anything runs the collector over the state
+            if lease is not None:
+                service.must_lead = lease.must_lead
             hub = Hub(service, sio, attempts, app[logins_key],
                       sharing.telemetry if sharing else None)
             leader = Leader(hub, anchor, rehearsal, playlists, sharing, lease,

@@ -11,7 +11,7 @@ from typing import Any
 
 from aiohttp import web
 
-from controller.store.lease import Lease
+from controller.store.lease import Lease, NotLeader
 
 lease_key: web.AppKey[Lease | None] = web.AppKey("lease")
 
@@ -33,3 +33,16 @@ async def leader_handler(request: web.Request) -> web.Response:
 def add_leader_route(app: web.Application, lease: Lease | None) -> None:
     app[lease_key] = lease
     app.router.add_get("/leader", leader_handler)
+
+
+
+def not_leading(app: web.Application) -> NotLeader | None:
+    """Why this controller may not take what only the leader keeps (a feed's live credits:
+    the leader alone shows them), or None when it leads."""
+    lease = app[lease_key]
+    try:
+        if lease is not None:
+            lease.must_lead()
+    except NotLeader as exc:
+        return exc
+    return None

@@ -123,6 +123,13 @@ class Lease:
         decides every append)."""
         return self.epoch is not None and time.monotonic() < self._until
 
+    def must_lead(self) -> None:
+        """`NotLeader` (with the leader's address) unless this controller holds the lease by its
+        own clock: a command is refused before it is decided on a standby's state."""
+        if not self.holds():
+            leader = self.leader()
+            raise NotLeader(leader.address if leader is not None and leader.live else "")
+
     def step_down(self) -> None:
         """Give the lease up at a clean stop: a standby takes over at once, not after it runs
         out."""

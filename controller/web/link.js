@@ -155,10 +155,10 @@ export class Link {
     this.follower = new Follower(key === SESSION ? reopenLoggedIn
       : (address) => `${address}${location.pathname}?key=${encodeURIComponent(key)}`,
     (text) => setConnection("reconnecting", text));
-    socket.on("connect", () => {
-      this.follower.online();
-      if (key === SESSION) keepHandoff();
+    socket.on("connect", async () => {
       this.onConnect();
+      if (key === SESSION) await keepHandoff();  // before a move to the leader needs it
+      if (socket.connected) this.follower.online();
     });
     socket.on("views", (message) => this.receive(message.views));
     socket.on("disconnect", (reason) => {

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import aiohttp
 
-from controller.access.people import add_user, disable_user
+from controller.access.people import disable_user
 from controller.store.target import open_log
 from tests.integration.test_postgres_failover import MC_NAME, MC_PASSWORD, two_pcs
 from tests.support.live import live_controller

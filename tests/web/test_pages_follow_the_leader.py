@@ -61,8 +61,11 @@ async def test_the_console_follows_the_leader_and_stays_logged_in(
     page = await (await browser.new_context()).new_page()
     await page.goto(f"{at_b}/tablet")
     await expect(page).to_have_url(f"{at_b}/login?next=/tablet")
-    await fill_login(page, MC_NAME, MC_PASSWORD)
-    # the standby's console goes to the leader, where this browser has no cookie yet
+    # the standby's console goes to the leader, where this browser has no cookie yet; there
+    # it learns the log's controllers and keeps a handoff of its session
+    async with page.expect_response(f"{at_a}/leader"), \
+            page.expect_response(f"{at_a}/login/handoff"):
+        await fill_login(page, MC_NAME, MC_PASSWORD)
     await expect(page).to_have_url(f"{at_a}/tablet", timeout=15_000)
     await expect(page.locator("#conn")).to_have_text("Online")
     assert leader.process is not None
