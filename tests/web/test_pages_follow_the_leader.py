@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest_asyncio
 from playwright.async_api import Browser, expect
 
+from controller.access.keys import issue_key
 from controller.access.people import add_user
 from controller.store.target import open_log
 from tests.support.browser import needs_chromium
@@ -86,3 +87,16 @@ async def test_the_console_follows_the_leader_and_stays_logged_in(
     with open_log(standby.db_path, create=False) as log:
         assert [e.data["card"] for e in log.read() if e.type == "MemberRegistered"] == [
             "1234567"]
+
+
+async def test_a_kiosk_opened_on_the_standby_goes_to_the_leader_with_its_key(
+        browser: Browser, two_pcs: tuple[LiveController, LiveController]) -> None:
+    leader, standby = two_pcs
+    at_a, at_b = f"http://127.0.0.1:{leader.port}", f"http://localhost:{standby.port}"
+    with open_log(leader.db_path) as log:
+        key = issue_key(log, "kiosk", "Kiosk by the cage", 0)
+    page = await (await browser.new_context()).new_page()
+    await page.goto(f"{at_b}/kiosk#key={key}")
+    await expect(page).to_have_url(f"{at_a}/kiosk", timeout=15_000)  # the key taken in again
+    await expect(page.locator("#conn")).to_have_text("Online")
+    await expect(page.locator("#kiosk-name")).to_have_text("Kiosk by the cage")
