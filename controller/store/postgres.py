@@ -41,7 +41,7 @@ _CREATE_LOCK = 0x5345_5256_4C4F_47  # "SERVLOG"
 #: how many events one read fetches at a time (psycopg holds a whole result in memory)
 PAGE = 10_000
 #: tables Showrunner may make in a new log's database before the log (controller/store/lease.py)
-_MADE_BEFORE = frozenset({"leadership"})
+_MADE_BEFORE = frozenset({"leadership", "controllers"})
 
 Fence = Callable[[psycopg.Connection[Any]], None]
 
