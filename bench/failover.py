@@ -12,7 +12,8 @@ acknowledged, as the console does. A Wild Card draw is made first and the first 
 in its claim. Then the leader is SIGKILLed `--kills` times at random moments, the killed one
 started again as the standby each time.
 
-Figures: `takeover_s` (SIGKILL to the standby listening as the leader; p50, p99, max),
+Figures: `takeover_s` (SIGKILL to the standby saying it leads; p50, p99, max; it serves
+screens and pages all along, so a screen moves to it at once and stays across the takeover),
 `screens_offline_max_s` (the longest time any screen's link was offline, each kill),
 `acked`, `lost` (acknowledged commands with no event in the log) and `duplicated` (more than
 one command's events for one command id) — both must be 0 —, `claim_deadline_kept`
@@ -191,7 +192,7 @@ async def run(kills: int, displays: int, rate: float, seed: int) -> dict[str, An
                 assert victim.process is not None and heir.process is not None
                 victim.process.kill()
                 killed = time.monotonic()
-                await asyncio.to_thread(heir.process.listening, 30)
+                await said(heir.process, "leading the show's log", 30)
                 takeovers.append(time.monotonic() - killed)
                 screen = Client(heir.address, "display", keys["display"])
                 await screen.connect()

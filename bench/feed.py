@@ -199,7 +199,7 @@ async def measure(controller: LiveController, bank_key: str, args: argparse.Name
     assert controller.process is not None
     pid = controller.process.pid
     plan = BankPlan(args.machines, rate=args.rate, duration_s=args.seconds)
-    async with BankClient(controller.url, bank_key, BANK) as client:
+    async with BankClient((controller.url,), bank_key, BANK) as client:
         sim = Simulator(client, plan, say=lambda _: None, observe=observe)
         assert child.pid is not None
         began_cpu, began = cpu_s(pid), time.perf_counter()

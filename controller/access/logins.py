@@ -106,6 +106,20 @@ class Logins:
             del self._sessions[old]
         return token
 
+    def handoff(self, token: str) -> str | None:
+        """Another token for the live session of `token`, ending when it ends: a page keeps it
+        to log in at another controller of the same log without a password (its own login
+        cookie is that host's only), or None if `token` has no live session."""
+        session = self.session(token)
+        if session is None or self._log is None:
+            return None
+        stored = self._log.stored_session(token)
+        if stored is None:
+            return None
+        other = secrets.token_urlsafe(32)
+        self._log.put_session(other, stored, self.wall_ms())
+        return other
+
     def session(self, token: str | None) -> Session | None:
         """The live session of `token`, or None (unknown, logged out or expired)."""
         found = self._sessions.get(token) if token else None

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from controller.application.service import Service
 from controller.application.settings import config_path, load
+from controller.application.show import View
 from controller.domain.config import ConfigError, Configurable, HistoryItem, PromotionConfigured
 from controller.domain.events import event_from
 
 
-def record_configs(service: Service) -> list[str]:
-    """Log the configs the venue's files give, after `service.replay()`; the promotions
-    recorded. Raises `ConfigError` (and logs nothing) if any file is wrong or conflicts."""
+def record_configs(service: Service) -> list[View]:
+    """Log the configs the venue's files give, after `service.replay()`; the views that
+    changed (for the clients of a standby taking the lead). Raises `ConfigError` (and logs
+    nothing) if any file is wrong or conflicts."""
     events: list[PromotionConfigured] = []
     history: list[HistoryItem] | None = None
     for feature in service.show.features:
@@ -35,6 +37,6 @@ def record_configs(service: Service) -> list[str]:
             if conflict is not None:
                 raise ConfigError(conflict.sentence(path))
         events.append(PromotionConfigured(feature.name, config.to_data()))
-    if events:
-        service.record(f"config:{service.clock()}:{service.log.last_seq}", events)
-    return [e.promotion for e in events]
+    if not events:
+        return []
+    return service.record(f"config:{service.clock()}:{service.log.last_seq}", events)

@@ -50,12 +50,19 @@ def rejection(exc: Rejected, command_id: str | None = None) -> dict[str, Any]:
     return exc.refusal() if command_id is None else exc.refusal(command_id=command_id)
 
 
+def _always_leads() -> None:
+    """The only controller of its log (SQLite) leads it."""
+
+
 class Service:
     def __init__(self, log: StoredLog, show: Show, clock: Callable[[], int] = wall_clock_ms):
         self.log = log
         self.show = show
         self.clock = clock
         self.media = MediaStore.beside(log.path)
+        #: raises `NotLeader` while another controller leads the log (a standby's lease, not
+        #: held): checked before a command is decided, on state that may be a moment behind
+        self.must_lead: Callable[[], None] = _always_leads
         self._due_faults = {feature.name: FaultLog(logger, f"The {feature.name} clock")
                             for feature in show.features}
 
@@ -151,6 +158,11 @@ class Service:
             if previous.digest in (None, digest):  # None: stored before digests were kept
                 return previous.ack, [], []
             return rejection(reused(command_id), command_id), [], []
+        try:
+            self.must_lead()
+        except NotLeader as exc:
+            return rejection(Rejected("not_leader", f"Nothing was done: {exc}"), command_id), \
+                [], []
         now = self.clock()
         try:
             self._check_signatures(payload)

@@ -139,10 +139,10 @@ def check_log(db: LogAt, rehearsing: bool, checked_to: int = 0) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     if is_database(args.db):
-        # one leader per log: the lease, held while it serves, taken once the state is loaded
-        # (a season's load outlasts a lease)
+        # one leader per log: the lease, tried once the state is loaded (a season's load
+        # outlasts a lease); a standby serves meanwhile (controller/realtime/standing_by.py)
         warm = _stand_by(args.db, say=args.standby)
-        _serve_on(args, warm, _lead(args, warm, wait=args.standby))
+        _serve_on(args, warm, _lease(args, warm))
         return 0
     standby = _stand_by(args.db, say=True) if args.standby else None
     waiting = standby_waiting(standby) if standby else None
@@ -151,11 +151,11 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _serve_on(args: argparse.Namespace, standby: Standby | None, leading: Lease | None) -> None:
+def _serve_on(args: argparse.Namespace, standby: Standby | None, lease: Lease | None) -> None:
     check_log(args.db, rehearsing=False, checked_to=standby.checked_to if standby else 0)
     if standby is not None:
         standby.follow()
-        if args.standby:
+        if args.standby and lease is None:
             print(f"standby: taking over the show at event {standby.seq}", flush=True)
     if args.checkpoint_every < 1:
         raise CheckpointError("--checkpoint-every must be 1 or more.")
@@ -169,27 +169,29 @@ def _serve_on(args: argparse.Namespace, standby: Standby | None, leading: Lease 
     app = create_app(args.db, args.playlists, anchor, limit, login_policy=policy,
                      log_checked=True, host=args.host, sharing=share(queue) if queue else None,
                      proxies=_trusted(args), warm=standby.service if standby else None,
-                     leading=leading)
+                     lease=lease)
     asyncio.run(_run_server(app, args.host, args.port))
 
 
-def _lead(args: argparse.Namespace, warm: Standby, wait: bool) -> Lease:
-    """Take the lead of a PostgreSQL log: at once, or (`wait`: a standby) once the leader is
-    gone, following the log meanwhile."""
+def _lease(args: argparse.Namespace, warm: Standby) -> Lease:
+    """The lease of a PostgreSQL log, held if it was free. A standby is served without it (it
+    takes the lead later); any other start waits out a lease that may be its own, just killed,
+    and is refused if another controller leads."""
     lease = Lease(args.db, f"{socket.gethostname()}:{os.getpid()}",
                   args.advertise or f"http://{args.host}:{args.port}")
-    waiting = standby_waiting(warm) if wait else None
-    patience = time.monotonic() + LEASE_S + RENEW_S  # the leader may be this one, just killed
+    patience = time.monotonic() + LEASE_S + RENEW_S
     while lease.try_acquire() is None:
         leader = lease.leader()
-        if waiting is None and time.monotonic() > patience:
+        if args.standby:
+            print("standby: serving the show's screens and pages; taking over when the "
+                  f"controller at {leader.address if leader else 'another address'} ends",
+                  flush=True)
+            return lease
+        if time.monotonic() > patience:
             raise StoreError(f"The show's log is led by the controller at "
                              f"{leader.address if leader else 'another address'}: start this one "
                              "with --standby to take over when that one ends.")
-        if waiting is not None:
-            waiting(f"the controller at {leader.address}" if leader else "another controller")
-        else:
-            warm.follow()
+        warm.follow()
         time.sleep(RENEW_S)
     print(f"leading the show's log (lease epoch {lease.epoch})", flush=True)
     return lease

@@ -13,6 +13,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+from controller.cli.urls import controller_urls
 from controller.slotbank.api import BankClient, FeedError
 from controller.slotbank.csv_watch import Watcher
 from controller.slotbank.sim import BankPlan, Simulator
@@ -44,8 +45,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _feed_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str,
                  help_: str) -> argparse.ArgumentParser:
     parser = sub.add_parser(name, help=help_, allow_abbrev=False)
-    parser.add_argument("--url", default=os.environ.get("SHOWRUNNER_URL",
-                                                        "http://127.0.0.1:8080"))
+    parser.add_argument("--url", type=controller_urls,
+                        default=os.environ.get("SHOWRUNNER_URL", "http://127.0.0.1:8080"),
+                        help="the controller, or each controller of the log with commas")
     parser.add_argument("--key-file", type=Path, metavar="PATH",
                         help="file holding the bank's device key, readable by its owner only "
                         f"(chmod 600); default: the {KEY_ENV} environment variable")

@@ -11,6 +11,7 @@ import os
 import sys
 from pathlib import Path
 
+from controller.cli.urls import controller_urls
 from controller.wheel.link import ControllerLink
 from controller.wheel.port import Opener, Port, serial_opener, tcp_opener
 from controller.wheel.reader import Reader
@@ -23,7 +24,8 @@ DEVICE_KEY_ENV = "SHOWRUNNER_DEVICE_KEY"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     wheel = sub.add_parser("wheel", allow_abbrev=False,
                            help="read a roulette wheel's numbers and send them to the controller")
-    wheel.add_argument("--url", required=True, help="the controller, e.g. http://10.0.0.5:8080")
+    wheel.add_argument("--url", required=True, type=controller_urls, help="the controller, e.g. "
+                       "http://10.0.0.5:8080, or each controller of the log with commas")
     wheel.add_argument("--key-file", type=Path, metavar="PATH",
                        help="file holding this table's device key, readable by its owner only "
                        f"(chmod 600); default: the {DEVICE_KEY_ENV} environment variable")
@@ -74,13 +76,12 @@ def _run_reader(args: argparse.Namespace) -> int:
         opener, name = serial_opener(args.device, args.baud), f"port {args.device}"
     if args.baud <= 0:
         parser.error(f"--baud wants the wheel's serial speed, e.g. 9600, not {args.baud}")
-    if not args.url.startswith(("http://", "https://")):
-        parser.error(f"--url wants the controller's http(s) address, not {args.url!r}")
     _logging()
     link = ControllerLink(args.url, key)
     reader = Reader(args.table, args.protocol, link)
     logging.getLogger("controller.wheel").info(
-        "wheel %s: reading %s (%s) for %s", args.table, name, args.protocol, args.url)
+        "wheel %s: reading %s (%s) for %s", args.table, name, args.protocol,
+        ", ".join(args.url))
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(reader.run(Port(opener, name, link.set_port)))
     return 0

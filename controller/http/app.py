@@ -37,6 +37,7 @@ from controller.http.api.slots_feed import live_credits_key
 from controller.http.callers import caller
 from controller.http.forwarded import client_addresses
 from controller.http.kiosk import add_kiosk_routes
+from controller.http.leader import add_leader_route
 from controller.http.logins import add_routes, logins_key, people_page
 from controller.http.media import add_media_routes
 from controller.http.middleware import KEY_HEADER, Handler, plain_keys, security_headers
@@ -62,6 +63,7 @@ from controller.realtime.namespaces.display import DisplayNamespace
 from controller.realtime.namespaces.kiosk import KioskNamespace
 from controller.realtime.server import WireServer
 from controller.realtime.sharing import Sharing
+from controller.realtime.standing_by import stand_by
 from controller.rehearsal.log import Rehearsing, require_kind
 from controller.rehearsal.runner import RehearsalRunner
 from controller.store.lease import Lease
@@ -82,7 +84,7 @@ def create_app(db_path: LogAt, playlists: Path | None = None, anchor: Anchoring 
                proxies: TrustedProxies | None = None,
                log_checked: bool = False,
                warm: Service | None = None,
-               leading: Lease | None = None) -> web.Application:
+               lease: Lease | None = None) -> web.Application:
     """`playlists`: a directory whose changed files are reloaded onto screens (development);
     `anchor`: where to sign checkpoints of the log (at start, every N events, at shutdown);
     `key_limit`: wrong keys allowed per address and key before their refusals are slowed
@@ -96,8 +98,10 @@ def create_app(db_path: LogAt, playlists: Path | None = None, anchor: Anchoring 
     `proxies`: whose X-Forwarded-For names the client (controller/access/addresses.py);
     `warm`: the service of a standby taking over, replayed already and up to date with the log
     (controller/application/standby.py);
-    `leading`: the lease of a PostgreSQL log this controller leads: its appends are fenced by
-    it, and it stops serving when the lease is lost (controller/application/leadership.py)."""
+    `lease`: a PostgreSQL log's lease, held (this controller leads: its appends are fenced by
+    it, and it stops serving when the lease is lost: controller/application/leadership.py) or
+    not yet (a standby: it serves screens and pages, answers commands `not_leader`, and takes
+    the lead when it can: controller/realtime/standing_by.py)."""
     app = web.Application(client_max_size=MAX_MESSAGE_BYTES,
                           middlewares=[client_addresses(proxies or TrustedProxies()),
                                        plain_keys])
@@ -113,10 +117,11 @@ def create_app(db_path: LogAt, playlists: Path | None = None, anchor: Anchoring 
                      client_manager=sharing.manager if sharing else None)
     sio.attach(app)
     app.cleanup_ctx.append(_open_store(sio, playlists, anchor, attempts, rehearsal, sharing,
-                                       log_checked, warm, leading))
+                                       log_checked, warm, lease))
     app.on_shutdown.append(_close_connections(sio))
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/clock", clock)
+    add_leader_route(app, lease)
     app.router.add_get("/screens", screens(people_page(WEB_DIR, "screens.html",
                                                        TECHNICIAN_PAGE, _log_of)))
     app.router.add_get("/screens/{screen}/screenshot.jpg", screenshot)
@@ -144,14 +149,14 @@ def create_app(db_path: LogAt, playlists: Path | None = None, anchor: Anchoring 
 def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | None,
                 attempts: KeyAttempts, rehearsal: Rehearsing | None,
                 sharing: Sharing | None, log_checked: bool, warm: Service | None,
-                leading: Lease | None):
+                lease: Lease | None):
     async def context(app: web.Application) -> AsyncIterator[None]:
         log = warm.log if warm else open_log(app[db_path_key], checked=log_checked)
         try:
             require_kind(log, rehearsal is not None)
             app[logins_key].keep_in(log)
-            if leading is not None and isinstance(log, PostgresEventLog):
-                log.fenced_by(leading.fence, Lease.prepare)
+            if lease is not None and isinstance(log, PostgresEventLog):
+                log.fenced_by(lease.fence, Lease.prepare)  # a standby's appends: NotLeader
             if warm is not None:
                 service = warm
                 service.catch_up()
@@ -160,20 +165,17 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
                 service = Service(log, Show(build_features()), clock)
                 service.replay()
                 keep_replayed_state()  # before anything runs the collector over the state
-            if rehearsal is not None:  # before the configs: the mark is the first show event
-                service.record(f"rehearsal:{log.last_seq}", [rehearsal.event()])
-            record_configs(service)
-            snapshots = Snapshots(log, lambda: service.show)
-            checkpointer = None
-            if anchor is not None:
-                checkpointer = Checkpointer(log, load_private(anchor.key), anchor.path,
-                                            anchor.every)
-                checkpointer.now(service.clock())
+            if lease is not None:
+                service.must_lead = lease.must_lead
+            hub = Hub(service, sio, attempts, app[logins_key],
+                      sharing.telemetry if sharing else None)
+            leader = Leader(hub, anchor, rehearsal, playlists, sharing, lease,
+                            app[live_credits_key])
+            if lease is None or lease.epoch is not None:
+                leader.prepare()  # a wrong config stops the start here, before any client
         except BaseException:
             log.close()
             raise
-        hub = Hub(service, sio, attempts, app[logins_key],
-                  sharing.telemetry if sharing else None)
         app[hub_key] = hub
         devices = hub.devices = Devices(service, hub.publish)
         for namespace in (ControlNamespace(hub), DisplayNamespace(hub), CueNamespace(hub),
@@ -181,25 +183,79 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
             sio.register_namespace(namespace)
         devices.publish()  # every device key, offline until it connects
         hub.fanout.start()
-        tasks = [asyncio.create_task(hub.run_clock()),
-                 asyncio.create_task(_watch_log(hub, checkpointer, snapshots)),
-                 asyncio.create_task(publish_live(hub, app[live_credits_key])),
-                 asyncio.create_task(_prepare_payloads(service.show))]
-        if playlists is not None:
-            tasks.append(asyncio.create_task(watch_playlists(hub, playlists)))
-        if leading is not None:
-            tasks.append(asyncio.create_task(keep_leading(leading)))
-        if sharing is not None:
-            tasks += [asyncio.create_task(task) for task in sharing.beside(hub)]
+        tasks = [asyncio.create_task(_prepare_payloads(service.show))]
+        if leader.prepared:
+            leader.start()
+        else:
+            assert lease is not None
+            tasks.append(asyncio.create_task(stand_by(hub, lease, leader.take_over)))
         yield
         await cancel(tasks)
+        await leader.stop()
         await hub.fanout.stop()
-        if checkpointer is not None:
-            checkpointer.now(service.clock())  # clean shutdown: the log's end is anchored
-        snapshots.close()  # the next start replays nothing
         log.close()
 
     return context
+
+
+class Leader:
+    """What the controller leading the log runs beside serving its clients: the configs
+    recorded, the clock loop, snapshots, checkpoints, the lease kept. A standby of a PostgreSQL
+    log serves screens and pages without them until it takes the lead (`take_over`)."""
+
+    def __init__(self, hub: Hub, anchor: Anchoring | None, rehearsal: Rehearsing | None,
+                 playlists: Path | None, sharing: Sharing | None, lease: Lease | None,
+                 live_credits: LiveCredits) -> None:
+        self.hub, self.anchor, self.rehearsal, self.playlists = hub, anchor, rehearsal, playlists
+        self.sharing, self.lease, self.live_credits = sharing, lease, live_credits
+        self.prepared = False
+        self.snapshots: Snapshots | None = None
+        self.checkpointer: Checkpointer | None = None
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def prepare(self) -> None:
+        """Record the marks and configs the log must hold before the show runs on."""
+        service = self.hub.service
+        log = service.log
+        if self.rehearsal is not None:  # before the configs: the mark is the first show event
+            service.record(f"rehearsal:{log.last_seq}", [self.rehearsal.event()])
+        self.hub.publish(record_configs(service))
+        self.snapshots = Snapshots(log, lambda: service.show)
+        if self.anchor is not None:
+            self.checkpointer = Checkpointer(log, load_private(self.anchor.key),
+                                             self.anchor.path, self.anchor.every)
+            self.checkpointer.now(service.clock())
+        self.prepared = True
+
+    def start(self) -> None:
+        hub = self.hub
+        assert self.snapshots is not None
+        self.tasks += [asyncio.create_task(hub.run_clock()),
+                       asyncio.create_task(_watch_log(hub, self.checkpointer, self.snapshots)),
+                       asyncio.create_task(publish_live(hub, self.live_credits))]
+        if self.playlists is not None:
+            self.tasks.append(asyncio.create_task(watch_playlists(hub, self.playlists)))
+        if self.lease is not None:
+            self.tasks.append(asyncio.create_task(keep_leading(self.lease)))
+        if self.sharing is not None:
+            self.tasks += [asyncio.create_task(task) for task in self.sharing.beside(self.hub)]
+
+    def take_over(self) -> None:
+        """The lease is this controller's now: lead from the state it kept, without a restart
+        (its screens and pages stay connected)."""
+        self.prepare()
+        self.start()
+
+    async def stop(self) -> None:
+        await cancel(self.tasks)
+        if not self.prepared:
+            return
+        if self.checkpointer is not None:
+            self.checkpointer.now(self.hub.service.clock())  # clean shutdown: the end anchored
+        assert self.snapshots is not None
+        self.snapshots.close()  # the next start replays nothing
+        if self.lease is not None:
+            await asyncio.to_thread(self.lease.step_down)  # a standby leads at once, not in 3 s
 
 
 async def _prepare_payloads(show: Show) -> None:

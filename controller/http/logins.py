@@ -3,6 +3,11 @@
 `POST /login` takes JSON {"name", "password"} from the login page's script (the CSP allows no
 form posts) and answers with the session cookie: HttpOnly, SameSite=Strict, Secure when the
 controller is served over https (`serve --secure-cookies`), expiring with the session.
+
+Several controllers on one PostgreSQL log share the sessions, not the cookie (it is each
+host's): a logged-in page asks `POST /login/handoff` for a second token of its session and
+keeps it; sent to another controller's `POST /login/resume`, it becomes that host's cookie, so
+a page that moves to the leader (controller/web/link.js) stays logged in.
 """
 
 from __future__ import annotations
@@ -52,9 +57,7 @@ def add_routes(app: web.Application, web_dir: Path, log_of) -> None:
         token = logins.open(user.name, user.role)
         response = web.json_response({"ok": True, "name": user.name, "role": user.role,
                                       "home": HOME[user.role]})
-        response.set_cookie(logins.policy.cookie, token, max_age=int(logins.policy.session_s),
-                            path="/", httponly=True, samesite="Strict",
-                            secure=logins.policy.secure_cookie)
+        _set_cookie(response, logins, token)
         return response
 
     async def log_out(request: web.Request) -> web.Response:
@@ -72,7 +75,38 @@ def add_routes(app: web.Application, web_dir: Path, log_of) -> None:
             raise web.HTTPUnauthorized(text=LOGGED_OUT)
         return web.json_response({"name": session.name, "role": session.role})
 
+    async def hand_off(request: web.Request) -> web.Response:
+        """A second token of the caller's session, for the page to resume it elsewhere."""
+        logins = request.app[logins_key]
+        token = request.cookies.get(logins.policy.cookie)
+        if request.content_type != "application/json" or live_session(
+                logins, log_of(request.app), token) is None:
+            raise web.HTTPUnauthorized(text=LOGGED_OUT)
+        assert token is not None
+        return web.json_response({"token": logins.handoff(token)})
+
+    async def resume(request: web.Request) -> web.Response:
+        """`{"token"}` of a session of this log (opened at another controller): this host's
+        cookie for it."""
+        logins = request.app[logins_key]
+        try:
+            body = await request.json() if request.content_type == "application/json" else None
+        except ValueError:
+            body = None
+        token = body.get("token") if isinstance(body, dict) else None
+        session = (live_session(logins, log_of(request.app), token)
+                   if isinstance(token, str) else None)
+        if session is None:
+            return web.json_response(refusal("logged_out", LOGGED_OUT), status=401)
+        assert isinstance(token, str)
+        response = web.json_response({"ok": True, "name": session.name, "role": session.role,
+                                      "home": HOME[session.role]})
+        _set_cookie(response, logins, token)
+        return response
+
     app.router.add_get("/login", login_page)
+    app.router.add_post("/login/handoff", hand_off)
+    app.router.add_post("/login/resume", resume)
     app.router.add_post("/login", log_in)
     app.router.add_post("/logout", log_out)
     app.router.add_get("/whoami", whoami)
@@ -93,3 +127,9 @@ def people_page(web_dir: Path, name: str, roles: frozenset[str], log_of):
         return web.FileResponse(web_dir / name, headers={"Cache-Control": "no-cache"})
 
     return handler
+
+
+def _set_cookie(response: web.Response, logins: Logins, token: str) -> None:
+    response.set_cookie(logins.policy.cookie, token, max_age=int(logins.policy.session_s),
+                        path="/", httponly=True, samesite="Strict",
+                        secure=logins.policy.secure_cookie)

@@ -40,16 +40,23 @@ class Refused(FeedError):
         self.status = status
 
 
+class NotLeading(Exception):
+    """The controller reached does not lead the show's log: nothing was done; try another."""
+
+
 Reading = tuple[str, int]  # (machine, credits)
 
 
 class BankClient:
-    """One bank's feed client: `url` the controller, `key` the bank's device key."""
+    """One bank's feed client: `urls` the controller (or each controller of one PostgreSQL
+    log: a POST unanswered, or answered `not_leader`, goes to the next), `key` the bank's
+    device key."""
 
-    def __init__(self, url: str, key: str, bank: str, *, retry_for_s: float = RETRY_FOR_S,
-                 retry_delay_s: float = RETRY_DELAY_S) -> None:
-        self.base = f"{url.rstrip('/')}/api/v1/slots/banks/{quote(bank, safe='')}"
-        self.url = url
+    def __init__(self, urls: tuple[str, ...], key: str, bank: str, *,
+                 retry_for_s: float = RETRY_FOR_S, retry_delay_s: float = RETRY_DELAY_S) -> None:
+        self.urls = urls
+        self.at = 0
+        self.path = f"/api/v1/slots/banks/{quote(bank, safe='')}"
         self.bank = bank
         self.retry_for_s = retry_for_s
         self.retry_delay_s = retry_delay_s
@@ -84,20 +91,26 @@ class BankClient:
         return await self.post(f"/heats/{quote(feed_heat, safe='')}/end",
                                {"finals": [{"machine": m, "credits": c} for m, c in finals]})
 
+    @property
+    def url(self) -> str:
+        return self.urls[self.at]
+
     async def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        """POST `body`, again while unanswered; the `{"ok": true, ...}` answer."""
+        """POST `body`, again while unanswered or sent to a controller that does not lead (a
+        repeat of a done POST is answered as done); the `{"ok": true, ...}` answer."""
         data = json.dumps(body).encode()
         give_up = time.monotonic() + self.retry_for_s
         while True:
             try:
-                async with self.session.post(self.base + path, data=data, headers={
+                async with self.session.post(self.url + self.path + path, data=data, headers={
                         "Content-Type": "application/json"}) as response:
                     return answer(response.status, await response.read())
-            except (aiohttp.ClientConnectionError, TimeoutError) as exc:
+            except (aiohttp.ClientConnectionError, TimeoutError, NotLeading) as exc:
                 if time.monotonic() >= give_up:
                     reason = str(exc) or type(exc).__name__
-                    raise FeedError(f"The controller at {self.url} did not answer for "
+                    raise FeedError(f"No controller at {', '.join(self.urls)} took it for "
                                     f"{self.retry_for_s:g} s ({reason}).") from None
+                self.at = (self.at + 1) % len(self.urls)
                 await asyncio.sleep(self.retry_delay_s)
 
 
@@ -119,4 +132,6 @@ def answer(status: int, raw: bytes) -> dict[str, Any]:
     code, message = str(error.get("code", "")), str(error.get("message", ""))
     if code in DONE_ALREADY:
         return {"ok": True, "already": code}
+    if code == "not_leader":
+        raise NotLeading(message)
     raise Refused(code, message or f"Refused ({code}).", status)

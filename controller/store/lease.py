@@ -36,6 +36,15 @@ CREATE TABLE IF NOT EXISTS leadership (
     address    TEXT NOT NULL,
     expires_at TIMESTAMPTZ NOT NULL
 )"""
+#: every controller on the log, by the address its clients reach it at, as it last tried or
+#: renewed the lease: where a page whose controller died goes next
+CONTROLLERS = """
+CREATE TABLE IF NOT EXISTS controllers (
+    address TEXT PRIMARY KEY,
+    seen_at TIMESTAMPTZ NOT NULL
+)"""
+#: a controller not seen for this long is not offered to pages (a PC taken away)
+SEEN_S = 60.0
 
 
 class NotLeader(Exception):
@@ -70,6 +79,7 @@ class Lease:
         self._until = 0.0  # monotonic end of the lease as last renewed (its start, to be safe)
         self._db = psycopg.connect(url, autocommit=True)
         self._db.execute(SCHEMA)
+        self._db.execute(CONTROLLERS)
 
     def close(self) -> None:
         self._db.close()
@@ -79,6 +89,7 @@ class Lease:
         A holder whose own lease ran out takes a new epoch too: it may have been taken and lost
         in between."""
         asked = time.monotonic()
+        self._seen()
         row = self._db.execute(
             "INSERT INTO leadership (id, epoch, holder, address, expires_at) "
             "VALUES (1, 1, %(holder)s, %(address)s, now() + %(lease)s * interval '1 second') "
@@ -97,6 +108,7 @@ class Lease:
         if self.epoch is None:
             return False
         asked = time.monotonic()
+        self._seen()
         row = self._db.execute(
             "UPDATE leadership SET expires_at = now() + %s * interval '1 second' "
             "WHERE id = 1 AND epoch = %s RETURNING epoch", (self.lease_s, self.epoch)).fetchone()
@@ -111,6 +123,13 @@ class Lease:
         decides every append)."""
         return self.epoch is not None and time.monotonic() < self._until
 
+    def must_lead(self) -> None:
+        """`NotLeader` (with the leader's address) unless this controller holds the lease by its
+        own clock: a command is refused before it is decided on a standby's state."""
+        if not self.holds():
+            leader = self.leader()
+            raise NotLeader(leader.address if leader is not None and leader.live else "")
+
     def step_down(self) -> None:
         """Give the lease up at a clean stop: a standby takes over at once, not after it runs
         out."""
@@ -118,6 +137,18 @@ class Lease:
             self._db.execute("UPDATE leadership SET expires_at = now() - interval '1 second' "
                              "WHERE id = 1 AND epoch = %s", (self.epoch,))
         self.epoch = None
+
+    def _seen(self) -> None:
+        self._db.execute("INSERT INTO controllers (address, seen_at) VALUES (%s, now()) "
+                         "ON CONFLICT (address) DO UPDATE SET seen_at = now()", (self.address,))
+
+    def controllers(self) -> list[str]:
+        """The addresses of the controllers on this log seen in the last `SEEN_S`, this one's
+        first."""
+        rows = self._db.execute("SELECT address FROM controllers WHERE seen_at > now() - "
+                                "%s * interval '1 second' ORDER BY address", (SEEN_S,))
+        others = [row[0] for row in rows if row[0] != self.address]
+        return [self.address, *others]
 
     def leader(self) -> Leader | None:
         row = self._db.execute("SELECT epoch, holder, address, expires_at > now() "

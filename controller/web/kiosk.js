@@ -12,6 +12,7 @@
  * swipe, the page forgets the member. Every word shown is the controller's or this page's.
  */
 
+import {Follower} from "./leader.js";
 import {$, el} from "./link.js";
 
 const KEY_STORE = "showrunner.kiosk.key";
@@ -51,6 +52,8 @@ const state = {
 
 /** @type {import("socket.io-client").Socket | null} */
 let socket = null;
+/** @type {Follower | null} the kiosk opened again at the controller that leads (leader.js) */
+let follower = null;
 
 // -- words ----------------------------------------------------------------------------------
 
@@ -174,7 +177,9 @@ function showReceipt(entry) {
 async function ask(event, data) {
   if (socket === null || !socket.connected) return null;
   try {
-    return await socket.timeout(ACK_TIMEOUT_MS).emitWithAck(event, data);
+    const answer = await socket.timeout(ACK_TIMEOUT_MS).emitWithAck(event, data);
+    if (answer?.error?.code === "not_leader") follower?.check();
+    return answer;
   } catch {
     return null;
   }
@@ -245,18 +250,23 @@ async function greet() {
 function connect(key) {
   const link = io("/kiosk", {auth: {key}, transports: ["websocket"]});
   socket = link;
+  follower = new Follower((address) => `${address}${location.pathname}${location.search}` +
+    `#key=${encodeURIComponent(key)}`, (text) => setConnection("reconnecting", text));
   link.on("connect", () => {
     setConnection("online", "Online");
+    follower?.online();
     greet();
   });
   link.on("refused", (data) => refused(data?.message ?? "This key was refused."));
   link.on("disconnect", () => {
     if (!$("refused").hidden) return;
     setConnection("reconnecting", "Reconnecting…");
+    follower?.offline();
   });
   link.on("connect_error", (err) => {
     if (link.active) {
       setConnection("reconnecting", "Reconnecting…");
+      follower?.offline();
       return;
     }
     refused(err.message);

@@ -8,6 +8,8 @@
  * samples the clock NTP-style. Nothing here decides a rule: pages show the server's sentences.
  */
 
+import {Follower, keepHandoff, reopenLoggedIn} from "./leader.js";
+
 const ACK_TIMEOUT_MS = 8000;
 const CLOCK_SAMPLES = 5;
 const CLOCK_RESAMPLE_MS = 60000;
@@ -149,15 +151,25 @@ export class Link {
     const auth = key === SESSION ? {} : {key};
     const socket = io(namespace, {auth, transports: ["websocket"]});
     this.socket = socket;
-    socket.on("connect", () => this.onConnect());
+    /** the page opened again at another controller of the log (leader.js) */
+    this.follower = new Follower(key === SESSION ? reopenLoggedIn
+      : (address) => `${address}${location.pathname}?key=${encodeURIComponent(key)}`,
+    (text) => setConnection("reconnecting", text));
+    socket.on("connect", async () => {
+      this.onConnect();
+      if (key === SESSION) await keepHandoff();  // before a move to the leader needs it
+      if (socket.connected) this.follower.online();
+    });
     socket.on("views", (message) => this.receive(message.views));
     socket.on("disconnect", (reason) => {
       setConnection("reconnecting", "Reconnecting…");
+      this.follower.offline();
       if (reason === "io server disconnect") socket.connect();
     });
     socket.on("connect_error", (err) => {
       if (socket.active) {
         setConnection("reconnecting", "Reconnecting…");
+        this.follower.offline();
         return;
       }
       if (key === SESSION) {
@@ -300,6 +312,7 @@ export class Link {
       return;
     }
     this.pending = null;
+    if (!ack.ok && ack.error.code === "not_leader") this.follower.check();
     pending.resolve(ack);
   }
 }

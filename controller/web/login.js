@@ -45,5 +45,30 @@ async function onSubmit(event) {
   }
 }
 
+/** Opened by a page moving from another controller of the show's log (leader.js) with
+ * `#resume=TOKEN`: the person's session goes on here without a password. */
+async function resume() {
+  const token = new URLSearchParams(location.hash.slice(1)).get("resume");
+  if (!token) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  try {
+    const response = await fetch("/login/resume", {
+      method: "POST",
+      headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({token}),
+      credentials: "same-origin",
+    });
+    const answer = await response.json();
+    if (answer.ok) {
+      location.replace(nextPage(answer.home));
+      return;
+    }
+    say(answer.error.message);
+  } catch {
+    say("The controller did not answer. Check the network and try again.");
+  }
+}
+
 $("login").addEventListener("submit", onSubmit);
 $("name").focus();
+resume();

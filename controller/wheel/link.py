@@ -7,6 +7,11 @@ only when its ack is in. The port's state goes as a `status` message on every ch
 STATUS_EVERY_S, which the controller shows on the console ("wheel AR14: reading since ..."). A
 refusal is logged with the line as read and the controller's sentence; it never stops the
 reader (common.md, "Wheel").
+
+Several controllers on one PostgreSQL log (docs/operations.md): the link is given all their
+addresses and moves to the next when a session fails, or when a reading is answered
+`not_leader` (the controller it reached does not lead; nothing was written): that reading
+stays first in the queue and goes to the leader.
 """
 
 from __future__ import annotations
@@ -64,8 +69,10 @@ def _describe(exc: BaseException) -> str:
 class ControllerLink:
     """Holds the queue and the port's state; `run` keeps a session up for ever."""
 
-    def __init__(self, url: str, key: str, timings: LinkTimings | None = None) -> None:
-        self.url = url
+    def __init__(self, urls: tuple[str, ...], key: str,
+                 timings: LinkTimings | None = None) -> None:
+        self.urls = urls
+        self.at = 0  # the address tried now
         self.key = key
         self.timings = timings or LinkTimings()
         self.queue: deque[Outgoing] = deque()
@@ -89,6 +96,10 @@ class ControllerLink:
         self._wake.set()
 
     # -- the reconnect loop ----------------------------------------------------------------
+    @property
+    def url(self) -> str:
+        return self.urls[self.at]
+
     async def run(self) -> None:
         failures, last_reason = 0, ""
         while True:
@@ -105,7 +116,8 @@ class ControllerLink:
             if online:
                 last_reason = ""
             failures = 0 if online else failures + 1
-            await asyncio.sleep(self.timings.backoff(failures))
+            self.at = (self.at + 1) % len(self.urls)  # the leader may be another now
+            await asyncio.sleep(self.timings.backoff(failures // len(self.urls)))
 
     async def _session(self) -> bool:
         """Connect, then send status and readings until the link dies. True once online."""
@@ -165,6 +177,8 @@ class ControllerLink:
                 ack = await self._call(sio, "command", {
                     "type": "wheel.reading", "payload": outgoing.payload,
                     "command_id": outgoing.command_id})
+                if _not_leader(ack):  # nothing written here: the reading waits for the leader
+                    raise LinkLost(ack["error"].get("message", "this controller does not lead"))
                 if self.queue and self.queue[0] is outgoing:
                     self.queue.popleft()
                 _log_ack(outgoing, ack)
@@ -180,6 +194,11 @@ class ControllerLink:
             raise LinkLost(f"no answer to {event} within {self.timings.call_s:g} s") from exc
         except socketio.exceptions.SocketIOError as exc:
             raise LinkLost(f"{event} failed: {_describe(exc)}") from exc
+
+
+def _not_leader(ack: Any) -> bool:
+    error = ack.get("error") if isinstance(ack, dict) else None
+    return isinstance(error, dict) and error.get("code") == "not_leader"
 
 
 def _log_ack(outgoing: Outgoing, ack: Any) -> None:

@@ -61,7 +61,8 @@ async def two_pcs(url: str, tmp_path: Path) -> AsyncIterator[tuple[LiveControlle
     await leader.start()
     standby.spawn()
     try:
-        await said(standby, "serves the show; taking over when it ends", 30)
+        await asyncio.to_thread(standby.listening, 30.0)  # it serves while it stands by
+        await said(standby, "taking over when the controller at", 30)
         yield leader, standby
     finally:
         for process in (standby, leader):
@@ -104,16 +105,26 @@ async def test_the_standby_takes_the_lead_when_the_leader_is_killed_and_nothing_
                     "name": MC_NAME, "password": MC_PASSWORD}) as answer:
                 assert answer.status == 200, await answer.text()
             await screen.until(lambda: (screen.doc() or {}).get("rows"), 10)
-            assert standby.url == ""  # a standby does not listen while another leads
-            leader.kill()
-            killed = time.monotonic()
-            url = await asyncio.to_thread(standby.listening, 30.0)
-            took_over_s = time.monotonic() - killed
-            async with standby.client() as mc:
-                again = await mc.send("register_member", THANDI, command_id="before-the-kill")
-                assert again["seq"] == acked["seq"]  # acknowledged by the dead one: there, once
-                rescored = await mc.send("slots.record_score", {"entry": "S1", "score": 55})
-                assert rescored["ok"] and rescored["seq"] > scored["seq"], rescored
+            url = standby.url
+            async with standby.client() as refused:
+                answer = await refused.send("slots.record_score", {"entry": "S1", "score": 99})
+                assert answer["error"]["code"] == "not_leader", answer
+                assert leader.url in answer["error"]["message"]  # where to go instead
+            async with standby.client("display") as watching:  # a screen on the standby
+                await watching.wait_view("leaderboard:slots", lambda d: d["rows"][0]["score"] == 40)
+                leader.kill()
+                killed = time.monotonic()
+                await said(standby, "leading the show's log (lease epoch 2)", 30)
+                took_over_s = time.monotonic() - killed
+                async with standby.client() as mc:
+                    again = await mc.send("register_member", THANDI,
+                                          command_id="before-the-kill")
+                    assert again["seq"] == acked["seq"]  # acknowledged by the dead one: once
+                    rescored = await mc.send("slots.record_score", {"entry": "S1", "score": 55})
+                    assert rescored["ok"] and rescored["seq"] > scored["seq"], rescored
+                # still connected across the takeover, it sees the new leader's score
+                await watching.wait_view("leaderboard:slots",
+                                         lambda d: d["rows"][0]["score"] == 55)
             back_s = await screen.until(lambda: screen.doc()["rows"][0]["score"] == 55, 15)
             assert any(isinstance(m, LogJoined) and m.url == url for m in screen.seen)
             cookies = browser.cookie_jar.filter_cookies(URL(leader.url))
@@ -139,7 +150,7 @@ async def test_a_leader_frozen_past_its_lease_writes_nothing_and_steps_down(
         async with leader.client() as frozen_mc:
             assert (await frozen_mc.send("register_member", THANDI))["ok"]
             os.kill(leader.process.pid, signal.SIGSTOP)
-            await asyncio.to_thread(standby.listening, 30.0)
+            await said(standby, "leading the show's log (lease epoch 2)", 30)
             async with standby.client() as mc:
                 led = await mc.send("register_member", {"card": "7654321",
                                                         "display_name": "Sipho Dube"})

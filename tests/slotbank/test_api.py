@@ -13,7 +13,7 @@ from tests.slotbank.floor import BANK, MACHINES, floor
 
 
 async def test_a_repeated_start_and_end_are_done_once(tmp_path):
-    async with floor(tmp_path) as f, BankClient(f.ctl.url, f.key_file.read_text().strip(),
+    async with floor(tmp_path) as f, BankClient((f.ctl.url,), f.key_file.read_text().strip(),
                                                 BANK) as client:
         first = await client.start_heat("F-7", MACHINES, 1000, 300)
         assert first["heat"] == "Heat 1"
@@ -28,7 +28,7 @@ async def test_a_repeated_start_and_end_are_done_once(tmp_path):
 
 
 async def test_a_refusal_is_the_controllers_sentence(tmp_path):
-    async with floor(tmp_path) as f, BankClient(f.ctl.url, f.key_file.read_text().strip(),
+    async with floor(tmp_path) as f, BankClient((f.ctl.url,), f.key_file.read_text().strip(),
                                                 BANK) as client:
         await client.start_heat("F-7", MACHINES, 1000, 300)
         # slots rule 11: the heat's machines are the bank's four, 101-104
@@ -42,10 +42,10 @@ async def test_an_unanswered_post_is_sent_again_until_the_controller_is_back(tmp
     async with floor(tmp_path) as f:
         key = f.key_file.read_text().strip()
         f.ctl.kill()
-        async with BankClient(f.ctl.url, key, BANK, retry_for_s=0.5) as client:
-            with pytest.raises(FeedError, match=r"did not answer for 0.5 s"):
+        async with BankClient((f.ctl.url,), key, BANK, retry_for_s=0.5) as client:
+            with pytest.raises(FeedError, match=r"took it for 0.5 s"):
                 await client.start_heat("F-7", MACHINES, 1000, 300)
-        async with BankClient(f.ctl.url, key, BANK, retry_for_s=40) as client:
+        async with BankClient((f.ctl.url,), key, BANK, retry_for_s=40) as client:
             pending = asyncio.create_task(client.start_heat("F-7", MACHINES, 1000, 300))
             await asyncio.sleep(1)
             assert not pending.done()

@@ -19,7 +19,7 @@ def test_a_key_file_others_can_read_is_refused_in_one_line(tmp_path, capsys) -> 
 
 @pytest.mark.parametrize(("argv", "words"), [
     (["--tcp", "nonsense"], "--tcp wants HOST:PORT"),
-    (["--tcp", "10.0.0.7:4001", "--url", "ws//x"], "--url wants the controller's http(s)"),
+    (["--tcp", "10.0.0.7:4001", "--url", "ws//x"], "give the controller's http(s) address"),
     (["--device", "/dev/ttyUSB0", "--tcp", "h:1"], "not allowed with argument"),
     (["--device", "/dev/ttyUSB0", "--baud", "0"], "--baud wants the wheel's serial speed"),
 ])

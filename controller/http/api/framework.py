@@ -33,7 +33,7 @@ STATUS = {
     "unknown_feed_heat": 404, "not_found": 404, "no_entries": 404,
     "too_large": 413,
     "rate_limited": 429,
-    "storage_unavailable": 503,
+    "storage_unavailable": 503, "not_leader": 503,
 }
 
 

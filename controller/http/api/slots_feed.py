@@ -17,6 +17,7 @@ from controller.access.keys import Principal
 from controller.feeds.live import LiveCredits
 from controller.http.api.auth import device_for
 from controller.http.api.framework import ApiError, ApiModel, Call, Route
+from controller.http.leader import not_leading
 from controller.http.shared import hub_key
 from controller.promotions.slots import Slots
 from controller.promotions.slots.payloads import MAX_SEATS
@@ -100,6 +101,9 @@ async def start_heat(call: Call) -> HeatStarted:
 async def credits(call: Call) -> CreditsApplied:
     bank, feed_heat, body = call.params["bank"], call.params["feed_heat"], call.body
     assert isinstance(body, Credits)
+    elsewhere = not_leading(call.request.app)
+    if elsewhere is not None:
+        raise ApiError("not_leader", f"Nothing was done: {elsewhere}")
     slots = _slots(call)
     feed = slots.live_feed(bank, feed_heat)
     slots.check_machines(feed, (r.machine for r in body.readings))

@@ -1,0 +1,90 @@
+"""A standby of a PostgreSQL log: it serves screens and pages from the state it keeps hot, and
+takes the lead the moment the lease is free.
+
+While another controller leads, this one folds what the leader appends (every `FOLLOW_S`) and
+sends its own clients the views that changed: a screen or page connected here sees the show
+as the leader's do, and keeps its connection when this controller takes over. Its appends are
+fenced by a lease it does not hold, so a command sent here is answered `not_leader` with the
+leader's address and nothing is written (controller/application/service.py). Every `RENEW_S` it
+tries the lease; once it holds it, it folds the last of the old leader's events, checks their
+links and leads (`take_over`) without a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import time
+from collections.abc import Callable
+
+import psycopg
+
+from controller.application.faults import FaultLog
+from controller.realtime.hub import Hub
+from controller.store.lease import RENEW_S, Lease
+
+FOLLOW_S = 0.2
+log = logging.getLogger(__name__)
+
+
+def follow(hub: Hub) -> None:
+    """Fold what the leader appended and send this process's clients what it changed (and cut
+    the sessions it revoked)."""
+    events, views = hub.service.catch_up()
+    for event in events:
+        hub.revoked(event)
+    hub.publish(views)
+
+
+async def stand_by(hub: Hub, lease: Lease, take_over: Callable[[], None]) -> None:
+    """Follow the log until the lease is this controller's, then lead."""
+    checked = hub.service.log.last_seq  # the start checked the chain to here
+    faults = FaultLog(log, "Following the leader's log")
+    said = ""
+    tried = 0.0
+    while True:
+        try:
+            follow(hub)
+        except Exception as exc:  # the database away a moment: try again
+            faults.failed(exc)
+        else:
+            faults.succeeded()
+        if time.monotonic() - tried >= RENEW_S:
+            tried = time.monotonic()
+            try:
+                epoch = await asyncio.to_thread(lease.try_acquire)
+                leader = None if epoch is not None else await asyncio.to_thread(lease.leader)
+            except psycopg.Error as exc:
+                faults.failed(exc)
+            else:
+                if epoch is not None:
+                    _lead(hub, lease, checked, take_over)
+                    return
+                holder = leader.address if leader is not None and leader.live else ""
+                if holder and holder != said:
+                    said = holder
+                    print(f"standby: the controller at {holder} serves the show; taking over "
+                          "when it ends", flush=True)
+        await asyncio.sleep(FOLLOW_S)
+
+
+def _lead(hub: Hub, lease: Lease, checked: int, take_over: Callable[[], None]) -> None:
+    """Fold what the old leader committed before the epoch moved on, check the links of all
+    it appended since the start checked the chain (to `checked`), lead.
+    A chain that does not hold, or a config the files contradict, stops this controller as
+    a start would: it must not lead a log it cannot vouch for."""
+    try:
+        follow(hub)
+        broken = hub.service.log.first_broken_link(checked)
+        if broken is not None:
+            raise RuntimeError(f"the log's event {broken[0]} does not follow: {broken[1]}")
+        take_over()
+    except Exception as exc:
+        log.error("this standby could not take the lead: %s", exc)
+        print(f"standby: could not take the lead: {exc}", flush=True)
+        lease.step_down()
+        os.kill(os.getpid(), signal.SIGTERM)
+        return
+    print(f"leading the show's log (lease epoch {lease.epoch})", flush=True)
