@@ -1,11 +1,17 @@
 """Tournament leaderboard: recording one score into a large board, and a start on a season's log.
 
     python bench/leaderboard.py --entries 100000 --events 2000000 --json
+    python bench/leaderboard.py --entries 100000 --events 2000000 --json --store postgres
 
-`record_p99_ms`: one `slots.record_score` through the real service path (decide, durable SQLite
-append with synchronous=FULL, apply, leaderboard view re-rendered and published) into a Slots
-qualifying board of `--entries` entries. Every timed score lands on the visible top 45, so the
-view changes each time, after the replayed state is frozen as the controller freezes it
+The logs are temporary SQLite files (WAL, synchronous=FULL), or with `--store postgres`
+databases of a private PostgreSQL cluster (Debian's server, fsync on, as bench/latency.py
+starts it); `store` in the output says which. Both are written by the store's own append
+(tests/support/season.py), so each start below checks the same chain either store makes.
+
+`record_p99_ms`: one `slots.record_score` through the real service path (decide, durable
+append, apply, leaderboard view re-rendered and published) into a Slots qualifying board of
+`--entries` entries. Every timed score lands on the visible top 45, so the view changes each
+time, after the replayed state is frozen as the controller freezes it
 (controller/application/heap.py; `full_gc_ms` one full garbage collection then,
 `full_gc_ms_unfrozen` before).
 
@@ -53,24 +59,25 @@ from controller.domain.events import DomainEvent
 from controller.promotions.tournament.events import TournamentEntered, TournamentScoreRecorded
 from controller.promotions.tournament.feature import Tournament
 from controller.realtime.queries import FOUND
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, db_arg, open_log
+from tests.support.postgres import Cluster, start_cluster
 from tests.support.season import BENCH, MEMBERS, season, tournament_events, write_log
 
 
-def started(path: Path) -> tuple[Service, int, float]:
+def started(db: LogAt) -> tuple[Service, int, float]:
     """A controller's service on the log, replayed: (service, events, seconds)."""
-    service = Service(EventLog.open(path), Show(build_features()), wall_clock_ms)
+    service = Service(open_log(db), Show(build_features()), wall_clock_ms)
     begin = time.perf_counter()
     count = service.replay()
     return service, count, time.perf_counter() - begin
 
 
-def probe(path: Path, write_snapshot: bool) -> dict[str, Any]:
+def probe(db: LogAt, write_snapshot: bool) -> dict[str, Any]:
     """In a fresh process: check the log and make the service from it as `serve` does,
     timed; with `write_snapshot`, then write the clean shutdown's snapshot, timed."""
     begin = time.perf_counter()
-    check_log(path, rehearsing=False)
-    log = EventLog.open(path, checked=True)
+    check_log(db, rehearsing=False)
+    log = open_log(db, checked=True)
     service = Service(log, Show(build_features()), wall_clock_ms)
     folding = time.perf_counter()
     folded = service.replay()
@@ -94,11 +101,13 @@ def rss_mib() -> float:
     return round(kib / 1024, 1)
 
 
-def in_fresh_process(path: Path, write_snapshot: bool) -> dict[str, Any]:
-    args = [sys.executable, __file__, "--probe", str(path)]
+def in_fresh_process(db: LogAt, write_snapshot: bool, folder: Path) -> dict[str, Any]:
+    """`probe` in a process of its own, run in `folder` (where the files beside a PostgreSQL
+    log, a snapshot being written, are kept)."""
+    args = [sys.executable, __file__, "--probe", str(db)]
     if write_snapshot:
         args.append("--write-snapshot")
-    done = subprocess.run(args, check=True, capture_output=True, text=True)
+    done = subprocess.run(args, check=True, capture_output=True, text=True, cwd=folder)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -155,32 +164,52 @@ def search_timings(service: Service, queries: list[str]) -> list[float]:
     return timings
 
 
-def run(entries: int, events: int, records: int, tail: int, seed: int) -> dict[str, Any]:
+def run(entries: int, events: int, records: int, tail: int, seed: int, store: str
+        ) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        cluster = None
+        if store == "postgres":  # a private cluster (tests/support/postgres.py), fsync on
+            Path(tmp).chmod(0o755)
+            cluster = start_cluster(Path(tmp) / "cluster")
+        try:
+            return {**measure(entries, events, records, tail, seed, Path(tmp), cluster),
+                    "store": store}
+        finally:
+            if cluster is not None:
+                cluster.stop()
+
+
+def measure(entries: int, events: int, records: int, tail: int, seed: int, tmp: Path,
+            cluster: Cluster | None) -> dict[str, Any]:
+    """The figures, on logs in `tmp` or (`cluster`) in databases of that cluster."""
     rng = random.Random(seed)
     at_ms = wall_clock_ms()
-    with tempfile.TemporaryDirectory() as tmp:
-        board_log = Path(tmp) / "board.db"
-        write_log(board_log, tournament_events(entries, rng, at_ms), at_ms)
-        service, board_events, board_replay_s = started(board_log)
-        try:
-            unfrozen_gc_ms = full_gc_ms()
-            keep_replayed_state()  # as the controller does once it has replayed
-            frozen_gc_ms = full_gc_ms()
-            timings = record_scores(service, entries, records, rng)
-            searches = search_timings(service, search_queries(random.Random(seed), records))
-        finally:
-            gc.unfreeze()
-            service.log.close()
 
-        season_log = Path(tmp) / "season.db"
-        events_written = season(events, rng, at_ms)
-        season_entries = sum(isinstance(e, TournamentEntered) for e in events_written)
-        write_log(season_log, events_written, at_ms)
-        del events_written
-        full = in_fresh_process(season_log, write_snapshot=True)
-        write_log(season_log, tail_events(tail, max(1, season_entries), rng, at_ms), at_ms,
-                  prefix="tail")
-        restart = in_fresh_process(season_log, write_snapshot=False)
+    def new_log(name: str) -> LogAt:
+        return cluster.new_database() if cluster is not None else tmp / name
+
+    board_log = new_log("board.db")
+    write_log(board_log, tournament_events(entries, rng, at_ms), at_ms)
+    service, board_events, board_replay_s = started(board_log)
+    try:
+        unfrozen_gc_ms = full_gc_ms()
+        keep_replayed_state()  # as the controller does once it has replayed
+        frozen_gc_ms = full_gc_ms()
+        timings = record_scores(service, entries, records, rng)
+        searches = search_timings(service, search_queries(random.Random(seed), records))
+    finally:
+        gc.unfreeze()
+        service.log.close()
+
+    season_log = new_log("season.db")
+    events_written = season(events, rng, at_ms)
+    season_entries = sum(isinstance(e, TournamentEntered) for e in events_written)
+    write_log(season_log, events_written, at_ms)
+    del events_written
+    full = in_fresh_process(season_log, write_snapshot=True, folder=tmp)
+    write_log(season_log, tail_events(tail, max(1, season_entries), rng, at_ms), at_ms,
+              prefix="tail")
+    restart = in_fresh_process(season_log, write_snapshot=False, folder=tmp)
     cuts = statistics.quantiles(timings, n=100)
     return {"benchmark": "leaderboard", "entries": entries, "records": records,
             "record_p50_ms": round(cuts[49], 3), "record_p99_ms": round(cuts[98], 3),
@@ -204,14 +233,18 @@ def main() -> None:
     parser.add_argument("--tail", type=int, default=snapshots.EVERY_EVENTS,
                         help="events after the snapshot, for restart_s")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--probe", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite",
+                        help="the logs: temporary SQLite files, or databases in a private "
+                        "PostgreSQL cluster (Debian's server)")
+    parser.add_argument("--probe", type=db_arg, help=argparse.SUPPRESS)
     parser.add_argument("--write-snapshot", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help="print JSON (the only output form)")
     args = parser.parse_args()
     if args.probe is not None:
         print(json.dumps(probe(args.probe, args.write_snapshot)))
         return
-    print(json.dumps(run(args.entries, args.events, args.records, args.tail, args.seed)))
+    print(json.dumps(run(args.entries, args.events, args.records, args.tail, args.seed,
+                         args.store)))
 
 
 if __name__ == "__main__":

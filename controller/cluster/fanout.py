@@ -1,12 +1,14 @@
 """A fan-out process: serves screens (/display) and cue pages (/cue) of a show another process
 owns, so that more screens can be served than one process can.
 
-It never writes the log. It follows the owner's SQLite log read-only (keys, screen status, the
-views a `sync` sends) and catches up before each connect and sync, so a screen that fails over
-to it gets every view the owner has made durable. Changed views reach its screens from the
-owner through Redis (`AsyncRedisManager`); it does not emit views itself. The console
-(/control) connects to the owner only; a cue page's commands are relayed to the owner over
-Redis (controller/cluster/commands.py): commands run where the rules are.
+It never writes the log. It follows the owner's log read-only (keys, screen status, the views
+a `sync` sends) and catches up before each connect and sync, so a screen that fails over to it
+gets every view the owner has made durable. On a PostgreSQL log it may run on another PC: each
+append's NOTIFY wakes its follower, which then pulls by seq (controller/store/wakeup.py).
+Changed views reach its screens from the owner through Redis (`AsyncRedisManager`); it does not
+emit views itself. The console (/control) connects to the owner only; a cue page's commands
+are relayed to the owner over Redis (controller/cluster/commands.py): commands run where the
+rules are.
 """
 
 from __future__ import annotations
@@ -46,9 +48,16 @@ from controller.realtime.namespaces.cue import CueNamespace
 from controller.realtime.namespaces.display import DisplayNamespace
 from controller.realtime.server import WireServer
 from controller.screens.views import VIEW_PREFIX
-from controller.store.target import LogAt, open_log
+from controller.store.target import LogAt, is_database, open_log
+from controller.store.wakeup import Appended
 
+#: how long the follower waits for a wake-up before it pulls the log anyway. On SQLite nothing
+#: wakes it, so this is its poll; on PostgreSQL each append's NOTIFY wakes it at once, and the
+#: longer wait only bounds a wake-up that never came (a connection that died silently), while
+#: a floor's fan-out processes, on PCs of their own, do not each query the database 5 times a
+#: second for nothing
 FOLLOW_S = 0.2
+FOLLOW_NOTIFIED_S = 1.0
 log = logging.getLogger(__name__)
 OWNER_ONLY = ("This is a fan-out process for screens and cue pages; connect the console and the "
               "floor's devices to the controller that owns the show.")
@@ -131,10 +140,13 @@ def _follow_log(db_path: LogAt, sio: WireServer, queue: MessageQueue):
         for owners in (OPERATOR_AUDIENCE, DEVICE_AUDIENCE, KIOSK_AUDIENCE):
             sio.register_namespace(OwnerOnly(owners))
         hub.fanout.start()  # this process's own sends: session cuts, views a screen now needs
-        tasks = [asyncio.create_task(_keep_following(hub)),
+        appended = Appended.for_log(db_path)
+        every_s = FOLLOW_NOTIFIED_S if is_database(db_path) else FOLLOW_S
+        tasks = [asyncio.create_task(_keep_following(hub, appended, every_s)),
                  asyncio.create_task(telemetry.keep_alive())]
         yield
         await cancel(tasks)
+        await appended.close()
         await hub.fanout.stop()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(sio.eio.disconnect(), 1.0)
@@ -143,8 +155,9 @@ def _follow_log(db_path: LogAt, sio: WireServer, queue: MessageQueue):
     return context
 
 
-async def _keep_following(hub: Hub) -> None:
-    """Follow the log for ever: a read that fails (the disk) is logged and tried again."""
+async def _keep_following(hub: Hub, appended: Appended, every_s: float) -> None:
+    """Follow the log for ever, pulling when woken and at least every `every_s`: a read that
+    fails (the disk, the database) is logged and tried again."""
     faults = FaultLog(log, "Following the owner's log")
     while True:
         try:
@@ -153,4 +166,4 @@ async def _keep_following(hub: Hub) -> None:
             faults.failed(exc)
         else:
             faults.succeeded()
-        await asyncio.sleep(FOLLOW_S)
+        await appended.wait(every_s)

@@ -184,8 +184,10 @@ class StoredLog(ABC):
     def _append(self, command_id: str, actor: str, at_ms: int, events: Sequence[EventRecord],
                 ack: dict[str, Any], principal: str, digest: str | None,
                 also: Sequence[users_table.Statement],
-                first: Callable[[], None] | None = None) -> list[int]:
-        """`append` (see the stores'), with `first` run at the start of its transaction."""
+                first: Callable[[], None] | None = None,
+                last: Callable[[int], None] | None = None) -> list[int]:
+        """`append` (see the stores'), with `first` run at the start of its transaction and
+        `last` (given the new last seq) at its end, before the commit."""
         try:
             self._db.execute(self._dialect.begin)
             if first is not None:
@@ -195,6 +197,8 @@ class StoredLog(ABC):
                                            ack, principal, digest)
             for sql, params in also:
                 self._db.execute(sql, params)
+            if last is not None:
+                last(seq)
             self._db.execute("COMMIT")
         except self._dialect.integrity_error:
             self._roll_back()

@@ -42,6 +42,9 @@ _CREATE_LOCK = 0x5345_5256_4C4F_47  # "SERVLOG"
 PAGE = 10_000
 #: tables Showrunner may make in a new log's database before the log (controller/store/lease.py)
 _MADE_BEFORE = frozenset({"leadership", "controllers"})
+#: where each append's commit is announced, its payload the new last seq (one database holds
+#: one log): followers wake on it (controller/store/wakeup.py) and pull by seq
+APPENDED_CHANNEL = "showrunner_log"
 
 Fence = Callable[[psycopg.Connection[Any]], None]
 
@@ -139,7 +142,9 @@ class PostgresEventLog(StoredLog):
                ) -> list[int]:
         """`EventLog.append`, safe beside other connections appending: `fence`, when given,
         runs first in the transaction (if it raises, nothing is written and its exception
-        propagates); then the tail is read under the events table's lock, held to the commit."""
+        propagates); then the tail is read under the events table's lock, held to the commit.
+        The transaction ends with a NOTIFY on `APPENDED_CHANNEL`, which PostgreSQL sends on
+        the commit only: a follower is never woken for events it cannot read yet."""
 
         fence = fence or self.fence
 
@@ -148,8 +153,11 @@ class PostgresEventLog(StoredLog):
                 fence(self._conn)
             self._db.execute("LOCK TABLE events IN EXCLUSIVE MODE")
 
+        def last(seq: int) -> None:
+            self._db.execute("SELECT pg_notify(?, ?)", (APPENDED_CHANNEL, str(seq)))
+
         return self._append(command_id, actor, at_ms, events, ack, principal, digest, also,
-                            first)
+                            first, last)
 
     def _events_after(self, columns: str, after: int, until: int = END) -> Iterator[Any]:
         """A page of `PAGE` events at a time, by seq: a replay of millions of events, or a

@@ -1,7 +1,9 @@
 """Issue 16: one owner and two fan-out processes on one show, through a real redis-server.
 
-Real subprocesses on one real SQLite file; screens are python-socketio clients connected to
-different processes, as enrolled floor screens.
+Real subprocesses on one real SQLite file, or (issue 28) on one database of a real PostgreSQL,
+each process in a folder of its own as on a PC of its own, its follower woken by the appends'
+NOTIFY; screens are python-socketio clients connected to different processes, as enrolled floor
+screens.
 """
 
 from __future__ import annotations
@@ -11,11 +13,13 @@ import hashlib
 import json
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import aiohttp
+import psycopg
 import pytest
 import socketio
 
@@ -23,10 +27,13 @@ from controller.application.child_process import ROOT, ControllerProcess
 from controller.domain.keys import key_hash
 from controller.http.media import SCREEN_HEADER
 from controller.http.middleware import KEY_HEADER
+from controller.store.postgres import APPENDED_CHANNEL
 from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, is_database
 from tests.support.live import Client, LiveController
 from tests.support.media import picture, upload
 from tests.support.redis import redis_url  # noqa: F401  (the fixture)
+from tests.support.stores import log_at, postgres_cluster, postgres_url  # noqa: F401
 
 LEADERBOARD = "leaderboard:slots"
 PLAYLIST = """\
@@ -61,12 +68,18 @@ def top_score(score: int):
 
 
 @asynccontextmanager
-async def show(tmp_path, queue: str) -> AsyncIterator[tuple[LiveController, list[Fanout]]]:
-    db = tmp_path / "show.db"
-    owner = LiveController(db, extra_args=("--message-queue", queue))
+async def show(tmp_path, queue: str, db: LogAt | None = None
+               ) -> AsyncIterator[tuple[LiveController, list[Fanout]]]:
+    """An owner and two fan-out processes on the log at `db` (by default an SQLite file),
+    each run in a folder of its own."""
+    db = db or tmp_path / "show.db"
+    pcs = [tmp_path / f"pc-{n}" for n in range(3)]
+    for pc in pcs:
+        pc.mkdir()
+    owner = LiveController(db, extra_args=("--message-queue", queue), cwd=pcs[0])
     owner.issue_keys()
     await owner.start()
-    fanouts = [Fanout(db, extra_args=("--message-queue", queue)) for _ in range(2)]
+    fanouts = [Fanout(db, extra_args=("--message-queue", queue), cwd=pc) for pc in pcs[1:]]
     try:
         for fanout in fanouts:
             await asyncio.to_thread(fanout.start)
@@ -100,8 +113,8 @@ def screens_json(url: str, technician_key: str) -> dict[str, dict[str, Any]]:
 
 
 async def test_every_screen_on_every_process_gets_each_change_and_fails_over(
-        tmp_path, redis_url):  # noqa: F811
-    async with show(tmp_path, redis_url) as (owner, (first, second)), \
+        tmp_path, redis_url, log_at):  # noqa: F811
+    async with show(tmp_path, redis_url, log_at) as (owner, (first, second)), \
             owner.client("technician") as tech, owner.client("operator") as mc:
         screens = {name: ScreenClient(name, await enrol(tech, name))
                    for name in ("bar-1", "bar-2", "stage-1")}
@@ -176,9 +189,29 @@ async def test_a_command_sent_to_a_fanout_process_runs_on_the_owner(
             await cue_page.close()
 
 
-async def test_a_revoked_screen_is_cut_on_a_fanout_process(tmp_path, redis_url):  # noqa: F811
-    async with show(tmp_path, redis_url) as (owner, (fanout, _)), \
+async def listening_fanouts(url: str, count: int, timeout: float = 10.0) -> None:
+    """Until `count` connections LISTEN for the log's appends (the fan-out processes' wake-ups,
+    made once each has started following)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with psycopg.connect(url, autocommit=True) as conn:
+            (found,) = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND query = %s", (f"LISTEN {APPENDED_CHANNEL}",)).fetchone() or (0,)
+        if found == count:
+            return
+        assert time.monotonic() < deadline, f"{found} fan-out processes listen, not {count}"
+        await asyncio.sleep(0.1)
+
+
+async def test_a_revoked_screen_is_cut_on_a_fanout_process(
+        tmp_path, redis_url, log_at):  # noqa: F811
+    """The cut is made by the fan-out process's follower (on PostgreSQL woken by the
+    revocation's NOTIFY): the screen's connection and sync came before it."""
+    async with show(tmp_path, redis_url, log_at) as (owner, (fanout, _)), \
             owner.client("technician") as tech:
+        if is_database(log_at):
+            await listening_fanouts(log_at, 2)
         screen = ScreenClient("bar-1", await enrol(tech, "bar-1"))
         refused = asyncio.get_running_loop().create_future()
         await screen.connect_to(fanout.url)

@@ -1,0 +1,38 @@
+"""bench/leaderboard.py runs end to end at a tiny size on either store and reports every figure
+as a number (on PostgreSQL in a cluster of its own, as it runs for real)."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+
+from controller.application.child_process import ROOT
+from tests.support.postgres import postgres_cluster  # noqa: F401  (the fixture)
+
+FIGURES = ("record_p50_ms", "record_p99_ms", "search_p99_ms", "full_gc_ms", "board_replay_s",
+           "replay_s", "replay_fold_s", "replay_rss_mib", "snapshot_write_s", "snapshot_mib",
+           "restart_s", "restart_fold_s", "restart_rss_mib")
+
+
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
+def test_leaderboard_bench_prints_every_figure(store: str, request: pytest.FixtureRequest
+                                               ) -> None:
+    if store == "postgres":
+        request.getfixturevalue("postgres_cluster")  # skipped (or failed under CI) without one
+    run = subprocess.run(
+        [sys.executable, "bench/leaderboard.py", "--entries", "200", "--events", "3000",
+         "--records", "100", "--tail", "300", "--store", store, "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    result = json.loads(run.stdout.strip().splitlines()[-1])
+    for figure in FIGURES:
+        value = result[figure]
+        assert isinstance(value, int | float) and not isinstance(value, bool), (figure, value)
+        assert math.isfinite(value), (figure, value)
+    assert result["store"] == store and result["records"] == 100
+    assert result["season_events"] == 3000  # every season event folded, its chain checked
+    assert result["tail_events"] >= 300 and result["snapshot_mib"] >= 0
