@@ -70,6 +70,7 @@ from controller.store.lease import Lease
 from controller.store.log import StoredLog
 from controller.store.postgres import PostgresEventLog
 from controller.store.target import LogAt, files_of, open_log
+from controller.store.wakeup import Appended
 
 WEB_DIR = Path(__file__).resolve().parents[1] / "web"
 db_path_key: web.AppKey[LogAt] = web.AppKey("db_path")
@@ -184,13 +185,17 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
         devices.publish()  # every device key, offline until it connects
         hub.fanout.start()
         tasks = [asyncio.create_task(_prepare_payloads(service.show))]
+        appended: Appended | None = None
         if leader.prepared:
             leader.start()
         else:
             assert lease is not None
-            tasks.append(asyncio.create_task(stand_by(hub, lease, leader.take_over)))
+            appended = Appended.for_log(app[db_path_key])
+            tasks.append(asyncio.create_task(stand_by(hub, lease, appended, leader.take_over)))
         yield
         await cancel(tasks)
+        if appended is not None:
+            await appended.close()
         await leader.stop()
         await hub.fanout.stop()
         log.close()

@@ -1,11 +1,12 @@
 """A standby of a PostgreSQL log: it serves screens and pages from the state it keeps hot, and
 takes the lead the moment the lease is free.
 
-While another controller leads, this one folds what the leader appends (every `FOLLOW_S`) and
-sends its own clients the views that changed: a screen or page connected here sees the show
-as the leader's do, and keeps its connection when this controller takes over. Its appends are
-fenced by a lease it does not hold, so a command sent here is answered `not_leader` with the
-leader's address and nothing is written (controller/application/service.py). Every `RENEW_S` it
+While another controller leads, this one folds what the leader appends (woken by each
+append's NOTIFY: controller/store/wakeup.py) and sends its own clients the views that changed:
+a screen or page connected here sees the show as the leader's do, and keeps its connection
+when this controller takes over. A command sent here is answered `not_leader` with the
+leader's address before it is decided, and its appends are fenced by a lease it does not hold:
+nothing is written (controller/application/service.py). Every `RENEW_S` it
 tries the lease; once it holds it, it folds the last of the old leader's events, checks their
 links and leads (`take_over`) without a restart.
 """
@@ -24,8 +25,8 @@ import psycopg
 from controller.application.faults import FaultLog
 from controller.realtime.hub import Hub
 from controller.store.lease import RENEW_S, Lease
+from controller.store.wakeup import Appended
 
-FOLLOW_S = 0.2
 log = logging.getLogger(__name__)
 
 
@@ -38,8 +39,10 @@ def follow(hub: Hub) -> None:
     hub.publish(views)
 
 
-async def stand_by(hub: Hub, lease: Lease, take_over: Callable[[], None]) -> None:
-    """Follow the log until the lease is this controller's, then lead."""
+async def stand_by(hub: Hub, lease: Lease, appended: Appended,
+                   take_over: Callable[[], None]) -> None:
+    """Follow the log until the lease is this controller's, then lead: pull when an append
+    is announced, and at every try of the lease (`RENEW_S`) whatever was announced."""
     checked = hub.service.log.last_seq  # the start checked the chain to here
     faults = FaultLog(log, "Following the leader's log")
     said = ""
@@ -60,6 +63,7 @@ async def stand_by(hub: Hub, lease: Lease, take_over: Callable[[], None]) -> Non
                 faults.failed(exc)
             else:
                 if epoch is not None:
+                    await appended.close()  # a leader follows nobody
                     _lead(hub, lease, checked, take_over)
                     return
                 holder = leader.address if leader is not None and leader.live else ""
@@ -67,7 +71,7 @@ async def stand_by(hub: Hub, lease: Lease, take_over: Callable[[], None]) -> Non
                     said = holder
                     print(f"standby: the controller at {holder} serves the show; taking over "
                           "when it ends", flush=True)
-        await asyncio.sleep(FOLLOW_S)
+        await appended.wait(max(0.0, tried + RENEW_S - time.monotonic()))
 
 
 def _lead(hub: Hub, lease: Lease, checked: int, take_over: Callable[[], None]) -> None:
