@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import math
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.benches import bench_figures
+
 FIGURES = ("clients", "p50_ms", "p99_ms", "last_p99_ms", "ack_p99_ms", "ack_p99_no_screens_ms",
            "reference_p99_ms", "ratio", "controller_kib_per_client", "display_rss_mib",
            "display_peak_mib", "loop_stall_max_ms", "loop_stall_cpu_max_ms", "gc_max_ms",
@@ -22,16 +18,9 @@ def test_fanout_bench_prints_every_figure() -> None:
     missing = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
     if missing:
         pytest.skip(f"the fan-out bench runs its clients under Node; not installed: {missing}")
-    run = subprocess.run(
-        [sys.executable, "bench/fanout.py", "--clients", "5", "--commands", "5",
-         "--processes", "2", "--display-minutes", "0", "--json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=180)
-    assert run.returncode == 0, run.stderr[-3000:]
-    result = json.loads(run.stdout.strip().splitlines()[-1])
-    for figure in FIGURES:
-        value = result[figure]
-        assert isinstance(value, int | float) and not isinstance(value, bool), (figure, value)
-        assert math.isfinite(value), (figure, value)
+    result = bench_figures(["bench/fanout.py", "--clients", "5", "--commands", "5",
+                            "--processes", "2", "--display-minutes", "0", "--json"],
+                           FIGURES, timeout=180)
     assert result["clients"] == 5
     assert result["missing"] == 0 and result["reference_missing"] == 0
     assert result["message_bytes"] > 500  # the whole leaderboard arrived, not an empty push

@@ -3,14 +3,9 @@ as a number (on PostgreSQL in a cluster of its own, as it runs for real)."""
 
 from __future__ import annotations
 
-import json
-import math
-import subprocess
-import sys
-
 import pytest
 
-from controller.application.child_process import ROOT
+from tests.support.benches import bench_figures
 from tests.support.postgres import postgres_cluster  # noqa: F401  (the fixture)
 
 FIGURES = ("record_p50_ms", "record_p99_ms", "search_p99_ms", "full_gc_ms", "board_replay_s",
@@ -23,16 +18,9 @@ def test_leaderboard_bench_prints_every_figure(store: str, request: pytest.Fixtu
                                                ) -> None:
     if store == "postgres":
         request.getfixturevalue("postgres_cluster")  # skipped (or failed under CI) without one
-    run = subprocess.run(
-        [sys.executable, "bench/leaderboard.py", "--entries", "200", "--events", "3000",
-         "--records", "100", "--tail", "300", "--store", store, "--json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr[-3000:]
-    result = json.loads(run.stdout.strip().splitlines()[-1])
-    for figure in FIGURES:
-        value = result[figure]
-        assert isinstance(value, int | float) and not isinstance(value, bool), (figure, value)
-        assert math.isfinite(value), (figure, value)
+    result = bench_figures(["bench/leaderboard.py", "--entries", "200", "--events", "3000",
+                            "--records", "100", "--tail", "300", "--store", store, "--json"],
+                           FIGURES, timeout=300)
     assert result["store"] == store and result["records"] == 100
     assert result["season_events"] == 3000  # every season event folded, its chain checked
     assert result["tail_events"] >= 300 and result["snapshot_mib"] >= 0

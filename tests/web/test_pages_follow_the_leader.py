@@ -21,7 +21,7 @@ from tests.support.live import LiveController
 from tests.support.ports import free_port
 from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401  (fixtures)
 from tests.web.test_login import fill_login
-from tests.web.test_tablet import all_commands, done
+from tests.web.test_tablet import done, send
 
 pytestmark = needs_chromium
 
@@ -77,12 +77,8 @@ async def test_the_console_follows_the_leader_and_stays_logged_in(
     await expect(page.locator("#conn")).to_have_text("Online", timeout=15_000)
     print(f"\nthe console was online at the new leader {time.monotonic() - killed:.1f} s "
           "after the SIGKILL")
-    await all_commands(page)
-    await page.get_by_role("button", name="Members", exact=True).click()
-    await page.get_by_role("button", name="Register member", exact=True).click()
-    await page.get_by_label("Card", exact=True).fill("1234567")
-    await page.get_by_label("Display name", exact=True).fill("Thandi Mokoena")
-    await page.get_by_role("button", name="Send", exact=True).click()
+    await send(page, "Members", "Register member", {"Card": "1234567",
+                                                    "Display name": "Thandi Mokoena"})
     await done(page, "member registered")
     with open_log(standby.db_path, create=False) as log:
         assert [e.data["card"] for e in log.read() if e.type == "MemberRegistered"] == [
