@@ -92,8 +92,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                           help="where the show clock starts, on the venue's wall clock")
     rehearse.add_argument("--speed", type=int, default=1, help="show seconds per real second "
                           "(default 1: real time)")
-    rehearse.add_argument("--db", type=Path, default=Path("rehearsal.db"),
-                          help="the rehearsal log (default rehearsal.db); a live log is refused")
+    rehearse.add_argument("--db", type=db_arg, default=Path("rehearsal.db"),
+                          help="the rehearsal log, a file (default rehearsal.db); a live log is "
+                          "refused")
     rehearse.add_argument("--host", default="127.0.0.1")
     rehearse.add_argument("--port", type=int, default=8080, help="0 picks a free port")
     rehearse.add_argument("--playlists", type=Path, help="as for serve")
@@ -233,6 +234,10 @@ def _queue(db: LogAt, url: str) -> MessageQueue:
 
 def _rehearse(args: argparse.Namespace) -> int:
     start = rehearsing(args.promotion, args.at, args.speed)
+    if is_database(args.db):
+        check_log(args.db, rehearsing=True)  # the live show's log: refused in its words
+        raise StoreError(f"{shown(args.db)}: a rehearsal runs on a log file of its own "
+                         "(--db rehearsal.db), never in the show's database.")
     with writer_lock(args.db):
         check_log(args.db, rehearsing=True)
         print(f"REHEARSAL on {args.db}: the show clock starts at {start.at_local} "
