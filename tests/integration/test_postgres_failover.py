@@ -23,6 +23,8 @@ from yarl import URL
 
 from controller.access.people import add_user
 from controller.application.child_process import ROOT
+from controller.application.service import wall_clock_ms
+from controller.application.settings import CONFIG_DIR_ENV
 from controller.store.target import open_log
 from showrunner.engine.display import Display, DisplayOptions
 from showrunner.engine.link import Link, LinkTimings, LogJoined
@@ -30,6 +32,7 @@ from tests.integration.test_link_comes_back import Screen
 from tests.support.live import LiveController
 from tests.support.ports import free_port
 from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401  (fixtures)
+from tests.support.wildcard import draw_to_claim, write_wildcard_config
 
 SHORT = LinkTimings(connect_s=1.5, call_s=1.5, ping_every_s=1.0, backoff_first_s=0.2,
                     backoff_max_s=1.0)
@@ -173,3 +176,30 @@ async def test_a_leader_frozen_past_its_lease_writes_nothing_and_steps_down(
             assert log.first_broken_link() is None
     verified = audit_verify(postgres_url)
     assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+async def test_a_claim_runs_out_on_schedule_at_the_standby_that_took_the_lead(
+        tmp_path, postgres_url, monkeypatch) -> None:  # noqa: F811
+    # wild card rules 39-40: the claim window runs from its absolute deadline; the clock that
+    # expires it is the new leader's, started in-process at the takeover
+    write_wildcard_config(tmp_path / "config", close_in_ms=12_000, claim_seconds=10,
+                          reminder_seconds=(5,))
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
+    async with two_pcs(postgres_url, tmp_path) as (leader, standby):
+        async with leader.client() as mc:
+            for card in ("9000001", "9000002"):
+                assert (await mc.send("register_member", {"card": card,
+                                                          "display_name": f"Guest {card}"}))["ok"]
+                activated = await mc.send("wildcard.activate", {"card": card})
+                assert activated["ok"], activated
+            drawn = await draw_to_claim(mc)
+        leader.kill()
+        await said(standby, "leading the show's log (lease epoch 2)", 30)
+        assert wall_clock_ms() < drawn["claim_deadline_ms"]  # taken over inside the claim
+        with open_log(postgres_url, create=False) as log:
+            deadline = time.monotonic() + 30
+            while not (expired := [e for e in log.read() if e.type == "WildcardClaimExpired"]):
+                assert time.monotonic() < deadline, "the claim never ran out"
+                await asyncio.sleep(0.2)
+        assert expired[0].data["deadline_ms"] == drawn["claim_deadline_ms"]
+        assert expired[0].at_ms >= drawn["claim_deadline_ms"]
