@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import psycopg
 
@@ -77,12 +78,24 @@ class Lease:
         self.lease_s = lease_s
         self.epoch: int | None = None  # the epoch held, while leading
         self._until = 0.0  # monotonic end of the lease as last renewed (its start, to be safe)
+        self._url = url
         self._db = psycopg.connect(url, autocommit=True)
-        self._db.execute(SCHEMA)
-        self._db.execute(CONTROLLERS)
+        self._execute(SCHEMA)
+        self._execute(CONTROLLERS)
 
     def close(self) -> None:
         self._db.close()
+
+    def _execute(self, sql: str, params: Any = None) -> psycopg.Cursor[Any]:
+        """A statement on the lease's own connection, made again if the server ended it
+        (PostgreSQL restarted or failed over): the statement never reached the server."""
+        try:
+            return self._db.execute(sql, params)
+        except psycopg.OperationalError:
+            if not self._db.broken:
+                raise
+        self._db = psycopg.connect(self._url, autocommit=True)
+        return self._db.execute(sql, params)
 
     def try_acquire(self) -> int | None:
         """Take the lease if nobody holds a live one: the new epoch (one above the last), or None.
@@ -90,7 +103,7 @@ class Lease:
         in between."""
         asked = time.monotonic()
         self._seen()
-        row = self._db.execute(
+        row = self._execute(
             "INSERT INTO leadership (id, epoch, holder, address, expires_at) "
             "VALUES (1, 1, %(holder)s, %(address)s, now() + %(lease)s * interval '1 second') "
             "ON CONFLICT (id) DO UPDATE SET epoch = leadership.epoch + 1, "
@@ -109,7 +122,7 @@ class Lease:
             return False
         asked = time.monotonic()
         self._seen()
-        row = self._db.execute(
+        row = self._execute(
             "UPDATE leadership SET expires_at = now() + %s * interval '1 second' "
             "WHERE id = 1 AND epoch = %s RETURNING epoch", (self.lease_s, self.epoch)).fetchone()
         if row is None:
@@ -134,24 +147,24 @@ class Lease:
         """Give the lease up at a clean stop: a standby takes over at once, not after it runs
         out."""
         if self.epoch is not None:
-            self._db.execute("UPDATE leadership SET expires_at = now() - interval '1 second' "
+            self._execute("UPDATE leadership SET expires_at = now() - interval '1 second' "
                              "WHERE id = 1 AND epoch = %s", (self.epoch,))
         self.epoch = None
 
     def _seen(self) -> None:
-        self._db.execute("INSERT INTO controllers (address, seen_at) VALUES (%s, now()) "
+        self._execute("INSERT INTO controllers (address, seen_at) VALUES (%s, now()) "
                          "ON CONFLICT (address) DO UPDATE SET seen_at = now()", (self.address,))
 
     def controllers(self) -> list[str]:
         """The addresses of the controllers on this log seen in the last `SEEN_S`, this one's
         first."""
-        rows = self._db.execute("SELECT address FROM controllers WHERE seen_at > now() - "
+        rows = self._execute("SELECT address FROM controllers WHERE seen_at > now() - "
                                 "%s * interval '1 second' ORDER BY address", (SEEN_S,))
         others = [row[0] for row in rows if row[0] != self.address]
         return [self.address, *others]
 
     def leader(self) -> Leader | None:
-        row = self._db.execute("SELECT epoch, holder, address, expires_at > now() "
+        row = self._execute("SELECT epoch, holder, address, expires_at > now() "
                                "FROM leadership WHERE id = 1").fetchone()
         return None if row is None else Leader(int(row[0]), row[1], row[2], bool(row[3]))
 

@@ -52,13 +52,35 @@ Fence = Callable[[psycopg.Connection[Any]], None]
 class _Connection:
     """A psycopg connection in autocommit mode that takes the shared statements' `?`
     placeholders (every `?` is one: the statements hold none in a literal) and, like SQLite's,
-    opens its transactions with its dialect's BEGIN."""
+    opens its transactions with its dialect's BEGIN.
 
-    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+    A connection the server ended (PostgreSQL restarted, or failed over to its replica) is made
+    again when a statement outside a transaction finds it broken, and that statement is sent
+    again: it never reached the server. One inside a transaction fails as it would have: the
+    transaction is gone, and its append is refused (StorageUnavailable)."""
+
+    def __init__(self, conn: psycopg.Connection[Any], url: str = "",
+                 reconnected: Callable[[psycopg.Connection[Any]], None] | None = None) -> None:
         self.conn = conn
+        self._url = url
+        self._reconnected = reconnected
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> psycopg.Cursor[Any]:
+        if self.conn.broken and self._url:  # found broken by an earlier statement
+            self.reconnect()
+        idle = not self.in_transaction
+        try:
+            return self.conn.execute(_placeholders(sql), parameters)
+        except psycopg.OperationalError:
+            if not (idle and self._url and self.conn.broken):
+                raise
+        self.reconnect()
         return self.conn.execute(_placeholders(sql), parameters)
+
+    def reconnect(self) -> None:
+        self.conn = psycopg.connect(self._url, autocommit=True)
+        if self._reconnected is not None:
+            self._reconnected(self.conn)
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> None:
         with self.conn.cursor() as cursor:
@@ -96,8 +118,9 @@ class PostgresEventLog(StoredLog):
         self.path = files or Path(str(conninfo_to_dict(url).get("dbname") or "showrunner"))
         #: run in every append's transaction unless one is given: the leader's epoch check
         self.fence: Fence | None = None
-        self._conn = connection
-        super().__init__(_Connection(connection), POSTGRES, shown(url))
+        self._prepare: Callable[[psycopg.Connection[Any]], None] | None = None
+        self._connection = _Connection(connection, url, self._reconnected)
+        super().__init__(self._connection, POSTGRES, shown(url))
         self.log_id = self._stored_log_id()
 
     @classmethod
@@ -134,7 +157,16 @@ class PostgresEventLog(StoredLog):
         """Run `fence` in every append from now on (`prepare` sets the connection up for it:
         `Lease.prepare`)."""
         prepare(self._conn)
-        self.fence = fence
+        self.fence, self._prepare = fence, prepare
+
+    @property
+    def _conn(self) -> psycopg.Connection[Any]:
+        return self._connection.conn
+
+    def _reconnected(self, conn: psycopg.Connection[Any]) -> None:
+        """A new connection is set up as the one it replaces was."""
+        if self._prepare is not None:
+            self._prepare(conn)
 
     def append(self, command_id: str, actor: str, at_ms: int, events: Sequence[EventRecord],
                ack: dict[str, Any], *, principal: str, digest: str | None,

@@ -18,6 +18,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiohttp
+import psycopg
 import socketio
 from yarl import URL
 
@@ -25,6 +26,7 @@ from controller.access.people import add_user
 from controller.application.child_process import ROOT
 from controller.application.service import wall_clock_ms
 from controller.application.settings import CONFIG_DIR_ENV
+from controller.store.lease import LEASE_S, RENEW_S
 from controller.store.target import open_log
 from showrunner.engine.display import Display, DisplayOptions
 from showrunner.engine.link import Link, LinkTimings, LogJoined
@@ -39,6 +41,10 @@ SHORT = LinkTimings(connect_s=1.5, call_s=1.5, ping_every_s=1.0, backoff_first_s
 THANDI = {"card": "1234567", "display_name": "Thandi Mokoena"}
 MC_NAME, MC_PASSWORD = "Lindiwe MC", "correct horse battery staple"
 
+
+
+def top_score(board: dict) -> int | None:
+    return board["rows"][0]["score"] if board["rows"] else None
 
 
 def controller(url: str, folder: Path, standby: bool = False) -> LiveController:
@@ -114,7 +120,7 @@ async def test_the_standby_takes_the_lead_when_the_leader_is_killed_and_nothing_
                 assert answer["error"]["code"] == "not_leader", answer
                 assert leader.url in answer["error"]["message"]  # where to go instead
             async with standby.client("display") as watching:  # a screen on the standby
-                await watching.wait_view("leaderboard:slots", lambda d: d["rows"][0]["score"] == 40)
+                await watching.wait_view("leaderboard:slots", lambda d: top_score(d) == 40)
                 leader.kill()
                 killed = time.monotonic()
                 await said(standby, "leading the show's log (lease epoch 2)", 30)
@@ -127,7 +133,7 @@ async def test_the_standby_takes_the_lead_when_the_leader_is_killed_and_nothing_
                     assert rescored["ok"] and rescored["seq"] > scored["seq"], rescored
                 # still connected across the takeover, it sees the new leader's score
                 await watching.wait_view("leaderboard:slots",
-                                         lambda d: d["rows"][0]["score"] == 55)
+                                         lambda d: top_score(d) == 55)
             back_s = await screen.until(lambda: screen.doc()["rows"][0]["score"] == 55, 15)
             assert any(isinstance(m, LogJoined) and m.url == url for m in screen.seen)
             cookies = browser.cookie_jar.filter_cookies(URL(leader.url))
@@ -203,3 +209,27 @@ async def test_a_claim_runs_out_on_schedule_at_the_standby_that_took_the_lead(
                 await asyncio.sleep(0.2)
         assert expired[0].data["deadline_ms"] == drawn["claim_deadline_ms"]
         assert expired[0].at_ms >= drawn["claim_deadline_ms"]
+
+
+async def test_both_controllers_outlive_the_database_ending_every_connection(
+        tmp_path, postgres_url) -> None:  # noqa: F811
+    # what PostgreSQL's own restart or failover does to its clients: every connection ended
+    async with two_pcs(postgres_url, tmp_path) as (leader, standby):
+        async with leader.client() as mc, standby.client("display") as watching:
+            assert (await mc.send("register_member", THANDI))["ok"]
+            assert (await mc.send("slots.enter", {"card": THANDI["card"]}))["ok"]
+            assert (await mc.send("slots.record_score", {"entry": "S1", "score": 40}))["ok"]
+            await watching.wait_view("leaderboard:slots", lambda d: top_score(d) == 40)
+            with psycopg.connect(postgres_url, autocommit=True) as admin:
+                ended = admin.execute(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE "
+                    "datname = current_database() AND pid <> pg_backend_pid()").fetchone()
+            assert ended is not None and ended[0] >= 4  # each controller's log and lease
+            rescored = await mc.send("slots.record_score", {"entry": "S1", "score": 55})
+            assert rescored["ok"], rescored  # its log's connection made again, the lease kept
+            await watching.wait_view("leaderboard:slots", lambda d: top_score(d) == 55)
+            await asyncio.sleep(LEASE_S + RENEW_S)  # past a lease: it was renewed meanwhile
+            again = await mc.send("slots.record_score", {"entry": "S1", "score": 60})
+            assert again["ok"], again
+        assert not any("stepped down" in line for line in leader.output)
+        assert not any("leading" in line for line in standby.output)

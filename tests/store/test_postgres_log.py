@@ -271,7 +271,7 @@ def test_a_fence_runs_inside_the_append_and_one_that_raises_writes_nothing(
         assert log.first_broken_link() is None
 
 
-def test_a_repeated_command_id_is_an_integrity_error_and_a_lost_database_unavailable(
+def test_a_repeated_command_id_is_an_integrity_error_and_a_lost_database_outlived_or_unavailable(
         postgres_url: str) -> None:  # noqa: F811
     with PostgresEventLog.open(postgres_url) as log:
         log.append("c1", "mc", 1, [("Thing", 1, {})], {"ok": True}, principal="p", digest=None)
@@ -279,14 +279,33 @@ def test_a_repeated_command_id_is_an_integrity_error_and_a_lost_database_unavail
             log.append("c1", "mc", 2, [("Thing", 1, {})], {"ok": True}, principal="p",
                        digest=None)
         assert log.last_seq == 1 and len(list(log.read())) == 1
-        with psycopg.connect(postgres_url, autocommit=True) as admin:
-            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
-                          "datname = current_database() AND pid <> pg_backend_pid()")
-        with pytest.raises(StorageUnavailable, match="the event log cannot be written"):
-            log.append("c2", "mc", 3, [("Thing", 1, {})], {"ok": True}, principal="p",
-                       digest=None)
+        end_connections(postgres_url)  # PostgreSQL restarted, or failed over
+        log.append("c2", "mc", 3, [("Thing", 1, {})], {"ok": True}, principal="p",
+                   digest=None)  # on a connection made again
+        assert log.last_seq == 2
+        end_connections(postgres_url, refuse_new=True)  # and now it cannot be reached
+        try:
+            with pytest.raises(StorageUnavailable, match="the event log cannot be written"):
+                log.append("c3", "mc", 4, [("Thing", 1, {})], {"ok": True}, principal="p",
+                           digest=None)
+        finally:
+            with psycopg.connect(postgres_url.rsplit("/", 1)[0] + "/postgres",
+                                 autocommit=True) as admin:
+                admin.execute(f"ALTER DATABASE {postgres_url.rsplit('/', 1)[1]} "
+                              "ALLOW_CONNECTIONS true")
     with PostgresEventLog.open(postgres_url) as again:
-        assert again.last_seq == 1 and again.first_broken_link() is None
+        assert again.last_seq == 2 and again.first_broken_link() is None
+
+
+def end_connections(url: str, refuse_new: bool = False) -> None:
+    """End every connection to the database at `url` (and refuse new ones), from the
+    cluster's own `postgres` database."""
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
+        if refuse_new:
+            admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                      "datname = %s", (name,))
 
 
 def test_a_database_it_must_not_use_is_refused_and_left_as_it_was(
