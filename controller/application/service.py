@@ -59,7 +59,7 @@ class Service:
         self.log = log
         self.show = show
         self.clock = clock
-        self.media = MediaStore.beside(log.path)
+        self.media = MediaStore.of(log)
         #: raises `NotLeader` while another controller leads the log (a standby's lease, not
         #: held): checked before a command is decided, on state that may be a moment behind
         self.must_lead: Callable[[], None] = _always_leads

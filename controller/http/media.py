@@ -231,6 +231,8 @@ async def fetch(request: web.Request) -> web.StreamResponse:
             raise web.HTTPForbidden(text=exc.message) from None
     sha = request.match_info["sha"]
     named = SHA256.fullmatch(sha) is not None and sha in hub.screens.media_files
+    if named:  # added at another controller of a PostgreSQL log: copied down the first time
+        await asyncio.to_thread(hub.service.media.bring, sha)
     if not named or hub.service.media.kept(sha) is None:
         raise web.HTTPNotFound(text="The controller holds no media with that SHA-256.")
     return web.FileResponse(hub.service.media.path(sha), headers={

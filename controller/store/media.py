@@ -7,11 +7,15 @@ holds is named by the log: a `MediaAdded` event gives a name, the size and the k
 SHA-256 here (controller/screens/media.py). An upload is written to a temporary file in the
 same folder while it is hashed, and only a complete, checked file is renamed to its SHA-256,
 so the store never holds half a file under a real name.
+
+A PostgreSQL log's media are kept in its database too (controller/store/shared_media.py):
+the controllers on it are on PCs of their own, and a screen may fetch from any of them.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 import tempfile
@@ -19,8 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+import psycopg
+
+from controller.store.log import StoredLog
+from controller.store.postgres import PostgresEventLog
+from controller.store.shared_media import SharedMedia
 from showrunner.contract.media import PICTURE, VIDEO
 
+log = logging.getLogger(__name__)
 SHA256 = re.compile(r"[0-9a-f]{64}")
 SNIFF_BYTES = 16
 
@@ -88,6 +98,11 @@ class Upload:
         self._file.close()
         target = store.path(self.sha256)
         os.replace(self.path, target)
+        if store.shared is not None:
+            try:
+                store.shared.put(self.sha256, target)
+            except psycopg.Error as exc:
+                raise OSError(0, f"the show's database cannot keep it: {exc}") from exc
         return Kept(self.sha256, self.size, sniff(self.head))
 
     def discard(self) -> None:
@@ -103,14 +118,25 @@ class Upload:
 
 
 class MediaStore:
-    """The folder of one log's media."""
+    """The folder of one log's media (and, for a PostgreSQL log, its database's copies)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, shared: SharedMedia | None = None) -> None:
         self.folder = folder
+        self.shared = shared
 
     @classmethod
-    def beside(cls, db_path: Path) -> MediaStore:
-        return cls(media_dir(db_path))
+    def of(cls, log: StoredLog) -> MediaStore:
+        shared = SharedMedia(log.address) if isinstance(log, PostgresEventLog) else None
+        return cls(media_dir(log.path), shared)
+
+    def bring(self, sha256: str) -> None:
+        """Copy the file down from the database if this folder lacks it (another controller
+        of the log kept it); blocking: run it in a thread."""
+        if self.shared is not None and SHA256.fullmatch(sha256) and self.kept(sha256) is None:
+            try:
+                self.shared.copy_down(sha256, self.folder / sha256)
+            except (psycopg.Error, OSError) as exc:
+                log.warning("media %s could not be copied from the database: %s", sha256, exc)
 
     def upload(self) -> Upload:
         return Upload(self.folder)
