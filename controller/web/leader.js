@@ -102,7 +102,7 @@ export class Follower {
       return;  // not an address
     }
     if (origin === location.origin) return;
-    this.say(`Moving to the controller that runs the show (${new URL(origin).host})…`);
+    this.say(`Switching to ${new URL(origin).host}…`);
     this.lostSince = null;
     location.assign(this.reopen(origin));
   }
