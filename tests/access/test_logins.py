@@ -21,7 +21,6 @@ from controller.access.people import (
 from controller.store import sessions
 from controller.store.sqlite import EventLog
 from controller.store.target import open_log
-from tests.support.stores import log_at, postgres_cluster, postgres_url  # noqa: F401
 
 
 class Clock:
@@ -158,7 +157,7 @@ def test_an_unknown_name_costs_a_whole_verification_like_a_known_one() -> None:
     assert not people._hasher.check_needs_rehash(people._DUMMY)
 
 
-def test_a_login_outlives_the_process_that_opened_it_on_either_store(log_at) -> None:  # noqa: F811
+def test_a_login_outlives_the_process_that_opened_it_on_either_store(log_at) -> None:
     """A restarted controller, or a standby that took the lead, honours the logins the one
     before it opened; a logout, a disabled person and an expiry end them for every process.
     The table holds the token's SHA-256, never the token."""

@@ -29,7 +29,6 @@ from showrunner.engine.link import Link, LinkTimings, LogJoined
 from tests.integration.test_link_comes_back import Screen
 from tests.support.live import LiveController
 from tests.support.ports import free_port
-from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401  (fixtures)
 
 SHORT = LinkTimings(connect_s=1.5, call_s=1.5, ping_every_s=1.0, backoff_first_s=0.2,
                     backoff_max_s=1.0)
@@ -83,7 +82,7 @@ def audit_verify(url: str) -> subprocess.CompletedProcess[str]:
 
 
 async def test_the_standby_takes_the_lead_when_the_leader_is_killed_and_nothing_is_lost(
-        tmp_path, postgres_url):  # noqa: F811
+        tmp_path, postgres_url):
     async with two_pcs(postgres_url, tmp_path) as (leader, standby):
         async with leader.client() as mc:
             acked = await mc.send("register_member", THANDI, command_id="before-the-kill")
@@ -133,7 +132,7 @@ async def test_the_standby_takes_the_lead_when_the_leader_is_killed_and_nothing_
 
 
 async def test_a_leader_frozen_past_its_lease_writes_nothing_and_steps_down(
-        tmp_path, postgres_url):  # noqa: F811
+        tmp_path, postgres_url):
     async with two_pcs(postgres_url, tmp_path) as (leader, standby):
         assert leader.process is not None
         async with leader.client() as frozen_mc:

@@ -8,7 +8,6 @@ controller, so a log of millions of events takes a minute rather than an evening
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from controller.access.keys import Principal
 from controller.domain.events import DomainEvent
@@ -18,7 +17,7 @@ from controller.promotions.tournament.events import (
     TournamentScoreRecorded,
     TournamentStageClosed,
 )
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, open_log
 
 CHUNK = 5000  # events per bulk append
 BENCH = Principal("operator", "bench", "key:bench")
@@ -59,9 +58,9 @@ def season(events: int, rng: random.Random, at_ms: int, close: bool = False
     return tournament_events(entries, rng, at_ms, close)
 
 
-def write_log(path: Path, events: list[DomainEvent], at_ms: int, prefix: str = "bench") -> None:
+def write_log(path: LogAt, events: list[DomainEvent], at_ms: int, prefix: str = "bench") -> None:
     """Append `events` to the log at `path` in commands of `CHUNK` (ids `prefix-N`)."""
-    log = EventLog.open(path)
+    log = open_log(path)
     try:
         for first in range(0, len(events), CHUNK):
             chunk = events[first:first + CHUNK]
