@@ -1,6 +1,6 @@
 """The config a promotion ran under is in the log: replay and audit never read today's files.
 
-Real SQLite logs, written through the service and `record_configs` (what the app runs at
+Real logs (each store), written through the service and `record_configs` (what the app runs at
 start-up); the refusals go through `showrunner-controller serve` in a subprocess.
 """
 
