@@ -4,8 +4,6 @@ controller/access/logins.py)."""
 from __future__ import annotations
 
 import json
-import sqlite3
-from pathlib import Path
 
 import pytest
 
@@ -19,9 +17,8 @@ from controller.access.people import (
     password_matches,
 )
 from controller.store import sessions
-from controller.store.sqlite import EventLog
-from controller.store.target import open_log
-from tests.support.stores import log_at, postgres_cluster, postgres_url  # noqa: F401
+from controller.store.target import LogAt, open_log
+from tests.support.stores import by_hand
 
 
 class Clock:
@@ -86,8 +83,8 @@ def test_disabling_a_user_ends_their_sessions() -> None:
 
 
 def test_adding_and_disabling_a_user_are_events_that_never_hold_the_password(
-        tmp_path: Path) -> None:
-    log = EventLog.open(tmp_path / "show.db")
+        log_at: LogAt) -> None:
+    log = open_log(log_at)
     add_user(log, "Alice Smith", "operator", "correct horse battery", 5)
     disable_user(log, "Alice Smith", 6, "left the team")
     events = list(log.read())
@@ -108,17 +105,17 @@ def test_adding_and_disabling_a_user_are_events_that_never_hold_the_password(
     ("alice", "display", "correct horse battery", "unknown role 'display'"),
     ("alice", "operator", "short", "at least 8 characters"),
 ])
-def test_a_bad_user_is_refused_and_nothing_is_recorded(tmp_path: Path, name: str, role: str,
+def test_a_bad_user_is_refused_and_nothing_is_recorded(log_at: LogAt, name: str, role: str,
                                                        password: str, why: str) -> None:
-    log = EventLog.open(tmp_path / "show.db")
+    log = open_log(log_at)
     with pytest.raises(ValueError, match=why):
         add_user(log, name, role, password, 5)
     assert log.last_seq == 0 and log.users() == []
     log.close()
 
 
-def test_a_name_is_taken_once_and_only_an_active_user_is_disabled(tmp_path: Path) -> None:
-    log = EventLog.open(tmp_path / "show.db")
+def test_a_name_is_taken_once_and_only_an_active_user_is_disabled(log_at: LogAt) -> None:
+    log = open_log(log_at)
     add_user(log, "alice", "operator", "correct horse battery", 5)
     with pytest.raises(ValueError, match="already a user named 'alice'"):
         add_user(log, "alice", "announcer", "correct horse battery", 6)
@@ -132,20 +129,20 @@ def test_a_name_is_taken_once_and_only_an_active_user_is_disabled(tmp_path: Path
     log.close()
 
 
-def test_a_person_slipped_into_the_users_table_is_caught_by_verify(tmp_path: Path) -> None:
-    log = EventLog.open(tmp_path / "show.db")
+def test_a_person_slipped_into_the_users_table_is_caught_by_verify(log_at: LogAt) -> None:
+    log = open_log(log_at)
     add_user(log, "alice", "announcer", "correct horse battery", 5)
     log.close()
-    with sqlite3.connect(tmp_path / "show.db") as db:
+    with by_hand(log_at) as db:
         db.execute("UPDATE users SET role = 'operator'")
-    log = EventLog.open(tmp_path / "show.db")
+    log = open_log(log_at)
     assert log.first_broken_link() == (0, "the users table does not match the log for the "
                                           "announcer 'alice' (the log says they are active)")
     log.close()
-    with sqlite3.connect(tmp_path / "show.db") as db:
+    with by_hand(log_at) as db:
         db.execute("UPDATE users SET role = 'announcer'")
         db.execute("INSERT INTO users VALUES ('mallory', 'operator', 'x', 0, 0)")
-    log = EventLog.open(tmp_path / "show.db")
+    log = open_log(log_at)
     assert log.first_broken_link() == (0, "the users table holds the operator 'mallory', whom "
                                           "no UserAdded event added")
     log.close()
@@ -158,7 +155,7 @@ def test_an_unknown_name_costs_a_whole_verification_like_a_known_one() -> None:
     assert not people._hasher.check_needs_rehash(people._DUMMY)
 
 
-def test_a_login_outlives_the_process_that_opened_it_on_either_store(log_at) -> None:  # noqa: F811
+def test_a_login_outlives_the_process_that_opened_it_on_either_store(log_at) -> None:
     """A restarted controller, or a standby that took the lead, honours the logins the one
     before it opened; a logout, a disabled person and an expiry end them for every process.
     The table holds the token's SHA-256, never the token."""

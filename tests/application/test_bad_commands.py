@@ -1,21 +1,21 @@
 """Values no screen or page can show are refused at the door, through the real service on a real
-SQLite log: one sentence naming the field, and the log, the views and the state unchanged."""
+log (each store): one sentence naming the field, and the log, the views and the state unchanged."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from controller.store.target import LogAt
 from tests.support.busy import Busy
 
 NAN, INF = float("nan"), float("inf")
 
 
 @pytest.fixture
-def busy(tmp_path: Path) -> Busy:
-    return Busy(tmp_path / "show.db")
+def busy(log_at: LogAt) -> Busy:
+    return Busy(log_at)
 
 
 def refused(busy: Busy, command_type: str, payload: Any) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """The config a promotion ran under is in the log: replay and audit never read today's files.
 
-Real SQLite logs, written through the service and `record_configs` (what the app runs at
+Real logs (each store), written through the service and `record_configs` (what the app runs at
 start-up); the refusals go through `showrunner-controller serve` in a subprocess.
 """
 
@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from controller.access.keys import Principal
-from controller.application.child_process import ROOT
 from controller.application.configs import record_configs
 from controller.application.features import build_features
 from controller.application.service import Service
@@ -24,9 +23,10 @@ from controller.application.show import Show
 from controller.cli.main import main
 from controller.promotions.super9 import Super9
 from controller.promotions.wildcard import Wildcard
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, open_log
 from tests.promotions.super9_floor import SESSION, WEDNESDAY, ms
 from tests.promotions.wildcard_show import CLOSE, OPEN
+from tests.support.stores import run_dir
 
 NUMBERS = [1, 5, 9, 12, 17, 23, 28, 31, 36]
 
@@ -37,11 +37,11 @@ MC = Principal("operator", "mc", "key:mc")
 class Venue:
     """A venue's config directory (a copy of the shipped files) and its event log."""
 
-    def __init__(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, db: LogAt) -> None:
         self.dir = tmp_path / "config"
         shutil.copytree(CONFIG_DIR, self.dir)
         monkeypatch.setenv(CONFIG_DIR_ENV, str(self.dir))
-        self.db = tmp_path / "show.db"
+        self.db = db
         self.now = 0
         self.service: Service | None = None
 
@@ -53,7 +53,7 @@ class Venue:
 
     def start(self) -> Service:
         """What the app does at start-up: replay, then record the venue's configs."""
-        self.service = Service(EventLog.open(self.db), Show(build_features()), lambda: self.now)
+        self.service = Service(open_log(self.db), Show(build_features()), lambda: self.now)
         self.service.replay()
         record_configs(self.service)
         return self.service
@@ -72,18 +72,18 @@ class Venue:
         self.service.log.close()
 
     def types(self) -> list[str]:
-        log = EventLog.open(self.db)
+        log = open_log(self.db)
         try:
             return [e.type for e in log.read()]
         finally:
             log.close()
 
 
-def serve(db: Path, config_dir: Path) -> subprocess.CompletedProcess[str]:
+def serve(db: LogAt, config_dir: Path) -> subprocess.CompletedProcess[str]:
     """`serve` as a venue runs it; only used where it must refuse to start."""
     env = {"PATH": "/usr/bin:/bin", CONFIG_DIR_ENV: str(config_dir)}
     return subprocess.run([sys.executable, "-m", "controller.cli", "serve", "--db", str(db),
-                           "--port", "0"], cwd=ROOT, env=env, capture_output=True, text=True,
+                           "--port", "0"], cwd=run_dir(db), env=env, capture_output=True, text=True,
                           timeout=30)
 
 
@@ -96,10 +96,10 @@ def play_a_super9_session(venue: Venue) -> None:
     venue.stop()
 
 
-def test_moving_a_played_super9_session_is_refused_at_start_with_a_sentence(tmp_path,
-                                                                            monkeypatch):
+def test_moving_a_played_super9_session_is_refused_at_start_with_a_sentence(
+        tmp_path, log_at, monkeypatch):
     # rule 4: the 19:00 session of 4 June was played; moving Wednesday's 19:00 rewrites history
-    venue = Venue(tmp_path, monkeypatch)
+    venue = Venue(tmp_path, monkeypatch, log_at)
     play_a_super9_session(venue)
     before = venue.types()
     venue.edit("super9", 'wednesday: ["19:00", "21:00"]', 'wednesday: ["19:30", "21:00"]')
@@ -116,9 +116,9 @@ def test_moving_a_played_super9_session_is_refused_at_start_with_a_sentence(tmp_
     assert venue.types() == before  # nothing was logged
 
 
-def test_a_non_conflicting_super9_edit_is_recorded_and_applies_to_what_comes_next(tmp_path,
-                                                                                 monkeypatch):
-    venue = Venue(tmp_path, monkeypatch)
+def test_a_non_conflicting_super9_edit_is_recorded_and_applies_to_what_comes_next(
+        tmp_path, log_at, monkeypatch):
+    venue = Venue(tmp_path, monkeypatch, log_at)
     play_a_super9_session(venue)
     venue.edit("super9", 'wednesday: ["19:00", "21:00"]', 'wednesday: ["19:00", "21:30"]')
     venue.edit("super9", "ticket_price_cents: 5000", "ticket_price_cents: 6000")
@@ -145,7 +145,7 @@ def test_a_non_conflicting_super9_edit_is_recorded_and_applies_to_what_comes_nex
     empty = tmp_path / "empty"
     empty.mkdir()
     monkeypatch.setenv(CONFIG_DIR_ENV, str(empty))
-    replayed = Service(EventLog.open(venue.db), Show(build_features()))
+    replayed = Service(open_log(venue.db), Show(build_features()))
     replayed.replay()
     again = replayed.show.feature(Super9)
     assert isinstance(again, Super9)
@@ -169,9 +169,9 @@ def draw_a_wildcard(venue: Venue) -> None:
     venue.stop()
 
 
-def test_audit_verify_needs_only_the_log(tmp_path, monkeypatch, capsys):
+def test_audit_verify_needs_only_the_log(tmp_path, log_at, monkeypatch, capsys):
     # rule 33: an auditor recomputes the draw's pool, here one the venue ran with 2 tickets each
-    venue = Venue(tmp_path, monkeypatch)
+    venue = Venue(tmp_path, monkeypatch, log_at)
     venue.edit("wildcard", "tickets_per_cardholder: 1", "tickets_per_cardholder: 2")
     draw_a_wildcard(venue)
     empty = tmp_path / "auditor"
@@ -182,10 +182,10 @@ def test_audit_verify_needs_only_the_log(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().out.startswith("OK:")
 
 
-def test_changing_tickets_per_cardholder_after_a_draw_is_not_tampering(tmp_path, monkeypatch,
-                                                                      capsys):
+def test_changing_tickets_per_cardholder_after_a_draw_is_not_tampering(
+        tmp_path, log_at, monkeypatch, capsys):
     # rules 18.1, 33.1: the pool was frozen with one ticket per cardholder
-    venue = Venue(tmp_path, monkeypatch)
+    venue = Venue(tmp_path, monkeypatch, log_at)
     draw_a_wildcard(venue)
     venue.edit("wildcard", "tickets_per_cardholder: 1", "tickets_per_cardholder: 3")
 
@@ -198,8 +198,8 @@ def test_changing_tickets_per_cardholder_after_a_draw_is_not_tampering(tmp_path,
     assert "WildcardPoolFrozen" in result.stderr
 
 
-def test_a_venue_config_applies_from_the_start_of_a_new_log(tmp_path, monkeypatch):
-    venue = Venue(tmp_path, monkeypatch)
+def test_a_venue_config_applies_from_the_start_of_a_new_log(tmp_path, log_at, monkeypatch):
+    venue = Venue(tmp_path, monkeypatch, log_at)
     venue.edit("wildcard", "tickets_per_cardholder: 1", "tickets_per_cardholder: 2")
     service = venue.start()
     wildcard = service.show.feature(Wildcard)
@@ -214,10 +214,9 @@ def test_a_venue_config_applies_from_the_start_of_a_new_log(tmp_path, monkeypatc
     ("wildcard", "timezone: Africa/Johannesburg", "timezone: UTC+2", "timezone"),
     ("super9", "consolation_percent: 25", "consolation_percent: 25\ncolour: red", "colour"),
 ])
-def test_a_malformed_config_is_refused_at_start_naming_file_key_and_line(tmp_path, monkeypatch,
-                                                                        promotion, old, new,
-                                                                        key):
-    venue = Venue(tmp_path, monkeypatch)
+def test_a_malformed_config_is_refused_at_start_naming_file_key_and_line(
+        tmp_path, log_at, monkeypatch, promotion, old, new, key):
+    venue = Venue(tmp_path, monkeypatch, log_at)
     venue.edit(promotion, old, new)
     line = next(n for n, text in enumerate((venue.dir / f"{promotion}.yaml").read_text()
                                            .splitlines(), 1) if text.startswith(f"{key}:"))

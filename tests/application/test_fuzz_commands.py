@@ -1,4 +1,4 @@
-"""Every command type with generated payloads through the real service on a real SQLite log:
+"""Every command type with generated payloads through the real service on a real log (each store):
 values shaped by the command's own JSON Schema (often valid, naming real cards, entries, heats)
 and junk (NaN, Infinity, huge numbers, control characters, nesting, wrong types).
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ from hypothesis import strategies as st
 
 from controller.application.features import build_features
 from controller.application.show import Show
+from controller.store.target import LogAt
 from tests.support.busy import SETUP, Busy
 
 CATALOGUE = {c["type"]: c["payload"] for c in Show(build_features()).catalogue()}
@@ -90,8 +90,8 @@ def payloads(draw: st.DrawFn, schema: dict[str, Any]) -> Any:
 
 @pytest.mark.parametrize("command_type", sorted(CATALOGUE))
 def test_generated_payloads_never_escape_and_refusals_change_nothing(command_type: str,
-                                                                     tmp_path: Path) -> None:
-    busy = Busy(tmp_path / "show.db")
+                                                                     log_at: LogAt) -> None:
+    busy = Busy(log_at)
 
     @settings(max_examples=40, derandomize=True, deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -1,10 +1,8 @@
-"""The service over a real SQLite log: replay rebuilds views, the clock emits due events,
+"""The service over a real log (each store): replay rebuilds views, the clock emits due events,
 command ids are bound to the principal that sent them."""
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from dataclasses import dataclass
 
 import pytest
@@ -15,8 +13,9 @@ from controller.application.service import Service
 from controller.application.show import Show
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature
+from controller.store.log import StoredLog
 from controller.store.principal_ids import CLOCK
-from controller.store.sqlite import EventLog
+from controller.store.target import open_log
 
 MC = Principal("operator", "MC tablet", "key:" + "a" * 64)
 TD = Principal("operator", "MC tablet", "key:" + "b" * 64)  # another key, the same label
@@ -54,9 +53,9 @@ class Alarm(Feature):
         return {"rang": self.rang}
 
 
-def test_due_events_are_logged_once_and_published(tmp_path):
+def test_due_events_are_logged_once_and_published(log_at):
     now = [1000]
-    log = EventLog.open(tmp_path / "s.db")
+    log = open_log(log_at)
     service = Service(log, Show([Alarm()]), lambda: now[0])
     service.replay()
     assert service.tick() == []
@@ -67,8 +66,8 @@ def test_due_events_are_logged_once_and_published(tmp_path):
     assert [(e.type, e.actor) for e in log.read()] == [("AlarmRang", "controller")]
 
 
-def test_replay_rebuilds_the_same_views(tmp_path):
-    log = EventLog.open(tmp_path / "s.db")
+def test_replay_rebuilds_the_same_views(log_at):
+    log = open_log(log_at)
     live = Service(log, Show(build_features()))
     live.replay()
     for type_, payload in [
@@ -88,14 +87,14 @@ def envelope(type_: str, payload: dict, command_id: str = "press-1") -> dict:
     return {"type": type_, "payload": payload, "command_id": command_id}
 
 
-def rows(db) -> list[tuple]:
-    with sqlite3.connect(db) as con:
-        return con.execute("SELECT seq, command_id, type, data, actor FROM events").fetchall()
+def rows(log: StoredLog) -> list[tuple]:
+    """The log's events as a reader sees them, from the store (not the service's memory)."""
+    return [(e.seq, e.command_id, e.type, e.data, e.actor) for e in log.read()]
 
 
 @pytest.fixture
-def service(tmp_path) -> Service:
-    service = Service(EventLog.open(tmp_path / "s.db"), Show(build_features()))
+def service(log_at) -> Service:
+    service = Service(open_log(log_at), Show(build_features()))
     service.replay()
     return service
 
@@ -105,12 +104,12 @@ def test_a_retry_gets_the_stored_ack_and_applies_nothing(service):
     assert first["ok"]
     again, views, _ = service.execute(envelope("register_member", dict(THANDI)), MC)
     assert again == first and views == []
-    assert len(rows(service.log.path)) == 1
+    assert len(rows(service.log)) == 1
 
 
 def test_a_different_command_with_an_applied_id_is_refused(service):
     service.execute(envelope("register_member", THANDI), MC)
-    before = rows(service.log.path), dict(service.show.views)
+    before = rows(service.log), dict(service.show.views)
     other = {"card": "7654321", "display_name": "Sipho Ndlovu"}
     ack, views, _ = service.execute(envelope("register_member", other), MC)
     assert ack["ok"] is False and ack["command_id"] == "press-1" and views == []
@@ -118,7 +117,7 @@ def test_a_different_command_with_an_applied_id_is_refused(service):
     assert ack["error"]["message"] == (
         "Command id 'press-1' was already used for a different command, so this one was not "
         "applied and nothing changed. Send it again as a new command.")
-    assert (rows(service.log.path), service.show.views) == before
+    assert (rows(service.log), service.show.views) == before
 
 
 def test_another_principal_reusing_an_id_sends_its_own_command(service):
@@ -126,7 +125,7 @@ def test_another_principal_reusing_an_id_sends_its_own_command(service):
     other = {"card": "7654321", "display_name": "Sipho Ndlovu"}
     theirs, _, _ = service.execute(envelope("register_member", other), TD)
     assert theirs["ok"] and theirs["seq"] == 2 and theirs["events"] != mine["events"]
-    assert [(r[2], json.loads(r[3])["card"]) for r in rows(service.log.path)] == [
+    assert [(r[2], r[3]["card"]) for r in rows(service.log)] == [
         ("MemberRegistered", "1234567"), ("MemberRegistered", "7654321")]
     # each retry gets its own ack back, never the other's
     assert service.execute(envelope("register_member", THANDI), MC)[0] == mine
@@ -142,12 +141,12 @@ def test_an_announcer_resending_an_operators_id_learns_nothing(service):
     # a command the announcer may send, with the operator's id: its own, new command
     ack, _, _ = service.execute(envelope("cue.acknowledge", {"cue_id": "nope"}), PA)
     assert ack["error"]["code"] == "unknown_cue" and "events" not in ack
-    assert len(rows(service.log.path)) == 1 and mine["ok"]
+    assert len(rows(service.log)) == 1 and mine["ok"]
 
 
-def test_clock_events_use_ids_no_client_can_send(tmp_path):
+def test_clock_events_use_ids_no_client_can_send(log_at):
     now = [5001]
-    log = EventLog.open(tmp_path / "s.db")
+    log = open_log(log_at)
     service = Service(log, Show([Alarm()]), lambda: now[0])
     service.replay()
     assert len(service.tick()) == 1
@@ -171,9 +170,9 @@ class BrokenClock(Feature):
         raise RuntimeError("corrupt deadline")
 
 
-def test_a_failing_feature_does_not_hold_back_another_features_due_events(tmp_path, caplog):
+def test_a_failing_feature_does_not_hold_back_another_features_due_events(log_at, caplog):
     now = [5001]
-    log = EventLog.open(tmp_path / "s.db")
+    log = open_log(log_at)
     service = Service(log, Show([BrokenClock(), Alarm()]), lambda: now[0])
     service.replay()
     (view,) = service.tick()
@@ -217,17 +216,17 @@ def test_a_live_view_changes_at_the_same_revision_and_a_sync_always_gets_it(serv
     assert all(v.name == "live_heat:slots" for v in show.views_since(held))
 
 
-def test_a_follower_folds_what_the_writer_appends_while_it_replays_once(tmp_path):
+def test_a_follower_folds_what_the_writer_appends_while_it_replays_once(log_at):
     """A fan-out process or a standby opens the log, replays it, then follows it: events the
     writer appends between the open and the replay's read are folded once, by `catch_up`."""
-    writer = Service(EventLog.open(tmp_path / "s.db"), Show(build_features()))
+    writer = Service(open_log(log_at), Show(build_features()))
     writer.replay()
     for n in range(3):
         ack, _, _ = writer.execute(envelope("register_member",
                                             {"card": f"100000{n}", "display_name": f"P{n}"},
                                             f"before-{n}"), MC)
         assert ack["ok"], ack
-    follower = Service(EventLog.open(tmp_path / "s.db"), Show(build_features()))
+    follower = Service(open_log(log_at), Show(build_features()))
     ack, _, _ = writer.execute(envelope("slots.enter", {"card": "1000001"}, "between"), MC)
     assert ack["ok"], ack  # appended after the follower opened, before it replays
     assert follower.replay() == 3

@@ -8,9 +8,7 @@ import hashlib
 import logging
 import os
 import pickle
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -20,7 +18,7 @@ from controller.application import snapshots
 from controller.application.features import build_features
 from controller.application.service import Service
 from controller.application.show import Show
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, files_of, open_log
 from tests.application.test_fuzz_commands import CATALOGUE, payloads
 from tests.support.busy import Busy
 
@@ -41,8 +39,8 @@ FUZZED = st.sampled_from(sorted(CATALOGUE)).flatmap(
 HISTORIES = st.lists(st.one_of(GOOD, GOOD, FUZZED), max_size=25)
 
 
-def started(path: Path, from_snapshot: bool = True) -> Service:
-    service = Service(EventLog.open(path), Show(build_features()))
+def started(path: LogAt, from_snapshot: bool = True) -> Service:
+    service = Service(open_log(path), Show(build_features()))
     service.replay(from_snapshot)
     return service
 
@@ -60,36 +58,35 @@ def snapshot_now(service: Service) -> None:
 
 
 @settings(max_examples=40, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                 HealthCheck.function_scoped_fixture])  # a new log each call
 @given(HISTORIES, st.integers(0, 25))
-def test_a_snapshot_and_the_tail_fold_to_what_a_full_replay_gives(history, cut):
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "show.db"
-        busy = Busy(path)
-        for i, (command_type, payload) in enumerate(history):
-            if i == cut:
-                snapshot_now(busy.service)
-            busy.send(command_type, payload)
-        if cut >= len(history):
+def test_a_snapshot_and_the_tail_fold_to_what_a_full_replay_gives(new_log_at, history, cut):
+    path = new_log_at()
+    busy = Busy(path)
+    for i, (command_type, payload) in enumerate(history):
+        if i == cut:
             snapshot_now(busy.service)
-        live = state(busy.service)
-        busy.log.close()
-        from_snapshot, full = started(path), started(path, from_snapshot=False)
-        try:
-            assert from_snapshot.log.snapshots(), "the snapshot was kept"
-            # the features' state, and what a screen sees: every view's document (both
-            # rendered now, on the wall clock, unlike the history's own clock)
-            assert state(from_snapshot) == state(full)
-            assert state(full)[0] == live[0]
-        finally:
-            from_snapshot.log.close()
-            full.log.close()
+        busy.send(command_type, payload)
+    if cut >= len(history):
+        snapshot_now(busy.service)
+    live = state(busy.service)
+    busy.log.close()
+    from_snapshot, full = started(path), started(path, from_snapshot=False)
+    try:
+        assert from_snapshot.log.snapshots(), "the snapshot was kept"
+        # the features' state, and what a screen sees: every view's document (both
+        # rendered now, on the wall clock, unlike the history's own clock)
+        assert state(from_snapshot) == state(full)
+        assert state(full)[0] == live[0]
+    finally:
+        from_snapshot.log.close()
+        full.log.close()
 
 
-def busy_with_snapshot(tmp_path: Path) -> tuple[Path, int, tuple[str, dict[str, Any]]]:
-    """A show with a snapshot after its set-up and one more score after it: (path, the
-    snapshot's seq, the state a full replay gives)."""
-    path = tmp_path / "show.db"
+def busy_with_snapshot(path: LogAt) -> tuple[LogAt, int, tuple[str, dict[str, Any]]]:
+    """A show at `path` with a snapshot after its set-up and one more score after it: (path,
+    the snapshot's seq, the state a full replay gives)."""
     busy = Busy(path)
     snapshot_now(busy.service)
     seq = busy.log.last_seq
@@ -102,25 +99,24 @@ def busy_with_snapshot(tmp_path: Path) -> tuple[Path, int, tuple[str, dict[str, 
     return path, seq, now
 
 
-def test_start_up_folds_only_the_tail_after_the_snapshot(tmp_path, caplog):
-    path, seq, now = busy_with_snapshot(tmp_path)
+def test_start_up_folds_only_the_tail_after_the_snapshot(log_at, caplog):
+    path, seq, now = busy_with_snapshot(log_at)
     caplog.set_level(logging.INFO)
-    service = Service(EventLog.open(path), Show(build_features()))
+    service = Service(open_log(path), Show(build_features()))
     assert service.replay() == service.log.last_seq - seq == 1
     assert state(service) == now
     assert f"the snapshot at event {seq}" in caplog.text
     service.log.close()
 
 
-def spoil(path: Path, *statements: tuple[Any, ...]) -> None:
-    log = EventLog.open(path)
+def spoil(path: LogAt, *statements: tuple[Any, ...]) -> None:
+    log = open_log(path)
     for sql, *args in statements:
         log._db.execute(sql, args)
     log.close()
 
 
-def test_every_snapshot_it_must_not_trust_falls_back_to_a_full_replay(tmp_path, caplog):
-    path, seq, now = busy_with_snapshot(tmp_path)
+def test_every_snapshot_it_must_not_trust_falls_back_to_a_full_replay(new_log_at, caplog):
     garbage = pickle.dumps("not a state")[:-3]  # whole as bytes, but no pickle
     cases: dict[str, list[tuple[Any, ...]]] = {
         "written by another build": [("UPDATE snapshots SET format = 'older'",)],
@@ -132,11 +128,10 @@ def test_every_snapshot_it_must_not_trust_falls_back_to_a_full_replay(tmp_path, 
                         hashlib.sha256(garbage).hexdigest())],
     }
     for reason, statements in cases.items():
-        copy = tmp_path / f"{reason}.db"
-        copy.write_bytes(path.read_bytes())
+        copy, seq, now = busy_with_snapshot(new_log_at())  # the same show, one log per case
         spoil(copy, *statements)
         caplog.clear()
-        service = Service(EventLog.open(copy), Show(build_features()))
+        service = Service(open_log(copy), Show(build_features()))
         assert service.replay() == service.log.last_seq, reason  # every event folded
         assert state(service) == now, reason
         assert f"snapshot at event {seq} not used: " in caplog.text
@@ -144,11 +139,11 @@ def test_every_snapshot_it_must_not_trust_falls_back_to_a_full_replay(tmp_path, 
         service.log.close()
 
 
-def test_the_cadence_writes_from_a_child_while_the_parent_goes_on(tmp_path, monkeypatch):
-    path = tmp_path / "show.db"
+def test_the_cadence_writes_from_a_child_while_the_parent_goes_on(log_at, monkeypatch):
+    path, beside = log_at, files_of(log_at)
     busy = Busy(path)
     monkeypatch.setattr(snapshots, "EVERY_EVENTS", 3)
-    cut_off = path.with_name("show.db.snapshot-5")  # a crashed child's half-written file
+    cut_off = beside.with_name(f"{beside.name}.snapshot-5")  # a crashed child's half-written file
     cut_off.write_bytes(b"half")
     writer = snapshots.Snapshots(busy.log, lambda: busy.service.show)
     assert not cut_off.exists()
@@ -162,14 +157,14 @@ def test_the_cadence_writes_from_a_child_while_the_parent_goes_on(tmp_path, monk
         writer.maybe()
         time.sleep(0.05)
     assert writer._child is None and not os.path.exists(f"/proc/{child}")
-    assert not list(tmp_path.glob("show.db.snapshot-*"))  # the writer removed its file
+    assert not list(beside.parent.glob(f"{beside.name}.snapshot-*"))  # the writer removed its file
     rows = busy.log.snapshots()
     assert [row.seq for row in rows] == [busy.log.last_seq - 1]  # the state at the fork
     writer.close()  # a clean shutdown writes the end
     assert [row.seq for row in busy.log.snapshots()] == [busy.log.last_seq, rows[0].seq]
     live = state(busy.service)[0]
     busy.log.close()
-    service = Service(EventLog.open(path), Show(build_features()))
+    service = Service(open_log(path), Show(build_features()))
     assert service.replay() == 0  # nothing after the shutdown's snapshot
     assert state(service)[0] == live
     service.log.close()

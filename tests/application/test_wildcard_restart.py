@@ -1,11 +1,10 @@
 """The Wild Card claim window across a controller outage (issue 12; slots rules 2, 39-40), with
-the real service over a real SQLite log and a fake clock on the draw's date: an outage is time
-passing without ticks; a restart is a fresh Service replaying the same file."""
+the real service over a real log (each store) and a fake clock on the draw's date: an outage is
+time passing without ticks; a restart is a fresh Service replaying the same log."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from controller.access.keys import Principal
@@ -13,7 +12,7 @@ from controller.application.features import build_features
 from controller.application.service import Service
 from controller.application.show import Show
 from controller.audit.verify import check_draws, export, utc
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, open_log
 from tests.promotions.wildcard_show import CLOSE, CONFIG, OPEN
 
 MC = Principal("operator", "MC tablet", "key:" + "a" * 64)
@@ -22,11 +21,11 @@ MEMBERS = {"1000001": "Thandi Mokoena", "1000002": "Sipho Ndlovu", "1000003": "L
 
 
 class Controller:
-    """One controller process: a Service on the db file, on a clock the test moves."""
+    """One controller process: a Service on the log, on a clock the test moves."""
 
-    def __init__(self, db: Path, now: list[int]) -> None:
+    def __init__(self, db: LogAt, now: list[int]) -> None:
         self.now = now
-        self.log = EventLog.open(db)
+        self.log = open_log(db)
         self.service = Service(self.log, Show(build_features()), lambda: self.now[0])
         self.service.replay()
 
@@ -51,10 +50,10 @@ class Controller:
         self.log.close()
 
 
-def drawn_show(tmp_path: Path) -> tuple[Controller, list[int], dict[str, Any]]:
+def drawn_show(db: LogAt) -> tuple[Controller, list[int], dict[str, Any]]:
     """Three activated members, the pool frozen at 18:00 and one ticket drawn."""
     now = [OPEN + 60_000]
-    c = Controller(tmp_path / "show.db", now)
+    c = Controller(db, now)
     for card, name in MEMBERS.items():
         assert c.send("register_member", {"card": card, "display_name": name})["ok"]
         assert c.send("wildcard.activate", {"card": card})["ok"]
@@ -66,12 +65,13 @@ def drawn_show(tmp_path: Path) -> tuple[Controller, list[int], dict[str, Any]]:
     return c, now, ack["events"][0]["data"]
 
 
-def test_outage_from_the_draw_past_the_deadline_re_reveals_with_a_fresh_window(tmp_path):
+def test_outage_from_the_draw_past_the_deadline_re_reveals_with_a_fresh_window(tmp_path,
+                                                                             log_at):
     # rules 39-40: the winner was never on screen nor called, so the 90 s have not started
-    c, now, draw = drawn_show(tmp_path)
+    c, now, draw = drawn_show(log_at)
     c.stop()  # killed right after the draw, down past the planned deadline
     now[0] = draw["claim_deadline_ms"] + 120_000
-    c = Controller(tmp_path / "show.db", now)
+    c = Controller(log_at, now)
     assert c.view()["phase"] == "drawing"
     assert c.send("wildcard.redraw")["error"]["code"] == "not_revealed"
     assert c.tick() == ["WildcardRevealed"]
@@ -94,15 +94,15 @@ def test_outage_from_the_draw_past_the_deadline_re_reveals_with_a_fresh_window(t
     assert row["reveal_at_utc"] == utc(shown) and row["claim_deadline_utc"] == utc(shown + 90_000)
 
 
-def test_outage_during_the_claim_window_calls_the_winner_again(tmp_path):
+def test_outage_during_the_claim_window_calls_the_winner_again(log_at):
     # rule 40: a redraw only when the winner had their 90 s with someone able to record a claim
-    c, now, draw = drawn_show(tmp_path)
+    c, now, draw = drawn_show(log_at)
     now[0] = draw["reveal_at_ms"] - LEAD
     assert c.tick() == ["WildcardRevealed"]
     now[0] = draw["reveal_at_ms"] + 30_000
     c.stop()  # killed 30 s into the window, back 5 minutes later
     now[0] = draw["claim_deadline_ms"] + 300_000
-    c = Controller(tmp_path / "show.db", now)
+    c = Controller(log_at, now)
     assert c.send("wildcard.redraw")["error"]["code"] == "claim_restarted"
     assert c.tick() == ["WildcardRevealed"]
     first, again = c.events("WildcardRevealed")
@@ -115,13 +115,13 @@ def test_outage_during_the_claim_window_calls_the_winner_again(tmp_path):
     assert claimed["ok"] and claimed["events"][-1]["type"] == "WildcardFinalist"
     # a third start replays the same show: no further reveal
     c.stop()
-    c = Controller(tmp_path / "show.db", now)
+    c = Controller(log_at, now)
     assert c.tick() == [] and c.view()["phase"] == "finalist"
 
 
-def test_self_excluded_winner_never_reaches_the_final(tmp_path):
+def test_self_excluded_winner_never_reaches_the_final(log_at):
     # rule 2: drawn, then self-excluded, then claiming in time: refused, disqualified, redrawn
-    c, now, draw = drawn_show(tmp_path)
+    c, now, draw = drawn_show(log_at)
     now[0] = draw["reveal_at_ms"]
     c.tick()
     assert c.send("flag_member", {"card": draw["card"], "flag": "self_excluded",

@@ -1,18 +1,17 @@
 """A recorded night for the auditor's report: the Wild Card draw of tests/audit/test_audit.py,
 its config, the auditor's certification, and a seat and a cash prize decided, the cash prize
-paid against a signature; the signature image kept in the log's `signatures` table.
+paid against a signature; the signature image kept in the log's `signatures` table. On either
+store (`db` is a `LogAt`).
 
 The prize events are written by type name with the shapes agreed in docs (briefs, common.md),
-as helper "prizes" records them; the table as helper "sig" keeps it.
+as helper "prizes" records them.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
-import sqlite3
 import uuid
-from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -24,15 +23,12 @@ from controller.application.settings import shipped
 from controller.application.show import Show
 from controller.domain.config import PromotionConfigured
 from controller.promotions.wildcard.config import WildcardConfig
-from controller.store.sqlite import EventLog
+from controller.store.log import StoredLog
+from controller.store.signatures import StoredSignature
+from controller.store.target import LogAt, open_log
 from tests.audit.test_audit import record_show
 from tests.promotions.wildcard_show import CLOSE
 
-#: the table as helper "sig" keeps it (controller/store/signatures.py on its branch)
-SIGNATURES = """CREATE TABLE IF NOT EXISTS signatures (
-    sha256 TEXT PRIMARY KEY, media_type TEXT NOT NULL, width INTEGER NOT NULL,
-    height INTEGER NOT NULL, strokes INTEGER NOT NULL, bytes INTEGER NOT NULL,
-    png BLOB NOT NULL, received_ms INTEGER NOT NULL, received_by TEXT NOT NULL)"""
 DAY_MS = 24 * 3600 * 1000
 PAID_AT = CLOSE + DAY_MS  # the next day
 
@@ -55,32 +51,27 @@ def receipt_png() -> bytes:
     return signature_png(lift=25)
 
 
-def keep_signature(db: Path, png: bytes) -> dict[str, Any]:
+def keep_signature(db: LogAt, png: bytes) -> dict[str, Any]:
     """Store the image as `POST /signatures` does; its SignatureRef's data."""
-    sha = hashlib.sha256(png).hexdigest()
-    with sqlite3.connect(db) as con:
-        con.execute(SIGNATURES)
-        con.execute("INSERT OR IGNORE INTO signatures (sha256, media_type, width, height, "
-                    "strokes, bytes, png, received_ms, received_by) VALUES "
-                    "(?, 'image/png', 400, 150, 2, ?, ?, ?, 'mc-thabo')",
-                    (sha, len(png), png, PAID_AT))
-    return {"sha256": sha, "media_type": "image/png", "bytes": len(png), "width": 400,
-            "height": 150, "strokes": 2}
+    with open_log(db) as log:
+        kept = log.put_signature(StoredSignature(hashlib.sha256(png).hexdigest(), "image/png",
+                                                 400, 150, 2, png, PAID_AT, "mc-thabo"))
+    return kept.ref()
 
 
-def append(log: EventLog, command_id: str, actor: str, at: int,
+def append(log: StoredLog, command_id: str, actor: str, at: int,
            events: list[tuple[str, int, dict[str, Any]]]) -> None:
     log.append(command_id, actor, at, events, {"ok": True}, principal=f"key:{actor}",
                digest=command_id)
 
 
-def record_night(db: Path, prizes: bool = True) -> dict[str, Any]:
+def record_night(db: LogAt, prizes: bool = True) -> dict[str, Any]:
     """The night, certified by the auditor; with `prizes`, the prizes decided and one paid
     against the winner's signature (`receipt_png`). Returns the auditor's signature's data."""
     record_show(db)
     signature = keep_signature(db, signature_png())
     config = shipped("wildcard", WildcardConfig).to_data()
-    with EventLog.open(db) as log:
+    with open_log(db) as log:
         append(log, "config", "controller", CLOSE - 3 * 3600 * 1000,
                [PromotionConfigured("wildcard", config).record()])
     ack = certify(db, "auditor", signature)
@@ -88,7 +79,7 @@ def record_night(db: Path, prizes: bool = True) -> dict[str, Any]:
     if not prizes:
         return signature
     receipt = keep_signature(db, receipt_png())
-    with EventLog.open(db) as log:
+    with open_log(db) as log:
         append(log, "award", "controller", CLOSE + 130_000, [
             ("PrizeAwarded", 1, {"prize": "wildcard-seat-1", "promotion": "wildcard",
                                  "card": "1000004", "kind": "seat", "cents": 0,
@@ -107,10 +98,10 @@ def record_night(db: Path, prizes: bool = True) -> dict[str, Any]:
     return signature
 
 
-def certify(db: Path, role: str, signature: dict[str, Any],
+def certify(db: LogAt, role: str, signature: dict[str, Any],
             period: tuple[str, str] = ("2024-01-18", "2024-01-19")) -> dict[str, Any]:
     """`audit.certify` sent by a person of `role` through the real service; its ack."""
-    with EventLog.open(db) as log:
+    with open_log(db) as log:
         service = Service(log, Show(build_features()), lambda: PAID_AT + 3600_000)
         service.replay()
         ack, _, _ = service.execute(

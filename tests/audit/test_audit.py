@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import csv
 import json
-import sqlite3
-from pathlib import Path
 
 from controller.application.features import build_features
 from controller.application.show import Show
@@ -14,15 +12,17 @@ from controller.cli.main import main
 from controller.domain.commands import Context
 from controller.promotions.wildcard import Wildcard
 from controller.promotions.wildcard.pool import pool_digest
-from controller.store.sqlite import GENESIS, EventLog, canonical_json, event_hash
+from controller.store.sqlite import GENESIS, canonical_json, event_hash
+from controller.store.target import LogAt, open_log
 from tests.promotions.wildcard_show import CLOSE, OPEN, ScriptedRng
+from tests.support.stores import by_hand
 
 
 class Recorder:
     """Drives the real show and appends each command's events to a real log, as the service."""
 
-    def __init__(self, db: Path) -> None:
-        self.log = EventLog.open(db)
+    def __init__(self, db: LogAt) -> None:
+        self.log = open_log(db)
         self.show = Show(build_features())
         self.count = 0
 
@@ -43,7 +43,7 @@ class Recorder:
             self.show.apply(event)
 
 
-def record_show(db: Path) -> None:
+def record_show(db: LogAt) -> None:
     """Four members in the Wild Card pool, two of them tournament players (two more went
     straight to the final); round 1 unclaimed, round 2 claimed."""
     r = Recorder(db)
@@ -78,9 +78,9 @@ def record_show(db: Path) -> None:
     r.log.close()
 
 
-def rehash(db: Path) -> None:
+def rehash(db: LogAt) -> None:
     """What a forger with shell access does after editing rows: recompute every hash."""
-    with sqlite3.connect(db) as con:
+    with by_hand(db) as con:
         prev = GENESIS
         for row in con.execute("SELECT seq, command_id, type, version, data, actor, at_ms, "
                                "scheme, ack_hash FROM events ORDER BY seq").fetchall():
@@ -90,29 +90,29 @@ def rehash(db: Path) -> None:
             prev = digest
 
 
-def rows(db: Path) -> list[tuple]:
-    with sqlite3.connect(db) as con:
+def rows(db: LogAt) -> list[tuple]:
+    with by_hand(db) as con:
         return con.execute("SELECT seq, type, data FROM events ORDER BY seq").fetchall()
 
 
-def seq_of(db: Path, type_: str) -> int:
+def seq_of(db: LogAt, type_: str) -> int:
     return next(seq for seq, t, _ in rows(db) if t == type_)
 
 
-def test_an_intact_log_verifies(tmp_path, capsys):
+def test_an_intact_log_verifies(log_at, capsys):
     # rule 33: an auditor recomputes every draw from the log
-    db = tmp_path / "show.db"
+    db = log_at
     record_show(db)
     assert main(["audit", "verify", "--db", str(db)]) == 0
     assert "hash chain is intact" in capsys.readouterr().out
 
 
-def test_editing_one_stored_event_fails_verify_and_names_it(tmp_path, capsys):
+def test_editing_one_stored_event_fails_verify_and_names_it(log_at, capsys):
     # rule 33: tampering with a draw is detectable
-    db = tmp_path / "show.db"
+    db = log_at
     record_show(db)
     seq = seq_of(db, "WildcardDrawn")
-    with sqlite3.connect(db) as con:
+    with by_hand(db) as con:
         (data,) = con.execute("SELECT data FROM events WHERE seq = ?", (seq,)).fetchone()
         doc = json.loads(data)
         doc["card"] = "1000003"  # give the win to someone else
@@ -122,12 +122,12 @@ def test_editing_one_stored_event_fails_verify_and_names_it(tmp_path, capsys):
     assert err.startswith(f"FAILED: event {seq} (WildcardDrawn):")
 
 
-def test_a_rehashed_forgery_of_the_pool_is_still_caught(tmp_path, capsys):
+def test_a_rehashed_forgery_of_the_pool_is_still_caught(log_at, capsys):
     # rules 18, 33: the pool must be what the activations give, even if the chain is rebuilt
-    db = tmp_path / "show.db"
+    db = log_at
     record_show(db)
     seq = seq_of(db, "WildcardPoolFrozen")
-    with sqlite3.connect(db) as con:
+    with by_hand(db) as con:
         (data,) = con.execute("SELECT data FROM events WHERE seq = ?", (seq,)).fetchone()
         doc = json.loads(data)
         doc["listing"] = [row for row in doc["listing"] if row[0] != "1000002"]
@@ -140,10 +140,10 @@ def test_a_rehashed_forgery_of_the_pool_is_still_caught(tmp_path, capsys):
     assert err.startswith(f"FAILED: event {seq} (WildcardPoolFrozen): its listing is not")
 
 
-def test_check_draws_names_a_pick_outside_the_winners_tickets(tmp_path):
-    db = tmp_path / "show.db"
+def test_check_draws_names_a_pick_outside_the_winners_tickets(log_at):
+    db = log_at
     record_show(db)
-    log = EventLog.open(db)
+    log = open_log(db)
     events = list(log.read())
     log.close()
     drawn = next(e for e in events if e.type == "WildcardDrawn")
@@ -155,9 +155,9 @@ def test_check_draws_names_a_pick_outside_the_winners_tickets(tmp_path):
     assert finding.reason == "its pick does not fall on the winner's tickets"
 
 
-def test_export_writes_draws_claims_redraws_and_scores(tmp_path, capsys):
+def test_export_writes_draws_claims_redraws_and_scores(tmp_path, log_at, capsys):
     # rules 39-40: each draw's outcome, cause, operator and time, for the independent auditor
-    db = tmp_path / "show.db"
+    db = log_at
     record_show(db)
     out = tmp_path / "audit"
     assert main(["audit", "export", "--db", str(db), "--out", str(out)]) == 0

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
+from controller.store.target import LogAt
 from tests.audit.night import certify, record_night
+from tests.support.stores import by_hand
 
 
-def rows(db: Path) -> list[tuple]:
-    with sqlite3.connect(db) as con:
+def rows(db: LogAt) -> list[tuple]:
+    with by_hand(db) as con:
         return con.execute("SELECT seq, type, data, hash FROM events ORDER BY seq").fetchall()
 
 
-def test_an_auditor_certifies_and_the_event_names_them_the_period_and_the_signature(tmp_path):
+def test_an_auditor_certifies_and_the_event_names_them_the_period_and_the_signature(log_at):
     # CPA regulation 11: who certified, when, which period, signed
-    db = tmp_path / "show.db"
+    db = log_at
     signature = record_night(db, prizes=False)  # certified by "ms-auditor" in it
     certified = [r for r in rows(db) if r[1] == "AuditCertified"]
     assert len(certified) == 1
@@ -24,9 +23,9 @@ def test_an_auditor_certifies_and_the_event_names_them_the_period_and_the_signat
     assert signature["sha256"] in certified[0][2]
 
 
-def test_an_operator_may_not_certify_and_nothing_changes(tmp_path):
+def test_an_operator_may_not_certify_and_nothing_changes(log_at):
     # CPA regulation 11: the certification is the independent auditor's, not the MC's
-    db = tmp_path / "show.db"
+    db = log_at
     signature = record_night(db, prizes=False)
     before = rows(db)
     ack = certify(db, "operator", signature)
@@ -36,8 +35,8 @@ def test_an_operator_may_not_certify_and_nothing_changes(tmp_path):
     assert rows(db) == before
 
 
-def test_a_period_that_ends_before_it_starts_is_refused_in_words(tmp_path):
-    db = tmp_path / "show.db"
+def test_a_period_that_ends_before_it_starts_is_refused_in_words(log_at):
+    db = log_at
     signature = record_night(db, prizes=False)
     before = rows(db)
     ack = certify(db, "auditor", signature, period=("2024-01-19", "2024-01-18"))
@@ -46,10 +45,10 @@ def test_a_period_that_ends_before_it_starts_is_refused_in_words(tmp_path):
     assert rows(db) == before
 
 
-def test_a_certification_signed_with_no_stored_image_is_refused(tmp_path):
+def test_a_certification_signed_with_no_stored_image_is_refused(log_at):
     # the signature must be an image the controller keeps (POST /signatures), never a made-up
     # reference
-    db = tmp_path / "show.db"
+    db = log_at
     signature = record_night(db, prizes=False)
     before = rows(db)
     ack = certify(db, "auditor", {**signature, "sha256": "0" * 64})

@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-import sqlite3
 import subprocess
 import zipfile
 from pathlib import Path
@@ -18,7 +17,7 @@ import pytest
 
 from controller.cli.main import main
 from controller.domain.awards import cash_prize
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, files_of, open_log
 from tests.audit.night import (
     append,
     keep_signature,
@@ -28,6 +27,7 @@ from tests.audit.night import (
 )
 from tests.support.busy import Busy
 from tests.support.prize_signature import kept_signature
+from tests.support.stores import by_hand
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "release-0.1.db"
 
@@ -50,22 +50,20 @@ def signature_images(pdf: Path) -> list[list[str]]:
     return [row for row in images_of(pdf) if row[2] == "image" and row[3:5] == ["400", "150"]]
 
 
-def report(db: Path, out: Path, *extra: str) -> int:
+def report(db: LogAt, out: Path, *extra: str) -> int:
     return main(["audit", "report", "--db", str(db), "--promotion", "wildcard",
                  "--out", str(out), *extra])
 
 
 @pytest.fixture
-def night(tmp_path) -> tuple[Path, dict]:
-    db = tmp_path / "show.db"
-    return db, record_night(db)
+def night(log_at) -> tuple[LogAt, dict]:
+    return log_at, record_night(log_at)
 
 
 @pytest.fixture
-def certified(tmp_path) -> tuple[Path, dict]:
+def certified(log_at) -> tuple[LogAt, dict]:
     """A night that replays with the features on this branch (no prize events yet)."""
-    db = tmp_path / "show.db"
-    return db, record_night(db, prizes=False)
+    return log_at, record_night(log_at, prizes=False)
 
 
 def test_the_report_shows_winners_draws_prizes_in_rand_and_the_chain_head(night, tmp_path):
@@ -73,7 +71,7 @@ def test_the_report_shows_winners_draws_prizes_in_rand_and_the_chain_head(night,
     db, _ = night
     out = tmp_path / "wildcard.pdf"
     assert report(db, out) == 0
-    with EventLog.open(db) as log:
+    with open_log(db) as log:
         head, seq = log.last_hash, log.last_seq
     text = text_of(out)
     assert "Wild Card draw" in text and "Showrunner Casino" in text
@@ -120,7 +118,8 @@ def test_the_pack_holds_reports_trail_signatures_checkpoints_and_a_true_manifest
     # CPA regulation 11: the rules, who conducted it and the winners, kept three years
     db, signature = night
     receipt = hashlib.sha256(receipt_png()).hexdigest()
-    assert main(["audit", "keygen", "--out", str(tmp_path / "show.db.checkpoint-key")]) == 0
+    beside = files_of(db)  # show.db, or the database's name in the folder the test runs in
+    assert main(["audit", "keygen", "--out", f"{beside}.checkpoint-key"]) == 0
     assert main(["audit", "checkpoint", "--db", str(db)]) == 0
     out = tmp_path / "pack.zip"
     assert main(["audit", "export", "--db", str(db), "--pack", str(out)]) == 0
@@ -130,13 +129,13 @@ def test_the_pack_holds_reports_trail_signatures_checkpoints_and_a_true_manifest
     names = {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
     assert {"reports/wildcard.pdf", "events.csv", "events.json", "draws.csv", "draws.json",
             f"signatures/{signature['sha256']}.png", f"signatures/{receipt}.png",
-            "checkpoints/show.db.checkpoints",
-            "checkpoints/show.db.checkpoint-key.pub", "README.txt", "MANIFEST.txt"} <= names
-    assert "show.db.checkpoint-key" not in {Path(n).name for n in names}  # never the secret
+            f"checkpoints/{beside.name}.checkpoints",
+            f"checkpoints/{beside.name}.checkpoint-key.pub", "README.txt", "MANIFEST.txt"} <= names
+    assert f"{beside.name}.checkpoint-key" not in {Path(n).name for n in names}  # never the secret
     assert "three years" in (folder / "README.txt").read_text()
     assert "regulation 11" in (folder / "README.txt").read_text()
     manifest = (folder / "MANIFEST.txt").read_text().splitlines()
-    with EventLog.open(db) as log:
+    with open_log(db) as log:
         assert manifest[0] == f"# chain head: event {log.last_seq}, hash {log.last_hash}"
     listed = {}
     for line in manifest:
@@ -164,8 +163,8 @@ def test_a_pack_is_not_written_into_a_folder_that_holds_files(certified, tmp_pat
     assert [p.name for p in (tmp_path / "busy").iterdir()] == ["mine.txt"]
 
 
-def seq_of(db: Path, type_: str) -> int:
-    with sqlite3.connect(db) as con:
+def seq_of(db: LogAt, type_: str) -> int:
+    with by_hand(db) as con:
         return con.execute("SELECT seq FROM events WHERE type = ?", (type_,)).fetchone()[0]
 
 
@@ -178,7 +177,7 @@ def test_verify_holds_with_every_signature_image_kept(certified, capsys):
 def test_verify_names_the_event_whose_signature_image_was_swapped(certified, capsys):
     # the signature's SHA-256 is in the event, so the chain proves the image: a swap is caught
     db, signature = certified
-    with sqlite3.connect(db) as con:
+    with by_hand(db) as con:
         (png,) = con.execute("SELECT png FROM signatures WHERE sha256 = ?",
                              (signature["sha256"],)).fetchone()
         forged = bytes(png[:-20]) + b"\0" * 20
@@ -196,7 +195,7 @@ def test_verify_names_the_payment_whose_receipt_signature_was_swapped(night, cap
     # proves which image, so a receipt swapped in the store is named by its payment
     db, _ = night
     receipt = hashlib.sha256(receipt_png()).hexdigest()
-    with sqlite3.connect(db) as con:
+    with by_hand(db) as con:
         con.execute("UPDATE signatures SET png = ? WHERE sha256 = ?", (signature_png(60), receipt))
     assert main(["audit", "verify", "--db", str(db)]) == 1
     err = capsys.readouterr().err
@@ -211,7 +210,7 @@ def test_verify_holds_for_a_night_with_prizes_paid(night, capsys):
 
 def test_verify_names_the_event_whose_signature_image_is_gone(certified, capsys):
     db, signature = certified
-    with sqlite3.connect(db) as con:
+    with by_hand(db) as con:
         con.execute("DELETE FROM signatures WHERE sha256 = ?", (signature["sha256"],))
     assert main(["audit", "verify", "--db", str(db)]) == 1
     err = capsys.readouterr().err
@@ -219,6 +218,7 @@ def test_verify_names_the_event_whose_signature_image_is_gone(certified, capsys)
                           "the signature image it names")
 
 
+# SQLite's file: a release's .db fixture, upgraded in place
 def test_the_release_0_1_log_still_verifies_and_reports(tmp_path, capsys):
     db = tmp_path / "release-0.1.db"
     shutil.copyfile(FIXTURE, db)  # opening may upgrade it in place
@@ -234,6 +234,7 @@ def test_the_release_0_1_log_still_verifies_and_reports(tmp_path, capsys):
     assert "not signed" in text_of(tmp_path / "slots.pdf")  # no score was acknowledged then
 
 
+# SQLite's file: a release's .db fixture and its checkpoints beside it
 def test_the_release_0_2_log_reports_with_its_signed_checkpoints(tmp_path):
     # a fixture of the release before this one: every promotion reports, and the chain page
     # says its checkpoints verify with their public key
@@ -252,6 +253,7 @@ def test_the_release_0_2_log_reports_with_its_signed_checkpoints(tmp_path):
         assert "signed checkpoints in release-0.2.db.checkpoints verify" in text, promotion
 
 
+# SQLite's file: written on top of a release's .db fixture
 def test_a_signed_score_sheet_a_dispute_and_a_ticket_change_are_in_the_report(tmp_path):
     # roulette rules 17-18 (a dispute within the spin, the score sheet signed at the heat's
     # end), poker 20/35/51, super 9 rule 23 (a ticket change signed off by the Director):
@@ -260,7 +262,7 @@ def test_a_signed_score_sheet_a_dispute_and_a_ticket_change_are_in_the_report(tm
     shutil.copyfile(FIXTURE, db)
     ref = keep_signature(db, signature_png())
     at = 1_721_040_000_000  # 15 July 2024, in the roulette heats' day
-    with EventLog.open(db) as log:
+    with open_log(db) as log:
         append(log, "ack-R1", "mc-thabo", at, [("TournamentScoreAcknowledged", 1, {
             "promotion": "roulette", "entry": "R1", "score": 2000, "signature": ref,
             "at_ms": at})])
@@ -287,10 +289,11 @@ def test_a_signed_score_sheet_a_dispute_and_a_ticket_change_are_in_the_report(tm
     assert len(signature_images(super9)) == 1
 
 
-def test_a_prize_paid_through_the_service_is_in_the_report_with_its_signature(tmp_path):
+def test_a_prize_paid_through_the_service_is_in_the_report_with_its_signature(tmp_path,
+                                                                              log_at):
     # slots rules 43-45: the prize, its deadline and its payment; rule 44: the winner's
     # signature, kept in the store by POST /signatures, is the image on the prize page
-    busy = Busy(tmp_path / "show.db")
+    busy = Busy(log_at)
     busy.service.record("test:award", [cash_prize(
         "slots-final-1", "slots", "1000001", 120_000, "Slots PAYOFF Final, place 1",
         "slots rules 43-45", busy.now, 15)])
@@ -300,7 +303,7 @@ def test_a_prize_paid_through_the_service_is_in_the_report_with_its_signature(tm
         "id_type": "SA ID", "id_last4": "0087", "signature": signature})
     assert ack["ok"], ack
     out = tmp_path / "slots.pdf"
-    assert main(["audit", "report", "--db", str(busy.log.path), "--promotion", "slots",
+    assert main(["audit", "report", "--db", busy.log.address, "--promotion", "slots",
                  "--out", str(out)]) == 0
     busy.log.close()
     text = text_of(out)

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from controller.application import snapshots
 from controller.application.features import build_features
 from controller.application.show import Show
 from controller.cli.main import main
 from controller.domain.events import event_from
 from controller.domain.members import Members
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, open_log
 from tests.audit.test_audit import record_show, seq_of
 
 
-def snapshot_at(db: Path, seq: int, forge: bool = False) -> None:
+def snapshot_at(db: LogAt, seq: int, forge: bool = False) -> None:
     """The state after event `seq`, folded as start-up does, kept as that event's snapshot;
     `forge`: with one member's name changed, as a hand-edited snapshot would be."""
-    with EventLog.open(db) as log:
+    with open_log(db) as log:
         show = Show(build_features())
         for stored in log.read():
             if stored.seq > seq:
@@ -32,17 +30,17 @@ def snapshot_at(db: Path, seq: int, forge: bool = False) -> None:
         log.put_snapshot(seq, hash_, snapshots.FORMAT, 0, snapshots.capture(show))
 
 
-def test_a_snapshot_that_is_the_fold_of_the_log_verifies(tmp_path, capsys):
+def test_a_snapshot_that_is_the_fold_of_the_log_verifies(log_at, capsys):
     # rule 33: the auditor's replay from the first event also vouches for the snapshots
-    db = tmp_path / "show.db"
+    db = log_at
     record_show(db)
     snapshot_at(db, seq_of(db, "WildcardDrawn"))
     assert main(["audit", "verify", "--db", str(db)]) == 0
     assert "1 snapshot(s) of the state match the replay" in capsys.readouterr().out
 
 
-def test_a_snapshot_whose_state_the_log_does_not_give_fails_verify(tmp_path, capsys):
-    db = tmp_path / "show.db"
+def test_a_snapshot_whose_state_the_log_does_not_give_fails_verify(log_at, capsys):
+    db = log_at
     record_show(db)
     drawn = seq_of(db, "WildcardDrawn")
     snapshot_at(db, drawn, forge=True)

@@ -50,6 +50,7 @@ def processes_mentioning(text: str) -> list[str]:
 
 
 @pytest.mark.timeout(300)  # a fast night of every moment, its devices' heat and wheel included
+# SQLite's file: the demo makes and reads its own show.db files
 def test_one_fast_cycle_shows_every_live_moment_and_ctrl_c_stops_everything(tmp_path):
     where = tmp_path / "demo"
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}

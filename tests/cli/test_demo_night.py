@@ -6,22 +6,22 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
-import sqlite3
 import subprocess
 
 from controller.application.settings import CONFIG_DIR_ENV
 from controller.cli.main import main
 from controller.demo.night import MC, Night
 from controller.demo.venue import FAST, write_configs
-from controller.store.sqlite import EventLog
+from controller.store.target import open_log
 from tests.audit.test_report import images_of, text_of
 from tests.support.live import live_controller
+from tests.support.stores import by_hand
 
 
-async def test_the_script_leaves_the_mc_s_score_alone_and_carries_on_after_refusals(tmp_path):
+async def test_the_script_leaves_the_mc_s_score_alone_and_carries_on_after_refusals(log_at):
     said: list[str] = []
     pace = dataclasses.replace(FAST, hold_s=4, score_every_s=0.3)
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as tablet:
+    async with live_controller(log_at) as ctl, ctl.client() as tablet:
         script = MC(said.append)
         await script.connect(ctl.url, ctl.keys["operator"])
         try:
@@ -46,14 +46,14 @@ async def test_the_script_leaves_the_mc_s_score_alone_and_carries_on_after_refus
         assert any("Thandi M.'s score was changed by the MC" in line for line in said)
 
 
-async def test_the_night_signs_a_roulette_score_sheet_and_pays_a_prize(tmp_path,
-                                                                    monkeypatch):
+async def test_the_night_signs_a_roulette_score_sheet_and_pays_a_prize(tmp_path, log_at,
+                                                                      monkeypatch):
     # roulette rule 18: each player of the heat signs for their score; poker rule 55: the top
     # qualifying score's prize is collected and signed for
     pace = dataclasses.replace(FAST, hold_s=0.5)
     super9_at = write_configs(tmp_path / "config", pace, dt.datetime.now(dt.UTC))
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as tablet:
+    async with live_controller(log_at) as ctl, ctl.client() as tablet:
         said: list[str] = []
         script = MC(said.append)
         await script.connect(ctl.url, ctl.keys["operator"])
@@ -69,16 +69,16 @@ async def test_the_night_signs_a_roulette_score_sheet_and_pays_a_prize(tmp_path,
         refused = [line for line in said if "refused" in line and "takeover" not in line]
         assert [row["prize"] for row in paid] == ["poker-topscore-1"], refused
         assert paid[0]["paid"]["method"] == "cash" and len(paid[0]["paid"]["id_last4"]) == 4
-    log = EventLog.open(tmp_path / "show.db")
+    log = open_log(log_at)
     signed = [e.data for e in log.read() if e.type == "TournamentScoreAcknowledged"]
     log.close()
-    with sqlite3.connect(tmp_path / "show.db") as db:
+    with by_hand(log_at) as db:
         last, head = db.execute("SELECT seq, hash FROM events ORDER BY seq DESC").fetchone()
     assert len(signed) == 6 and {e["promotion"] for e in signed} == {"roulette"}
     # the auditor's record of the night: the winner, the amount in rand, the signature image
     # the winner signed with, and the chain head to check it against (CPA regulation 11)
     out = tmp_path / "poker.pdf"
-    assert main(["audit", "report", "--db", str(tmp_path / "show.db"), "--promotion", "poker",
+    assert main(["audit", "report", "--db", str(log_at), "--promotion", "poker",
                  "--out", str(out)]) == 0
     text = text_of(out)
     winner = paid[0]["name"]
@@ -89,7 +89,7 @@ async def test_the_night_signs_a_roulette_score_sheet_and_pays_a_prize(tmp_path,
                            check=True)
     assert pages.returncode == 0 and list(tmp_path.glob("page*.png"))
     sheet = tmp_path / "roulette.pdf"
-    assert main(["audit", "report", "--db", str(tmp_path / "show.db"), "--promotion",
+    assert main(["audit", "report", "--db", str(log_at), "--promotion",
                  "roulette", "--out", str(sheet)]) == 0
     assert "not signed" not in text_of(sheet).lower()  # rule 18: every score on the sheet
     images = [row[3:5] for row in images_of(sheet) if row[2] == "image"]

@@ -61,8 +61,8 @@ def test_key_is_no_longer_an_option(command):
     assert done.returncode == 2 and "unrecognized arguments: --key" in done.stderr
 
 
-async def test_the_technician_commands_read_a_key_file_or_the_environment(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl:
+async def test_the_technician_commands_read_a_key_file_or_the_environment(tmp_path, log_at):
+    async with live_controller(log_at) as ctl:
         url = {"SHOWRUNNER_URL": ctl.url}
         private = key_file(tmp_path, ctl.keys["technician"] + "\n", 0o600)
         listing = await asyncio.to_thread(run, "controller.cli", "screens",

@@ -22,8 +22,8 @@ async def run(ctl, *args: str) -> subprocess.CompletedProcess[str]:
     return await asyncio.to_thread(tech, ctl, *args)
 
 
-async def test_enrol_authorise_assign_and_revoke_from_the_command_line(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl:
+async def test_enrol_authorise_assign_and_revoke_from_the_command_line(tmp_path, log_at):
+    async with live_controller(log_at) as ctl:
         enrolled = await run(ctl, "enrol", "--screen", "bar-1", "--group", "bar")
         assert enrolled.returncode == 0, enrolled.stderr
         key = enrolled.stdout.strip().splitlines()[-1].rsplit(" ", 1)[-1]
@@ -56,12 +56,12 @@ async def test_enrol_authorise_assign_and_revoke_from_the_command_line(tmp_path)
         assert "revoked" in listing.stdout
 
 
-async def test_development_reload_puts_a_changed_playlist_on_its_screens(tmp_path):
+async def test_development_reload_puts_a_changed_playlist_on_its_screens(tmp_path, log_at):
     playlists = tmp_path / "playlists"
     playlists.mkdir()
     bar = playlists / "bar.yaml"
     bar.write_text((ROOT / "playlists" / "house-default.yaml").read_text())
-    async with live_controller(tmp_path / "show.db", ("--playlists", str(playlists))) as ctl:
+    async with live_controller(log_at, ("--playlists", str(playlists))) as ctl:
         assert (await run(ctl, "enrol", "--screen", "bar-1", "--group", "bar")).returncode == 0
         assert (await run(ctl, "authorise", "--screen", "bar-1")).returncode == 0
         assert (await run(ctl, "assign", str(bar), "--groups", "bar")).returncode == 0

@@ -27,8 +27,8 @@ async def download(ctl, role: str | None, query: str = "promotion=wildcard"
             return response.status, response.content_type, await response.read()
 
 
-async def test_an_auditor_and_an_operator_download_the_report_and_a_technician_may_not(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl:
+async def test_an_auditor_and_an_operator_download_the_report_and_a_technician_may_not(log_at):
+    async with live_controller(log_at) as ctl:
         status, kind, body = await download(ctl, "auditor",
                                             "promotion=wildcard&from=2024-01-18&to=2024-01-18")
         assert (status, kind) == (200, "application/pdf") and body.startswith(b"%PDF")
@@ -46,8 +46,8 @@ async def test_an_auditor_and_an_operator_download_the_report_and_a_technician_m
         assert status == 400 and b"like 2024-01-18" in body
 
 
-async def test_verify_the_chain_now_answers_in_words_for_the_auditor_only(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl:
+async def test_verify_the_chain_now_answers_in_words_for_the_auditor_only(log_at):
+    async with live_controller(log_at) as ctl:
         async with ctl.client("auditor") as auditor:
             answer = await auditor.call("verify_chain", {})
             assert answer["ok"] and answer["holds"], answer
@@ -60,6 +60,7 @@ async def test_verify_the_chain_now_answers_in_words_for_the_auditor_only(tmp_pa
                 "message": "Only an auditor or an operator may verify the chain."}}
 
 
+# SQLite's file: the release-0.1 .db fixture
 async def test_making_reports_leaves_the_loop_free(tmp_path):
     """Reports of the release-0.1 night (a few tenths of a second of work each) are made in a
     worker thread: the controller answers /healthz meanwhile. Made on the loop, a /healthz sent

@@ -6,12 +6,12 @@ nothing of theirs back; a different command under an applied id is refused, not 
 
 from __future__ import annotations
 
-import sqlite3
 from contextlib import asynccontextmanager
 
 from controller.access.keys import issue_key
-from controller.store.sqlite import EventLog
+from controller.store.target import open_log
 from tests.support.live import Client, live_controller
+from tests.support.stores import by_hand
 
 THANDI = {"card": "1234567", "display_name": "Thandi Mokoena"}
 SIPHO = {"card": "7654321", "display_name": "Sipho Ndlovu"}
@@ -19,7 +19,7 @@ SIPHO = {"card": "7654321", "display_name": "Sipho Ndlovu"}
 
 def log_rows(db_path) -> list[tuple]:
     """The events clients' commands wrote (not the keys issued nor the start-up's configs)."""
-    with sqlite3.connect(db_path) as db:
+    with by_hand(db_path) as db:
         return db.execute("SELECT seq, command_id, type, actor FROM events "
                           "WHERE type NOT IN ('PromotionConfigured', 'KeyIssued')").fetchall()
 
@@ -27,7 +27,7 @@ def log_rows(db_path) -> list[tuple]:
 @asynccontextmanager
 async def second_operator(ctl):
     """Another operator key with the same label as the first (names are not identities)."""
-    log = EventLog.open(ctl.db_path)
+    log = open_log(ctl.db_path)
     try:
         key = issue_key(log, "operator", "test operator", 0)
     finally:
@@ -40,8 +40,8 @@ async def second_operator(ctl):
         await client.close()
 
 
-async def test_an_announcer_resending_an_operators_id_gets_nothing_of_theirs(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc, \
+async def test_an_announcer_resending_an_operators_id_gets_nothing_of_theirs(log_at):
+    async with live_controller(log_at) as ctl, ctl.client() as mc, \
             ctl.client("announcer") as pa:
         mine = await mc.send("register_member", THANDI, command_id="press-1")
         assert mine["ok"], mine
@@ -53,8 +53,8 @@ async def test_an_announcer_resending_an_operators_id_gets_nothing_of_theirs(tmp
         assert len(log_rows(ctl.db_path)) == 1
 
 
-async def test_a_different_command_under_an_applied_id_is_refused(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+async def test_a_different_command_under_an_applied_id_is_refused(log_at):
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         assert (await mc.send("register_member", THANDI, command_id="press-1"))["ok"]
         before = log_rows(ctl.db_path)
         ack = await mc.send("register_member", SIPHO, command_id="press-1")
@@ -64,8 +64,8 @@ async def test_a_different_command_under_an_applied_id_is_refused(tmp_path):
         assert (await mc.send("register_member", SIPHO, command_id="press-2"))["ok"]
 
 
-async def test_each_tablet_retrying_gets_its_own_ack(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc, \
+async def test_each_tablet_retrying_gets_its_own_ack(log_at):
+    async with live_controller(log_at) as ctl, ctl.client() as mc, \
             second_operator(ctl) as td:
         mine = await mc.send("register_member", THANDI, command_id="press-1")
         theirs = await td.send("register_member", SIPHO, command_id="press-1")

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from tests.support.live import STARTUP, live_controller
+from tests.support.stores import by_hand
 
 
 def log_rows(db_path) -> list[tuple]:
     """The rows commands wrote, after the start-up's config events."""
-    with sqlite3.connect(db_path) as db:
+    with by_hand(db_path) as db:
         return db.execute("SELECT seq, type, data FROM events WHERE seq > ? ORDER BY seq",
                           (STARTUP,)).fetchall()
 
@@ -20,8 +19,8 @@ async def register(mc, card="1234567", name="Thandi Mokoena"):
     return ack
 
 
-async def test_score_moves_the_leaderboard(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+async def test_score_moves_the_leaderboard(log_at):
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         await register(mc)
         entry = (await mc.send("slots.enter", {"card": "1234567"}))["events"][0]["data"]["entry"]
         ack = await mc.send("slots.record_score", {"entry": entry, "score": 1200})
@@ -32,8 +31,8 @@ async def test_score_moves_the_leaderboard(tmp_path):
         assert mc.revisions["leaderboard:slots"] == STARTUP + 3
 
 
-async def test_repeated_command_id_is_applied_once(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+async def test_repeated_command_id_is_applied_once(log_at):
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         envelope = {"card": "1234567", "display_name": "Thandi Mokoena"}
         first = await mc.send("register_member", envelope, command_id="tablet-1")
         second = await mc.send("register_member", envelope, command_id="tablet-1")
@@ -41,8 +40,8 @@ async def test_repeated_command_id_is_applied_once(tmp_path):
         assert len(log_rows(ctl.db_path)) == 1
 
 
-async def test_bad_input_is_refused_and_changes_nothing(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+async def test_bad_input_is_refused_and_changes_nothing(log_at):
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         await register(mc)
         before = log_rows(ctl.db_path)
         cases = {
@@ -64,16 +63,16 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path):
         assert (await mc.send("slots.enter", {"card": "1234567"}))["ok"]
 
 
-async def test_display_key_cannot_send_commands(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("display") as screen:
+async def test_display_key_cannot_send_commands(log_at):
+    async with live_controller(log_at) as ctl, ctl.client("display") as screen:
         ack = await screen.send("register_member", {"card": "1234567", "display_name": "A B"})
         assert ack == {"ok": False, "error": {
             "code": "forbidden", "message": "Commands are not accepted on /display."}}
         assert log_rows(ctl.db_path) == []
 
 
-async def test_sigkill_right_after_ack_loses_nothing(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl:
+async def test_sigkill_right_after_ack_loses_nothing(log_at):
+    async with live_controller(log_at) as ctl:
         async with ctl.client() as mc:
             await register(mc)
             await mc.send("slots.enter", {"card": "1234567"})

@@ -2,6 +2,7 @@
 `storage_unavailable` and a sentence, nothing is half-written, views are still served, and
 commands work again once there is space. The disk is a real size-limited tmpfs."""
 
+# SQLite's file: the .db on a full size-limited tmpfs; not parametrised
 from __future__ import annotations
 
 import asyncio

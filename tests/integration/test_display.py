@@ -60,8 +60,8 @@ def frame_pixels(tmp: Path) -> bytes | None:
         return None
 
 
-async def test_command_reaches_the_screen_and_survives_a_controller_restart(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl:
+async def test_command_reaches_the_screen_and_survives_a_controller_restart(tmp_path, log_at):
+    async with live_controller(log_at) as ctl:
         async with ctl.client() as mc:
             await mc.send("register_member", {"card": "1234567", "display_name": "Thandi M"})
             await mc.send("register_member", {"card": "7654321", "display_name": "Sipho D"})
@@ -101,9 +101,10 @@ async def test_command_reaches_the_screen_and_survives_a_controller_restart(tmp_
             assert display.wait(10) == 0
 
 
-async def test_a_snapshot_that_cannot_be_written_is_logged_once_and_the_screen_goes_on(tmp_path):
+async def test_a_snapshot_that_cannot_be_written_is_logged_once_and_the_screen_goes_on(
+        tmp_path, log_at):
     (tmp_path / "blocker").write_text("a file where the snapshot's folder should be")
-    async with live_controller(tmp_path / "show.db") as ctl:
+    async with live_controller(log_at) as ctl:
         display = start_display(ctl.url, ctl.keys["display"], tmp_path,
                                 snapshot=tmp_path / "blocker" / "frame.png",
                                 stderr=subprocess.PIPE)

@@ -89,8 +89,8 @@ class Recorder:
 
 
 async def test_the_ack_goes_before_the_fan_out_and_every_viewer_gets_every_change_in_order(
-        tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl:
+        log_at):
+    async with live_controller(log_at) as ctl:
         mc = Recorder(ctl.url, "/control", {"key": ctl.keys["operator"]})
         viewers = [Recorder(ctl.url, "/display", {"key": ctl.keys["display"]})
                    for _ in range(40)]
@@ -121,12 +121,12 @@ async def test_the_ack_goes_before_the_fan_out_and_every_viewer_gets_every_chang
 
 
 async def test_a_screen_gets_only_what_its_program_shows_and_a_takeover_brings_its_view(
-        tmp_path, monkeypatch):
+        tmp_path, log_at, monkeypatch):
     zone, offset = noon_zone()
     start = dt.datetime.now(dt.UTC) + dt.timedelta(hours=offset, minutes=30)
     write_config(tmp_path / "super9.yaml", start.replace(microsecond=0), zone)
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))  # Super 9 tickets on sale now
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("technician") as tech:
+    async with live_controller(log_at) as ctl, ctl.client("technician") as tech:
         key = await enrol(tech)
         assert (await tech.send("screens.authorise", {"screen": "stage-1"}))["ok"]
         only_slots = PLAYLIST.replace("  - {scene: prize_table, duration: 1h}\n", "")
@@ -165,8 +165,8 @@ async def test_a_screen_gets_only_what_its_program_shows_and_a_takeover_brings_i
                 await client.close()
 
 
-async def test_a_large_view_travels_as_a_delta_and_a_gap_brings_it_whole(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("display") as gappy:
+async def test_a_large_view_travels_as_a_delta_and_a_gap_brings_it_whole(log_at):
+    async with live_controller(log_at) as ctl, ctl.client("display") as gappy:
         mc = Recorder(ctl.url, "/control", {"key": ctl.keys["operator"]})
         viewer = Recorder(ctl.url, "/display", {"key": ctl.keys["display"]})
         for client in (mc, viewer):

@@ -17,10 +17,9 @@ from controller.store.target import open_log
 from controller.wheel.link import ControllerLink, LinkTimings, Outgoing
 from tests.integration.test_postgres_failover import two_pcs
 from tests.slotbank.floor import BANK, MACHINES
-from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401  (fixtures)
 
 
-async def test_a_bank_feed_goes_to_whichever_controller_leads(tmp_path, postgres_url) -> None:  # noqa: F811
+async def test_a_bank_feed_goes_to_whichever_controller_leads(tmp_path, postgres_url) -> None:
     async with two_pcs(postgres_url, tmp_path) as (leader, standby):
         async with leader.client() as mc:
             for i in range(len(MACHINES)):
@@ -48,7 +47,7 @@ async def test_a_bank_feed_goes_to_whichever_controller_leads(tmp_path, postgres
 
 
 async def test_a_wheel_reading_sent_to_the_standby_goes_to_the_leader(
-        tmp_path, postgres_url, caplog) -> None:  # noqa: F811
+        tmp_path, postgres_url, caplog) -> None:
     async with two_pcs(postgres_url, tmp_path) as (leader, standby):
         with open_log(postgres_url) as log:
             key = issue_key(log, "device", "AR14", 0)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from tests.support.live import live_controller
 
 
-async def test_the_console_finds_a_scored_player_the_operators_view_no_longer_holds(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+async def test_the_console_finds_a_scored_player_the_operators_view_no_longer_holds(log_at):
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         for n in range(10):  # heat 1, every seat scored
             card = f"{1_000_000 + n}"
             assert (await mc.send("register_member", {"card": card,

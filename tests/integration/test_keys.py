@@ -54,8 +54,8 @@ async def enrol(tech, screen: str) -> str:
     return key
 
 
-async def test_revoking_a_screen_cuts_every_live_session_of_it_at_once(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("technician") as tech:
+async def test_revoking_a_screen_cuts_every_live_session_of_it_at_once(log_at):
+    async with live_controller(log_at) as ctl, ctl.client("technician") as tech:
         key, other_key = await enrol(tech, "stage-1"), await enrol(tech, "bar-1")
         first = Raw(ctl.url, "/display", {"key": key, "screen": "stage-1"})
         second = Raw(ctl.url, "/display", {"key": key, "screen": "stage-1"})
@@ -81,11 +81,11 @@ async def test_revoking_a_screen_cuts_every_live_session_of_it_at_once(tmp_path)
 
 
 async def test_after_five_wrong_keys_a_right_screen_key_connects_while_wrong_ones_wait(
-        tmp_path):
+        log_at):
     """The issue's case: five wrong display keys from 127.0.0.1, then a valid screen key from
     127.0.0.1 connects at once, while the wrong keys tried beside it wait for their refusal
     (controller/access/attempts.py)."""
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("technician") as tech:
+    async with live_controller(log_at) as ctl, ctl.client("technician") as tech:
         key = await enrol(tech, "stage-1")
         wrong = "Unknown or revoked key for screen 'stage-1'."
         for n in range(5):
@@ -111,10 +111,10 @@ async def test_after_five_wrong_keys_a_right_screen_key_connects_while_wrong_one
     assert "Traceback" not in output
 
 
-async def test_a_right_key_connects_after_100_wrong_ones_from_its_address(tmp_path):
+async def test_a_right_key_connects_after_100_wrong_ones_from_its_address(log_at):
     """100 wrong keys at once from 127.0.0.1: at most 8 of them pause, the rest are refused at
     once, and right keys from the same address connect meanwhile, at two doors."""
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("technician") as tech:
+    async with live_controller(log_at) as ctl, ctl.client("technician") as tech:
         key = await enrol(tech, "stage-1")
         wrong = [asyncio.create_task(Raw(ctl.url, "/display", {"key": f"guess-{n}"}).connect())
                  for n in range(100)]
@@ -138,8 +138,8 @@ async def until_logged(ctl, line: str, times: int = 1, timeout: float = 30) -> N
     await asyncio.wait_for(seen(), timeout)
 
 
-async def test_wrong_keys_on_the_screens_report_are_slowed_and_a_right_one_is_not(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, \
+async def test_wrong_keys_on_the_screens_report_are_slowed_and_a_right_one_is_not(log_at):
+    async with live_controller(log_at) as ctl, \
             aiohttp.ClientSession() as http:
         async def answer(key: str) -> tuple[int, str]:
             async with http.get(ctl.url + "/screens",
@@ -159,9 +159,9 @@ async def test_wrong_keys_on_the_screens_report_are_slowed_and_a_right_one_is_no
 
 
 @pytest.mark.parametrize("namespace", ["/control", "/display", "/cue"])
-async def test_each_wrong_key_is_one_log_line_and_a_slowdown_one_more(tmp_path, namespace):
+async def test_each_wrong_key_is_one_log_line_and_a_slowdown_one_more(log_at, namespace):
     args = ("--key-failures", "2", "--key-window", "60")
-    async with live_controller(tmp_path / "show.db", args) as ctl:
+    async with live_controller(log_at, args) as ctl:
         refusals = [await Raw(ctl.url, namespace, {"key": f"guess-{n}"}).connect() or ""
                     for n in range(4)]
     assert all(r.startswith("Unknown or revoked key") for r in refusals), refusals

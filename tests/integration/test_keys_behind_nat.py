@@ -54,8 +54,8 @@ async def wrong_keys_for_ever(url: str) -> None:
         await asyncio.sleep(0.3)
 
 
-async def test_a_revoked_screen_retrying_beside_20_good_ones_keeps_none_of_them_out(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl:
+async def test_a_revoked_screen_retrying_beside_20_good_ones_keeps_none_of_them_out(log_at):
+    async with live_controller(log_at) as ctl:
         async with ctl.client("technician") as tech:
             keys = {f"stage-{n:02}": await enrol(tech, f"stage-{n:02}") for n in range(1, 21)}
             revoked_key = await enrol(tech, "stolen-1")

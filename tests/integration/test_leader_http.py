@@ -11,7 +11,6 @@ from controller.access.people import disable_user
 from controller.store.target import open_log
 from tests.integration.test_postgres_failover import MC_NAME, MC_PASSWORD, two_pcs
 from tests.support.live import live_controller
-from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401  (fixtures)
 
 JSON = {"Content-Type": "application/json"}
 
@@ -24,7 +23,7 @@ async def test_a_controller_on_an_sqlite_log_leads_and_names_no_other(tmp_path) 
 
 
 async def test_each_controller_of_a_postgres_log_says_who_leads_and_lists_both(
-        tmp_path, postgres_url) -> None:  # noqa: F811
+        tmp_path, postgres_url) -> None:
     async with two_pcs(postgres_url, tmp_path) as (leader, standby), \
             aiohttp.ClientSession() as http:
         a, b = f"http://127.0.0.1:{leader.port}", f"http://127.0.0.1:{standby.port}"
@@ -37,7 +36,7 @@ async def test_each_controller_of_a_postgres_log_says_who_leads_and_lists_both(
 
 
 async def test_a_session_opened_at_one_controller_resumes_at_the_other_with_its_handoff(
-        tmp_path, postgres_url) -> None:  # noqa: F811
+        tmp_path, postgres_url) -> None:
     async with two_pcs(postgres_url, tmp_path) as (leader, standby):
         async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as at_a:
             async with at_a.post(f"{leader.url}/login/handoff", json={}) as refused:

@@ -37,8 +37,8 @@ class Inbox:
         raise AssertionError(f"no {kind.__name__} arrived; saw {self.seen!r}")
 
 
-async def test_link_receives_views_and_resyncs_from_held_revisions(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+async def test_link_receives_views_and_resyncs_from_held_revisions(log_at):
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         await mc.send("register_member", {"card": "1234567", "display_name": "Sipho Dlamini"})
         await mc.send("slots.enter", {"card": "1234567"})
         link = Link(ctl.url, "screen-1", ctl.keys["display"])
@@ -71,8 +71,8 @@ async def test_link_receives_views_and_resyncs_from_held_revisions(tmp_path):
             held.stop()
 
 
-async def test_revoked_or_unknown_key_is_reported_offline(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl:
+async def test_revoked_or_unknown_key_is_reported_offline(log_at):
+    async with live_controller(log_at) as ctl:
         link = Link(ctl.url, "screen-9", "not-a-key")
         link.start()
         try:

@@ -62,8 +62,8 @@ class Screen:
 
 
 async def test_a_frozen_controller_is_noticed_within_the_heartbeat_and_the_screen_comes_back(
-        tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl:
+        tmp_path, log_at):
+    async with live_controller(log_at) as ctl:
         async with ctl.client() as mc:
             await mc.send("register_member", {"card": "1234567", "display_name": "Sipho Dlamini"})
             await mc.send("slots.enter", {"card": "1234567"})
@@ -96,6 +96,7 @@ async def test_a_frozen_controller_is_noticed_within_the_heartbeat_and_the_scree
             screen.link.stop()
 
 
+# SQLite's file: the backup is a copy of the file (sqlite3's backup), restored as a file
 async def test_a_restored_backup_behind_the_screen_is_resynced_from_scratch(tmp_path):
     """Same log identity, but its log ends before the revisions the screen holds."""
     db, backup = tmp_path / "show.db", tmp_path / "backup.db"
@@ -135,10 +136,10 @@ async def shows_the_leaderboard(tech) -> None:
                                                  "screens": ["test-1"]}))["ok"]
 
 
-async def test_a_screen_meeting_another_log_drops_its_views_and_says_so(tmp_path):
+async def test_a_screen_meeting_another_log_drops_its_views_and_says_so(tmp_path, new_log_at):
     """Controller A on db 1, then B on the same URL with a fresh db 2: B's views are shown
     although A's had higher revisions, and the screen's telemetry reports the resync."""
-    first = LiveController(tmp_path / "one.db")
+    first = LiveController(new_log_at())
     first.issue_keys()
     await first.start()
     display = None
@@ -156,7 +157,7 @@ async def test_a_screen_meeting_another_log_drops_its_views_and_says_so(tmp_path
         await until(lambda: (v := saved_view(tmp_path)) and v[0] == last["seq"])
         first.kill()
 
-        second = LiveController(tmp_path / "two.db")
+        second = LiveController(new_log_at())
         second.issue_keys()
         await second.start(port=first.port)
         try:
@@ -198,13 +199,13 @@ async def test_a_screen_meeting_another_log_drops_its_views_and_says_so(tmp_path
 
 
 async def test_a_screen_given_several_addresses_follows_the_show_to_the_one_that_answers(
-        tmp_path):
+        tmp_path, log_at):
     """`--controller URL1,URL2` (a controller and its standby on another PC): the screen
     reaches the address that answers, and when that controller dies and the show goes on at
     the other address, it moves there, keeps its views (the same log) and fetches media from
     there."""
     first, second = (f"http://127.0.0.1:{free_port()}" for _ in range(2))
-    ctl = LiveController(tmp_path / "show.db")
+    ctl = LiveController(log_at)
     ctl.issue_keys()
     await ctl.start(port=int(second.rsplit(":", 1)[1]))  # the first address does not answer
     screen = Screen(ctl.url, ctl.keys["display"], tmp_path / "screens", SHORT)

@@ -5,18 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import subprocess
 import sys
-from pathlib import Path
 
 import aiohttp
 import socketio
 
-from controller.application.child_process import ROOT
 from controller.domain.errors import refusal
+from controller.store.target import db_arg
 from tests.support.live import LiveController, live_controller
 from tests.support.people import PASSWORD, add_person, log_in
+from tests.support.stores import by_hand, run_dir
 
 LOCKED = "Too many wrong passwords for this name: wait 15 minutes, or ask a technician."
 
@@ -47,12 +46,14 @@ async def socket_as(ctl: LiveController, session: aiohttp.ClientSession,
 
 
 def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """The command, run where a controller on its `--db` runs (`run_dir`)."""
+    where = run_dir(db_arg(args[args.index("--db") + 1]))
     return subprocess.run([sys.executable, "-m", "controller.cli", *args], input=stdin,
-                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+                          capture_output=True, text=True, cwd=where, timeout=60)
 
 
-async def test_a_person_logs_in_and_the_cookie_opens_their_pages_only(tmp_path: Path) -> None:
-    async with live_controller(tmp_path / "show.db") as ctl, http() as web:
+async def test_a_person_logs_in_and_the_cookie_opens_their_pages_only(log_at) -> None:
+    async with live_controller(log_at) as ctl, http() as web:
         add_person(ctl.db_path, "alice", "operator")
         add_person(ctl.db_path, "pa", "announcer")
         async with web.get(f"{ctl.url}/tablet", allow_redirects=False) as page:
@@ -87,8 +88,8 @@ async def test_a_person_logs_in_and_the_cookie_opens_their_pages_only(tmp_path: 
 
 
 async def test_the_cookie_authenticates_the_socket_and_the_log_names_the_person(
-        tmp_path: Path) -> None:
-    async with live_controller(tmp_path / "show.db") as ctl, http() as web:
+        log_at) -> None:
+    async with live_controller(log_at) as ctl, http() as web:
         add_person(ctl.db_path, "alice", "operator")
         sio, refused = await socket_as(ctl, web)  # no cookie yet
         assert refused == "Log in again: your session ended."
@@ -102,15 +103,15 @@ async def test_the_cookie_authenticates_the_socket_and_the_log_names_the_person(
         await sio.disconnect()
         _, refused = await socket_as(ctl, web, "/display")
         assert refused == "alice (operator) cannot connect to /display."
-    with sqlite3.connect(ctl.db_path) as db:
+    with by_hand(ctl.db_path) as db:
         actor = db.execute("SELECT actor FROM events WHERE command_id = 'c-1'").fetchone()
         principal = db.execute("SELECT principal FROM acks WHERE command_id = 'c-1'").fetchone()
     assert actor == ("alice",) and principal == ("user:alice",)
 
 
 async def test_five_wrong_passwords_lock_the_name_even_against_the_right_one(
-        tmp_path: Path) -> None:
-    async with live_controller(tmp_path / "show.db") as ctl, http() as web:
+        log_at) -> None:
+    async with live_controller(log_at) as ctl, http() as web:
         add_person(ctl.db_path, "alice", "operator")
         for _ in range(4):
             assert (await log_in(web, ctl.url, "alice", "guess guess"))[0] == 401
@@ -121,8 +122,8 @@ async def test_five_wrong_passwords_lock_the_name_even_against_the_right_one(
         assert (await log_in(web, ctl.url, "nobody"))[0] == 401  # other names unaffected
 
 
-async def test_a_disabled_user_is_cut_and_refused(tmp_path: Path) -> None:
-    async with live_controller(tmp_path / "show.db") as ctl, http() as web:
+async def test_a_disabled_user_is_cut_and_refused(log_at) -> None:
+    async with live_controller(log_at) as ctl, http() as web:
         add_person(ctl.db_path, "alice", "operator")
         await log_in(web, ctl.url, "alice")
         sio, refused = await socket_as(ctl, web)
@@ -138,8 +139,8 @@ async def test_a_disabled_user_is_cut_and_refused(tmp_path: Path) -> None:
             401, refusal("wrong_password", "Wrong name or password."))
 
 
-async def test_secure_cookies_when_served_over_https(tmp_path: Path) -> None:
-    async with live_controller(tmp_path / "show.db", ("--secure-cookies",
+async def test_secure_cookies_when_served_over_https(log_at) -> None:
+    async with live_controller(log_at, ("--secure-cookies",
                                                       "--session-hours", "1")) as ctl:
         add_person(ctl.db_path, "alice", "operator")
         async with http() as web, web.post(
@@ -148,8 +149,8 @@ async def test_secure_cookies_when_served_over_https(tmp_path: Path) -> None:
         assert "Secure" in cookie and "Max-Age=3600" in cookie
 
 
-def test_user_commands_read_the_password_from_stdin_never_argv(tmp_path: Path) -> None:
-    db = str(tmp_path / "show.db")
+def test_user_commands_read_the_password_from_stdin_never_argv(log_at) -> None:
+    db = str(log_at)
     added = cli("user", "add", "Ann Lee", "--role", "announcer", "--db", db,
                 stdin="correct horse battery\n")
     assert added.returncode == 0, added.stderr

@@ -30,6 +30,7 @@ from tests.integration.test_several_processes import (
 from tests.support.live import Client, LiveController
 from tests.support.loop_watch import Watch, describe, watch_children
 from tests.support.redis import redis_url  # noqa: F401  (the fixture)
+from tests.support.stores import run_dir
 
 SCREENS = 100
 ROUNDS = 3
@@ -88,14 +89,15 @@ async def all_offline(http: aiohttp.ClientSession, owner: LiveController,
 
 
 async def test_no_coroutine_on_a_controller_loop_makes_a_blocking_network_call(
-        tmp_path, redis_url, monkeypatch):  # noqa: F811
+        tmp_path, log_at, redis_url, monkeypatch):  # noqa: F811
     watched = tmp_path / "loop-watch"
     watched.mkdir()
     watch_children(monkeypatch, watched)
-    owner = LiveController(tmp_path / "show.db", extra_args=("--message-queue", redis_url))
+    owner = LiveController(log_at, extra_args=("--message-queue", redis_url))
     owner.issue_keys()
     await owner.start()
-    fanout = Fanout(owner.db_path, extra_args=("--message-queue", redis_url))
+    fanout = Fanout(owner.db_path, extra_args=("--message-queue", redis_url),
+                    cwd=run_dir(owner.db_path))
     pids = set()
     try:
         await asyncio.to_thread(fanout.start)

@@ -11,7 +11,6 @@ import hashlib
 import json
 import os
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -25,10 +24,12 @@ from controller.application.child_process import ROOT
 from controller.domain.keys import key_hash
 from controller.http.media import SCREEN_HEADER
 from controller.http.middleware import KEY_HEADER
+from controller.store.target import LogAt, files_of
 from showrunner.engine.mediacache import MediaCache, MediaTimings
 from showrunner.video.clips import make_clip
 from tests.support.live import LiveController, live_controller
 from tests.support.media import MediaProxy, picture, upload
+from tests.support.stores import by_hand
 
 SCREEN_KEY = "secret-of-stage-1"
 
@@ -57,20 +58,25 @@ async def get(url: str, headers: dict[str, str]) -> tuple[int, bytes, dict[str, 
         return got.status, await got.read(), dict(got.headers)
 
 
-def media_events(db: Path) -> int:
-    with sqlite3.connect(db) as conn:
+def media_of(ctl: LiveController) -> Path:
+    """The folder the controller keeps its media in: beside the log (DB.media)."""
+    return Path(f"{files_of(ctl.db_path)}.media")
+
+
+def media_events(db: LogAt) -> int:
+    with by_hand(db) as conn:
         return conn.execute("SELECT COUNT(*) FROM events WHERE type = 'MediaAdded'").fetchone()[0]
 
 
 async def test_a_screen_fetches_media_resumes_a_cut_download_and_refuses_a_spoiled_file(
-        tmp_path: Path) -> None:
-    async with live_controller(tmp_path / "show.db") as ctl:
+        tmp_path: Path, log_at) -> None:
+    async with live_controller(log_at) as ctl:
         body = picture(noise=300)  # about 300 KiB: a download of several chunks
         status, added = await upload(ctl.url, ctl.keys["technician"], body, "promo.png")
         sha = hashlib.sha256(body).hexdigest()
         assert (status, added) == (200, {"sha256": sha, "name": "promo.png", "size": len(body),
                                          "kind": "picture"})
-        assert (tmp_path / "show.db.media" / sha).read_bytes() == body  # kept by its SHA-256
+        assert (media_of(ctl) / sha).read_bytes() == body  # kept by its SHA-256
         status, listed, _ = await get(f"{ctl.url}/media", {KEY_HEADER: ctl.keys["technician"]})
         assert status == 200 and b'"name": "promo.png"' in listed
         await enrol_screen(ctl)
@@ -105,8 +111,8 @@ async def test_a_screen_fetches_media_resumes_a_cut_download_and_refuses_a_spoil
         assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == [sha]
 
 
-async def test_a_pending_screen_is_not_sent_media(tmp_path: Path) -> None:
-    async with live_controller(tmp_path / "show.db") as ctl:
+async def test_a_pending_screen_is_not_sent_media(log_at) -> None:
+    async with live_controller(log_at) as ctl:
         body = picture()
         await upload(ctl.url, ctl.keys["technician"], body, "promo.png")
         await enrol_screen(ctl, authorise=False)
@@ -131,8 +137,8 @@ def too_large_upload(url: str, key: str) -> bytes:
     return answer
 
 
-async def test_bad_uploads_are_refused_in_words_and_keep_nothing(tmp_path: Path) -> None:
-    async with live_controller(tmp_path / "show.db") as ctl:
+async def test_bad_uploads_are_refused_in_words_and_keep_nothing(tmp_path: Path, log_at) -> None:
+    async with live_controller(log_at) as ctl:
         tech = ctl.keys["technician"]
         png = picture()
         cases = {
@@ -161,20 +167,20 @@ async def test_bad_uploads_are_refused_in_words_and_keep_nothing(tmp_path: Path)
         large = too_large_upload(ctl.url, tech)
         assert large.startswith(b"HTTP/1.1 400") and b"larger than 1024 MiB" in large
         assert media_events(ctl.db_path) == 0
-        assert [p.name for p in (tmp_path / "show.db.media").iterdir()] == []
+        assert [p.name for p in media_of(ctl).iterdir()] == []
         status, listed, _ = await get(f"{ctl.url}/media", {KEY_HEADER: tech})
         assert (status, listed) == (200, b'{"media": []}')
 
 
-async def test_the_same_file_twice_is_one_file_and_a_name_can_be_given(tmp_path: Path) -> None:
-    async with live_controller(tmp_path / "show.db") as ctl:
+async def test_the_same_file_twice_is_one_file_and_a_name_can_be_given(log_at) -> None:
+    async with live_controller(log_at) as ctl:
         tech, png = ctl.keys["technician"], picture()
         first = await upload(ctl.url, tech, png, "promo.png")
         again = await upload(ctl.url, tech, png, "promo.png")
         named = await upload(ctl.url, tech, png, "upload.png", name="bar-promo.png")
         assert first == again and named[1]["name"] == "bar-promo.png"
         assert media_events(ctl.db_path) == 2  # promo.png once, then bar-promo.png
-        assert len(list((tmp_path / "show.db.media").iterdir())) == 1
+        assert len(list(media_of(ctl).iterdir())) == 1
 
 
 def media_add(url: str, key_file: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -184,8 +190,8 @@ def media_add(url: str, key_file: Path, *args: str) -> subprocess.CompletedProce
         env={**os.environ, "SHOWRUNNER_KEY": ""})
 
 
-async def test_the_cli_adds_media_and_says_why_it_refuses(tmp_path: Path) -> None:
-    async with live_controller(tmp_path / "show.db") as ctl:
+async def test_the_cli_adds_media_and_says_why_it_refuses(tmp_path: Path, log_at) -> None:
+    async with live_controller(log_at) as ctl:
         key_file = tmp_path / "tech.key"
         key_file.write_text(ctl.keys["technician"] + "\n")
         key_file.chmod(0o600)
@@ -241,8 +247,8 @@ async def report(ctl: LiveController) -> dict[str, Any]:
 
 @pytest.mark.timeout(180)
 async def test_a_new_version_of_a_playlist_waits_for_its_media_and_then_plays(
-        tmp_path: Path) -> None:
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("technician") as tech:
+        tmp_path: Path, log_at) -> None:
+    async with live_controller(log_at) as ctl, ctl.client("technician") as tech:
         await enrol_screen(ctl)
         assert (await tech.send("playlists.assign", {"file": "stage.yaml", "yaml": V1,
                                                      "groups": ["stage"]}))["ok"]
@@ -292,8 +298,8 @@ def _waiting(ctl: LiveController, anchor: int):
 
 
 async def test_a_video_named_as_an_attract_picture_is_refused_at_check_and_assignment(
-        tmp_path: Path) -> None:
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("technician") as tech:
+        tmp_path: Path, log_at) -> None:
+    async with live_controller(log_at) as ctl, ctl.client("technician") as tech:
         await enrol_screen(ctl)
         mp4 = make_clip(tmp_path / "intro.mp4", frames=15).read_bytes()
         status, added = await upload(ctl.url, ctl.keys["technician"], mp4, "intro.mp4")
@@ -308,8 +314,8 @@ async def test_a_video_named_as_an_attract_picture_is_refused_at_check_and_assig
                 answer["error"]["message"]
 
 
-async def test_a_form_that_does_not_parse_is_refused_in_words(tmp_path: Path) -> None:
-    async with live_controller(tmp_path / "show.db") as ctl, aiohttp.ClientSession() as http:
+async def test_a_form_that_does_not_parse_is_refused_in_words(log_at) -> None:
+    async with live_controller(log_at) as ctl, aiohttp.ClientSession() as http:
         for content_type in ("multipart/form-data", "multipart/form-data; boundary=x",
                              "application/json"):
             async with http.post(f"{ctl.url}/media", data=b"garbage", headers={

@@ -25,7 +25,7 @@ from controller.domain.keys import key_hash
 from controller.http.api import ROUTES, VERSION
 from controller.http.api.framework import PREFIX
 from controller.http.api.openapi import openapi_document
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, open_log
 from tests.support.live import Client, LiveController, live_controller
 from tests.support.super9 import TICKET, play_game, session_soon
 from tests.support.wildcard import write_wildcard_config
@@ -42,7 +42,7 @@ def members_path(card: str, what: str) -> str:
 
 
 @asynccontextmanager
-async def venue(tmp_path: Path, monkeypatch: Any, bins_open_in_ms: int = 0
+async def venue(tmp_path: Path, log_at: LogAt, monkeypatch: Any, bins_open_in_ms: int = 0
                 ) -> AsyncIterator[tuple[LiveController, Client, aiohttp.ClientSession]]:
     """A controller on a Wild Card draw day (bins open now, or in `bins_open_in_ms`), three
     members (one self-excluded, rule 2), Sipho played a qualifying heat (1200); an MC and an
@@ -55,7 +55,7 @@ async def venue(tmp_path: Path, monkeypatch: Any, bins_open_in_ms: int = 0
         doc["bins_open"] = (close - dt.timedelta(hours=1)).strftime("%H:%M:%S")
         (config / "wildcard.yaml").write_text(yaml.safe_dump(doc))
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(config))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         for card, name, flags in MEMBERS:
             ack = await mc.send("register_member", {"card": card, "display_name": name,
                                                     "flags": flags})
@@ -81,15 +81,15 @@ async def seq(http: aiohttp.ClientSession) -> int:
 
 
 def calls_for(ctl: LiveController, card: str) -> list[tuple[str, str, str, str]]:
-    log = EventLog.open(ctl.db_path)
+    log = open_log(ctl.db_path)
     try:
         return [(c.name, c.role, c.action, c.outcome) for c in log.calls_for(card)]
     finally:
         log.close()
 
 
-async def test_a_member_reads_and_activates_their_wildcard_tickets(tmp_path, monkeypatch):
-    async with venue(tmp_path, monkeypatch) as (ctl, mc, http):
+async def test_a_member_reads_and_activates_their_wildcard_tickets(tmp_path, log_at, monkeypatch):
+    async with venue(tmp_path, log_at, monkeypatch) as (ctl, mc, http):
         app = ctl.keys["app"]
         status, entry = await call(http, "GET", members_path(SIPHO, "wildcard"), app)
         assert status == 200, entry
@@ -114,7 +114,7 @@ async def test_a_member_reads_and_activates_their_wildcard_tickets(tmp_path, mon
         status, read = await call(http, "GET", members_path(SIPHO, "wildcard"), app)
         assert (status, read) == (200, receipt["entry"])
         # the log has the command, its actor the app key's holder name
-        log = EventLog.open(ctl.db_path)
+        log = open_log(ctl.db_path)
         try:
             event = next(e for e in log.read() if e.type == "WildcardActivated")
         finally:
@@ -129,9 +129,9 @@ async def test_a_member_reads_and_activates_their_wildcard_tickets(tmp_path, mon
                                          ("test app", "app", "entries", "ok")]
 
 
-async def test_outside_the_bins_activation_is_refused_with_the_opening_time(tmp_path,
+async def test_outside_the_bins_activation_is_refused_with_the_opening_time(tmp_path, log_at,
                                                                              monkeypatch):
-    async with venue(tmp_path, monkeypatch, bins_open_in_ms=HOUR_MS) as (ctl, _mc, http):
+    async with venue(tmp_path, log_at, monkeypatch, bins_open_in_ms=HOUR_MS) as (ctl, _mc, http):
         app = ctl.keys["app"]
         status, entry = await call(http, "GET", members_path(THANDI, "wildcard"), app)
         assert (status, entry["state"], entry["can_activate"]) == (200, "bins_not_open", False)
@@ -144,8 +144,8 @@ async def test_outside_the_bins_activation_is_refused_with_the_opening_time(tmp_
         assert calls_for(ctl, THANDI)[-1] == ("test app", "app", "activate", "bins_not_open")
 
 
-async def test_a_member_sees_their_place_on_a_public_leaderboard(tmp_path, monkeypatch):
-    async with venue(tmp_path, monkeypatch) as (ctl, mc, http):
+async def test_a_member_sees_their_place_on_a_public_leaderboard(tmp_path, log_at, monkeypatch):
+    async with venue(tmp_path, log_at, monkeypatch) as (ctl, mc, http):
         ack = await mc.send("slots.enter", {"card": THANDI})
         assert ack["ok"], ack
         ack = await mc.send("slots.record_score", {"entry": "S2", "score": 1500})
@@ -163,10 +163,10 @@ async def test_a_member_sees_their_place_on_a_public_leaderboard(tmp_path, monke
         assert calls_for(ctl, SIPHO) == [("test app", "app", "leaderboards", "ok")]
 
 
-async def test_a_member_sees_their_super9_numbers_called(tmp_path, monkeypatch):
+async def test_a_member_sees_their_super9_numbers_called(tmp_path, log_at, monkeypatch):
     (tmp_path / "config").mkdir()
     session_soon(tmp_path / "config", monkeypatch, lead_s=8)
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc, \
+    async with live_controller(log_at) as ctl, ctl.client() as mc, \
             aiohttp.ClientSession(ctl.url) as http:
         for card, name, flags in MEMBERS:
             ack = await mc.send("register_member", {"card": card, "display_name": name,
@@ -200,8 +200,9 @@ async def refused(http: aiohttp.ClientSession, method: str, path: str, key: str 
     return str(body["error"]["message"])
 
 
-async def test_only_the_app_key_may_call_and_every_refusal_is_in_words(tmp_path, monkeypatch):
-    async with venue(tmp_path, monkeypatch) as (ctl, mc, http):
+async def test_only_the_app_key_may_call_and_every_refusal_is_in_words(tmp_path, log_at,
+                                                                       monkeypatch):
+    async with venue(tmp_path, log_at, monkeypatch) as (ctl, mc, http):
         activate = members_path(THANDI, "wildcard/activate")
         await refused(http, "POST", activate, None, 401, "no_key")
         # a browser's session cookie is no key
@@ -230,7 +231,7 @@ async def test_only_the_app_key_may_call_and_every_refusal_is_in_words(tmp_path,
         # nothing of the refused calls reached the member's record; the read did
         assert calls_for(ctl, THANDI) == [("test app", "app", "entries", "ok")]
         assert (await mc.send("wildcard.activate", {"card": THANDI}))["ok"]  # the desk can
-        log = EventLog.open(ctl.db_path)
+        log = open_log(ctl.db_path)
         try:
             revoke_key(log, 0, name="test app", reason="the app backend was replaced")
         finally:
@@ -239,9 +240,9 @@ async def test_only_the_app_key_may_call_and_every_refusal_is_in_words(tmp_path,
                       "bad_key")
 
 
-async def test_a_storm_from_one_key_is_slowed_in_words_and_changes_nothing(tmp_path,
+async def test_a_storm_from_one_key_is_slowed_in_words_and_changes_nothing(tmp_path, log_at,
                                                                          monkeypatch):
-    async with venue(tmp_path, monkeypatch) as (ctl, _mc, http):
+    async with venue(tmp_path, log_at, monkeypatch) as (ctl, _mc, http):
         before = await seq(http)
         path = members_path(THANDI, "wildcard")
         answers = await asyncio.gather(*(call(http, "GET", path, ctl.keys["app"])
@@ -256,9 +257,9 @@ async def test_a_storm_from_one_key_is_slowed_in_words_and_changes_nothing(tmp_p
         assert len(calls_for(ctl, THANDI)) == statuses.count(200)
 
 
-async def test_an_unknown_and_an_excluded_card_get_one_answer_in_one_time(tmp_path,
+async def test_an_unknown_and_an_excluded_card_get_one_answer_in_one_time(tmp_path, log_at,
                                                                          monkeypatch):
-    async with venue(tmp_path, monkeypatch) as (ctl, _mc, http):
+    async with venue(tmp_path, log_at, monkeypatch) as (ctl, _mc, http):
         app, times = ctl.keys["app"], {UNKNOWN: [], FLAGGED: []}
         answers = {}
         for round_ in range(40):  # interleaved, each first in turn, within the key's rate
@@ -305,8 +306,8 @@ def test_the_openapi_document_validates_and_matches_the_models():
     assert (card["schema"]["pattern"], card["schema"]["maxLength"]) == ("^[0-9]{6,20}$", 20)
 
 
-async def test_the_served_document_is_the_generated_one(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, \
+async def test_the_served_document_is_the_generated_one(log_at):
+    async with live_controller(log_at) as ctl, \
             aiohttp.ClientSession(ctl.url) as http, \
             http.get("/api/v1/openapi.json") as answer:
         assert answer.status == 200

@@ -33,7 +33,6 @@ from showrunner.engine.link import Link, LinkTimings, LogJoined
 from tests.integration.test_link_comes_back import Screen
 from tests.support.live import LiveController
 from tests.support.ports import free_port
-from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401  (fixtures)
 from tests.support.wildcard import draw_to_claim, write_wildcard_config
 
 SHORT = LinkTimings(connect_s=1.5, call_s=1.5, ping_every_s=1.0, backoff_first_s=0.2,
@@ -93,7 +92,7 @@ def audit_verify(url: str) -> subprocess.CompletedProcess[str]:
 
 
 async def test_the_standby_takes_the_lead_when_the_leader_is_killed_and_nothing_is_lost(
-        tmp_path, postgres_url):  # noqa: F811
+        tmp_path, postgres_url):
     async with two_pcs(postgres_url, tmp_path) as (leader, standby):
         async with leader.client() as mc:
             acked = await mc.send("register_member", THANDI, command_id="before-the-kill")
@@ -153,7 +152,7 @@ async def test_the_standby_takes_the_lead_when_the_leader_is_killed_and_nothing_
 
 
 async def test_a_leader_frozen_past_its_lease_writes_nothing_and_steps_down(
-        tmp_path, postgres_url):  # noqa: F811
+        tmp_path, postgres_url):
     async with two_pcs(postgres_url, tmp_path) as (leader, standby):
         assert leader.process is not None
         async with leader.client() as frozen_mc:
@@ -185,7 +184,7 @@ async def test_a_leader_frozen_past_its_lease_writes_nothing_and_steps_down(
 
 
 async def test_a_claim_runs_out_on_schedule_at_the_standby_that_took_the_lead(
-        tmp_path, postgres_url, monkeypatch) -> None:  # noqa: F811
+        tmp_path, postgres_url, monkeypatch) -> None:
     # wild card rules 39-40: the claim window runs from its absolute deadline; the clock that
     # expires it is the new leader's, started in-process at the takeover
     write_wildcard_config(tmp_path / "config", close_in_ms=12_000, claim_seconds=10,
@@ -212,7 +211,7 @@ async def test_a_claim_runs_out_on_schedule_at_the_standby_that_took_the_lead(
 
 
 async def test_both_controllers_outlive_the_database_ending_every_connection(
-        tmp_path, postgres_url) -> None:  # noqa: F811
+        tmp_path, postgres_url) -> None:
     # what PostgreSQL's own restart or failover does to its clients: every connection ended
     async with two_pcs(postgres_url, tmp_path) as (leader, standby):
         async with leader.client() as mc, standby.client("display") as watching:

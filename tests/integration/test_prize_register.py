@@ -4,27 +4,23 @@ refused for someone else's card changes nothing."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from controller.application.settings import CONFIG_DIR_ENV
 from tests.support.live import live_controller
 from tests.support.prize_night import roulette_prizes
 from tests.support.signatures import signed
+from tests.support.stores import by_hand
 from tests.support.tables import write_tables_config
 
 
 def last_seq(db) -> int:
-    ro = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        return ro.execute("SELECT MAX(seq) FROM events").fetchone()[0]
-    finally:
-        ro.close()
+    with by_hand(db) as con:  # only reads
+        return con.execute("SELECT MAX(seq) FROM events").fetchone()[0]
 
 
-async def test_the_register_is_for_operators_and_auditors_only(tmp_path, monkeypatch):
+async def test_the_register_is_for_operators_and_auditors_only(tmp_path, log_at, monkeypatch):
     write_tables_config(tmp_path / "config")
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc, \
+    async with live_controller(log_at) as ctl, ctl.client() as mc, \
             ctl.client("auditor") as auditor, ctl.client("technician") as tech:
         prizes = await roulette_prizes(mc)
         # roulette rule 27: the top 5 share the pool; two players, two prizes (R400 pool)

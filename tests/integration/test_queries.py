@@ -6,8 +6,8 @@ from __future__ import annotations
 from tests.support.live import live_controller
 
 
-async def test_queries_check_role_then_payload_and_refuse_like_commands(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, \
+async def test_queries_check_role_then_payload_and_refuse_like_commands(log_at):
+    async with live_controller(log_at) as ctl, \
             ctl.client("operator") as mc, ctl.client("technician") as tech:
         catalogue = await mc.call("catalogue", {})
         roles = {q["name"]: q["roles"] for q in catalogue["queries"]}

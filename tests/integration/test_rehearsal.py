@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import sqlite3
-from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
+
+import psycopg
 
 from controller.cli.main import main
 from controller.rehearsal.log import LIVE, REHEARSAL, log_kind
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, is_database, open_log
 from tests.support.live import LiveController, live_controller
 from tests.support.wildcard import freeze_when_bins_close
 
@@ -29,8 +31,14 @@ class Rehearsal(LiveController):
     command = "rehearse"
 
 
-def footprint(db: Path) -> tuple[tuple[int, str], int, int]:
-    """The live log's chain head, size and modification time, read without writing."""
+def footprint(db: LogAt) -> tuple[Any, ...]:
+    """The log's chain head and its rows' count, and for a file its size and modification
+    time, read without writing."""
+    if is_database(db):
+        with psycopg.connect(db) as conn:
+            head = conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1"
+                                ).fetchone()
+            return head, conn.execute("SELECT COUNT(*) FROM events").fetchone()
     db_ro = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
     try:
         head = db_ro.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
@@ -40,18 +48,20 @@ def footprint(db: Path) -> tuple[tuple[int, str], int, int]:
     return head, stat.st_size, stat.st_mtime_ns
 
 
-async def live_show(db: Path) -> None:
+async def live_show(db: LogAt) -> None:
     async with live_controller(db) as ctl, ctl.client() as mc:
         assert (await mc.send("register_member", {"card": "1000009",
                                                   "display_name": "Pieter Wessels"}))["ok"]
 
 
-async def test_the_wild_card_night_rehearsed_at_its_date_leaves_the_live_log_untouched(tmp_path):
+async def test_the_wild_card_night_rehearsed_at_its_date_leaves_the_live_log_untouched(
+        tmp_path, log_at):
     # rules 33, 36, 39-40: the draw at 18:00 on 18 January 2024, rehearsed on any day
-    live = tmp_path / "show.db"
+    # (the live log on each store; a rehearsal's log is always a file: `rehearse --db PATH`)
+    live, rehearsal = log_at, tmp_path / "rehearsal.db"
     await live_show(live)
     before = footprint(live)
-    ctl = Rehearsal(tmp_path / "rehearsal.db",
+    ctl = Rehearsal(rehearsal,
                     ("--promotion", "wildcard", "--at", START, "--speed", str(SPEED)))
     ctl.issue_keys()
     await ctl.start()
@@ -85,8 +95,8 @@ async def test_the_wild_card_night_rehearsed_at_its_date_leaves_the_live_log_unt
     finally:
         ctl.stop()
     assert footprint(live) == before  # not one byte of the live log changed
-    for db, kind in ((live, LIVE), (tmp_path / "rehearsal.db", REHEARSAL)):
-        log = EventLog.open(db, create=False)
+    for db, kind in ((live, LIVE), (rehearsal, REHEARSAL)):
+        log = open_log(db, create=False)
         try:
             assert log_kind(log) == kind
             assert log.first_broken_link() is None
@@ -95,8 +105,9 @@ async def test_the_wild_card_night_rehearsed_at_its_date_leaves_the_live_log_unt
     assert main(["audit", "verify", "--db", str(live)]) == 0
 
 
-async def test_serve_refuses_a_rehearsal_log_and_rehearse_refuses_a_live_one(tmp_path, capsys):
-    live, rehearsal = tmp_path / "show.db", tmp_path / "rehearsal.db"
+async def test_serve_refuses_a_rehearsal_log_and_rehearse_refuses_a_live_one(tmp_path, log_at,
+                                                                           capsys):
+    live, rehearsal = log_at, tmp_path / "rehearsal.db"  # a rehearsal's log is always a file
     await live_show(live)
     ctl = Rehearsal(rehearsal, ("--promotion", "slots", "--at", START))
     await ctl.start()

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import aiohttp
 
 from controller.rehearsal.log import REHEARSAL, log_kind
-from controller.store.sqlite import EventLog
+from controller.store.target import files_of, open_log
 from tests.integration.test_rehearsal import footprint
 from tests.support.live import live_controller
 from tests.support.people import add_person, log_in
@@ -25,8 +25,9 @@ def browser() -> aiohttp.ClientSession:
     return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
 
 
-async def test_an_operator_starts_and_stops_a_rehearsal_and_the_live_log_is_untouched(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl:
+async def test_an_operator_starts_and_stops_a_rehearsal_and_the_live_log_is_untouched(log_at):
+    rehearsals = files_of(log_at).parent / "rehearsals"  # files beside the live log
+    async with live_controller(log_at) as ctl:
         add_person(ctl.db_path, "Mpho", "operator")
         add_person(ctl.db_path, "Zanele", "announcer")
         add_person(ctl.db_path, "Thabo", "technician")
@@ -65,7 +66,7 @@ async def test_an_operator_starts_and_stops_a_rehearsal_and_the_live_log_is_unto
                 status, answer = await start(body)
                 assert (status, answer["ok"]) == (400, False)
                 assert words in answer["error"]["message"]
-            assert not (tmp_path / "rehearsals").exists()  # refusals start nothing
+            assert not rehearsals.exists()  # refusals start nothing
 
             status, answer = await start({"promotion": "wildcard", "at": AT, "speed": 4})
             assert status == 200 and answer["running"] and answer["by"] == "Mpho", answer
@@ -83,14 +84,14 @@ async def test_an_operator_starts_and_stops_a_rehearsal_and_the_live_log_is_unto
             except aiohttp.ClientConnectionError:
                 pass
             assert footprint(ctl.db_path)[0] == before[0]  # the live chain head is unchanged
-    [db] = (tmp_path / "rehearsals").glob("*.db")
-    with EventLog.open(db, create=False) as log:
+    [db] = rehearsals.glob("*.db")
+    with open_log(db, create=False) as log:
         assert log_kind(log) == REHEARSAL and log.first_broken_link() is None
         assert [u.name for u in log.users()] == ["Mpho", "Thabo", "Zanele"]  # they log in there too
 
 
-async def test_a_rehearsal_does_not_outlive_a_killed_controller(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl:
+async def test_a_rehearsal_does_not_outlive_a_killed_controller(log_at):
+    async with live_controller(log_at) as ctl:
         add_person(ctl.db_path, "Mpho", "operator")
         async with browser() as mc:
             assert (await log_in(mc, ctl.url, "Mpho"))[0] == 200

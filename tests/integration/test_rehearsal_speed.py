@@ -15,6 +15,7 @@ SPEED = 4
 DRAW = "draw:wildcard"
 
 
+# SQLite's file: a rehearsal's own log is always a file (`rehearse --db PATH`)
 async def test_a_screens_countdown_at_speed_4_runs_four_times_as_fast_without_a_jump(tmp_path):
     # rules 36, 40: the bins' close and the claim count down on the rehearsal's show clock
     ctl = Rehearsal(tmp_path / "rehearsal.db",

@@ -2,6 +2,7 @@
 repository's root: a venue's config folder and a log file named relative to the caller must
 still be the caller's."""
 
+# SQLite's file: `--db` given as a path relative to the caller, on purpose; not parametrised
 from __future__ import annotations
 
 import shutil

@@ -35,8 +35,8 @@ async def enrol(tech, screen: str = "stage-1", group: str = "stage") -> str:
     return key
 
 
-async def test_enrol_authorise_revoke_through_the_link(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("technician") as tech:
+async def test_enrol_authorise_revoke_through_the_link(log_at):
+    async with live_controller(log_at) as ctl, ctl.client("technician") as tech:
         key = await enrol(tech)
         link = Link(ctl.url, "stage-1", key)
         inbox = Inbox(link)
@@ -67,8 +67,8 @@ async def test_enrol_authorise_revoke_through_the_link(tmp_path):
             wrong.stop()
 
 
-async def test_assignment_reaches_only_that_screen_and_survives_a_restart(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("technician") as tech:
+async def test_assignment_reaches_only_that_screen_and_survives_a_restart(log_at):
+    async with live_controller(log_at) as ctl, ctl.client("technician") as tech:
         key = await enrol(tech)
         other_key = await enrol(tech, "bar-1", "bar")
         for screen in ("stage-1", "bar-1"):
@@ -126,8 +126,8 @@ async def wait_scene(ctl, screen: str, scene: str, timeout: float = 20) -> dict:
     raise AssertionError(f"{screen} never showed {scene}; last: {row}")
 
 
-async def test_a_real_display_plays_its_playlist_and_a_takeover_then_hands_back(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("technician") as tech:
+async def test_a_real_display_plays_its_playlist_and_a_takeover_then_hands_back(tmp_path, log_at):
+    async with live_controller(log_at) as ctl, ctl.client("technician") as tech:
         key = await enrol(tech)
         display = subprocess.Popen(
             [sys.executable, "-m", "showrunner.cli", "display", "--controller", ctl.url,
@@ -164,8 +164,8 @@ async def test_a_real_display_plays_its_playlist_and_a_takeover_then_hands_back(
     ({"view": "attract\u0000"}, "bad_scene", "The takeover cannot be shown: "),
     ({"sconds": 5}, "bad_scene", "The takeover cannot be shown: ")])
 async def test_a_takeover_with_values_a_screen_cannot_draw_is_refused_over_the_wire(
-        tmp_path, params, code, opening):
-    db = tmp_path / "show.db"
+        log_at, params, code, opening):
+    db = log_at
     async with live_controller(db) as ctl, ctl.client("technician") as tech:
         await enrol(tech)
         assert (await tech.send("screens.authorise", {"screen": "stage-1"}))["ok"]
@@ -181,10 +181,10 @@ async def test_a_takeover_with_values_a_screen_cannot_draw_is_refused_over_the_w
             assert ack["ok"], ack  # the same takeover with a value a screen can draw
 
 
-async def test_a_takeover_or_playlist_of_the_operators_view_is_refused_over_the_wire(tmp_path):
+async def test_a_takeover_or_playlist_of_the_operators_view_is_refused_over_the_wire(log_at):
     """`view: ops:slots` is the operator's private view: no screen receives it, so the floor
     would draw an empty leaderboard; both are refused in words, and nothing changes."""
-    db = tmp_path / "show.db"
+    db = log_at
     async with live_controller(db) as ctl, ctl.client("technician") as tech:
         await enrol(tech)
         assert (await tech.send("screens.authorise", {"screen": "stage-1"}))["ok"]

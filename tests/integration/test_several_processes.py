@@ -28,12 +28,11 @@ from controller.domain.keys import key_hash
 from controller.http.media import SCREEN_HEADER
 from controller.http.middleware import KEY_HEADER
 from controller.store.postgres import APPENDED_CHANNEL
-from controller.store.sqlite import EventLog
-from controller.store.target import LogAt, is_database
+from controller.store.target import LogAt, is_database, open_log
 from tests.support.live import Client, LiveController
 from tests.support.media import picture, upload
 from tests.support.redis import redis_url  # noqa: F401  (the fixture)
-from tests.support.stores import log_at, postgres_cluster, postgres_url  # noqa: F401
+from tests.support.stores import run_dir
 
 LEADERBOARD = "leaderboard:slots"
 PLAYLIST = """\
@@ -152,8 +151,8 @@ async def test_every_screen_on_every_process_gets_each_change_and_fails_over(
                     await screen.close()
 
 
-async def test_the_console_is_told_to_use_the_owner(tmp_path, redis_url):  # noqa: F811
-    async with show(tmp_path, redis_url) as (owner, (fanout, _)):
+async def test_the_console_is_told_to_use_the_owner(tmp_path, log_at, redis_url):  # noqa: F811
+    async with show(tmp_path, redis_url, log_at) as (owner, (fanout, _)):
         console = Client(fanout.url, "operator", owner.keys["operator"])
         refused: list[Any] = []
         console.sio.on("connect_error", refused.append, namespace="/control")
@@ -163,8 +162,8 @@ async def test_the_console_is_told_to_use_the_owner(tmp_path, redis_url):  # noq
 
 
 async def test_a_command_sent_to_a_fanout_process_runs_on_the_owner(
-        tmp_path, redis_url):  # noqa: F811
-    async with show(tmp_path, redis_url) as (owner, (fanout, _)), \
+        tmp_path, log_at, redis_url):  # noqa: F811
+    async with show(tmp_path, redis_url, log_at) as (owner, (fanout, _)), \
             owner.client("operator") as mc:
         cue_page = Client(fanout.url, "announcer", owner.keys["operator"])  # an operator on /cue
         await cue_page.connect()
@@ -183,7 +182,7 @@ async def test_a_command_sent_to_a_fanout_process_runs_on_the_owner(
             assert "nothing was done" in refused["error"]["message"]
             await owner.start()  # and it is not run later behind the page's back
             await asyncio.sleep(2)
-            with EventLog.open(owner.db_path, create=False) as log:
+            with open_log(owner.db_path, create=False) as log:
                 assert not [e for e in log.read() if "7654321" in json.dumps(e.data)]
         finally:
             await cue_page.close()
@@ -223,23 +222,23 @@ async def test_a_revoked_screen_is_cut_on_a_fanout_process(
         assert not screen.sio.connected
 
 
-def test_a_message_queue_that_does_not_answer_stops_serve_with_a_sentence(tmp_path):
+def test_a_message_queue_that_does_not_answer_stops_serve_with_a_sentence(log_at):
     for url, sentence in (("http://127.0.0.1:1/0", "must be a redis:// URL"),
                           ("redis://127.0.0.1:1/0", "does not answer")):
         out = subprocess.run(
-            [sys.executable, "-m", "controller.cli", "serve", "--db", str(tmp_path / "show.db"),
+            [sys.executable, "-m", "controller.cli", "serve", "--db", str(log_at),
              "--port", "0", "--message-queue", url],
-            cwd=ROOT, capture_output=True, text=True, timeout=30)
+            cwd=run_dir(log_at), capture_output=True, text=True, timeout=30)
         assert out.returncode == 2 and sentence in out.stderr, out.stderr
 
 
 async def test_a_screen_on_a_fanout_process_fetches_media_with_its_own_key(
-        tmp_path, redis_url):  # noqa: F811
+        tmp_path, log_at, redis_url):  # noqa: F811
     """Issue 27: a floor screen served by a fan-out process fetches what its playlist needs
     from that process (the owner's media folder, read there), resumes by range, and is refused
     without its key: the enrolment and the medium, made on the owner a moment before, are
     known there at the first fetch."""
-    async with show(tmp_path, redis_url) as (owner, (fanout, _)), \
+    async with show(tmp_path, redis_url, log_at) as (owner, (fanout, _)), \
             owner.client("technician") as tech:
         key = await enrol(tech, "bar-1")
         body = picture(noise=100)

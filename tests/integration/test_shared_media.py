@@ -12,11 +12,10 @@ import aiohttp
 from controller.http.middleware import KEY_HEADER
 from tests.integration.test_postgres_failover import said, two_pcs
 from tests.support.media import picture, upload
-from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401  (fixtures)
 
 
 async def test_a_picture_added_at_the_leader_is_sent_by_the_standby_that_took_over(
-        tmp_path, postgres_url) -> None:  # noqa: F811
+        tmp_path, postgres_url) -> None:
     body = picture(noise=1500)  # 1.5 MB: two chunks
     sha = hashlib.sha256(body).hexdigest()
     async with two_pcs(postgres_url, tmp_path) as (leader, standby):

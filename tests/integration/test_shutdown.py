@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from pathlib import Path
 
 import aiohttp
 import socketio
@@ -16,8 +15,8 @@ from tests.support.people import add_person, log_in
 LIMIT_S = 2.0
 
 
-async def test_sigterm_with_pages_connected_exits_in_under_two_seconds(tmp_path: Path) -> None:
-    async with live_controller(tmp_path / "show.db") as ctl, aiohttp.ClientSession(
+async def test_sigterm_with_pages_connected_exits_in_under_two_seconds(log_at) -> None:
+    async with live_controller(log_at) as ctl, aiohttp.ClientSession(
             cookie_jar=aiohttp.CookieJar(unsafe=True)) as web:
         add_person(ctl.db_path, "alice", "operator")
         await log_in(web, ctl.url, "alice")

@@ -84,14 +84,14 @@ async def sign_everything(ctl: LiveController, mc: Client) -> list[str]:
 
 
 async def test_screens_and_the_cue_page_never_receive_a_signature(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch) -> None:
     config = tmp_path / "config"
     write_tables_config(config)
     zone, offset = noon_zone()
     start = dt.datetime.now(dt.UTC) + dt.timedelta(hours=offset + 1)
     write_config(config / "super9.yaml", start.replace(microsecond=0), zone)
     monkeypatch.setenv(CONFIG_DIR_ENV, str(config))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         screen, cue = await recording(ctl, "display"), await recording(ctl, "announcer")
         try:
             shas = await sign_everything(ctl, mc)

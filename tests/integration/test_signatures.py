@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import sqlite3
 from pathlib import Path
 
 import aiohttp
@@ -15,11 +14,12 @@ from PIL import Image
 
 from tests.support.live import live_controller
 from tests.support.signatures import post_signature, signature_png, signed
+from tests.support.stores import by_hand
 
 
 def rows(db_path: Path) -> tuple[list[tuple], list[tuple]]:
     """The log's events and the signatures table, to show a refusal changed neither."""
-    with sqlite3.connect(db_path) as db:
+    with by_hand(db_path) as db:
         return (db.execute("SELECT seq, hash FROM events ORDER BY seq").fetchall(),
                 db.execute("SELECT sha256 FROM signatures ORDER BY sha256").fetchall())
 
@@ -30,8 +30,8 @@ def blank_png(size: tuple[int, int] = (600, 200)) -> bytes:
     return out.getvalue()
 
 
-async def test_a_signature_is_kept_by_its_sha256_once(tmp_path: Path) -> None:
-    async with live_controller(tmp_path / "show.db") as ctl:
+async def test_a_signature_is_kept_by_its_sha256_once(log_at) -> None:
+    async with live_controller(log_at) as ctl:
         body = signature_png()
         status, answer = await post_signature(ctl.url, ctl.keys["operator"], body)
         assert status == 200 and answer == {"ok": True, "signature": {
@@ -39,14 +39,14 @@ async def test_a_signature_is_kept_by_its_sha256_once(tmp_path: Path) -> None:
             "bytes": len(body), "width": 600, "height": 200, "strokes": 2}}
         again = await post_signature(ctl.url, ctl.keys["auditor"], body)
         assert again == (200, answer)  # content-addressed: one row
-        with sqlite3.connect(ctl.db_path) as db:
+        with by_hand(ctl.db_path) as db:
             kept = db.execute("SELECT sha256, png, received_by FROM signatures").fetchall()
         assert kept == [(answer["signature"]["sha256"], body, "test operator")]
 
 
-async def test_bad_signatures_are_refused_in_words_and_nothing_is_kept(tmp_path: Path) -> None:
+async def test_bad_signatures_are_refused_in_words_and_nothing_is_kept(log_at) -> None:
     # issue 23: an empty, a 5 MB and a non-image signature, and one stroke, each refused
-    async with live_controller(tmp_path / "show.db") as ctl:
+    async with live_controller(log_at) as ctl:
         key = ctl.keys["operator"]
         before = rows(ctl.db_path)
         cases = {
@@ -81,9 +81,9 @@ async def test_bad_signatures_are_refused_in_words_and_nothing_is_kept(tmp_path:
         assert rows(ctl.db_path) == before
 
 
-async def test_only_operators_and_auditors_send_or_see_a_signature(tmp_path: Path) -> None:
+async def test_only_operators_and_auditors_send_or_see_a_signature(log_at) -> None:
     # issue 23, privacy: signatures are personal information, for operators and auditors only
-    async with live_controller(tmp_path / "show.db") as ctl:
+    async with live_controller(log_at) as ctl:
         ref = await signed(ctl.url, ctl.keys["operator"])
         for role in ("technician", "announcer", "display"):
             status, answer = await post_signature(ctl.url, ctl.keys[role], signature_png(seed=3))
@@ -107,8 +107,8 @@ async def test_only_operators_and_auditors_send_or_see_a_signature(tmp_path: Pat
                 assert got.status == 404
 
 
-async def test_a_command_naming_a_signature_never_received_is_refused(tmp_path: Path) -> None:
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+async def test_a_command_naming_a_signature_never_received_is_refused(log_at) -> None:
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         ref = await signed(ctl.url, ctl.keys["operator"])
         before = rows(ctl.db_path)
         forged = {**ref, "sha256": "ab" * 32}

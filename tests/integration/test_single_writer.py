@@ -1,6 +1,8 @@
 """One writer per log: a second `serve` on the same db is refused while the first runs
 (issue 12), with a real second process."""
 
+# SQLite's file: the writer lock file beside it (PostgreSQL's one leader is the lease:
+# test_lease.py, test_postgres_failover.py); not parametrised
 from __future__ import annotations
 
 import asyncio

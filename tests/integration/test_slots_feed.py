@@ -14,7 +14,7 @@ import aiohttp
 
 from controller.access.attempts import SLOWED
 from controller.access.keys import issue_key
-from controller.store.sqlite import EventLog
+from controller.store.target import open_log
 from tests.support.live import LiveController, live_controller
 from tests.support.slots import venue_slots_config
 
@@ -24,7 +24,7 @@ MACHINES = ["101", "102", "103", "104"]
 
 def bank_key(ctl: LiveController, bank: str) -> str:
     """A device key whose holder name is the bank (issued at the shell, as a technician)."""
-    log = EventLog.open(ctl.db_path)
+    log = open_log(ctl.db_path)
     try:
         return issue_key(log, "device", bank, 0)
     finally:
@@ -32,9 +32,9 @@ def bank_key(ctl: LiveController, bank: str) -> str:
 
 
 @asynccontextmanager
-async def floor(tmp_path, players: int = 4):
+async def floor(log_at, players: int = 4):
     """A controller with `players` seated in Heat 1 of qualifying, an MC and bank-1's key."""
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         for i in range(players):
             ack = await mc.send("register_member", {"card": str(1_000_000 + i),
                                                     "display_name": f"Player{i} Surname{i}"})
@@ -70,8 +70,8 @@ def reading(machine: str, credits: Any) -> dict[str, Any]:
     return {"readings": [{"machine": machine, "credits": credits}]}
 
 
-async def test_a_heat_from_the_feed_to_accepted_scores(tmp_path):
-    async with floor(tmp_path) as (ctl, mc, http, key), ctl.client("display") as screen:
+async def test_a_heat_from_the_feed_to_accepted_scores(log_at):
+    async with floor(log_at) as (ctl, mc, http, key), ctl.client("display") as screen:
         status, started = await post(http, f"{API}/bank-1/heats", key, START)
         # slots rule 11: the machines in the bank's order are Heat 1's seats 1..4
         assert status == 200, started
@@ -102,7 +102,7 @@ async def test_a_heat_from_the_feed_to_accepted_scores(tmp_path):
         assert (await screen.wait_view("live_heat:slots",
                                        lambda d: d["status"] == "accepted"))["rows"]
         # the feed's raw last readings are in the log with the final credits
-        log = EventLog.open(ctl.db_path)
+        log = open_log(ctl.db_path)
         try:
             ended_event = next(e for e in log.read() if e.type == "SlotsFeedHeatEnded")
         finally:
@@ -112,10 +112,10 @@ async def test_a_heat_from_the_feed_to_accepted_scores(tmp_path):
         assert ended_event.actor == "bank-1"  # the device that reported it
 
 
-async def test_a_silent_machine_is_flagged_to_the_director_and_on_the_floor(tmp_path,
+async def test_a_silent_machine_is_flagged_to_the_director_and_on_the_floor(tmp_path, log_at,
                                                                             monkeypatch):
     venue_slots_config(tmp_path, monkeypatch, feed_silence_s=2)  # not the shipped 10 s
-    async with floor(tmp_path) as (_ctl, mc, http, key):
+    async with floor(log_at) as (_ctl, mc, http, key):
         assert (await post(http, f"{API}/bank-1/heats", key, START))[0] == 200
         # slots rule 27: a machine that stops reporting is a possible malfunction
         for _ in range(30):
@@ -144,8 +144,8 @@ async def refused_in_words(http: aiohttp.ClientSession, path: str, key: str | No
     return str(answer["error"]["message"])
 
 
-async def test_each_refusal_is_in_words_and_changes_nothing(tmp_path):
-    async with floor(tmp_path) as (ctl, _mc, http, key), ctl.client("display") as screen:
+async def test_each_refusal_is_in_words_and_changes_nothing(log_at):
+    async with floor(log_at) as (ctl, _mc, http, key), ctl.client("display") as screen:
         other = bank_key(ctl, "bank-2")
         heats = f"{API}/bank-1/heats"
         assert "Unknown or revoked key" in await refused_in_words(
@@ -184,8 +184,8 @@ async def test_each_refusal_is_in_words_and_changes_nothing(tmp_path):
                 {"machine": "999", "credits": 1}]}, 400, "unknown_machine")
 
 
-async def test_wrong_keys_are_slowed_per_address_and_a_right_key_never_is(tmp_path):
-    async with live_controller(tmp_path / "show.db",
+async def test_wrong_keys_are_slowed_per_address_and_a_right_key_never_is(log_at):
+    async with live_controller(log_at,
                                ("--key-failures", "3")) as ctl, \
             aiohttp.ClientSession(ctl.url) as http:
         issued_after = await seq(http)
@@ -203,8 +203,8 @@ async def test_wrong_keys_are_slowed_per_address_and_a_right_key_never_is(tmp_pa
         assert status not in (401, 429), answer
 
 
-async def test_the_openapi_document_names_every_route_and_its_models(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, \
+async def test_the_openapi_document_names_every_route_and_its_models(log_at):
+    async with live_controller(log_at) as ctl, \
             aiohttp.ClientSession(ctl.url) as http, \
             http.get("/api/v1/openapi.json") as answer:  # no key needed
         assert answer.status == 200

@@ -34,10 +34,10 @@ async def said(process: LiveController, text: str, timeout: float) -> None:
 
 @pytest.mark.timeout(120 + EVENTS // 1000)
 async def test_a_standby_takes_over_a_claim_the_moment_the_controller_is_killed(
-        tmp_path, monkeypatch):
+        tmp_path, log_at, monkeypatch):
     # wild card rules 39-40: the claim's 90 s run from an absolute deadline the takeover keeps
     # the bins stay open while the controller and then its standby replay the whole season
-    owner = await season_show(tmp_path, monkeypatch, EVENTS, max(20_000, EVENTS // 5))
+    owner = await season_show(tmp_path, monkeypatch, EVENTS, max(20_000, EVENTS // 5), log_at)
     standby = LiveController(owner.db_path, extra_args=("--standby",))
     standby.keys, standby.port = owner.keys, owner.port
     standby.spawn()

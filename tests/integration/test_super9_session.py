@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import sqlite3
 import time
 
 import yaml
@@ -17,6 +16,7 @@ import yaml
 from controller.application.settings import CONFIG_DIR_ENV
 from controller.promotions.super9.config import WEEKDAYS
 from tests.support.live import live_controller
+from tests.support.stores import by_hand
 from tests.support.zones import noon_zone
 
 A = [1, 2, 3, 4, 5, 6, 7, 8, 9]
@@ -38,7 +38,7 @@ def write_config(path, start: dt.datetime, zone: str) -> None:
 
 
 def event_count(db_path) -> int:
-    with sqlite3.connect(db_path) as db:
+    with by_hand(db_path) as db:
         return db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
 
 
@@ -56,12 +56,12 @@ async def refused(mc, db_path, command: str, payload: dict, code: str) -> str:
     return ack["error"]["message"]
 
 
-async def test_a_whole_session_over_socketio(tmp_path, monkeypatch):
+async def test_a_whole_session_over_socketio(tmp_path, log_at, monkeypatch):
     zone, offset = noon_zone()
     start = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=offset, seconds=LEAD_S))
     write_config(tmp_path / "super9.yaml", start.replace(microsecond=0), zone)
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))
-    db = tmp_path / "show.db"
+    db = log_at
     async with live_controller(db) as ctl, ctl.client() as mc, ctl.client("display") as screen:
         await ok(mc, "register_member", {"card": "1234567", "display_name": "Thandi Mokoena"})
         for serial, card in (("0421", "1234567"), ("0422", None), ("0423", None)):

@@ -57,10 +57,10 @@ async def wild_card_from_the_register(mc) -> None:
     assert ack["events"][-1]["type"] == "WildcardFinalist"
 
 
-async def test_slots_payoff_from_qualifying_to_prizes(tmp_path, monkeypatch):
+async def test_slots_payoff_from_qualifying_to_prizes(tmp_path, log_at, monkeypatch):
     write_wildcard_config(tmp_path / "config", close_in_ms=6000, reveal_delay_ms=1000)
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         await ok(mc, "register_member", {"card": "2000000", "display_name": "Wanda Wildcard"})
         await ok(mc, "wildcard.activate", {"card": "2000000"})
         await ok(mc, "wildcard.register_decline", {"card": "2000000", "in_person": True,
@@ -122,10 +122,10 @@ async def play_heat(mc, stage: str, heat: str, missed: list[str] | None = None) 
                                        "missed": (missed or []) if spin == 0 else []})
 
 
-async def test_roulette_spin_off_from_qualifying_to_prizes(tmp_path, monkeypatch):
+async def test_roulette_spin_off_from_qualifying_to_prizes(tmp_path, log_at, monkeypatch):
     write_tables_config(tmp_path / "config")  # today a qualifying day, now in table hours
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         people = await register(mc, 12, 1_000_000)
         entries = []
         for i, (card, _) in enumerate(people):
@@ -173,10 +173,10 @@ async def test_roulette_spin_off_from_qualifying_to_prizes(tmp_path, monkeypatch
             players[1]["name"], players[0]["name"], players[2]["name"]]
 
 
-async def test_heads_up_poker_showdown_from_qualifying_to_prizes(tmp_path, monkeypatch):
+async def test_heads_up_poker_showdown_from_qualifying_to_prizes(tmp_path, log_at, monkeypatch):
     write_tables_config(tmp_path / "config")  # today a qualifying day, now in its hours
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         people = await register(mc, 14, 1_000_000)
         entries = [await entry_of(mc, "poker.enter", {"card": card}) for card, _ in people]
         short = await mc.send("poker.record_score", {"entry": entries[0], "score": 1, "hands": 9})

@@ -4,24 +4,26 @@ connect, and the log goes on intact."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import socketio
 
 from controller.cli.main import main
-from controller.store.sqlite import EventLog
+from controller.store.target import files_of, open_log
 from tests.support.live import Client, live_controller
 
 
-async def test_checkpoints_at_start_every_n_events_and_at_shutdown(tmp_path, capsys):
-    db = tmp_path / "show.db"
-    checkpoints = tmp_path / "show.db.checkpoints"
+async def test_checkpoints_at_start_every_n_events_and_at_shutdown(log_at, capsys):
+    db = log_at
+    checkpoints = Path(f"{files_of(db)}.checkpoints")  # beside the log, where serve keeps them
     async with live_controller(db, ("--checkpoint-every", "2")) as ctl, ctl.client() as mc:
         for n in range(3):
             ack = await mc.send("register_member", {"card": f"100000{n}",
                                                     "display_name": f"Player {n}"})
             assert ack["ok"], ack
         last = ack["seq"]
-    log = EventLog.open(db)
+    log = open_log(db)
     assert log.last_seq == last
     log.close()
     lines = checkpoints.read_text().splitlines()
@@ -31,8 +33,8 @@ async def test_checkpoints_at_start_every_n_events_and_at_shutdown(tmp_path, cap
     assert f"the latest vouches for events 1-{last}" in capsys.readouterr().out
 
 
-async def test_a_key_revoked_while_running_is_refused_at_its_next_connect(tmp_path, capsys):
-    db = tmp_path / "show.db"
+async def test_a_key_revoked_while_running_is_refused_at_its_next_connect(log_at, capsys):
+    db = log_at
     async with live_controller(db) as ctl:
         async with ctl.client() as mc:
             assert main(["key", "revoke", "--db", str(db), "--name", "test operator"]) == 0

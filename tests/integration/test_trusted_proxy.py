@@ -41,8 +41,8 @@ async def http_refusal(http: aiohttp.ClientSession, ctl: LiveController, forward
         return answer.status, await answer.text()
 
 
-async def test_behind_a_trusted_proxy_one_clients_wrong_keys_do_not_slow_another(tmp_path):
-    async with live_controller(tmp_path / "show.db", ("--trusted-proxy", "127.0.0.1")) as ctl, \
+async def test_behind_a_trusted_proxy_one_clients_wrong_keys_do_not_slow_another(log_at):
+    async with live_controller(log_at, ("--trusted-proxy", "127.0.0.1")) as ctl, \
             aiohttp.ClientSession() as http:
         # the client wrote "198.51.100.1" itself; the proxy appended A
         refusals = [await socket_refusal(ctl.url, f"198.51.100.1, {A}", f"guess-{n}")
@@ -62,8 +62,8 @@ async def test_behind_a_trusted_proxy_one_clients_wrong_keys_do_not_slow_another
     assert output.count(f"slowing wrong keys from {A}") == 1
 
 
-async def test_without_the_option_the_forwarded_header_is_ignored(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, aiohttp.ClientSession() as http:
+async def test_without_the_option_the_forwarded_header_is_ignored(log_at):
+    async with live_controller(log_at) as ctl, aiohttp.ClientSession() as http:
         for n in range(FREE):
             assert not (await socket_refusal(ctl.url, A, f"guess-{n}")).endswith(SLOWED)
         # "another client" by its header is the same peer: its wrong key is slowed too
@@ -76,6 +76,7 @@ async def test_without_the_option_the_forwarded_header_is_ignored(tmp_path):
 
 
 @pytest.mark.parametrize("command", ["serve", "fanout"])
+# SQLite's file: refused before the file is made
 def test_a_trusted_proxy_that_is_not_an_address_is_refused_in_words(tmp_path, command):
     done = subprocess.run([sys.executable, "-m", "controller.cli", command, "--db",
                            str(tmp_path / "show.db"), "--trusted-proxy", "10.0.0.1,proxy.lan"],

@@ -5,27 +5,27 @@ from now (as tests/integration/test_super9_session.py)."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from typing import Any
 
 from controller.access.keys import issue_key, revoke_key
-from controller.store.sqlite import EventLog
+from controller.store.target import open_log
 from showrunner.contract.views import view_model
 from tests.integration.test_keys import Raw
 from tests.support.live import live_controller
+from tests.support.stores import by_hand
 from tests.support.super9 import play_game, session_soon
 
 LEAD_S = 6
 
 
 def event_count(db_path) -> int:
-    with sqlite3.connect(db_path) as db:
+    with by_hand(db_path) as db:
         return db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
 
 
 def device_keys(db_path) -> dict[str, str]:
     """Device keys named after the tables they report for, issued at the shell meanwhile."""
-    log = EventLog.open(db_path)
+    log = open_log(db_path)
     try:
         return {table: issue_key(log, "device", table, 0) for table in ("AR14", "AR15")}
     finally:
@@ -49,9 +49,9 @@ async def ok(mc, command: str, payload: dict | None = None) -> dict:
     return ack
 
 
-async def test_a_reader_on_device_drives_the_super9_board(tmp_path, monkeypatch):
+async def test_a_reader_on_device_drives_the_super9_board(tmp_path, log_at, monkeypatch):
     session_soon(tmp_path, monkeypatch, LEAD_S)
-    db = tmp_path / "show.db"
+    db = log_at
     async with live_controller(db) as ctl, ctl.client() as mc:
         keys = device_keys(db)
         devices = await mc.wait_view("ops:devices", lambda d: device_state(d, "AR14"))
@@ -117,8 +117,8 @@ async def test_a_reader_on_device_drives_the_super9_board(tmp_path, monkeypatch)
             await other.close()
 
 
-async def test_only_device_keys_connect_to_device_and_a_revoked_one_is_cut(tmp_path):
-    db = tmp_path / "show.db"
+async def test_only_device_keys_connect_to_device_and_a_revoked_one_is_cut(log_at):
+    db = log_at
     async with live_controller(db) as ctl:
         keys = device_keys(db)
         operator = Raw(ctl.url, "/device", {"key": ctl.keys["operator"]})
@@ -130,7 +130,7 @@ async def test_only_device_keys_connect_to_device_and_a_revoked_one_is_cut(tmp_p
         reader = Raw(ctl.url, "/device", {"key": keys["AR14"]})
         assert await reader.connect() is None
         try:
-            log = EventLog.open(db)
+            log = open_log(db)
             try:
                 revoke_key(log, 0, name="AR14", reason="reader PC stolen")
             finally:

@@ -57,8 +57,8 @@ GARBAGE_WITH_IDS = [
 ]
 
 
-async def test_malformed_packets_get_an_error_ack_and_one_line_each(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, raw_socket(ctl.url) as ws:
+async def test_malformed_packets_get_an_error_ack_and_one_line_each(log_at):
+    async with live_controller(log_at) as ctl, raw_socket(ctl.url) as ws:
         await ws.send_str("40/control," + json.dumps({"key": ctl.keys["operator"]}))
         assert (await reply(ws)).startswith("40/control,")
         for packet in GARBAGE_WITH_IDS:
@@ -83,9 +83,9 @@ async def test_malformed_packets_get_an_error_ack_and_one_line_each(tmp_path):
     assert output.count("Unknown receive error") == 1  # "9…": below Socket.IO, one line too
 
 
-async def test_the_default_namespace_refuses_everyone(tmp_path):
+async def test_the_default_namespace_refuses_everyone(log_at):
     """Only /control, /display and /cue accept clients; `/` refuses even a valid key."""
-    async with live_controller(tmp_path / "show.db") as ctl:
+    async with live_controller(log_at) as ctl:
         for auth in (None, {"key": ctl.keys["operator"]}):
             client = socketio.AsyncClient(reconnection=False)
             with pytest.raises(socketio.exceptions.ConnectionError):
@@ -105,8 +105,8 @@ PAGES = ["/tablet", "/cue", "/static/tablet.js", "/static/base.css",
          "/vendor/socket.io.min.js", "/healthz", "/screens", "/no-such-page"]
 
 
-async def test_every_answer_carries_the_security_headers(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl, aiohttp.ClientSession() as http:
+async def test_every_answer_carries_the_security_headers(log_at):
+    async with live_controller(log_at) as ctl, aiohttp.ClientSession() as http:
         host = ctl.url.removeprefix("http://")
         for path in PAGES:
             async with http.get(ctl.url + path, allow_redirects=False) as response:
@@ -137,8 +137,8 @@ def get_with_key_header(port: int, key: bytes, path: bytes = b"/screens") -> byt
 
 
 @pytest.mark.parametrize("key", [b"\xff\xfe", b"abc\xed\xa0\x80", b"\xc3"])
-async def test_a_key_header_that_is_not_text_is_a_400(tmp_path, key):
-    async with live_controller(tmp_path / "show.db") as ctl:
+async def test_a_key_header_that_is_not_text_is_a_400(log_at, key):
+    async with live_controller(log_at) as ctl:
         answer = await asyncio.to_thread(get_with_key_header, ctl.port, key)
         assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
         assert b"A key is plain letters and digits" in answer
@@ -151,8 +151,8 @@ async def test_a_key_header_that_is_not_text_is_a_400(tmp_path, key):
 
 
 @pytest.mark.parametrize("query", [b"key=%FF", b"key=%ED%A0%80", b"key=%00"])
-async def test_a_key_query_that_is_not_text_is_a_400(tmp_path, query):
-    async with live_controller(tmp_path / "show.db") as ctl:
+async def test_a_key_query_that_is_not_text_is_a_400(log_at, query):
+    async with live_controller(log_at) as ctl:
         answer = await asyncio.to_thread(raw_http, ctl.port, b"GET /tablet?" + query +
                                          b" HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                                          b"Connection: close\r\n\r\n")
@@ -161,8 +161,8 @@ async def test_a_key_query_that_is_not_text_is_a_400(tmp_path, query):
 
 
 @pytest.mark.parametrize("namespace", ["/control", "/display", "/cue"])
-async def test_a_lone_surrogate_in_the_auth_key_is_refused_in_a_sentence(tmp_path, namespace):
-    async with live_controller(tmp_path / "show.db") as ctl, raw_socket(ctl.url) as ws:
+async def test_a_lone_surrogate_in_the_auth_key_is_refused_in_a_sentence(log_at, namespace):
+    async with live_controller(log_at) as ctl, raw_socket(ctl.url) as ws:
         await ws.send_str(f'40{namespace},{{"key":"ab\\ud800cd","screen":"s1"}}')
         refusal = await reply(ws)
         assert refusal.startswith(f"44{namespace},")
@@ -175,8 +175,8 @@ async def test_a_lone_surrogate_in_the_auth_key_is_refused_in_a_sentence(tmp_pat
     assert output.count(f"wrong key from 127.0.0.1 on {namespace}") == 2
 
 
-async def test_invalid_utf8_in_a_frame_closes_that_socket_cleanly(tmp_path):
-    async with live_controller(tmp_path / "show.db") as ctl:
+async def test_invalid_utf8_in_a_frame_closes_that_socket_cleanly(log_at):
+    async with live_controller(log_at) as ctl:
         async with raw_socket(ctl.url) as ws:
             await ws._writer.send_frame(b'40/control,{"key":"\xff\xfe"}',  # no client lib would
                                         aiohttp.WSMsgType.TEXT)
@@ -187,9 +187,9 @@ async def test_invalid_utf8_in_a_frame_closes_that_socket_cleanly(tmp_path):
     assert "Traceback" not in "".join(ctl.output)
 
 
-async def test_only_websocket_is_spoken(tmp_path):
+async def test_only_websocket_is_spoken(log_at):
     """HTTP long-polling is refused (400), so an undecodable POST body never reaches a parser."""
-    async with live_controller(tmp_path / "show.db") as ctl, aiohttp.ClientSession() as http:
+    async with live_controller(log_at) as ctl, aiohttp.ClientSession() as http:
         async with http.get(ctl.url + "/socket.io/?EIO=4&transport=polling") as response:
             assert response.status == 400
         async with http.post(ctl.url + "/socket.io/?EIO=4&transport=polling&sid=x",
@@ -199,10 +199,10 @@ async def test_only_websocket_is_spoken(tmp_path):
 
 
 async def test_a_client_offering_compression_is_answered_uncompressed_and_in_plain_frames(
-        tmp_path):
+        log_at):
     """controller/realtime/direct.py: deflating each message once per client cost more than it
     saved; the frames it writes itself must still be well formed for a strict client (aiohttp's)."""
-    async with live_controller(tmp_path / "show.db") as ctl, aiohttp.ClientSession() as http, \
+    async with live_controller(log_at) as ctl, aiohttp.ClientSession() as http, \
             http.ws_connect(ctl.url + "/socket.io/?EIO=4&transport=websocket",
                             compress=15) as ws:
         assert ws.compress == 0  # permessage-deflate offered, declined

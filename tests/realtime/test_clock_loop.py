@@ -16,7 +16,7 @@ from controller.application.features import build_features
 from controller.application.service import Service
 from controller.application.show import Show
 from controller.realtime.hub import Hub
-from controller.store.sqlite import EventLog
+from controller.store.target import open_log
 from tests.promotions.wildcard_show import CLOSE, OPEN
 
 VIEW = "draw:wildcard"
@@ -31,10 +31,10 @@ def send(service: Service, type_: str, payload: dict | None = None) -> dict:
     return ack
 
 
-async def test_a_reveal_still_happens_after_the_clock_tick_fails(tmp_path, monkeypatch, caplog):
+async def test_a_reveal_still_happens_after_the_clock_tick_fails(log_at, monkeypatch, caplog):
     # rule 39: the winner is revealed (and the claim runs) even after a failing tick
     now = [OPEN + 1000]
-    service = Service(EventLog.open(tmp_path / "s.db"), Show(build_features()), lambda: now[0])
+    service = Service(open_log(log_at), Show(build_features()), lambda: now[0])
     service.replay()
     for card, name in (("1000001", "Thandi Mokoena"), ("1000002", "Sipho Ndlovu")):
         send(service, "register_member", {"card": card, "display_name": name})

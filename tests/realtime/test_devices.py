@@ -3,14 +3,12 @@ with the reader's connection and port, and a view only when its document changes
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from controller.access.keys import issue_key, revoke_key
 from controller.application.features import build_features
 from controller.application.service import Service
 from controller.application.show import Show, View
 from controller.realtime.devices import VIEW, Devices
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, open_log
 from showrunner.contract.views import view_model
 
 
@@ -22,8 +20,8 @@ class Clock:
         return self.now
 
 
-def test_each_device_key_is_listed_and_follows_its_reader(tmp_path: Path) -> None:
-    log = EventLog.open(tmp_path / "show.db")
+def test_each_device_key_is_listed_and_follows_its_reader(log_at: LogAt) -> None:
+    log = open_log(log_at)
     try:
         issue_key(log, "device", "AR14", 0)
         issue_key(log, "device", "bank-1", 0)

@@ -40,7 +40,7 @@ from controller.realtime.direct import (
     DirectWebSocket,
 )
 from controller.realtime.server import WireServer
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, open_log
 from tests.support.live import Client
 
 # What each private name is used for; a missing one is named in the failure.
@@ -194,11 +194,11 @@ class PollingClient(Client):
 
 
 @asynccontextmanager
-async def controller_allowing_polling(db_path: Path) -> AsyncIterator[tuple[str, str, Any]]:
+async def controller_allowing_polling(db_path: LogAt) -> AsyncIterator[tuple[str, str, Any]]:
     """The controller's app on an ephemeral port, in this process, with HTTP long-polling
     allowed: the served controller refuses it (server.py), and a polling client is the one
     that stays on the library's path long enough to test it. Yields (url, key, engine)."""
-    log = EventLog.open(db_path)
+    log = open_log(db_path)
     try:
         key = issue_key(log, "operator", "contract test", 0)
     finally:
@@ -217,8 +217,8 @@ async def controller_allowing_polling(db_path: Path) -> AsyncIterator[tuple[str,
         await runner.cleanup()
 
 
-async def test_a_client_with_no_open_websocket_gets_its_acks_and_views(tmp_path):
-    async with controller_allowing_polling(tmp_path / "show.db") as (url, key, engine):
+async def test_a_client_with_no_open_websocket_gets_its_acks_and_views(log_at):
+    async with controller_allowing_polling(log_at) as (url, key, engine):
         polling, websocket = PollingClient(url, "operator", key), Client(url, "operator", key)
         await polling.connect()
         await websocket.connect()

@@ -4,13 +4,13 @@ clock loop, never silent."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from controller.domain.awards import DAY_MS, cash_prize
 from controller.register.events import PrizeLapsed
+from controller.store.target import LogAt
 from tests.support.busy import Busy
 from tests.support.prize_signature import kept_signature
 
@@ -18,9 +18,9 @@ PRIZE = "slots-final-1"
 
 
 @pytest.fixture
-def busy(tmp_path: Path) -> Busy:
+def busy(log_at: LogAt) -> Busy:
     """The busy show with Thandi's R1 200 Slots prize owed, decided now, 15 days to claim."""
-    b = Busy(tmp_path / "show.db")
+    b = Busy(log_at)
     b.service.record("test:award", [cash_prize(PRIZE, "slots", "1000001", 120_000,
                                                "Slots PAYOFF Final, place 1", "slots rules 43-45",
                                                b.now, 15)])

@@ -16,7 +16,7 @@ import aiohttp
 
 from controller.access.keys import issue_key
 from controller.application.child_process import ROOT
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, open_log
 from tests.support.live import Client, LiveController, live_controller
 
 BANK = "bank-1"
@@ -45,9 +45,11 @@ class Floor:
 
 
 @asynccontextmanager
-async def floor(tmp_path: Path, players: int = len(MACHINES)) -> AsyncIterator[Floor]:
-    """`players` members seated in Heat 1 of qualifying, in seat order, and bank-1's key file."""
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+async def floor(tmp_path: Path, log_at: LogAt, players: int = len(MACHINES)
+                ) -> AsyncIterator[Floor]:
+    """`players` members seated in Heat 1 of qualifying, in seat order, and bank-1's key file;
+    the controller on the log at `log_at`."""
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         for i in range(players):
             card = str(1_000_000 + i)
             for type_, payload in (("register_member", {"card": card,
@@ -55,7 +57,7 @@ async def floor(tmp_path: Path, players: int = len(MACHINES)) -> AsyncIterator[F
                                    ("slots.enter", {"card": card})):
                 ack = await mc.send(type_, payload)
                 assert ack["ok"], ack
-        log = EventLog.open(ctl.db_path)
+        log = open_log(ctl.db_path)
         try:
             key = issue_key(log, "device", BANK, 0)
             issued = log.last_seq

@@ -12,9 +12,9 @@ from controller.slotbank.api import BankClient, FeedError, Refused
 from tests.slotbank.floor import BANK, MACHINES, floor
 
 
-async def test_a_repeated_start_and_end_are_done_once(tmp_path):
-    async with floor(tmp_path) as f, BankClient((f.ctl.url,), f.key_file.read_text().strip(),
-                                                BANK) as client:
+async def test_a_repeated_start_and_end_are_done_once(tmp_path, log_at):
+    async with floor(tmp_path, log_at) as f, BankClient(
+            (f.ctl.url,), f.key_file.read_text().strip(), BANK) as client:
         first = await client.start_heat("F-7", MACHINES, 1000, 300)
         assert first["heat"] == "Heat 1"
         seq = await f.seq()
@@ -27,9 +27,9 @@ async def test_a_repeated_start_and_end_are_done_once(tmp_path):
         assert (await client.end_heat("F-7", finals))["ok"] and await f.seq() == seq
 
 
-async def test_a_refusal_is_the_controllers_sentence(tmp_path):
-    async with floor(tmp_path) as f, BankClient((f.ctl.url,), f.key_file.read_text().strip(),
-                                                BANK) as client:
+async def test_a_refusal_is_the_controllers_sentence(tmp_path, log_at):
+    async with floor(tmp_path, log_at) as f, BankClient(
+            (f.ctl.url,), f.key_file.read_text().strip(), BANK) as client:
         await client.start_heat("F-7", MACHINES, 1000, 300)
         # slots rule 11: the heat's machines are the bank's four, 101-104
         with pytest.raises(Refused) as refused:
@@ -38,8 +38,8 @@ async def test_a_refusal_is_the_controllers_sentence(tmp_path):
         assert str(refused.value).startswith("Machine 199 is not in heat F-7")
 
 
-async def test_an_unanswered_post_is_sent_again_until_the_controller_is_back(tmp_path):
-    async with floor(tmp_path) as f:
+async def test_an_unanswered_post_is_sent_again_until_the_controller_is_back(tmp_path, log_at):
+    async with floor(tmp_path, log_at) as f:
         key = f.key_file.read_text().strip()
         f.ctl.kill()
         async with BankClient((f.ctl.url,), key, BANK, retry_for_s=0.5) as client:

@@ -50,9 +50,9 @@ async def moved(folder: Path, name: str, timeout: float = 10.0) -> str:
     raise AssertionError(f"{name} was never taken from {folder}")
 
 
-async def test_the_three_kinds_of_file_play_a_heat_to_the_directors_accept(tmp_path):
+async def test_the_three_kinds_of_file_play_a_heat_to_the_directors_accept(tmp_path, log_at):
     drops = tmp_path / "drops"
-    async with floor(tmp_path) as f, f.ctl.client("display") as screen, watching(f, drops):
+    async with floor(tmp_path, log_at) as f, f.ctl.client("display") as screen, watching(f, drops):
         # slots rule 11: the rows in order are the bank's machines, seats 1..4
         drop(drops, "heat_start-0001.csv", START)
         assert await moved(drops, "heat_start-0001.csv") == "done"
@@ -79,9 +79,9 @@ async def test_the_three_kinds_of_file_play_a_heat_to_the_directors_accept(tmp_p
             "credits-0002.csv", "heat_end-0003.csv", "heat_start-0001.csv"]
 
 
-async def test_a_malformed_or_refused_file_fails_in_words_and_changes_nothing(tmp_path):
+async def test_a_malformed_or_refused_file_fails_in_words_and_changes_nothing(tmp_path, log_at):
     drops = tmp_path / "drops"
-    async with floor(tmp_path) as f, f.ctl.client("display") as screen, watching(f, drops):
+    async with floor(tmp_path, log_at) as f, f.ctl.client("display") as screen, watching(f, drops):
         before = await f.seq()
         drop(drops, "heat_start-0001.csv", START.replace("F-0042,103,1000,300",
                                                          "F-0042,103,a lot,300"))
@@ -103,9 +103,9 @@ async def test_a_malformed_or_refused_file_fails_in_words_and_changes_nothing(tm
         assert not list((drops / "done").iterdir())
 
 
-async def test_a_file_waits_while_the_controller_is_away(tmp_path):
+async def test_a_file_waits_while_the_controller_is_away(tmp_path, log_at):
     drops = tmp_path / "drops"
-    async with floor(tmp_path) as f, watching(f, drops):
+    async with floor(tmp_path, log_at) as f, watching(f, drops):
         f.ctl.kill()
         drop(drops, "heat_start-0001.csv", START)
         await asyncio.sleep(2)  # polled while nobody answers: neither done nor failed

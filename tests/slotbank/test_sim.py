@@ -14,10 +14,10 @@ VIEW = "live_heat:slots"
 SILENCE_S = 2  # the venue's feed_silence_s: the bank's system reports every 250 ms here
 
 
-async def test_a_simulated_heat_reaches_the_screens_and_waits_for_the_director(tmp_path,
+async def test_a_simulated_heat_reaches_the_screens_and_waits_for_the_director(tmp_path, log_at,
                                                                                monkeypatch):
     venue_slots_config(tmp_path, monkeypatch, feed_silence_s=SILENCE_S)
-    async with floor(tmp_path) as f, f.ctl.client("display") as screen:
+    async with floor(tmp_path, log_at) as f, f.ctl.client("display") as screen:
         sim = await asyncio.create_subprocess_exec(
             *f.feed("slots-feed-sim", "--machines", "4", "--rate", "4", "--duration", "8",
                     "--silent", "104"),
@@ -56,8 +56,8 @@ async def test_a_simulated_heat_reaches_the_screens_and_waits_for_the_director(t
         assert sorted(r["score"] for r in accepted["rows"]) == sorted(finals.values())
 
 
-async def test_a_refused_heat_start_is_said_in_words(tmp_path):
-    async with floor(tmp_path) as f:
+async def test_a_refused_heat_start_is_said_in_words(tmp_path, log_at):
+    async with floor(tmp_path, log_at) as f:
         before = await f.seq()
         # slots rule 11: a heat's machines are its seats; 4 players are seated, not 6
         sim = await f.run("slots-feed-sim", "--machines", "6", "--duration", "2")

@@ -1,6 +1,7 @@
 """Damaged log files are refused and never made worse: the db and its WAL stay byte-identical,
 whether opened by the store or by `showrunner-controller serve` (issue 12)."""
 
+# SQLite's file: damaged and truncated .db files and their WAL, byte for byte (not parametrised)
 from __future__ import annotations
 
 import gc

@@ -18,7 +18,6 @@ import pytest
 
 from controller.application.child_process import ROOT
 from controller.store.lease import Lease, NotLeader
-from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401  (fixtures)
 
 SHORT_S = 0.5
 
@@ -58,7 +57,7 @@ class Pair:
 
 
 @pytest.fixture
-def pair(postgres_url) -> Iterator[Pair]:  # noqa: F811
+def pair(postgres_url) -> Iterator[Pair]:
     writes_table(postgres_url)
     conn = psycopg.connect(postgres_url)
     Lease.prepare(conn)
@@ -69,7 +68,7 @@ def pair(postgres_url) -> Iterator[Pair]:  # noqa: F811
         closing.close()
 
 
-def test_one_leader_at_a_time_and_a_takeover_raises_the_epoch(postgres_url):  # noqa: F811
+def test_one_leader_at_a_time_and_a_takeover_raises_the_epoch(postgres_url):
     first = Lease(postgres_url, "pc-a", "http://pc-a:8080", lease_s=SHORT_S)
     second = Lease(postgres_url, "pc-b", "http://pc-b:8080", lease_s=SHORT_S)
     try:
@@ -91,7 +90,7 @@ def test_one_leader_at_a_time_and_a_takeover_raises_the_epoch(postgres_url):  # 
 
 
 def test_a_write_of_an_old_epoch_is_refused_in_its_transaction_and_writes_nothing(
-        pair, postgres_url):  # noqa: F811
+        pair, postgres_url):
     old, new, conn = pair.old, pair.new, pair.conn
     assert old.try_acquire() == 1
     fenced_write(conn, old, 1)
@@ -107,7 +106,7 @@ def test_a_write_of_an_old_epoch_is_refused_in_its_transaction_and_writes_nothin
 
 
 def test_a_takeover_waits_for_the_append_in_flight_then_fences_the_next(
-        pair, postgres_url):  # noqa: F811
+        pair, postgres_url):
     old, new, conn = pair.old, pair.new, pair.conn
     taken: list[int | None] = []
     assert old.try_acquire() == 1
@@ -127,7 +126,7 @@ def test_a_takeover_waits_for_the_append_in_flight_then_fences_the_next(
 
 
 def test_a_leader_frozen_past_its_lease_writes_nothing_when_it_wakes_and_steps_down(
-        postgres_url):  # noqa: F811
+        postgres_url):
     writes_table(postgres_url)
     frozen = subprocess.Popen([sys.executable, "-m", "tests.support.fenced_writer", postgres_url],
                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

@@ -28,7 +28,6 @@ from controller.store.sqlite import EventLog, StorageUnavailable, StoredAck, Sto
 from controller.store.target import shown
 from controller.store.users import User
 from tests.store.test_signatures_table import row as signature_row
-from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401  (fixtures)
 from tests.support.signatures import signature_png
 
 COMMANDS = [  # (command id, events): what both stores are given
@@ -180,7 +179,7 @@ def test_signatures_and_members_calls_are_kept_beside_the_log(any_log: Store) ->
 
 
 def test_both_stores_make_the_same_hashes_for_the_same_commands(
-        tmp_path: Path, postgres_url: str) -> None:  # noqa: F811
+        tmp_path: Path, postgres_url: str) -> None:
     with EventLog.open(tmp_path / "show.db") as lite, PostgresEventLog.open(postgres_url) as pg:
         append_commands(lite)
         append_commands(pg)
@@ -191,7 +190,7 @@ def test_both_stores_make_the_same_hashes_for_the_same_commands(
 
 # -- PostgreSQL's own ----------------------------------------------------------------------
 def test_two_connections_append_in_turn_and_see_each_others_events(
-        postgres_url: str) -> None:  # noqa: F811
+        postgres_url: str) -> None:
     with PostgresEventLog.open(postgres_url) as one, PostgresEventLog.open(postgres_url) as two:
         assert one.log_id == two.log_id
         assert one.append("a1", "mc", 1, [("Thing", 1, {"n": 1})], {"ok": True},
@@ -209,7 +208,7 @@ def test_two_connections_append_in_turn_and_see_each_others_events(
 
 
 def test_appends_at_once_from_two_connections_never_fork_the_chain(
-        postgres_url: str) -> None:  # noqa: F811
+        postgres_url: str) -> None:
     logs = [PostgresEventLog.open(postgres_url) for _ in range(2)]
     written: list[list[int]] = [[], []]
     failed: list[BaseException] = []
@@ -244,7 +243,7 @@ def test_appends_at_once_from_two_connections_never_fork_the_chain(
 
 
 def test_a_fence_runs_inside_the_append_and_one_that_raises_writes_nothing(
-        postgres_url: str) -> None:  # noqa: F811
+        postgres_url: str) -> None:
     class Refused(Exception):
         pass
 
@@ -272,7 +271,7 @@ def test_a_fence_runs_inside_the_append_and_one_that_raises_writes_nothing(
 
 
 def test_a_repeated_command_id_is_an_integrity_error_and_a_lost_database_outlived_or_unavailable(
-        postgres_url: str) -> None:  # noqa: F811
+        postgres_url: str) -> None:
     with PostgresEventLog.open(postgres_url) as log:
         log.append("c1", "mc", 1, [("Thing", 1, {})], {"ok": True}, principal="p", digest=None)
         with pytest.raises(psycopg.IntegrityError):  # a bug in the caller, not the storage
@@ -309,7 +308,7 @@ def end_connections(url: str, refuse_new: bool = False) -> None:
 
 
 def test_a_database_it_must_not_use_is_refused_and_left_as_it_was(
-        postgres_cluster: Any) -> None:  # noqa: F811
+        postgres_cluster: Any) -> None:
     empty = postgres_cluster.new_database()
     with pytest.raises(StoreError, match="no such event log"):
         PostgresEventLog.open(empty, create=False)
@@ -336,7 +335,7 @@ def test_a_database_it_must_not_use_is_refused_and_left_as_it_was(
 
 
 def test_the_leader_leases_fence_refuses_an_append_of_an_epoch_taken_over(
-        postgres_url: str) -> None:  # noqa: F811
+        postgres_url: str) -> None:
     old = Lease(postgres_url, "pc-a", "http://pc-a:8080", lease_s=0.3)  # its table made first
     new = Lease(postgres_url, "pc-b", "http://pc-b:8080", lease_s=0.3)
     try:
@@ -360,7 +359,7 @@ def test_the_leader_leases_fence_refuses_an_append_of_an_epoch_taken_over(
 
 
 def test_two_controllers_opening_a_new_database_at_once_make_one_log(
-        postgres_url: str) -> None:  # noqa: F811
+        postgres_url: str) -> None:
     opened: list[PostgresEventLog] = []
     start = threading.Barrier(2)
 
@@ -388,7 +387,7 @@ def test_an_unreachable_database_is_a_store_error_that_shows_no_password() -> No
 
 
 def test_reads_go_page_by_page_through_the_whole_log(
-        postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(postgres, "PAGE", 4)  # 6 events: a full page and a short one
     with PostgresEventLog.open(postgres_url) as log, PostgresEventLog.open(postgres_url) as two:
         append_commands(log)

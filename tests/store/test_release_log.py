@@ -10,6 +10,7 @@ every event type that release defines but `RehearsalStarted`, which only a rehea
 release-0.2-rehearsal.db.
 """
 
+# SQLite's file: the release-migration fixtures are .db files (not parametrised)
 from __future__ import annotations
 
 import hashlib

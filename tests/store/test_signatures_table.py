@@ -9,6 +9,7 @@ from pathlib import Path
 
 from controller.store.signatures import StoredSignature
 from controller.store.sqlite import SCHEMA_VERSION, EventLog
+from controller.store.target import LogAt, open_log
 from tests.support.signatures import signature_png
 
 
@@ -17,8 +18,8 @@ def row(png: bytes, by: str = "Thandi", at_ms: int = 1) -> StoredSignature:
                            at_ms, by)
 
 
-def test_the_same_image_twice_is_one_row_and_reads_back_whole(tmp_path: Path) -> None:
-    with EventLog.open(tmp_path / "show.db") as log:
+def test_the_same_image_twice_is_one_row_and_reads_back_whole(log_at: LogAt) -> None:
+    with open_log(log_at) as log:
         png = signature_png()
         first = log.put_signature(row(png))
         again = log.put_signature(row(png, by="Sipho", at_ms=2))
@@ -31,6 +32,7 @@ def test_the_same_image_twice_is_one_row_and_reads_back_whole(tmp_path: Path) ->
         assert log.signature("0" * 64) is None
 
 
+# SQLite's file: a format-3 file (its user_version) upgraded in place
 def test_an_older_log_gains_the_table_and_still_verifies(tmp_path: Path) -> None:
     path = tmp_path / "show.db"
     with EventLog.open(path) as log:

@@ -1,4 +1,5 @@
-"""The event log: durable appends, hash chain, and refusing files it must not touch."""
+"""The event log: durable appends, hash chain (on each store, `log_at`), and refusing files it
+must not touch (SQLite's)."""
 
 import itertools
 import sqlite3
@@ -8,10 +9,12 @@ import sys
 import pytest
 
 from controller.store.sqlite import EventLog, StoredAck, StoreError
+from controller.store.target import open_log
+from tests.support.stores import by_hand
 
 
 def make_log(path, commands=3):
-    log = EventLog.open(path)
+    log = open_log(path)
     for i in range(commands):
         events = [("Thing", 1, {"n": i}), ("Other", 2, {"n": -i})]
         log.append(f"c{i}", "mc", 1000 + i, events, {"ok": True}, principal="key:mc",
@@ -19,8 +22,13 @@ def make_log(path, commands=3):
     return log
 
 
-def test_appends_chain_and_replay_in_order(tmp_path):
-    log = make_log(tmp_path / "s.db")
+def first_broken_link(db, after=0):
+    with open_log(db) as log:
+        return log.first_broken_link(after=after)
+
+
+def test_appends_chain_and_replay_in_order(log_at):
+    log = make_log(log_at)
     rows = list(log.read())
     assert [r.seq for r in rows] == [1, 2, 3, 4, 5, 6]
     assert all(b.prev_hash == a.hash for a, b in itertools.pairwise(rows))
@@ -29,28 +37,29 @@ def test_appends_chain_and_replay_in_order(tmp_path):
     assert log.ack_for("key:mc", "c1") == StoredAck("d1", {"ok": True, "seq": 4})
     assert log.ack_for("key:other", "c1") is None
     log.close()
-    reopened = EventLog.open(tmp_path / "s.db")
-    assert (reopened.last_seq, reopened.last_hash) == (6, rows[-1].hash)
+    with open_log(log_at) as reopened:
+        assert (reopened.last_seq, reopened.last_hash) == (6, rows[-1].hash)
 
 
-def test_an_edited_event_breaks_the_chain_at_that_event(tmp_path):
-    make_log(tmp_path / "s.db").close()
-    with sqlite3.connect(tmp_path / "s.db") as db:
+def test_an_edited_event_breaks_the_chain_at_that_event(log_at):
+    make_log(log_at).close()
+    with by_hand(log_at) as db:
         db.execute("""UPDATE events SET data = '{"n":99}' WHERE seq = 3""")
-    assert EventLog.open(tmp_path / "s.db").first_broken_link() == (
+    assert first_broken_link(log_at) == (
         3, "its content does not match its hash")
 
 
-def test_an_edited_version_breaks_the_chain_at_that_event(tmp_path):
+def test_an_edited_version_breaks_the_chain_at_that_event(log_at):
     # the version is part of what is hashed: replaying old data as a newer shape is tampering
-    make_log(tmp_path / "s.db").close()
-    with sqlite3.connect(tmp_path / "s.db") as db:
+    make_log(log_at).close()
+    with by_hand(log_at) as db:
         db.execute("UPDATE events SET version = 2 WHERE seq = 1")
         db.execute("UPDATE events SET version = 1 WHERE seq = 4")
-    assert EventLog.open(tmp_path / "s.db").first_broken_link() == (
+    assert first_broken_link(log_at) == (
         1, "its content does not match its hash")
 
 
+# SQLite's file: its user_version, and its bytes untouched
 def test_a_log_from_a_newer_version_is_refused_and_untouched(tmp_path):
     path = tmp_path / "s.db"
     make_log(path).close()
@@ -62,6 +71,7 @@ def test_a_log_from_a_newer_version_is_refused_and_untouched(tmp_path):
     assert path.read_bytes() == before
 
 
+# SQLite's file: garbage bytes, untouched
 def test_a_corrupt_file_is_refused_and_untouched(tmp_path):
     path = tmp_path / "s.db"
     path.write_bytes(b"this is not a database" * 100)
@@ -71,6 +81,7 @@ def test_a_corrupt_file_is_refused_and_untouched(tmp_path):
     assert path.read_bytes() == before
 
 
+# SQLite's file: garbage bytes given to `serve --db` as a file
 def test_controller_stops_at_start_with_a_clear_message(tmp_path):
     path = tmp_path / "s.db"
     path.write_bytes(b"garbage" * 1000)
@@ -83,18 +94,18 @@ def test_controller_stops_at_start_with_a_clear_message(tmp_path):
     assert path.read_bytes() == b"garbage" * 1000
 
 
-def test_issued_keys_are_safe_on_a_command_line(tmp_path):
+def test_issued_keys_are_safe_on_a_command_line(log_at):
     from controller.access.keys import issue_key
     from controller.domain.keys import new_key
 
-    log = EventLog.open(tmp_path / "s.db")
-    keys = [issue_key(log, "display", "screen", 0) for _ in range(200)] + [
-        new_key() for _ in range(200)]
+    with open_log(log_at) as log:
+        keys = [issue_key(log, "display", "screen", 0) for _ in range(200)] + [
+            new_key() for _ in range(200)]
     assert all(k[0] != "-" and k.isalnum() and len(k) >= 32 for k in keys)
 
 
-def test_every_new_log_has_its_own_identity(tmp_path):
-    one, two = EventLog.open(tmp_path / "one.db"), EventLog.open(tmp_path / "two.db")
+def test_every_new_log_has_its_own_identity(new_log_at):
+    one, two = open_log(new_log_at()), open_log(new_log_at())
     try:
         assert one.log_id != two.log_id and len(one.log_id) == 32
     finally:
@@ -102,32 +113,32 @@ def test_every_new_log_has_its_own_identity(tmp_path):
         two.close()
 
 
-def test_a_start_from_a_snapshot_follows_the_chain_from_it_and_every_key(tmp_path):
+def test_a_start_from_a_snapshot_follows_the_chain_from_it_and_every_key(log_at):
     # what `serve` checks when it starts from a snapshot at `after` (docs/operations.md)
     from controller.access.keys import issue_key
 
-    path = tmp_path / "s.db"
-    log = make_log(path, commands=6)  # events 1-12
+    log = make_log(log_at, commands=6)  # events 1-12
     issue_key(log, "operator", "mc", 0)  # event 13
     log.close()
-    assert EventLog.open(path).first_broken_link(after=6) is None
-    with sqlite3.connect(path) as db:
+    assert first_broken_link(log_at, 6) is None
+    with by_hand(log_at) as db:
         db.execute("""UPDATE events SET data = '{"n":99}' WHERE seq = 9""")
     for after in (0, 4, 8):  # an edit after the snapshot is found wherever it starts
-        assert EventLog.open(path).first_broken_link(after=after) == (
+        assert first_broken_link(log_at, after) == (
             9, "its content does not match its hash")
-    assert EventLog.open(path).first_broken_link(after=10) is None  # audit verify's to find
-    with sqlite3.connect(path) as db:
+    assert first_broken_link(log_at, 10) is None  # audit verify's to find
+    with by_hand(log_at) as db:
         db.execute("UPDATE principals SET role = 'auditor'")
-    assert EventLog.open(path).first_broken_link(after=10)[0] == 0  # the keys table, always
-    with sqlite3.connect(path) as db:
+    assert first_broken_link(log_at, 10)[0] == 0  # the keys table, always
+    with by_hand(log_at) as db:
         db.execute("UPDATE principals SET role = 'operator'")
         db.execute("DELETE FROM events WHERE seq = 13")
-    seq, reason = EventLog.open(path).first_broken_link(after=10) or (0, "")
+    seq, reason = first_broken_link(log_at, 10) or (0, "")
     assert seq == 13 and reason.endswith("names event 13, which is not in the log: events were "
                                           "removed from its end")
 
 
+# SQLite's file: its query plan (EXPLAIN QUERY PLAN) shows the index is used
 def test_a_start_from_a_snapshot_still_holds_the_keys_issued_before_it_to_the_chain(tmp_path):
     # the keys and people before the snapshot are read from their own index, not the whole log
     from controller.access.keys import issue_key

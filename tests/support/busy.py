@@ -1,19 +1,18 @@
-"""A service over a real SQLite log with a show under way: members registered, entries seated
-and scored in each tournament, a Super 9 ticket sold, screens enrolled. Commands sent to it get
-past their first checks, so a test of what a command may change reaches the rules."""
+"""A service over a real log (either store) with a show under way: members registered, entries
+seated and scored in each tournament, a Super 9 ticket sold, screens enrolled. Commands sent to
+it get past their first checks, so a test of what a command may change reaches the rules."""
 
 from __future__ import annotations
 
 import hashlib
 import pickle
-from pathlib import Path
 from typing import Any
 
 from controller.access.keys import Principal
 from controller.application.features import build_features
 from controller.application.service import Service
 from controller.application.show import Show
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, open_log
 from tests.promotions.super9_floor import WEDNESDAY, ms
 
 ROLE_OF = {"screens": "technician", "playlists": "technician", "cue": "announcer"}
@@ -47,9 +46,9 @@ def role_for(command_type: str) -> str:
 class Busy:
     """The service, the commands it answered, and fingerprints of what a refusal must keep."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: LogAt) -> None:
         self.now = ms(f"{WEDNESDAY} 10:00")
-        self.log = EventLog.open(path)
+        self.log = open_log(path)
         self.service = Service(self.log, Show(build_features()), self.tick)
         self.service.replay()
         self.sent = 0

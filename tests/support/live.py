@@ -16,10 +16,11 @@ from typing import Any
 import socketio
 
 from controller.access.keys import issue_key
-from controller.application.child_process import ROOT, ControllerProcess
+from controller.application.child_process import ControllerProcess
 from controller.domain.commands import ROLES
 from controller.store.target import LogAt, open_log
 from showrunner.contract.delta import patch
+from tests.support.stores import run_dir
 
 PROMOTIONS = 5  # slots, wildcard, roulette, poker, super9: one PromotionConfigured each
 #: the events a fresh live controller's log starts with: a KeyIssued per role key
@@ -100,8 +101,8 @@ class LiveController(ControllerProcess):
     """A controller process with a key for every role; it can be killed and started again."""
 
     def __init__(self, db_path: LogAt, extra_args: tuple[str, ...] = (),
-                 cwd: Path = ROOT) -> None:
-        super().__init__(db_path, extra_args=extra_args, cwd=cwd)
+                 cwd: Path | None = None) -> None:
+        super().__init__(db_path, extra_args=extra_args, cwd=cwd or run_dir(db_path))
         self.keys: dict[str, str] = {}
 
     def issue_keys(self) -> None:
@@ -120,7 +121,7 @@ class LiveController(ControllerProcess):
         return await asyncio.to_thread(super().start, timeout)
 
     async def restart(self) -> None:
-        """Kill and start again on the same file and port."""
+        """Kill and start again on the same log and port."""
         self.kill()
         await self.start()
 
@@ -135,7 +136,7 @@ class LiveController(ControllerProcess):
 
 
 @asynccontextmanager
-async def live_controller(db_path: Path,
+async def live_controller(db_path: LogAt,
                           extra_args: tuple[str, ...] = ()) -> AsyncIterator[LiveController]:
     """A controller on `db_path`; `extra_args` go to `serve` (e.g. ("--playlists", DIR))."""
     controller = LiveController(db_path, extra_args)

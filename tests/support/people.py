@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import aiohttp
 
 from controller.access.people import add_user
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, open_log
 
 PASSWORD = "correct horse battery"
 
 
-def add_person(db_path: Path, name: str, role: str, password: str = PASSWORD) -> None:
+def add_person(db_path: LogAt, name: str, role: str, password: str = PASSWORD) -> None:
     """Add `name` unless the log has them already (a controller may be running on it)."""
-    log = EventLog.open(db_path)
+    log = open_log(db_path)
     try:
         if not log.users(name):
             add_user(log, name, role, password, 0)

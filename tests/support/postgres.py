@@ -67,6 +67,8 @@ class Cluster:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait(10)
+        if self.process.stdout:
+            self.process.stdout.close()
 
 
 def _as_user() -> tuple[str, int | None, int | None]:

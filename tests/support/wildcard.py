@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 import yaml
 
 from controller.application.service import wall_clock_ms
+from controller.store.target import LogAt
 from tests.support.live import LiveController
 from tests.support.season import card_of, season, write_log
 from tests.support.zones import noon_zone
@@ -51,11 +52,12 @@ async def freeze_when_bins_close(mc: Any) -> dict[str, Any]:
 
 
 async def season_show(directory: Path, monkeypatch: Any, events: int,
-                      close_in_ms: int) -> LiveController:
-    """A controller started on a generated season of `events` events in `directory` (its keys
-    issued), on a Wild Card draw day whose bins close `close_in_ms` from now, and three of the
-    season's members activated: the first start replays the whole season."""
-    db = directory / "season.db"
+                      close_in_ms: int, db: LogAt | None = None) -> LiveController:
+    """A controller started on a generated season of `events` events in `db` (by default
+    season.db in `directory`, which holds its config; its keys issued), on a Wild Card draw day
+    whose bins close `close_in_ms` from now, and three of the season's members activated: the
+    first start replays the whole season."""
+    db = db or directory / "season.db"
     write_log(db, season(events, random.Random(7), wall_clock_ms(), close=True), wall_clock_ms())
     write_wildcard_config(directory / "config", close_in_ms=close_in_ms)
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(directory / "config"))

@@ -1,6 +1,6 @@
 """Fixtures of the page tests: one Chromium for the whole run (a launch per test cost about a
 second each), a fresh browser context for every page a test opens (its own cookies and
-storage, closed after the test), one live controller per test.
+storage, closed after the test), one live controller per test, on each store.
 
 The shared browser's Playwright connection lives on one event loop, so every test here runs on
 the session's loop (pytest-asyncio's `loop_scope`), and so do the fixtures below.
@@ -16,6 +16,7 @@ import pytest_asyncio
 from playwright.async_api import Browser, async_playwright
 from pytest_asyncio import is_async_test
 
+from controller.store.target import LogAt
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.support.live import LiveController, live_controller
 
@@ -50,6 +51,7 @@ async def browser(chromium: Browser) -> AsyncIterator[Browser]:
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def ctl(tmp_path: Path) -> AsyncIterator[LiveController]:
-    async with live_controller(tmp_path / "show.db") as controller:
+async def ctl(log_at: LogAt) -> AsyncIterator[LiveController]:
+    """A controller on each store in turn (`log_at`)."""
+    async with live_controller(log_at) as controller:
         yield controller

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from controller.application.settings import CONFIG_DIR_ENV
 from tests.support.browser import needs_chromium
 from tests.support.live import LiveController, live_controller
 from tests.support.prize_night import roulette_prizes
+from tests.support.stores import by_hand
 from tests.support.tables import write_tables_config
 from tests.web.test_console_done_when import console
 from tests.web.test_signing import draw
@@ -94,7 +94,7 @@ async def test_the_auditor_certifies_a_period_with_a_signature_drawn_on_the_pad(
     await dialog.get_by_role("button", name="Accept").click()
     await expect(page.locator("#au-certify-ack")).to_contain_text(
         "Certified Wild Card draw from 2024-01-18 to 2024-01-18; the report now carries it.")
-    with sqlite3.connect(ctl.db_path) as con:
+    with by_hand(ctl.db_path) as con:
         (data,) = con.execute("SELECT data FROM events WHERE type = 'AuditCertified'").fetchone()
         certified = json.loads(data)
         (kept,) = con.execute("SELECT sha256 FROM signatures").fetchone()
@@ -114,12 +114,12 @@ async def test_the_auditor_certifies_a_period_with_a_signature_drawn_on_the_pad(
 
 
 async def test_the_auditor_reads_the_register_and_the_report_of_a_real_final(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+        tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     # roulette rule 27 (the final's prizes), slots rules 43, 45: owed with the time left; the
     # auditor sees them, may not pay them, and the report shows the winners in rand
     write_tables_config(tmp_path / "config")
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         await roulette_prizes(mc)  # Sipho R200, Thandi R80, by real commands
         page = await console(browser, ctl, "auditor")
         rows = page.locator("#au-register tr")

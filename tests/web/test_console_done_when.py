@@ -93,9 +93,9 @@ def screenshot_jpeg() -> str:
     return base64.b64encode(buffer.getvalue()).decode()
 
 
-async def test_a_takeover_with_an_announcement_and_hand_back(tmp_path: Path,
+async def test_a_takeover_with_an_announcement_and_hand_back(log_at,
                                                              browser: Browser) -> None:
-    async with live_controller(tmp_path / "show.db") as ctl:
+    async with live_controller(log_at) as ctl:
         tech = await console(browser, ctl, "technician")  # the technician enrols the screen
         await run_generic(tech, "Screens", "Enrol", {
             "Screen": SCREEN, "Group": GROUP,
@@ -150,11 +150,12 @@ async def test_a_takeover_with_an_announcement_and_hand_back(tmp_path: Path,
             replica.link.stop()
 
 
-async def test_a_roulette_heat_with_a_no_spin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+async def test_a_roulette_heat_with_a_no_spin(tmp_path: Path, log_at,
+                                              monkeypatch: pytest.MonkeyPatch,
                                               browser: Browser) -> None:
     write_tables_config(tmp_path / "config")
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("display") as screen:
+    async with live_controller(log_at) as ctl, ctl.client("display") as screen:
         page = await console(browser, ctl)
         await tab(page, "Tournament")
         await page.get_by_role("button", name="Roulette", exact=True).click()
@@ -213,12 +214,12 @@ async def test_a_roulette_heat_with_a_no_spin(tmp_path: Path, monkeypatch: pytes
 
 
 async def test_a_super9_game_to_the_jackpot_on_the_keypad(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+        tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     zone, offset = noon_zone()
     start = dt.datetime.now(dt.UTC) + dt.timedelta(hours=offset, seconds=12)
     write_config(tmp_path / "super9.yaml", start.replace(microsecond=0), zone)
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("display") as screen:
+    async with live_controller(log_at) as ctl, ctl.client("display") as screen:
         page = await console(browser, ctl)
         await run_generic(page, "Members", "Register member",
                           {"Card": "1234567", "Display name": "Thandi Mokoena"})
@@ -255,9 +256,9 @@ async def test_a_super9_game_to_the_jackpot_on_the_keypad(
         await shoot(page, "super9-won")
 
 
-async def test_an_announcer_is_refused_operator_actions(tmp_path: Path,
+async def test_an_announcer_is_refused_operator_actions(log_at,
                                                         browser: Browser) -> None:
-    async with live_controller(tmp_path / "show.db") as ctl:
+    async with live_controller(log_at) as ctl:
         page = await log_in(browser, ctl, "announcer", "/cue")  # their home is the cue page
         before = event_types(ctl.db_path)
         answer = await page.goto(f"{ctl.url}/tablet")

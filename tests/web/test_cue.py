@@ -45,10 +45,10 @@ def seconds(countdown: str) -> int:
 
 
 async def test_announcer_reads_the_wild_card_winner_and_acknowledges_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+        tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     write_wildcard_config(tmp_path / "config", close_in_ms=12_000)
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         page = await open_cue(browser, ctl)
         await expect(page.locator("#conn")).to_have_text("Online")
         now = page.locator("#now")
@@ -157,13 +157,13 @@ async def shoot(page: Page, name: str) -> None:
 
 
 async def test_reminders_give_way_to_time_up_and_nothing_read_aloud_names_a_rule(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+        tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     # rules 39-40: the winner, the reminders, then time up; each replaces the one before (the
     # bins close 12 s on: a slow machine opens Chromium and the page before the activations)
     write_wildcard_config(tmp_path / "config", close_in_ms=12_000, reveal_delay_ms=1000,
                           claim_seconds=12, reminder_seconds=(8, 4))
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         page = await open_cue(browser, ctl, viewport=MONITOR)
         await expect(page.locator("#conn")).to_have_text("Online")
         sound = page.get_by_role("button", name="Tap to enable sound")
@@ -204,11 +204,11 @@ async def test_reminders_give_way_to_time_up_and_nothing_read_aloud_names_a_rule
 
 
 async def test_a_long_seat_draw_fits_the_screen_in_both_orientations(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+        tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     # slots rule 16: the semi-final seats are drawn and read out, thirty names at once
     write_wildcard_config(tmp_path / "config", close_in_ms=4000, reveal_delay_ms=500)
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         await ok(mc, "register_member", {"card": "2000000", "display_name": "Wanda Wildcard"})
         await ok(mc, "wildcard.activate", {"card": "2000000"})
         await ok(mc, "wildcard.register_decline", {"card": "2000000", "in_person": True,

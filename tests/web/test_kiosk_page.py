@@ -30,7 +30,7 @@ from controller.access.keys import issue_key, revoke_key
 from controller.application.settings import CONFIG_DIR_ENV
 from controller.domain.keys import key_hash
 from controller.promotions.wildcard.entries import NO_ENTRIES
-from controller.store.sqlite import EventLog
+from controller.store.target import open_log
 from tests.integration.test_keys import Raw
 from tests.support.browser import needs_chromium
 from tests.support.live import Client, LiveController, live_controller
@@ -51,7 +51,7 @@ MEMBERS = (
 
 def kiosk_key(db: Path, name: str = KIOSK) -> str:
     """A kiosk key issued at the shell, as `key issue --role kiosk` does."""
-    log = EventLog.open(db)
+    log = open_log(db)
     try:
         return issue_key(log, "kiosk", name, 0)
     finally:
@@ -59,7 +59,7 @@ def kiosk_key(db: Path, name: str = KIOSK) -> str:
 
 
 def calls(db: Path, card: str) -> list[tuple[str, str, str]]:
-    log = EventLog.open(db)
+    log = open_log(db)
     try:
         return [(c.name, c.action, c.outcome) for c in log.calls_for(card)]
     finally:
@@ -104,10 +104,10 @@ async def shoot(page: Page, name: str, viewport: dict[str, int]) -> None:
 
 
 async def test_a_swipe_activates_the_members_tickets_and_the_page_forgets_them(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+        tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     write_wildcard_config(tmp_path / "config", close_in_ms=3_600_000)
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
-    db = tmp_path / "show.db"
+    db = log_at
     async with live_controller(db) as ctl, ctl.client() as mc:
         await register(mc)
         key = kiosk_key(db)
@@ -154,7 +154,7 @@ async def test_a_swipe_activates_the_members_tickets_and_the_page_forgets_them(
         await mc.wait_view("draw:wildcard", lambda d: d["activated"] == 1)
         assert calls(db, "1000001")[-2:] == [(KIOSK, "lookup", "ok"), (KIOSK, "activate", "ok")]
         assert calls(db, "9999999") == [(KIOSK, "lookup", "no_entries")]
-        log = EventLog.open(db)
+        log = open_log(db)
         try:
             actors = [r.actor for r in log.read() if r.type == "WildcardActivated"]
         finally:
@@ -183,10 +183,10 @@ async def test_a_swipe_activates_the_members_tickets_and_the_page_forgets_them(
 
 
 async def test_once_the_pool_is_frozen_the_receipt_gives_the_ticket_numbers(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+        tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     write_wildcard_config(tmp_path / "config", close_in_ms=10_000)
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
-    db = tmp_path / "show.db"
+    db = log_at
     async with live_controller(db) as ctl, ctl.client() as mc:
         for card, name in (("1000002", "Sipho Ndlovu"), ("1000004", "Ayanda Zulu")):
             assert (await mc.send("register_member", {"card": card, "display_name": name}))["ok"]
@@ -210,7 +210,7 @@ async def test_once_the_pool_is_frozen_the_receipt_gives_the_ticket_numbers(
 
 
 async def test_outside_the_bins_the_kiosk_says_when_they_open(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+        tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     config = tmp_path / "config"
     write_wildcard_config(config, close_in_ms=3 * 3_600_000)
     settings = yaml.safe_load((config / "wildcard.yaml").read_text())
@@ -218,7 +218,7 @@ async def test_outside_the_bins_the_kiosk_says_when_they_open(
     settings["bins_open"] = opens.strftime("%H:%M:00")
     (config / "wildcard.yaml").write_text(yaml.safe_dump(settings))
     monkeypatch.setenv(CONFIG_DIR_ENV, str(config))
-    db = tmp_path / "show.db"
+    db = log_at
     async with live_controller(db) as ctl, ctl.client() as mc:
         await register(mc)
         page = await open_kiosk(browser, ctl, kiosk_key(db))
@@ -244,12 +244,12 @@ async def test_outside_the_bins_the_kiosk_says_when_they_open(
 
 
 async def test_a_revoked_kiosk_is_cut_at_once_and_listed_on_screens(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+        tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     write_wildcard_config(tmp_path / "config", close_in_ms=3_600_000)
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
-    db = tmp_path / "show.db"
+    db = log_at
     async with live_controller(db) as ctl, ctl.client("technician") as tech:
-        log = EventLog.open(db)
+        log = open_log(db)
         try:  # a slot bank's device key of the same name is another row
             issue_key(log, "device", KIOSK, 0)
         finally:
@@ -282,7 +282,7 @@ async def test_a_revoked_kiosk_is_cut_at_once_and_listed_on_screens(
         await screens.locator("#kiosks-title").scroll_into_view_if_needed()
         await shoot(screens, "screens-kiosks-1280x800", {"width": 1280, "height": 800})
 
-        log = EventLog.open(db)
+        log = open_log(db)
         try:
             revoke_key(log, 0, hash_prefix=key_hash(key)[:12], reason="kiosk stolen")
         finally:
@@ -296,10 +296,10 @@ async def test_a_revoked_kiosk_is_cut_at_once_and_listed_on_screens(
 
 
 async def test_a_kiosk_may_only_look_up_and_activate_at_its_rate(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch) -> None:
     write_wildcard_config(tmp_path / "config", close_in_ms=3_600_000)
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
-    db = tmp_path / "show.db"
+    db = log_at
     async with live_controller(db) as ctl, ctl.client() as mc:
         await register(mc)
         kiosk = Raw(ctl.url, "/kiosk", {"key": kiosk_key(db)})
@@ -345,7 +345,7 @@ async def test_a_kiosk_may_only_look_up_and_activate_at_its_rate(
         finally:
             await kiosk.close()
         assert "refusing Lobby kiosk" in "".join(ctl.output)  # logged once per storm
-        log = EventLog.open(db)
+        log = open_log(db)
         try:
             assert log.last_seq == seq  # nothing refused changed the log
         finally:

@@ -19,7 +19,6 @@ from controller.store.target import open_log
 from tests.support.browser import needs_chromium
 from tests.support.live import LiveController
 from tests.support.ports import free_port
-from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401  (fixtures)
 from tests.web.test_login import fill_login
 from tests.web.test_tablet import done, send
 
@@ -38,7 +37,7 @@ def on_pc(url: str, folder: Path, host: str, standby: bool) -> LiveController:
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def two_pcs(tmp_path: Path, postgres_url: str  # noqa: F811
+async def two_pcs(tmp_path: Path, postgres_url: str
                   ) -> AsyncIterator[tuple[LiveController, LiveController]]:
     leader = on_pc(postgres_url, tmp_path / "pc-a", "127.0.0.1", standby=False)
     standby = on_pc(postgres_url, tmp_path / "pc-b", "localhost", standby=True)

@@ -55,10 +55,10 @@ async def draw_strokes(page: Page) -> None:
 
 
 async def test_the_winner_signs_on_the_pad_and_the_prize_reads_back_paid(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+        tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     write_tables_config(tmp_path / "config")
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         await roulette_prizes(mc)  # roulette rule 27: Sipho R200, Thandi R80
         page = await prizes_tab(browser, ctl)
         owed = page.locator("#pz-owed tr")
@@ -118,6 +118,7 @@ def write_fast_claims(directory: Path) -> tuple[str, str]:
 
 async def test_an_owed_prize_lapses_at_its_deadline_on_the_rehearsal_clock(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+    # SQLite's file: a rehearsal's own log is always a file (`rehearse --db PATH`)
     _, today = write_fast_claims(tmp_path / "config")
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
     ctl = Rehearsal(tmp_path / "rehearsal.db", ("--promotion", "roulette", "--at",

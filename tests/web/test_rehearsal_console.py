@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-import sqlite3
-from pathlib import Path
 
 from playwright.async_api import Browser, expect
 
+from controller.store.target import LogAt
 from tests.support.browser import needs_chromium
 from tests.support.live import LiveController
 from tests.support.people import PASSWORD, open_page_as
+from tests.support.stores import by_hand
 from tests.web.test_tablet_console import shoot
 
 pytestmark = needs_chromium
@@ -18,13 +18,11 @@ pytestmark = needs_chromium
 MOMENT = "Wild Card draw: the bins close at 18:00 on 18 January 2024 — from 2024-01-18 17:55"
 
 
-def chain_head(db: Path) -> tuple[int, str]:
+def chain_head(db: LogAt) -> tuple[int, str]:
     """The live log's last (seq, hash), read without writing."""
-    ro = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        return ro.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-    finally:
-        ro.close()
+    with by_hand(db) as con:
+        return tuple(con.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1"
+                                 ).fetchone())
 
 
 async def test_the_mc_rehearses_the_wild_card_night_from_the_console(ctl: LiveController,

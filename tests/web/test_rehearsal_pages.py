@@ -1,5 +1,6 @@
 """The MC's tablet and the cue page carry a REHEARSAL banner on a rehearsal log, never live."""
 
+# SQLite's file: a rehearsal's own log is always a file (`rehearse --db PATH`); not parametrised
 from __future__ import annotations
 
 import asyncio

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -21,9 +20,11 @@ import pytest
 from playwright.async_api import Browser, Locator, Page, expect
 
 from controller.application.settings import CONFIG_DIR_ENV
+from controller.store.target import LogAt
 from tests.integration.test_super9_session import write_config
 from tests.support.browser import needs_chromium
 from tests.support.live import Client, live_controller
+from tests.support.stores import by_hand
 from tests.support.tables import write_tables_config
 from tests.support.zones import noon_zone
 from tests.web.test_tablet_console import event_types, open_console, shoot, tab
@@ -32,12 +33,12 @@ pytestmark = needs_chromium
 
 
 def signatures(db_path: Path) -> list[tuple[str, int]]:
-    with sqlite3.connect(db_path) as db:
+    with by_hand(db_path) as db:
         return db.execute("SELECT sha256, strokes FROM signatures").fetchall()
 
 
 def acknowledged(db_path: Path) -> list[dict[str, Any]]:
-    with sqlite3.connect(db_path) as db:
+    with by_hand(db_path) as db:
         return [json.loads(d) for (d,) in db.execute(
             "SELECT data FROM events WHERE type = 'TournamentScoreAcknowledged'")]
 
@@ -67,13 +68,14 @@ async def sign_on_pad(page: Page, asks: str = "") -> None:
 
 
 @asynccontextmanager
-async def poker_player(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser,
-                       score: int | None = None) -> AsyncIterator[tuple[Any, Page, str]]:
+async def poker_player(tmp_path: Path, log_at: LogAt, monkeypatch: pytest.MonkeyPatch,
+                       browser: Browser, score: int | None = None
+                       ) -> AsyncIterator[tuple[Any, Page, str]]:
     """A live controller on the tables' dates with Thandi entered in poker qualifying (and her
     score after 10 hands, if given), and the console open: (controller, page, entry)."""
     write_tables_config(tmp_path / "config")
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         await ok(mc, "register_member", {"card": "1000001", "display_name": "Thandi Mokoena"})
         entry = (await ok(mc, "poker.enter", {"card": "1000001"}))["events"][0]["data"]["entry"]
         if score is not None:
@@ -103,10 +105,10 @@ async def scored_heat(mc: Client) -> list[str]:
 
 
 async def test_players_sign_the_roulette_score_sheet_on_the_console(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+        tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     write_tables_config(tmp_path / "config")
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         entries = await scored_heat(mc)
         page = await open_console(browser, ctl)
         await tab(page, "Roulette")
@@ -157,10 +159,10 @@ async def test_players_sign_the_roulette_score_sheet_on_the_console(
 
 
 async def test_a_dispute_is_recorded_with_the_players_signature(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+        tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     write_tables_config(tmp_path / "config")
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         await ok(mc, "register_member", {"card": "1000001", "display_name": "Thandi Mokoena"})
         await ok(mc, "roulette.enter", {"card": "1000001", "heat": "Heat 1"})
         await ok(mc, "roulette.open_betting", {"stage": "qualifying", "heat": "Heat 1"})
@@ -179,12 +181,12 @@ async def test_a_dispute_is_recorded_with_the_players_signature(
 
 
 async def test_the_director_signs_off_a_super9_ticket_s_new_numbers(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+        tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     zone, offset = noon_zone()  # the session an hour from now, the same day
     start = dt.datetime.now(dt.UTC) + dt.timedelta(hours=offset + 1)
     write_config(tmp_path / "super9.yaml", start.replace(microsecond=0), zone)
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client() as mc:
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
         await ok(mc, "super9.sell_ticket", {"ticket": "0421"})
         numbers = [1, 2, 3, 4, 5, 6, 7, 8, 9]
         await ok(mc, "super9.enter_ticket", {"ticket": "0421", "original": numbers,
@@ -204,8 +206,10 @@ async def test_the_director_signs_off_a_super9_ticket_s_new_numbers(
 
 
 async def test_a_poker_score_is_signed_for_from_the_tournament_panel(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
-    async with poker_player(tmp_path, monkeypatch, browser, score=2400) as (ctl, page, entry):
+        tmp_path: Path, log_at: LogAt, monkeypatch: pytest.MonkeyPatch,
+        browser: Browser) -> None:
+    async with poker_player(tmp_path, log_at, monkeypatch, browser,
+                            score=2400) as (ctl, page, entry):
         await tab(page, "Tournament")
         await page.get_by_role("button", name="Poker", exact=True).click()
         # poker rule 20: each score acknowledged and signed for by the participant
@@ -227,8 +231,10 @@ async def test_a_poker_score_is_signed_for_from_the_tournament_panel(
 
 
 async def test_all_commands_asks_for_a_signature_on_the_pad(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
-    async with poker_player(tmp_path, monkeypatch, browser, score=2400) as (ctl, page, entry):
+        tmp_path: Path, log_at: LogAt, monkeypatch: pytest.MonkeyPatch,
+        browser: Browser) -> None:
+    async with poker_player(tmp_path, log_at, monkeypatch, browser,
+                            score=2400) as (ctl, page, entry):
         await tab(page, "All commands")
         await page.get_by_role("button", name="Poker", exact=True).click()
         await page.get_by_role("button", name="Acknowledge score", exact=True).click()
@@ -243,17 +249,18 @@ async def test_all_commands_asks_for_a_signature_on_the_pad(
 
 
 def scores(db_path: Path) -> list[tuple[str, dict[str, Any]]]:
-    with sqlite3.connect(db_path) as db:
+    with by_hand(db_path) as db:
         return [(t, json.loads(d)) for t, d in db.execute(
             "SELECT type, data FROM events WHERE type IN ('TournamentScoreRecorded', "
             "'TournamentScoreCorrected') ORDER BY seq")]
 
 
 async def test_a_poker_score_above_the_plausible_maximum_is_confirmed_on_the_panel(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+        tmp_path: Path, log_at: LogAt, monkeypatch: pytest.MonkeyPatch,
+        browser: Browser) -> None:
     # poker rules 20, 35, 51: the score a player signs for is one the MC checked; above the
     # plausible maximum a first score and a correction both need the MC's explicit "Yes"
-    async with poker_player(tmp_path, monkeypatch, browser) as (ctl, page, _):
+    async with poker_player(tmp_path, log_at, monkeypatch, browser) as (ctl, page, _):
         await tab(page, "Tournament")
         await page.get_by_role("button", name="Poker", exact=True).click()
         await page.get_by_label("Find the player").fill("thandi")
@@ -279,10 +286,12 @@ async def test_a_poker_score_above_the_plausible_maximum_is_confirmed_on_the_pan
 
 
 async def test_closing_a_stage_with_unsigned_scores_warns_the_mc(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+        tmp_path: Path, log_at: LogAt, monkeypatch: pytest.MonkeyPatch,
+        browser: Browser) -> None:
     # poker rule 20 under score_signatures "warn" (the default): the stage closes, and the MC
     # reads who has not signed for their score
-    async with poker_player(tmp_path, monkeypatch, browser, score=2400) as (ctl, page, _):
+    async with poker_player(tmp_path, log_at, monkeypatch, browser,
+                            score=2400) as (ctl, page, _):
         await tab(page, "All commands")
         await page.get_by_role("button", name="Poker", exact=True).click()
         await page.get_by_role("button", name="Close stage", exact=True).click()

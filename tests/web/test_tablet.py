@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from tests.support.browser import needs_chromium
 from tests.support.live import STARTUP as LIVE_STARTUP
 from tests.support.live import LiveController
 from tests.support.people import open_page_as
+from tests.support.stores import by_hand
 
 VIEWPORT = {"width": 1280, "height": 800}
 # A Socket.IO packet on /control: 42 = event, 43 = ack; then the ack id and the JSON body.
@@ -29,7 +29,7 @@ STARTUP = LIVE_STARTUP + 1  # and the UserAdded of the operator who logs in
 
 def event_count(db_path: Path) -> int:
     """Events commands wrote, after the start-up's config events."""
-    with sqlite3.connect(db_path) as db:
+    with by_hand(db_path) as db:
         return db.execute("SELECT COUNT(*) FROM events").fetchone()[0] - STARTUP
 
 

@@ -12,7 +12,6 @@ import datetime as dt
 import os
 import re
 import signal
-import sqlite3
 import time
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from tests.integration.test_super9_session import write_config
 from tests.support.browser import needs_chromium
 from tests.support.live import Client, LiveController, live_controller
 from tests.support.people import open_page_as
+from tests.support.stores import by_hand
 from tests.support.wildcard import write_wildcard_config
 from tests.support.zones import noon_zone
 
@@ -35,7 +35,7 @@ PORTRAIT = {"width": 800, "height": 1280}
 
 
 def event_types(db_path: Path) -> list[str]:
-    with sqlite3.connect(db_path) as db:
+    with by_hand(db_path) as db:
         return [row[0] for row in db.execute("SELECT type FROM events ORDER BY seq")]
 
 
@@ -143,11 +143,11 @@ async def register_and_score(ctl: LiveController, browser: Browser, screen: Clie
     await shoot(page, "all-commands")
 
 
-async def test_a_wild_card_draw_to_a_claim(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+async def test_a_wild_card_draw_to_a_claim(tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch,
                                            browser: Browser) -> None:
     write_wildcard_config(tmp_path / "config", close_in_ms=9000)
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("display") as screen:
+    async with live_controller(log_at) as ctl, ctl.client("display") as screen:
         page = await open_console(browser, ctl)
         for card, name in (("1000001", "Thandi Mokoena"), ("1000002", "Sipho Ndlovu")):
             await run_generic(page, "Members", "Register member",
@@ -203,13 +203,13 @@ async def test_a_wild_card_draw_to_a_claim(tmp_path: Path, monkeypatch: pytest.M
         await shoot(page, "wildcard-finalist")
 
 
-async def test_a_super9_spin_on_the_keypad(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+async def test_a_super9_spin_on_the_keypad(tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch,
                                            browser: Browser) -> None:
     zone, offset = noon_zone()
     start = dt.datetime.now(dt.UTC) + dt.timedelta(hours=offset, seconds=10)
     write_config(tmp_path / "super9.yaml", start.replace(microsecond=0), zone)
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("display") as screen:
+    async with live_controller(log_at) as ctl, ctl.client("display") as screen:
         page = await open_console(browser, ctl)
         await run_generic(page, "Super 9", "Sell ticket", {"Ticket": "0421"})
         numbers = "1, 2, 3, 4, 5, 6, 7, 8, 9"
@@ -277,14 +277,14 @@ async def test_all_commands_shows_only_what_the_role_may_send(ctl: LiveControlle
 
 
 async def test_an_expired_countdown_then_a_confirmed_redraw(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+        tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     config = tmp_path / "config"
     write_wildcard_config(config, close_in_ms=8000)
     settings = yaml.safe_load((config / "wildcard.yaml").read_text())
     settings.update(claim_seconds=10, reminder_seconds=[5])  # the shortest claim the model allows
     (config / "wildcard.yaml").write_text(yaml.safe_dump(settings))
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(config))
-    async with live_controller(tmp_path / "show.db") as ctl, ctl.client("display") as screen:
+    async with live_controller(log_at) as ctl, ctl.client("display") as screen:
         page = await open_console(browser, ctl)
         for card, name in (("1000001", "Thandi Mokoena"), ("1000002", "Sipho Ndlovu")):
             await run_generic(page, "Members", "Register member",

@@ -28,11 +28,11 @@ pytestmark = needs_chromium
 LEAD_S = 6
 
 
-async def test_the_held_reading_banner_applies_the_number(tmp_path: Path,
+async def test_the_held_reading_banner_applies_the_number(tmp_path: Path, log_at,
                                                           monkeypatch: pytest.MonkeyPatch,
                                                           browser: Browser) -> None:
     session_soon(tmp_path, monkeypatch, LEAD_S)
-    db = tmp_path / "show.db"
+    db = log_at
     async with live_controller(db) as ctl, ctl.client() as mc:
         keys = device_keys(db)
         await play_game(mc)
@@ -90,10 +90,10 @@ async def test_the_held_reading_banner_applies_the_number(tmp_path: Path,
 
 
 async def test_the_roulette_panel_shows_no_more_bets_and_takes_a_typed_number(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+        tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     write_tables_config(tmp_path / "config")
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
-    db = tmp_path / "show.db"
+    db = log_at
     async with live_controller(db) as ctl, ctl.client() as mc:
         keys = device_keys(db)
         assert (await mc.send("register_member", {"card": "1000001",

@@ -8,17 +8,17 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from controller.access.keys import issue_key
 from controller.application.settings import CONFIG_DIR_ENV
-from controller.store.sqlite import EventLog
+from controller.store.target import LogAt, open_log
 from tests.support.live import Client, LiveController, live_controller
+from tests.support.stores import by_hand
 from tests.support.super9 import play_game, session_soon
 from tests.support.tables import write_tables_config
 from tests.wheel.processes import Pty, Watched, key_file, reader, wheel_sim
@@ -40,14 +40,14 @@ def game(n: int, number: int | None, last: int | None = None, repeats: int = 3,
     return lines
 
 
-def events(db: Path) -> int:
-    with sqlite3.connect(db) as connection:
+def events(db: LogAt) -> int:
+    with by_hand(db) as connection:
         return connection.execute("SELECT COUNT(*) FROM events").fetchone()[0]
 
 
-def spins_logged(db: Path) -> list[tuple[str, dict[str, Any]]]:
+def spins_logged(db: LogAt) -> list[tuple[str, dict[str, Any]]]:
     """Every Super 9 spin in the log: (its command id, its reading)."""
-    with sqlite3.connect(db) as connection:
+    with by_hand(db) as connection:
         rows = connection.execute("SELECT command_id, data FROM events WHERE type = "
                                   "'Super9SpinEntered' ORDER BY seq").fetchall()
     return [(command_id, json.loads(data)["reading"]) for command_id, data in rows]
@@ -63,17 +63,18 @@ async def ok(mc: Client, command: str, payload: dict[str, Any] | None = None) ->
 
 
 @asynccontextmanager
-async def session(tmp_path: Path, monkeypatch: Any
+async def session(tmp_path: Path, monkeypatch: Any, new_log_at: Callable[[], LogAt]
                   ) -> AsyncIterator[tuple[LiveController, Client, Path]]:
-    """A controller with a Super 9 session playing at table AR14 and AR14's device key file."""
+    """A controller with a Super 9 session playing at table AR14 and AR14's device key file
+    (a fresh log for each try at a later session)."""
     lead_s = LEAD_S
     while True:
         starts = time.time() + lead_s - 1  # at the latest: the config's time drops its fraction
         session_soon(tmp_path, monkeypatch, lead_s)
-        db = tmp_path / f"show-{lead_s}s.db"
+        db = new_log_at()
         async with live_controller(db) as ctl, ctl.client() as mc:
             if starts - time.time() >= ENTRY_S or lead_s >= 4 * LEAD_S:
-                log = EventLog.open(db)
+                log = open_log(db)
                 try:
                     key = issue_key(log, "device", "AR14", 0)
                 finally:
@@ -84,9 +85,10 @@ async def session(tmp_path: Path, monkeypatch: Any
         lead_s *= 2
 
 
-async def test_repeats_garbage_no_spin_and_a_restart_through_a_pty(tmp_path, monkeypatch):
+async def test_repeats_garbage_no_spin_and_a_restart_through_a_pty(tmp_path, monkeypatch,
+                                                                  new_log_at):
     link = tmp_path / "wheel"
-    async with session(tmp_path, monkeypatch) as (ctl, mc, key):
+    async with session(tmp_path, monkeypatch, new_log_at) as (ctl, mc, key):
         pty = Pty(link)
         wheel = reader(ctl.url, key, link)
         try:
@@ -160,9 +162,9 @@ async def test_repeats_garbage_no_spin_and_a_restart_through_a_pty(tmp_path, mon
 
 
 async def test_the_reader_comes_back_after_the_port_and_the_controller_go_away(
-        tmp_path, monkeypatch):
+        tmp_path, monkeypatch, new_log_at):
     link = tmp_path / "wheel"
-    async with session(tmp_path, monkeypatch) as (ctl, mc, key):
+    async with session(tmp_path, monkeypatch, new_log_at) as (ctl, mc, key):
         pty = Pty(link)
         wheel = reader(ctl.url, key, link)
         try:
@@ -203,9 +205,10 @@ async def test_the_reader_comes_back_after_the_port_and_the_controller_go_away(
             pty.close()
 
 
-async def test_the_simulators_stream_gives_each_number_once(tmp_path, monkeypatch):
+async def test_the_simulators_stream_gives_each_number_once(tmp_path, monkeypatch,
+                                                           new_log_at):
     link = tmp_path / "wheel"
-    async with session(tmp_path, monkeypatch) as (ctl, mc, key):
+    async with session(tmp_path, monkeypatch, new_log_at) as (ctl, mc, key):
         # none of these is the ticket's 1-9, so no SUPER 9 call stops the game
         never = ",".join(str(n) for n in list(range(10, 37)) * 3)
         sim = wheel_sim(link, "--interval", "0.1", "--numbers", never)
@@ -254,8 +257,8 @@ async def test_the_simulators_stream_gives_each_number_once(tmp_path, monkeypatc
             sim.stop()
 
 
-async def test_the_plain_line_protocol_over_tcp(tmp_path, monkeypatch):
-    async with session(tmp_path, monkeypatch) as (ctl, mc, key):
+async def test_the_plain_line_protocol_over_tcp(tmp_path, monkeypatch, new_log_at):
+    async with session(tmp_path, monkeypatch, new_log_at) as (ctl, mc, key):
         connected: asyncio.Queue[asyncio.StreamWriter] = asyncio.Queue()
 
         async def accept(_: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -290,13 +293,13 @@ async def test_the_plain_line_protocol_over_tcp(tmp_path, monkeypatch):
 
 
 async def test_a_roulette_heats_spin_closes_at_no_more_bets_and_takes_the_number(
-        tmp_path, monkeypatch):
+        tmp_path, log_at, monkeypatch):
     write_tables_config(tmp_path)  # roulette qualifying today, the table open now
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))
-    db = tmp_path / "show.db"
+    db = log_at
     link = tmp_path / "wheel"
     async with live_controller(db) as ctl, ctl.client() as mc:
-        log = EventLog.open(db)
+        log = open_log(db)
         try:
             key = key_file(tmp_path, issue_key(log, "device", "AR14", 0))
         finally:
