@@ -10,32 +10,28 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sqlite3
 import time
-from pathlib import Path
 
 import pytest
 
 from controller.application.service import wall_clock_ms
+from controller.store.target import LogAt, open_log
 from tests.support.wildcard import draw_to_claim, season_show
 
 EVENTS = int(os.environ.get("SHOWRUNNER_SEASON_EVENTS", "200000"))
 
 
-def snapshot_seqs(db: Path) -> list[int]:
-    with sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True) as con:
-        try:
-            return [seq for (seq,) in con.execute("SELECT seq FROM snapshots ORDER BY seq")]
-        except sqlite3.OperationalError:  # the controller has not made the table yet
-            return []
+def snapshot_seqs(db: LogAt) -> list[int]:
+    with open_log(db, create=False) as log:
+        return sorted(row.seq for row in log.snapshots())
 
 
 @pytest.mark.timeout(120 + EVENTS // 2000)  # writing and first replaying a season: minutes
-async def test_a_claim_is_back_on_screen_from_the_snapshot_after_a_sigkill(tmp_path,
+async def test_a_claim_is_back_on_screen_from_the_snapshot_after_a_sigkill(tmp_path, log_at,
                                                                            monkeypatch):
     # wild card rules 39-40: the claim's 90 s run from an absolute deadline a restart keeps
     # the bins stay open while the first start replays the whole season
-    ctl = await season_show(tmp_path, monkeypatch, EVENTS, max(30_000, EVENTS // 15))
+    ctl = await season_show(tmp_path, monkeypatch, EVENTS, max(30_000, EVENTS // 15), log_at)
     db = ctl.db_path
     try:
         async with ctl.client() as mc:
@@ -63,6 +59,6 @@ async def test_a_claim_is_back_on_screen_from_the_snapshot_after_a_sigkill(tmp_p
         ctl.stop()
 
 
-def last_seq(db: Path) -> int:
-    with sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True) as con:
-        return con.execute("SELECT MAX(seq) FROM events").fetchone()[0]
+def last_seq(db: LogAt) -> int:
+    with open_log(db, create=False) as log:
+        return log.last_seq
