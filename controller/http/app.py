@@ -66,7 +66,7 @@ from controller.realtime.sharing import Sharing
 from controller.realtime.standing_by import stand_by
 from controller.rehearsal.log import Rehearsing, require_kind
 from controller.rehearsal.runner import RehearsalRunner
-from controller.store.lease import Lease
+from controller.store.lease import Lease, NotLeader
 from controller.store.log import StoredLog
 from controller.store.postgres import PostgresEventLog
 from controller.store.target import LogAt, files_of, open_log
@@ -219,7 +219,8 @@ class Leader:
         self.tasks: list[asyncio.Task[None]] = []
 
     def prepare(self) -> None:
-        """Record the marks and configs the log must hold before the show runs on."""
+        """Record the marks and configs the log must hold before the show runs on (its
+        appends are fenced: they need the lease's epoch to be the log's)."""
         service = self.hub.service
         log = service.log
         if self.rehearsal is not None:  # before the configs: the mark is the first show event
@@ -233,6 +234,11 @@ class Leader:
         self.prepared = True
 
     def start(self) -> None:
+        """Lead: the lease renewed first (a start's checks, loading and configs may have
+        outlasted it, and its renewal begins only here: until then commands would be refused
+        `not_leader`; one whose epoch moved on meanwhile must not lead)."""
+        if self.lease is not None and not self.lease.renew():
+            raise NotLeader("")
         hub = self.hub
         assert self.snapshots is not None
         self.tasks += [asyncio.create_task(hub.run_clock()),
