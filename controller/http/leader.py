@@ -19,9 +19,7 @@ lease_key: web.AppKey[Lease | None] = web.AppKey("lease")
 def leadership(lease: Lease | None) -> dict[str, Any]:
     if lease is None:
         return {"leading": True, "leader": "", "controllers": []}
-    leader = lease.leader()
-    return {"leading": lease.holds(),
-            "leader": leader.address if leader is not None and leader.live else "",
+    return {"leading": lease.holds(), "leader": lease.leader_address(),
             "controllers": lease.controllers()}
 
 
@@ -33,7 +31,6 @@ async def leader_handler(request: web.Request) -> web.Response:
 def add_leader_route(app: web.Application, lease: Lease | None) -> None:
     app[lease_key] = lease
     app.router.add_get("/leader", leader_handler)
-
 
 
 def not_leading(app: web.Application) -> NotLeader | None:

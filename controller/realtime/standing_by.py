@@ -58,7 +58,8 @@ async def stand_by(hub: Hub, lease: Lease, appended: Appended,
             tried = time.monotonic()
             try:
                 epoch = await asyncio.to_thread(lease.try_acquire)
-                leader = None if epoch is not None else await asyncio.to_thread(lease.leader)
+                holder = "" if epoch is not None else await asyncio.to_thread(
+                    lease.leader_address)
             except psycopg.Error as exc:
                 faults.failed(exc)
             else:
@@ -66,7 +67,6 @@ async def stand_by(hub: Hub, lease: Lease, appended: Appended,
                     await appended.close()  # a leader follows nobody
                     _lead(hub, lease, checked, take_over)
                     return
-                holder = leader.address if leader is not None and leader.live else ""
                 if holder and holder != said:
                     said = holder
                     print(f"standby: the controller at {holder} serves the show; taking over "

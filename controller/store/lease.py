@@ -140,8 +140,7 @@ class Lease:
         """`NotLeader` (with the leader's address) unless this controller holds the lease by its
         own clock: a command is refused before it is decided on a standby's state."""
         if not self.holds():
-            leader = self.leader()
-            raise NotLeader(leader.address if leader is not None and leader.live else "")
+            raise NotLeader(self.leader_address())
 
     def step_down(self) -> None:
         """Give the lease up at a clean stop: a standby takes over at once, not after it runs
@@ -162,6 +161,11 @@ class Lease:
                                 "%s * interval '1 second' ORDER BY address", (SEEN_S,))
         others = [row[0] for row in rows if row[0] != self.address]
         return [self.address, *others]
+
+    def leader_address(self) -> str:
+        """Where the controller whose lease is live is reached ("" while none holds one)."""
+        leader = self.leader()
+        return leader.address if leader is not None and leader.live else ""
 
     def leader(self) -> Leader | None:
         row = self._execute("SELECT epoch, holder, address, expires_at > now() "
