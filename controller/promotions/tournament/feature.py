@@ -50,7 +50,7 @@ from controller.promotions.tournament.payloads import (
     StartHeat,
     VoidScore,
 )
-from controller.promotions.tournament.state import Entry, Search, Stage, StageSpec
+from controller.promotions.tournament.state import Entries, Entry, Search, Stage, StageSpec
 from showrunner.contract.fields import (
     MAX_SCORE,
 )
@@ -82,7 +82,7 @@ class Tournament(TournamentFolds, Configurable[Any], Feature):
 
     def __init__(self, members: Members, config: TournamentConfig) -> None:
         self.members = members
-        self.entries: dict[str, Entry] = {}
+        self.entries = Entries()
         self.search = Search()
         self.forms: set[str] = set()
         self._seq = 0

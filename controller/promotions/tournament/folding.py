@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from sys import intern
 from typing import Any
 
 from controller.domain.config import PromotionConfigured
@@ -26,7 +27,7 @@ from controller.promotions.tournament.events import (
     TournamentStageClosed,
     TournamentTieBroken,
 )
-from controller.promotions.tournament.state import Entry, Stage
+from controller.promotions.tournament.state import Entries, Entry, Stage
 from controller.promotions.tournament.views import TournamentViews
 
 
@@ -38,6 +39,7 @@ class TournamentFolds(TournamentViews):
     """
 
     forms: set[str]
+    entries: Entries
     _seq: int
     #: Configurable's fold of a new config, which `Tournament` also inherits
     configured: Callable[[PromotionConfigured], set[str]]
@@ -77,8 +79,8 @@ class TournamentFolds(TournamentViews):
         return dirty | {self.ops_view}
 
     def _on_entered(self, ev: TournamentEntered) -> set[str]:
-        e = Entry(ev.entry, ev.card, ev.stage, ev.payment, ev.paid, ev.at_ms, ev.origin)
-        self.entries[e.id] = e
+        e = self.entries.add(ev.entry, ev.card, ev.stage, ev.payment, ev.paid, ev.at_ms,
+                             ev.origin)
         stage = self.stages[e.stage]
         stage.entries.append(e.id)
         stage.cards.setdefault(e.card, []).append(e.id)
@@ -198,7 +200,7 @@ class TournamentFolds(TournamentViews):
     def set_status(self, e: Entry, status: str) -> None:
         stage = self.stages[e.stage]
         self.untrack(stage, e)
-        e.status = status
+        e.status = intern(status)
         self.track(stage, e)
 
     @staticmethod
@@ -221,7 +223,7 @@ class TournamentFolds(TournamentViews):
     def _seat(cls, stage: Stage, e: Entry, heat: str | None, seat: int | None) -> None:
         stage.free_seat(e)
         cls.untrack(stage, e)
-        e.heat, e.seat = heat, seat
+        e.heat, e.seat = None if heat is None else intern(heat), seat
         cls.track(stage, e)
         if heat is not None and seat is not None:
             stage.seats[(heat, seat)] = e.id

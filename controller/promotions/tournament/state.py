@@ -2,15 +2,20 @@
 
 Plain data, changed only by `Tournament.apply`; the indices on `Stage` (seats, cards, last heat)
 keep entering and seating independent of the number of entries, and `Search` the console's
-player search (snapshots pickle the folded state: no functions in it).
+player search (snapshots pickle the folded state: no functions in it). `Entries` keeps the
+entries as columns, and an `Entry` is a view of one row.
 """
 
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field, fields
+from array import array
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from itertools import chain
-from operator import attrgetter, itemgetter
+from operator import itemgetter
+from sys import intern
+from typing import overload
 
 from controller.domain.standings import Standings
 
@@ -27,32 +32,221 @@ class StageSpec:
     heat_size: int = 6
 
 
-@dataclass(slots=True)
 class Entry:
-    """One buy-in. Slotted: a season's log holds a million of them, kept and snapshotted."""
+    """One buy-in: a row of its tournament's `Entries`, read and changed through its fields
+    (properties, not a general descriptor: Python runs a property's getter inline, and a
+    replay reads a million entries' fields many times)."""
 
-    id: str
-    card: str
-    stage: str
-    payment: str
-    paid: int
-    at_ms: int
-    origin: str | None
-    heat: str | None = None
-    seat: int | None = None
-    score: int | None = None
-    scored_at_ms: int = 0
-    status: str = "active"  # active | disqualified | forfeited | refunded | to_final
-    proxy: str | None = None
-    signed: bool = False  # the participant signed for the score as it stands
+    __slots__ = ("row", "table")
 
-    def __reduce__(self) -> tuple[type[Entry], tuple[object, ...]]:
-        """Pickled as its fields in order (a snapshot loads a million in a fraction of the
-        time a dict of attributes each takes)."""
-        return Entry, _ENTRY_FIELDS(self)
+    @property
+    def id(self) -> str:
+        return self.table.id[self.row]
+
+    @property
+    def card(self) -> str:
+        return self.table.card[self.row]
+
+    @property
+    def stage(self) -> str:
+        return self.table.stage[self.row]
+
+    @property
+    def payment(self) -> str:
+        return self.table.payment[self.row]
+
+    @property
+    def paid(self) -> int:
+        return self.table.paid[self.row]
+
+    @property
+    def at_ms(self) -> int:
+        return self.table.at_ms[self.row]
+
+    @property
+    def origin(self) -> str | None:  # the entry it qualified from
+        return self.table.origin[self.row]
+
+    @property
+    def heat(self) -> str | None:
+        return self.table.heat[self.row]
+
+    @heat.setter
+    def heat(self, value: str | None) -> None:
+        self.table.heat[self.row] = value
+
+    @property
+    def seat(self) -> int | None:
+        return self.table.seat[self.row]
+
+    @seat.setter
+    def seat(self, value: int | None) -> None:
+        self.table.seat[self.row] = value
+
+    @property
+    def score(self) -> int | None:
+        return self.table.score[self.row]
+
+    @score.setter
+    def score(self, value: int | None) -> None:
+        self.table.score[self.row] = value
+
+    @property
+    def scored_at_ms(self) -> int:
+        return self.table.scored_at_ms[self.row]
+
+    @scored_at_ms.setter
+    def scored_at_ms(self, value: int) -> None:
+        self.table.scored_at_ms[self.row] = value
+
+    @property
+    def status(self) -> str:  # active | disqualified | forfeited | refunded | to_final
+        return self.table.status[self.row]
+
+    @status.setter
+    def status(self, value: str) -> None:
+        self.table.status[self.row] = value
+
+    @property
+    def proxy(self) -> str | None:
+        return self.table.proxy[self.row]
+
+    @proxy.setter
+    def proxy(self, value: str | None) -> None:
+        self.table.proxy[self.row] = value
+
+    @property
+    def signed(self) -> bool:  # the participant signed for the score as it stands
+        return bool(self.table.signed[self.row])
+
+    @signed.setter
+    def signed(self, value: bool) -> None:
+        self.table.signed[self.row] = value
+
+    def __init__(self, table: Entries, row: int) -> None:
+        self.table, self.row = table, row
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Entry) and (self.table, self.row) == (other.table, other.row)
+
+    def __hash__(self) -> int:
+        return hash((id(self.table), self.row))
+
+    def __repr__(self) -> str:
+        return f"Entry({self.id!r}, card={self.card!r}, stage={self.stage!r}, " \
+               f"heat={self.heat!r}, seat={self.seat!r}, score={self.score!r}, " \
+               f"status={self.status!r})"
 
 
-_ENTRY_FIELDS = attrgetter(*(f.name for f in fields(Entry)))
+class Entries:
+    """A tournament's entries as columns, one row per entry in the order they were made.
+
+    A season's log holds a million entries: a million objects, and a dict of their ids, took
+    seconds to load from a snapshot; columns of shared strings and arrays of integers load in
+    a fraction of that. An id is its promotion's letter and the entry's number
+    (showrunner/contract/fields.py), so its row is found from its digits; an id made otherwise
+    is looked up in `others`. Strings that many entries share (cards, stages, heats) are
+    interned, so a snapshot keeps each once.
+    """
+
+    def __init__(self) -> None:
+        self.id: list[str] = []
+        self.others: dict[str, int] = {}  # id -> row, for ids that are not "<letter><row + 1>"
+        self.card: list[str] = []
+        self.stage: list[str] = []
+        self.payment: list[str] = []
+        self.paid = array("q")
+        self.at_ms = array("q")
+        self.origin: list[str | None] = []
+        self.heat: list[str | None] = []
+        self.seat: list[int | None] = []
+        self.score: list[int | None] = []
+        self.scored_at_ms = array("q")
+        self.status: list[str] = []
+        self.proxy: list[str | None] = []
+        self.signed = array("b")
+
+    def add(self, id_: str, card: str, stage: str, payment: str, paid: int, at_ms: int,
+            origin: str | None) -> Entry:
+        """A new entry, active, with no seat or score yet."""
+        row = len(self.id)
+        if self._row_by_number(id_) != row:
+            self.others[id_] = row
+        self.id.append(id_)
+        self.card.append(intern(card))
+        self.stage.append(intern(stage))
+        self.payment.append(intern(payment))
+        self.paid.append(paid)
+        self.at_ms.append(at_ms)
+        self.origin.append(origin)
+        self.heat.append(None)
+        self.seat.append(None)
+        self.score.append(None)
+        self.scored_at_ms.append(0)
+        self.status.append("active")
+        self.proxy.append(None)
+        self.signed.append(0)
+        return Entry(self, row)
+
+    @staticmethod
+    def _row_by_number(id_: str) -> int | None:
+        digits = id_[1:]
+        return int(digits) - 1 if digits.isascii() and digits.isdigit() else None
+
+    def row_of(self, id_: str) -> int | None:
+        row = self._row_by_number(id_)
+        if row is not None and 0 <= row < len(self.id) and self.id[row] == id_:
+            return row
+        return self.others.get(id_)
+
+    def get(self, id_: str) -> Entry | None:
+        row = self.row_of(id_)
+        return None if row is None else Entry(self, row)
+
+    def __getitem__(self, id_: str) -> Entry:
+        row = self.row_of(id_)
+        if row is None:
+            raise KeyError(id_)
+        return Entry(self, row)
+
+    def __contains__(self, id_: object) -> bool:
+        return isinstance(id_, str) and self.row_of(id_) is not None
+
+    def __len__(self) -> int:
+        return len(self.id)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.id)
+
+    def values(self) -> Rows:
+        """Every entry, in the order they were made."""
+        return Rows(self)
+
+
+class Rows(Sequence[Entry]):
+    """The entries of an `Entries`, in order, each made as it is reached."""
+
+    def __init__(self, table: Entries) -> None:
+        self.table = table
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+    @overload
+    def __getitem__(self, i: int) -> Entry: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Entry]: ...
+
+    def __getitem__(self, i: int | slice) -> Entry | list[Entry]:
+        if isinstance(i, slice):
+            return [Entry(self.table, r) for r in range(len(self.table))[i]]
+        return Entry(self.table, range(len(self.table))[i])
+
+    def __iter__(self) -> Iterator[Entry]:
+        return (Entry(self.table, r) for r in range(len(self.table)))
+
+    def __reversed__(self) -> Iterator[Entry]:
+        return (Entry(self.table, r) for r in reversed(range(len(self.table))))
 
 
 #: the longest piece of a name or card filed on its own: a longer search looks up its rarest

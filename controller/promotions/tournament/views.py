@@ -14,7 +14,7 @@ from controller.domain.heats import heat_number
 from controller.domain.members import Member, Members
 from controller.domain.prizes import prize_table
 from controller.promotions.tournament.config import PoolConfig
-from controller.promotions.tournament.state import CARD_TAIL, Entry, Search, Stage
+from controller.promotions.tournament.state import CARD_TAIL, Entries, Entry, Search, Stage
 from showrunner.contract.money import format_zar
 
 #: unsigned scores outside any heat (poker's qualifying) kept on the operator's view: the latest
@@ -35,7 +35,7 @@ class TournamentViews:
     members: Members
     order: list[str]
     stages: dict[str, Stage]
-    entries: dict[str, Entry]
+    entries: Entries
     search: Search
     pool_configs: list[PoolConfig]
     pools: dict[str, int]
