@@ -81,15 +81,15 @@ class TournamentFolds(TournamentViews):
     def _on_entered(self, ev: TournamentEntered) -> set[str]:
         e = self.entries.add(ev.entry, ev.card, ev.stage, ev.payment, ev.paid, ev.at_ms,
                              ev.origin)
-        stage = self.stages[e.stage]
-        stage.entries.append(e.id)
-        stage.cards.setdefault(e.card, []).append(e.id)
-        self.search.add(e.id, self.name_of(e.card), e.card)
+        stage, id_, card = self.stages[ev.stage], e.id, e.card
+        stage.entries.append(id_)
+        stage.cards.setdefault(card, []).append(id_)
+        self.search.add(id_, self.name_of(card), card)
         self.track(stage, e)
         self._seat(stage, e, ev.heat, ev.seat)
         self.add_money(ev.paid)
         dirty = self.money_views(ev.paid)
-        if self.later(e.stage):
+        if self.later(ev.stage):
             dirty |= {self.seating_view, self.qualifiers_view}
         return dirty
 
@@ -190,11 +190,12 @@ class TournamentFolds(TournamentViews):
         e.score = score
         e.signed = False  # a signature is for the score as it stood
         self.track(stage, e)
+        id_, card = e.id, e.card
         if score is None:
-            stage.standings.drop(e.id, e.card)
+            stage.standings.drop(id_, card)
         else:
             self._seq += 1
-            stage.standings.put(e.id, e.card, score, self._seq)
+            stage.standings.put(id_, card, score, self._seq)
         return self.standing_views(stage)
 
     def set_status(self, e: Entry, status: str) -> None:
@@ -206,18 +207,21 @@ class TournamentFolds(TournamentViews):
     @staticmethod
     def track(stage: Stage, e: Entry) -> None:
         """File `e` under its heat (Stage.heats, Stage.unscored)."""
-        stage.heats.setdefault(e.heat, {})[e.id] = None
-        if e.status == "active" and e.score is None:
-            stage.unscored.setdefault(e.heat, set()).add(e.id)
-        if e.status == "active" and e.score is not None and not e.signed:
-            stage.unsigned.setdefault(e.heat, set()).add(e.id)
+        heat, id_ = e.heat, e.id  # each read of a field is a lookup in its column
+        stage.heats.setdefault(heat, {})[id_] = None
+        if e.status == "active":
+            if e.score is None:
+                stage.unscored.setdefault(heat, set()).add(id_)
+            elif not e.signed:
+                stage.unsigned.setdefault(heat, set()).add(id_)
 
     @staticmethod
     def untrack(stage: Stage, e: Entry) -> None:
         """Take `e` out of its heat's files, before its heat, score or status changes."""
-        stage.heats.get(e.heat, {}).pop(e.id, None)
-        stage.unscored.get(e.heat, set()).discard(e.id)
-        stage.unsigned.get(e.heat, set()).discard(e.id)
+        heat, id_ = e.heat, e.id
+        stage.heats.get(heat, {}).pop(id_, None)
+        stage.unscored.get(heat, set()).discard(id_)
+        stage.unsigned.get(heat, set()).discard(id_)
 
     @classmethod
     def _seat(cls, stage: Stage, e: Entry, heat: str | None, seat: int | None) -> None:
