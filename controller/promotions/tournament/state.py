@@ -345,6 +345,31 @@ class Search:
         self.cards.add(card[-CARD_TAIL:])
 
 
+class Seats:
+    """The active seats of a stage, (heat, seat) -> entry: kept by heat, so a million seats
+    are a hundred thousand small dicts of numbers rather than a million (heat, seat) keys."""
+
+    def __init__(self) -> None:
+        self.by_heat: dict[str, dict[int, str]] = {}
+
+    def __contains__(self, seat: object) -> bool:
+        return isinstance(seat, tuple) and seat[1] in self.by_heat.get(seat[0], ())
+
+    def get(self, seat: tuple[str, int]) -> str | None:
+        return self.by_heat.get(seat[0], {}).get(seat[1])
+
+    def __setitem__(self, seat: tuple[str, int], entry: str) -> None:
+        self.by_heat.setdefault(seat[0], {})[seat[1]] = entry
+
+    def pop(self, seat: tuple[str, int]) -> None:
+        """The seat is free (it may already be)."""
+        heat = self.by_heat.get(seat[0])
+        if heat is not None:
+            heat.pop(seat[1], None)
+            if not heat:
+                del self.by_heat[seat[0]]
+
+
 @dataclass
 class Stage:
     spec: StageSpec
@@ -354,7 +379,7 @@ class Stage:
     places: dict[str, int] = field(default_factory=dict)  # key -> final place, once closed
     started: set[str] = field(default_factory=set)
     previous: list[str] = field(default_factory=list)  # keys on show before the last change
-    seats: dict[tuple[str, int], str] = field(default_factory=dict)  # active seat -> entry
+    seats: Seats = field(default_factory=Seats)  # active seat -> entry
     cards: dict[str, list[str]] = field(default_factory=dict)  # card -> its entries here
     last_heat: int = 0  # the highest heat number seated so far
     # heat (None: not seated) -> its entries, in entry order; and -> those still to score
@@ -368,4 +393,4 @@ class Stage:
     def free_seat(self, e: Entry) -> None:
         """The seat `e` holds is free again (an entry not yet seated holds none)."""
         if e.heat is not None and e.seat is not None:
-            self.seats.pop((e.heat, e.seat), None)
+            self.seats.pop((e.heat, e.seat))
