@@ -84,7 +84,7 @@ class TournamentFolds(TournamentViews):
         stage, id_, card = self.stages[ev.stage], e.id, e.card
         stage.entries.append(id_)
         stage.cards.setdefault(card, []).append(id_)
-        self.search.add(id_, self.name_of(card), card)
+        self.search.add(self.name_of(card), card)
         self.track(stage, e)
         self._seat(stage, e, ev.heat, ev.seat)
         self.add_money(ev.paid)

@@ -270,19 +270,20 @@ class Filed:
     """Entries filed under a key (a player's lowercased name, a card's last four digits), and
     each key under its pieces: an entry costs two appends, a new key its pieces once.
 
-    A place is an entry's place in `Search.ids`: `keys` holds each place's key, and `places`
-    each key's places, oldest first, so the newest entries of a key are at its end.
+    A place is an entry's row in `Entries`: `keys` holds each place's key, and `places`
+    each key's places, oldest first, so the newest entries of a key are at its end (arrays of
+    integers: a snapshot loads them as bytes).
     """
 
     longest: int  # the longest piece filed
     keys: list[str] = field(default_factory=list)  # place -> its key
     pieces: dict[str, list[str]] = field(default_factory=dict)  # piece -> keys holding it
-    places: dict[str, list[int]] = field(default_factory=dict)  # key -> its places
+    places: dict[str, array[int]] = field(default_factory=dict)  # key -> its places
 
     def add(self, key: str) -> None:
         places = self.places.get(key)
         if places is None:
-            places = self.places[key] = []
+            places = self.places[key] = array("l")
             for piece in pieces(key, self.longest):
                 self.pieces.setdefault(piece, []).append(key)
         places.append(len(self.keys))
@@ -331,16 +332,15 @@ class Search:
 
     A name is filed as it is when the entry is made: a member's display name never changes
     (Members registers a card once, and no event renames it); an event that renamed one would
-    have to refile that card's entries here.
+    have to refile that card's entries here. Every entry is filed as it is made, so a place
+    is its row.
     """
 
-    ids: list[str] = field(default_factory=list)  # entry ids in entry order: place -> id
     names: Filed = field(default_factory=_names)  # by the name as screens show it, lowercased
     cards: Filed = field(default_factory=_cards)  # by the card's last four digits
 
-    def add(self, entry: str, name: str, card: str) -> None:
-        """File a new entry under its player's name and its card."""
-        self.ids.append(entry)
+    def add(self, name: str, card: str) -> None:
+        """File the newest entry under its player's name and its card."""
         self.names.add(name.lower())
         self.cards.add(card[-CARD_TAIL:])
 

@@ -212,7 +212,8 @@ class TournamentViews:
             places = self.search.names.newest(text, limit)
         else:
             return []
-        return [self.ops_row(self.entries[self.search.ids[p]]) for p in places]
+        rows = self.entries.values()
+        return [self.ops_row(rows[p]) for p in places]
 
     def qualifiers_doc(self) -> dict[str, Any]:
         stages = []
