@@ -145,7 +145,8 @@ class Leaderboard(Generic[K]):
         if n != self._top_n:
             self._top, self._top_n = list(self._slots.islice(0, n)), n
             self._top_keys = [self._keys[_number(s)] for s in self._top]
-            self._top_pairs = [(k, _score(s)) for k, s in zip(self._top_keys, self._top)]
+            self._top_pairs = [(k, _score(s))
+                               for k, s in zip(self._top_keys, self._top, strict=True)]
 
     def __iter__(self) -> Iterator[tuple[K, int]]:
         keys = self._keys
