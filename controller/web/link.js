@@ -88,6 +88,13 @@ export function setConnection(kind, text) {
   conn.textContent = text;
 }
 
+/** The socket is lost and trying again: "Reconnecting…", unless a heartbeat has already
+ * said "Offline" (the console's): each failed attempt must not turn that back, or the pill
+ * flickers between the two while the controller is gone. */
+function reconnecting() {
+  if ($("conn").dataset.state !== "offline") setConnection("reconnecting", "Reconnecting…");
+}
+
 /** The page can do nothing now (no key, refused): its desk hides, the gate says why.
  * @param {string} title @param {string} text */
 export function showGate(title, text) {
@@ -162,13 +169,13 @@ export class Link {
     });
     socket.on("views", (message) => this.receive(message.views));
     socket.on("disconnect", (reason) => {
-      setConnection("reconnecting", "Reconnecting…");
+      reconnecting();
       this.follower.offline();
       if (reason === "io server disconnect") socket.connect();
     });
     socket.on("connect_error", (err) => {
       if (socket.active) {
-        setConnection("reconnecting", "Reconnecting…");
+        reconnecting();
         this.follower.offline();
         return;
       }
