@@ -171,7 +171,9 @@ def _serve_on(args: argparse.Namespace, standby: Standby | None, lease: Lease | 
                      log_checked=True, host=args.host, sharing=share(queue) if queue else None,
                      proxies=_trusted(args), warm=standby.service if standby else None,
                      lease=lease)
-    asyncio.run(_run_server(app, args.host, args.port))
+    # a port the system chooses (--port 0) is known once bound: the lease tells it then
+    reached = lease.reached_at if lease is not None and not args.advertise else None
+    asyncio.run(_run_server(app, args.host, args.port, listening=reached))
 
 
 def _lease(args: argparse.Namespace, warm: Standby) -> Lease:
@@ -256,10 +258,11 @@ def _hours(text: str) -> float:
     return hours
 
 
-async def _run_server(app: web.Application, host: str, port: int,
-                      parent: int | None = None) -> None:
+async def _run_server(app: web.Application, host: str, port: int, parent: int | None = None,
+                      listening: Callable[[str], None] | None = None) -> None:
     """Serve until SIGINT or SIGTERM, or until process `parent` is gone (this process is
-    handed to init when its parent dies: a rehearsal must not outlive a killed controller)."""
+    handed to init when its parent dies: a rehearsal must not outlive a killed controller).
+    `listening` is given the address served at, once bound."""
     watch_from_env()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -272,6 +275,8 @@ async def _run_server(app: web.Application, host: str, port: int,
     try:
         await web.TCPSite(runner, host, port).start()
         bound_host, bound_port = runner.addresses[0][:2]
+        if listening is not None:
+            await asyncio.to_thread(listening, f"http://{host}:{bound_port}")
         print(f"listening on http://{bound_host}:{bound_port}", flush=True)
         await stop.wait()
     finally:

@@ -150,6 +150,19 @@ class Lease:
                              "WHERE id = 1 AND epoch = %s", (self.epoch,))
         self.epoch = None
 
+    def reached_at(self, address: str) -> None:
+        """This controller is reached at `address` now it listens (a port the system chose):
+        other controllers and their pages are told so, and not the address it was started
+        with."""
+        if address == self.address:
+            return
+        self._execute("DELETE FROM controllers WHERE address = %s", (self.address,))
+        self.address = address
+        self._seen()
+        if self.epoch is not None:
+            self._execute("UPDATE leadership SET address = %s WHERE id = 1 AND epoch = %s",
+                          (address, self.epoch))
+
     def _seen(self) -> None:
         self._execute("INSERT INTO controllers (address, seen_at) VALUES (%s, now()) "
                          "ON CONFLICT (address) DO UPDATE SET seen_at = now()", (self.address,))

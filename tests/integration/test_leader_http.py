@@ -35,6 +35,16 @@ async def test_each_controller_of_a_postgres_log_says_who_leads_and_lists_both(
                                            "controllers": [b, a]}
 
 
+async def test_a_controller_on_a_port_the_system_chose_is_listed_at_that_port(
+        tmp_path, postgres_url) -> None:
+    # started without --advertise on --port 0: the lease said "127.0.0.1:0" before it was bound,
+    # and a page that lost it for 5 s went there (Chromium: ERR_UNSAFE_PORT)
+    async with live_controller(postgres_url) as ctl, aiohttp.ClientSession() as http, \
+            http.get(f"{ctl.url}/leader") as answer:
+        assert await answer.json() == {"leading": True, "leader": ctl.url,
+                                       "controllers": [ctl.url]}
+
+
 async def test_a_session_opened_at_one_controller_resumes_at_the_other_with_its_handoff(
         tmp_path, postgres_url) -> None:
     async with two_pcs(postgres_url, tmp_path) as (leader, standby):
