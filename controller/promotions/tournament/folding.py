@@ -79,14 +79,15 @@ class TournamentFolds(TournamentViews):
         return dirty | {self.ops_view}
 
     def _on_entered(self, ev: TournamentEntered) -> set[str]:
+        # seated as it is made, and filed once (`_seat` frees and refiles a seated entry)
         e = self.entries.add(ev.entry, ev.card, ev.stage, ev.payment, ev.paid, ev.at_ms,
-                             ev.origin)
+                             ev.origin, ev.heat, ev.seat)
         stage, id_, card = self.stages[ev.stage], e.id, e.card
         stage.entries.append(id_)
         stage.cards.setdefault(card, []).append(id_)
         self.search.add(self.name_of(card), card)
         self.track(stage, e)
-        self._seat(stage, e, ev.heat, ev.seat)
+        self._take_seat(stage, e)
         self.add_money(ev.paid)
         dirty = self.money_views(ev.paid)
         if self.later(ev.stage):
@@ -229,6 +230,12 @@ class TournamentFolds(TournamentViews):
         cls.untrack(stage, e)
         e.heat, e.seat = None if heat is None else intern(heat), seat
         cls.track(stage, e)
+        cls._take_seat(stage, e)
+
+    @staticmethod
+    def _take_seat(stage: Stage, e: Entry) -> None:
+        """File the seat `e` holds (none while unseated) under the stage's seats."""
+        heat, seat = e.heat, e.seat
         if heat is not None and seat is not None:
             stage.seats[(heat, seat)] = e.id
             stage.last_heat = max(stage.last_heat, heat_number(heat))

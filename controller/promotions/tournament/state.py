@@ -167,8 +167,9 @@ class Entries:
         self.signed = array("b")
 
     def add(self, id_: str, card: str, stage: str, payment: str, paid: int, at_ms: int,
-            origin: str | None) -> Entry:
-        """A new entry, active, with no seat or score yet."""
+            origin: str | None, heat: str | None = None, seat: int | None = None) -> Entry:
+        """A new entry, active, in `heat` and `seat` if it was seated as it entered, with no
+        score yet."""
         row = len(self.id)
         if self._row_by_number(id_) != row:
             self.others[id_] = row
@@ -179,8 +180,8 @@ class Entries:
         self.paid.append(paid)
         self.at_ms.append(at_ms)
         self.origin.append(origin)
-        self.heat.append(None)
-        self.seat.append(None)
+        self.heat.append(None if heat is None else intern(heat))
+        self.seat.append(seat)
         self.score.append(None)
         self.scored_at_ms.append(0)
         self.status.append("active")
