@@ -137,6 +137,10 @@ def postgres_cluster() -> Iterator[Cluster]:
 
 
 @pytest.fixture
-def postgres_url(postgres_cluster: Cluster) -> str:
-    """postgresql://... of a fresh database in the session's private cluster."""
+def postgres_url(postgres_cluster: Cluster, tmp_path: Path,
+                 monkeypatch: pytest.MonkeyPatch) -> str:
+    """postgresql://... of a fresh database in the session's private cluster. The test runs in
+    its tmp_path: the files beside a database's log (media, checkpoints, keys) are kept in the
+    folder a process runs in, and must not land in the repository."""
+    monkeypatch.chdir(tmp_path)
     return postgres_cluster.new_database()

@@ -25,12 +25,10 @@ from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401 
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def log_at(request: pytest.FixtureRequest, tmp_path: Path,
-           monkeypatch: pytest.MonkeyPatch) -> LogAt:
+def log_at(request: pytest.FixtureRequest, tmp_path: Path) -> LogAt:
     if request.param == "sqlite":
         return tmp_path / "show.db"
-    monkeypatch.chdir(tmp_path)
-    return str(request.getfixturevalue("postgres_url"))
+    return str(request.getfixturevalue("postgres_url"))  # which runs the test in tmp_path
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
