@@ -95,8 +95,13 @@ class EventLog(StoredLog):
     def open_read_only(cls, path: Path | str) -> EventLog:
         """A second, read-only connection to a log of the current format that a running
         controller writes: the auditor's report and checks read it in a worker thread, on a
-        snapshot of their own (WAL readers never wait for the writer, nor it for them)."""
+        snapshot of their own (WAL readers never wait for the writer, nor it for them).
+        A missing or empty file is refused before SQLite sees it: even a read-only connection
+        to an empty db deletes the WAL beside it, which may hold the show."""
         path = Path(path)
+        if not (path.exists() and path.stat().st_size > 0):
+            _refuse_orphan_wal(path)
+            raise StoreError(f"{path}: no such event log.")
         try:
             db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
                                  isolation_level=None, check_same_thread=False)

@@ -109,4 +109,6 @@ def test_the_store_refuses_an_empty_db_beside_a_wal_even_to_read(tmp_path):
     for create in (True, False):
         with pytest.raises(StoreError, match="may hold the show's events"):
             EventLog.open(path, create=create)
+    with pytest.raises(StoreError, match="may hold the show's events"):
+        EventLog.open_read_only(path)  # SQLite's own read-only open deletes that WAL
     assert path.read_bytes() == b"" and wal_of(path).stat().st_size > 0
