@@ -41,7 +41,10 @@ class Pty:
             os.write(self.master, data + b"\r\n")
 
     def close(self) -> None:
-        """The cable pulled: the reader's next read of the slave fails."""
+        """The cable pulled: the reader's next read of the slave fails, and the device is
+        gone, as a USB adapter's node is (a link left to the closed pty would point at the
+        next terminal the machine opens under its number: another test's)."""
+        self.link.unlink(missing_ok=True)
         os.close(self.master)
         os.close(self.slave)
 
