@@ -17,14 +17,16 @@ time, after the replayed state is frozen as the controller freezes it
 
 A season's log of `--events` events (members, entries and their scores: tests/support/season.py,
 written in bulk) is then started on by fresh processes, each timed inside itself from opening
-the log to a service ready as `serve` makes it (replayed, configs recorded, heap frozen):
-`replay_s` with no snapshot, from the first event (what `audit verify` and a snapshot's
-fallback do; `replay_fold_s` of it the fold alone, without the chain's check), `replay_rss_mib`
-that process's resident memory after it; it then writes the
-snapshot a clean shutdown writes (`snapshot_write_s`, `snapshot_mib`). After `--tail` more
-events (by default a whole snapshot period, controller/application/snapshots.py: the most a
-crash leaves after the last snapshot), `restart_s` is a start from that snapshot and the tail
-(`restart_fold_s` loading and folding), `restart_rss_mib` its memory. Prints one JSON object.
+the log to a service ready as `serve` makes it (the log checked by a process of its own while
+the state is replayed beside it: controller/application/startup.py; configs recorded, heap
+frozen): `replay_s` with no snapshot, from the first event (what `audit verify` and a
+snapshot's fallback do), `replay_check_s` what the check (SQLite's quick_check, the chain
+from the first event) then costs on its own, `replay_rss_mib` that process's resident memory
+after it; it then writes the snapshot a clean shutdown writes (`snapshot_write_s`,
+`snapshot_mib`). After `--tail` more events (by default a whole snapshot period,
+controller/application/snapshots.py: the most a crash leaves after the last snapshot),
+`restart_s` is a start from that snapshot and the tail (`restart_check_s` its check alone:
+the chain from the snapshot on), `restart_rss_mib` its memory. Prints one JSON object.
 
 `search_p99_ms`: the console's player search (`find_entries`) on the board of `--entries`
 entries, by pieces of names in any case and by card digits, typed and swiped.
@@ -54,7 +56,8 @@ from controller.application.heap import keep_replayed_state
 from controller.application.service import Service, wall_clock_ms
 from controller.application.show import Show
 from controller.application.snapshots import Snapshots
-from controller.cli.serve import check_log
+from controller.application.startup import replayed
+from controller.cli.serve import Checking, check_log
 from controller.domain.events import DomainEvent
 from controller.promotions.tournament.events import TournamentEntered, TournamentScoreRecorded
 from controller.promotions.tournament.feature import Tournament
@@ -76,16 +79,17 @@ def probe(db: LogAt, write_snapshot: bool) -> dict[str, Any]:
     """In a fresh process: check the log and make the service from it as `serve` does,
     timed; with `write_snapshot`, then write the clean shutdown's snapshot, timed."""
     begin = time.perf_counter()
-    check_log(db, rehearsing=False)
-    log = open_log(db, checked=True)
-    service = Service(log, Show(build_features()), wall_clock_ms)
-    folding = time.perf_counter()
-    folded = service.replay()
-    fold_s = time.perf_counter() - folding
+    verdict = Checking(db)
+    service = replayed(db, wall_clock_ms, verdict)
+    log = service.log
+    folded = log.last_seq - snapshots.start_point(log)  # the tail after the snapshot loaded
     keep_replayed_state()
     record_configs(service)
     out: dict[str, Any] = {"s": round(time.perf_counter() - begin, 3), "folded": folded,
-                           "fold_s": round(fold_s, 3), "rss_mib": rss_mib()}
+                           "rss_mib": rss_mib()}
+    checking = time.perf_counter()
+    check_log(db, rehearsing=False)  # again, alone: what it costs beside the replay
+    out["check_s"] = round(time.perf_counter() - checking, 3)
     if write_snapshot:
         begin = time.perf_counter()
         Snapshots(log, lambda: service.show).close()
@@ -219,7 +223,7 @@ def measure(entries: int, events: int, records: int, tail: int, seed: int, tmp: 
             "full_gc_ms_unfrozen": unfrozen_gc_ms, "full_gc_ms": frozen_gc_ms,
             "board_log_events": board_events, "board_replay_s": round(board_replay_s, 3),
             "season_events": full["folded"], "replay_s": full["s"],
-            "replay_fold_s": full["fold_s"], "restart_fold_s": restart["fold_s"],
+            "replay_check_s": full["check_s"], "restart_check_s": restart["check_s"],
             "replay_rss_mib": full["rss_mib"], "snapshot_write_s": full["snapshot_write_s"],
             "snapshot_mib": full["snapshot_mib"], "tail_events": restart["folded"],
             "restart_s": restart["s"], "restart_rss_mib": restart["rss_mib"]}

@@ -11,26 +11,20 @@ never two writers; across PCs the PostgreSQL lease does this job (controller/sto
 
 from __future__ import annotations
 
-from controller.application.features import build_features
 from controller.application.heap import keep_replayed_state
-from controller.application.service import Service, wall_clock_ms
-from controller.application.show import Show
-from controller.store.target import LogAt, open_log
+from controller.application.service import wall_clock_ms
+from controller.application.startup import Verdict, replayed
+from controller.store.target import LogAt
 
 
 class Standby:
     """The warm service: replayed at start, then following the log until it takes over."""
 
-    def __init__(self, db: LogAt, checked_to: int) -> None:
-        #: the caller checked the log's chain up to this event: a takeover checks the rest
-        self.checked_to = checked_to
-        log = open_log(db, create=False, checked=True)
-        try:
-            self.service = Service(log, Show(build_features()), wall_clock_ms)
-            self.service.replay()
-        except BaseException:
-            log.close()
-            raise
+    def __init__(self, db: LogAt, verdict: Verdict) -> None:
+        """Replayed while `verdict`'s check runs (controller/application/startup.py)."""
+        self.service = replayed(db, wall_clock_ms, verdict)
+        #: the check followed the log's chain up to this event: a takeover checks the rest
+        self.checked_to = verdict()
         keep_replayed_state()
 
     @property

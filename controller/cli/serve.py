@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import signal
 import socket
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from aiohttp import web
@@ -18,8 +20,11 @@ from controller.access.addresses import TrustedProxies
 from controller.access.attempts import KeyLimit
 from controller.access.logins import LoginPolicy
 from controller.application import snapshots
+from controller.application.heap import keep_replayed_state
 from controller.application.loopwatch import watch_from_env
+from controller.application.service import wall_clock_ms
 from controller.application.standby import Standby
+from controller.application.startup import replayed
 from controller.audit.checkpoints import DEFAULT_EVERY, Anchoring, CheckpointError, ensure_key
 from controller.audit.verify import finding
 from controller.cli.audit import beside, signing_key
@@ -138,6 +143,24 @@ def check_log(db: LogAt, rehearsing: bool, checked_to: int = 0) -> int:
         return log.last_seq
 
 
+class Checking:
+    """`check_log` in a process of its own, from now on: the caller replays the log meanwhile
+    (controller/application/startup.py) and calls this to wait for the verdict before it
+    writes the log or binds its port. On two cores a season's check then costs a start no
+    time (the replay takes longer); forked, so it starts in a moment and loads nothing."""
+
+    def __init__(self, db: LogAt, rehearsing: bool = False) -> None:
+        self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+        self._checked = self._pool.submit(check_log, db, rehearsing)
+
+    def __call__(self) -> int:
+        """The event the chain was followed to; raises the check's `StoreError`."""
+        try:
+            return self._checked.result()
+        finally:
+            self._pool.shutdown()
+
+
 def _serve(args: argparse.Namespace) -> int:
     if is_database(args.db):
         # one leader per log: the lease, tried once the state is loaded (a season's load
@@ -153,13 +176,17 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _serve_on(args: argparse.Namespace, standby: Standby | None, lease: Lease | None) -> None:
-    check_log(args.db, rehearsing=False, checked_to=standby.checked_to if standby else 0)
-    if standby is not None:
+    if args.checkpoint_every < 1:
+        raise CheckpointError("--checkpoint-every must be 1 or more.")
+    if standby is None:
+        service = replayed(args.db, wall_clock_ms, Checking(args.db))
+        keep_replayed_state()  # before anything runs the collector over the state
+    else:  # replayed and checked when it started: the tail it followed is checked here
+        check_log(args.db, rehearsing=False, checked_to=standby.checked_to)
         standby.follow()
         if args.standby and lease is None:
             print(f"standby: taking over the show at event {standby.seq}", flush=True)
-    if args.checkpoint_every < 1:
-        raise CheckpointError("--checkpoint-every must be 1 or more.")
+        service = standby.service
     files = files_of(args.db)
     anchor = Anchoring(signing_key(files, args.checkpoint_key),
                        args.checkpoints or beside(files, ".checkpoints"), args.checkpoint_every)
@@ -168,9 +195,8 @@ def _serve_on(args: argparse.Namespace, standby: Standby | None, lease: Lease | 
     policy = LoginPolicy(session_s=args.session_hours * 3600, secure_cookie=args.secure_cookies)
     queue = _queue(args.db, args.message_queue) if args.message_queue else None
     app = create_app(args.db, args.playlists, anchor, limit, login_policy=policy,
-                     log_checked=True, host=args.host, sharing=share(queue) if queue else None,
-                     proxies=_trusted(args), warm=standby.service if standby else None,
-                     lease=lease)
+                     host=args.host, sharing=share(queue) if queue else None,
+                     proxies=_trusted(args), warm=service, lease=lease)
     # a port the system chooses (--port 0) is known once bound: the lease tells it then
     reached = lease.reached_at if lease is not None and not args.advertise else None
     asyncio.run(_run_server(app, args.host, args.port, listening=reached))
@@ -202,7 +228,7 @@ def _lease(args: argparse.Namespace, warm: Standby) -> Lease:
 
 def _stand_by(db: LogAt, say: bool) -> Standby:
     """The show's state loaded from the (checked) log; `say` so (a standby)."""
-    standby = Standby(db, checked_to=check_log(db, rehearsing=False))
+    standby = Standby(db, Checking(db))
     if say:
         print(f"standby: the show's state is ready at event {standby.seq}", flush=True)
     return standby

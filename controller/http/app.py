@@ -83,7 +83,6 @@ def create_app(db_path: LogAt, playlists: Path | None = None, anchor: Anchoring 
                host: str = "127.0.0.1",
                sharing: Sharing | None = None,
                proxies: TrustedProxies | None = None,
-               log_checked: bool = False,
                warm: Service | None = None,
                lease: Lease | None = None) -> web.Application:
     """`playlists`: a directory whose changed files are reloaded onto screens (development);
@@ -97,7 +96,8 @@ def create_app(db_path: LogAt, playlists: Path | None = None, anchor: Anchoring 
     `host`: where the console's rehearsals listen (controller/rehearsal/runner.py);
     `sharing`: when fan-out processes serve screens too (controller/cluster/owner.py);
     `proxies`: whose X-Forwarded-For names the client (controller/access/addresses.py);
-    `warm`: the service of a standby taking over, replayed already and up to date with the log
+    `warm`: the service replayed already: `serve`'s, replayed while its log was checked
+    (controller/application/startup.py), or a standby's taking over, up to date with the log
     (controller/application/standby.py);
     `lease`: a PostgreSQL log's lease, held (this controller leads: its appends are fenced by
     it, and it stops serving when the lease is lost: controller/application/leadership.py) or
@@ -118,7 +118,7 @@ def create_app(db_path: LogAt, playlists: Path | None = None, anchor: Anchoring 
                      client_manager=sharing.manager if sharing else None)
     sio.attach(app)
     app.cleanup_ctx.append(_open_store(sio, playlists, anchor, attempts, rehearsal, sharing,
-                                       log_checked, warm, lease))
+                                       warm, lease))
     app.on_shutdown.append(_close_connections(sio))
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/clock", clock)
@@ -149,10 +149,10 @@ def create_app(db_path: LogAt, playlists: Path | None = None, anchor: Anchoring 
 
 def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | None,
                 attempts: KeyAttempts, rehearsal: Rehearsing | None,
-                sharing: Sharing | None, log_checked: bool, warm: Service | None,
+                sharing: Sharing | None, warm: Service | None,
                 lease: Lease | None):
     async def context(app: web.Application) -> AsyncIterator[None]:
-        log = warm.log if warm else open_log(app[db_path_key], checked=log_checked)
+        log = warm.log if warm else open_log(app[db_path_key])
         try:
             require_kind(log, rehearsal is not None)
             app[logins_key].keep_in(log)

@@ -9,8 +9,8 @@ from tests.support.benches import bench_figures
 from tests.support.postgres import postgres_cluster  # noqa: F401  (the fixture)
 
 FIGURES = ("record_p50_ms", "record_p99_ms", "search_p99_ms", "full_gc_ms", "board_replay_s",
-           "replay_s", "replay_fold_s", "replay_rss_mib", "snapshot_write_s", "snapshot_mib",
-           "restart_s", "restart_fold_s", "restart_rss_mib")
+           "replay_s", "replay_check_s", "replay_rss_mib", "snapshot_write_s", "snapshot_mib",
+           "restart_s", "restart_check_s", "restart_rss_mib")
 
 
 @pytest.mark.parametrize("store", ["sqlite", "postgres"])
