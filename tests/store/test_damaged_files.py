@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from controller.application.child_process import ROOT
+from controller.application.startup import replayed
+from controller.cli.serve import Checking
 from controller.store.sqlite import EventLog, StoreError
 
 
@@ -112,3 +114,22 @@ def test_the_store_refuses_an_empty_db_beside_a_wal_even_to_read(tmp_path):
     with pytest.raises(StoreError, match="may hold the show's events"):
         EventLog.open_read_only(path)  # SQLite's own read-only open deletes that WAL
     assert path.read_bytes() == b"" and wal_of(path).stat().st_size > 0
+
+
+@pytest.mark.parametrize("damage", ["truncated", "a page overwritten"])
+def test_a_start_replaying_beside_its_check_leaves_a_refused_log_byte_identical(tmp_path,
+                                                                                damage):
+    # the state is replayed on a read-only connection while a forked process checks the file
+    # (controller/application/startup.py): the check's refusal is what the start says
+    path = log_with_wal(tmp_path)
+    with path.open("r+b") as f:
+        if damage == "truncated":
+            f.truncate(path.stat().st_size // 2)
+        else:
+            f.seek(path.stat().st_size // 2)
+            f.write(b"\xa5" * 4096)
+    before = snapshot(path, wal_of(path))
+    with pytest.raises(StoreError, match=REFUSED_TRUNCATED):
+        replayed(path, lambda: 0, Checking(path))
+    gc.collect()  # a connection left open would checkpoint or delete the WAL when collected
+    assert snapshot(path, wal_of(path)) == before
