@@ -47,9 +47,12 @@ import os, sys, time
 from pathlib import Path
 from controller.store.lock import writer_lock
 with writer_lock(Path(sys.argv[1])):
+    ready, started = os.pipe()
     if os.fork() == 0:  # a child as the snapshot writer is: alive long after its parent
+        os.write(started, b"!")  # it runs (the fork's hooks have run), as a writer pickling
         time.sleep(30)
         os._exit(0)
+    os.read(ready, 1)  # on a busy machine the child may run long after the fork returned
     print("holding", flush=True)
     time.sleep(30)
 """
