@@ -31,6 +31,7 @@ import pickle
 import signal
 import sys
 import time
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,13 +131,17 @@ def fingerprint(features: list[Feature]) -> str:
                                      sort_keys=True).encode()).hexdigest()
 
 
-def _canonical(obj: Any, seen: dict[int, int]) -> Any:
-    """`obj` as JSON data: containers by content (sorted), objects by class and reduced state;
-    an object met again (a feature another one follows) by the number of its first visit."""
+def _canonical(obj: Any, seen: dict[int, tuple[int, Any]]) -> Any:
+    """`obj` as JSON data: containers and arrays by content (sorted), objects by class and
+    reduced state; an object met again (a feature another one follows) by the number of its
+    first visit. `seen` keeps every object it numbers alive, so the id of a state made for
+    the walk (a `__getstate__`'s) is never another object's later in it."""
     if obj is None or isinstance(obj, (bool, int, float, str)):
         return obj
     if isinstance(obj, bytes):
         return ["bytes", obj.hex()]
+    if isinstance(obj, array):
+        return ["array", obj.typecode, obj.tobytes().hex()]
     if isinstance(obj, (list, tuple)):
         return [type(obj).__name__, [_canonical(x, seen) for x in obj]]
     if isinstance(obj, dict):
@@ -147,8 +152,8 @@ def _canonical(obj: Any, seen: dict[int, int]) -> Any:
     if isinstance(obj, type):
         return ["class", f"{obj.__module__}.{obj.__qualname__}"]
     if id(obj) in seen:
-        return ["seen", seen[id(obj)]]
-    seen[id(obj)] = len(seen)
+        return ["seen", seen[id(obj)][0]]
+    seen[id(obj)] = (len(seen), obj)
     _, args, *rest = obj.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
     parts = [args[1:] if args and isinstance(args[0], type) else args]  # not the class again
     parts += [list(part) if part is not None and not isinstance(part, dict) else part
