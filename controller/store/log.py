@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
+import orjson
+
 from controller.store import calls as calls_table
 from controller.store import links
 from controller.store import sessions as sessions_table
@@ -76,6 +78,16 @@ class StorageUnavailable(StoreError):
 
 _COLUMNS = "seq, command_id, type, version, data, actor, at_ms, prev_hash, hash"
 END = 2**63 - 1  # no event's seq is beyond it: "to the end" for a range of seqs
+
+
+def event_data(data: str) -> Any:
+    """A stored event's data: orjson reads it in a third of the standard library's time (a
+    season's replay reads millions); what orjson will not read (an integer past 64 bits, a
+    lone surrogate), `json` reads as it always did."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return json.loads(data)
 
 
 @dataclass(frozen=True)
@@ -251,7 +263,7 @@ class StoredLog(ABC):
     def read(self, after: int = 0) -> Iterator[StoredEvent]:
         cursor = self._events_after(_COLUMNS, after)
         for seq, command_id, type_, version, data, *rest in cursor:
-            yield StoredEvent(seq, command_id, type_, version, json.loads(data), *rest)
+            yield StoredEvent(seq, command_id, type_, version, event_data(data), *rest)
 
     def records(self, after: int = 0, until: int | None = None
                 ) -> Iterator[tuple[int, str, int, dict[str, Any]]]:
@@ -261,7 +273,7 @@ class StoredLog(ABC):
         costs)."""
         cursor = self._events_after("seq, type, version, data", after,
                                     self.last_seq if until is None else until)
-        loads = json.loads
+        loads = event_data
         for seq, type_, version, data in cursor:
             yield seq, type_, version, loads(data)
 
