@@ -1,29 +1,34 @@
 """A ranked board of scores that stays sorted as scores arrive.
 
 Ordering: higher score first; equal scores keep the order in which they were reached (the
-earlier first) until a recorded tie-break says otherwise. A board holds each key's slot,
-`(−score, tie rank, seq, key number)` packed into one integer, in a `SortedList`: an insert or
-removal costs O(log n) however long the board (a plain list's insert moves every slot after it,
-which made replaying a million-entry tournament grow with the square of its length), and
-integers compare in C. One integer a key, rather than a tuple of four objects, is what a
-snapshot of a million-entry board loads in a fraction of the time. The top rows are kept until
-a change reaches them: a board redrawn after each score asks for them every time.
+earlier first) until a recorded tie-break says otherwise. A key is a number (an entry's row, a
+guest's card number: controller/domain/numbering.py). A board holds each key's slot,
+`(−score, tie rank, seq, key)` packed into one integer, in a `SortedList`: an insert or removal
+costs O(log n) however long the board (a plain list's insert moves every slot after it, which
+made replaying a million-entry tournament grow with the square of its length), and integers
+compare in C. What a key holds is kept in arrays indexed by its number, so a snapshot of a
+million-entry board loads its slots and a few runs of bytes. The top rows are kept until a
+change reaches them: a board redrawn after each score asks for them every time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
-from typing import Any, Generic, TypeVar
+from array import array
+from collections.abc import Iterator
+from itertools import repeat
+from typing import Any
 
 from sortedcontainers import SortedList
 
-K = TypeVar("K", bound=Hashable)
-
-#: bits of a slot below its −score: the tie rank, the seq and the key's number, high to low
+#: bits of a slot below its −score: the tie rank, the seq and the key, high to low
 NUMBER_BITS, SEQ_BITS, TIE_BITS = 32, 40, 24
 SEQ_AT = NUMBER_BITS
 TIE_AT = SEQ_AT + SEQ_BITS
 SCORE_AT = TIE_AT + TIE_BITS
+
+
+#: the keys the arrays grow by at once
+GROW = 1024
 
 
 def pack(score: int, tie_rank: int, seq: int, number: int) -> int:
@@ -38,119 +43,115 @@ def _score(slot: int) -> int:
     return -(slot >> SCORE_AT)
 
 
-def _seq(slot: int) -> int:
-    return (slot >> SEQ_AT) & ((1 << SEQ_BITS) - 1)
-
-
 def _number(slot: int) -> int:
     return slot & ((1 << NUMBER_BITS) - 1)
 
 
-class Leaderboard(Generic[K]):
-    """Scores by key (an entry, or a guest when only the best score counts)."""
+class Leaderboard:
+    """Scores by key number (an entry, or a guest when only the best score counts)."""
 
     def __init__(self, best_only: bool = False) -> None:
         self.best_only = best_only
         self._slots = SortedList()
-        self._by_key: dict[K, int] = {}  # key -> its slot
-        self._keys: list[K] = []  # a slot's number -> its key
-        self._free: list[int] = []  # numbers of keys taken off the board, to be given again
+        # by key number: on the board (1) or not (0), and what it holds there
+        self._on = array("b")
+        self._score = array("q")
+        self._tie = array("i")
+        self._seq = array("q")
         #: the first `_top_n` slots and their (key, score), kept while no change reaches them
         self._top: list[int] = []
-        self._top_pairs: list[tuple[K, int]] = []
-        self._top_keys: list[K] = []
+        self._top_pairs: list[tuple[int, int]] = []
+        self._top_keys: tuple[int, ...] = ()
         self._top_n: int | None = None
 
     def __getstate__(self) -> dict[str, Any]:
-        """The slots in board order, numbered afresh by their place (the free numbers
-        dropped), and their keys in the same order; not the cached top rows:
-        they are derived, and a query fills them."""
-        keys = [self._keys[_number(slot)] for slot in self._slots]
-        mask = ~((1 << NUMBER_BITS) - 1)
-        slots = [(slot & mask) | place for place, slot in enumerate(self._slots)]
-        return {"best_only": self.best_only, "slots": slots, "keys": keys}
+        """The slots in board order and the arrays; not the cached top rows: they are
+        derived, and a query fills them."""
+        return {"best_only": self.best_only, "slots": list(self._slots), "on": self._on,
+                "score": self._score, "tie": self._tie, "seq": self._seq}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.best_only, self._keys = state["best_only"], state["keys"]
+        self.best_only = state["best_only"]
         self._slots = SortedList(state["slots"])
-        self._by_key = dict(zip(self._keys, state["slots"], strict=True))
-        self._free = []
-        self._top, self._top_pairs, self._top_keys, self._top_n = [], [], [], None
+        self._on, self._score = state["on"], state["score"]
+        self._tie, self._seq = state["tie"], state["seq"]
+        self._top, self._top_pairs, self._top_keys, self._top_n = [], [], (), None
 
     def __len__(self) -> int:
         return len(self._slots)
 
     def __contains__(self, key: object) -> bool:
-        return key in self._by_key
+        return isinstance(key, int) and 0 <= key < len(self._on) and bool(self._on[key])
 
-    def score(self, key: K) -> int:
-        return _score(self._by_key[key])
+    def score(self, key: int) -> int:
+        if key not in self:
+            raise KeyError(key)
+        return self._score[key]
 
-    def held(self, key: K) -> tuple[int, int] | None:
+    def held(self, key: int) -> tuple[int, int] | None:
         """(score, seq at which it was reached) of `key`, or None if it has no score here."""
-        slot = self._by_key.get(key)
-        return None if slot is None else (_score(slot), _seq(slot))
+        return (self._score[key], self._seq[key]) if key in self else None
 
-    def record(self, key: K, score: int, seq: int, tie_rank: int = 0) -> bool:
+    def record(self, key: int, score: int, seq: int, tie_rank: int = 0) -> bool:
         """Set `key`'s score; with `best_only` a lower score is ignored. True if it changed."""
-        old = self._by_key.get(key)
-        if old is not None:
-            if self.best_only and _score(old) >= score:
+        if key in self:
+            if self.best_only and self._score[key] >= score:
                 return False
-            self._remove(key, old)
+            self._remove(key)
         self._put(key, score, tie_rank, seq)
         return True
 
-    def replace(self, key: K, score: int, seq: int) -> None:
+    def replace(self, key: int, score: int, seq: int) -> None:
         """A correction: the new score stands even if it is lower."""
-        if key in self._by_key:
-            self._remove(key, self._by_key[key])
+        self.remove(key)
         self.record(key, score, seq)
 
-    def set_tie_rank(self, key: K, tie_rank: int) -> None:
+    def set_tie_rank(self, key: int, tie_rank: int) -> None:
         """Order equal scores by a recorded tie-break (lower rank = higher place)."""
-        old = self._by_key[key]
-        self._remove(key, old)
-        self._put(key, _score(old), tie_rank, _seq(old))
+        score, seq = self._score[key], self._seq[key]
+        self._remove(key)
+        self._put(key, score, tie_rank, seq)
 
-    def remove(self, key: K) -> None:
-        if key in self._by_key:
-            self._remove(key, self._by_key[key])
+    def remove(self, key: int) -> None:
+        if key in self:
+            self._remove(key)
 
-    def position(self, key: K) -> int:
+    def position(self, key: int) -> int:
         """1-based place on the board."""
-        return int(self._slots.bisect_left(self._by_key[key])) + 1
+        return int(self._slots.bisect_left(self._slot(key))) + 1
 
     def at_least(self, score: int) -> int:
         """How many keys hold `score` or more: a newcomer on `score` places after them."""
         return int(self._slots.bisect_left((1 - score) << SCORE_AT))
 
-    def keys_at(self, score: int) -> list[K]:
+    def keys_at(self, score: int) -> list[int]:
         """Every key on `score`, in board order."""
-        keys = self._keys
-        return [keys[_number(s)] for s in self._slots.irange(
+        return [_number(s) for s in self._slots.irange(
             -score << SCORE_AT, (1 - score) << SCORE_AT, inclusive=(True, False))]
 
-    def top(self, n: int) -> list[tuple[K, int]]:
+    def top(self, n: int) -> list[tuple[int, int]]:
         """The first `n` (key, score)."""
         self._fill_top(n)
         return list(self._top_pairs)
 
-    def top_keys(self, n: int) -> list[K]:
+    def top_keys(self, n: int) -> tuple[int, ...]:
         """The first `n` keys."""
         self._fill_top(n)
-        return list(self._top_keys)
+        return self._top_keys
 
     def _fill_top(self, n: int) -> None:
         if n != self._top_n:
             self._top, self._top_n = list(self._slots.islice(0, n)), n
-            self._top_keys = [self._keys[_number(s)] for s in self._top]
-            self._top_pairs = [(k, _score(s))
-                               for k, s in zip(self._top_keys, self._top, strict=True)]
+            self._top_keys = tuple(_number(s) for s in self._top)
+            self._top_pairs = [(_number(s), _score(s)) for s in self._top]
 
-    def __iter__(self) -> Iterator[tuple[K, int]]:
-        keys = self._keys
-        return ((keys[_number(s)], _score(s)) for s in self._slots)
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return ((_number(s), _score(s)) for s in self._slots)
+
+    def _slot(self, key: int) -> int:
+        if key not in self:
+            raise KeyError(key)
+        return pack(self._score[key], self._tie[key], self._seq[key], key)
 
     def _changed(self, slot: int) -> None:
         """Forget the top rows if `slot` is among them or joins them."""
@@ -158,21 +159,22 @@ class Leaderboard(Generic[K]):
         if n is not None and (len(top) < n or (top and slot <= top[-1])):
             self._top_n = None
 
-    def _put(self, key: K, score: int, tie_rank: int, seq: int) -> None:
-        """`key`'s slot, under a number taken off the board before, or a new one."""
-        if self._free:
-            number = self._free.pop()
-            self._keys[number] = key
-        else:
-            number = len(self._keys)
-            self._keys.append(key)
-        slot = pack(score, tie_rank, seq, number)
+    def _put(self, key: int, score: int, tie_rank: int, seq: int) -> None:
+        slot = pack(score, tie_rank, seq, key)  # checks the ranges first
+        if key >= len(self._on):
+            self._grow(key)
         self._changed(slot)
         self._slots.add(slot)
-        self._by_key[key] = slot
+        self._on[key], self._score[key], self._tie[key], self._seq[key] = 1, score, tie_rank, seq
 
-    def _remove(self, key: K, slot: int) -> None:
+    def _grow(self, key: int) -> None:
+        """Room in the arrays for every key up to `key` and a few more (keys come in order)."""
+        grow = key + GROW - len(self._on)
+        for column in (self._on, self._score, self._tie, self._seq):
+            column.extend(repeat(0, grow))
+
+    def _remove(self, key: int) -> None:
+        slot = self._slot(key)
         self._changed(slot)
         self._slots.remove(slot)
-        del self._by_key[key]
-        self._free.append(_number(slot))
+        self._on[key], self._score[key], self._tie[key], self._seq[key] = 0, 0, 0, 0

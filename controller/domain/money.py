@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 CURRENCY = "ZAR"
 
@@ -38,6 +39,13 @@ def split(pool: int, weights: Sequence[int]) -> list[int]:
             parts[i] += 1
             left -= 1
     return parts
+
+
+@lru_cache(maxsize=256)
+def split_of(pool: int, weights: tuple[int, ...]) -> tuple[int, ...]:
+    """`split`, remembered: a tournament splits the same buy-in between the same pools at
+    every entry, and a season's replay a million times."""
+    return tuple(split(pool, weights))
 
 
 def share_equally(pool: int, people: int) -> list[int]:

@@ -44,7 +44,7 @@ def test_ranks_are_a_permutation_of_the_scored_keys(ops, best):
     assert sorted(ranking) == sorted(keys) and len(ranking) == len(set(ranking))
     values = [board.score(k) for k in ranking]
     assert values == sorted(values, reverse=True)
-    assert [board.board.position(k) for k in ranking] == list(range(1, len(ranking) + 1))
+    assert [board.position(k) for k in ranking] == list(range(1, len(ranking) + 1))
     if best:  # roulette rule 19: one line per guest, with the guest's best score
         for card in keys:
             assert board.score(card) == max(s for c, s in scores.values() if c == card)

@@ -235,8 +235,8 @@ def test_slots_payoff_views_render_from_qualifying_to_the_final(caplog):
     d.do("slots.close_stage", {"stage": "qualifying"})
     d.do("slots.draw_seats", {"stage": "semi"})
     checked += check_renders(tournament_views(d), d.now, caplog)
-    semi = d.feature("slots").stages["semi"]
-    for i, entry in enumerate(semi.entries):
+    slots = d.feature("slots")
+    for i, entry in enumerate(map(slots.entries.id_of, slots.stages["semi"].rows)):
         d.do("slots.record_score", {"entry": entry, "score": 5_000 - i})
     d.do("slots.close_stage", {"stage": "semi"})
     checked += check_renders(tournament_views(d), d.now, caplog)
@@ -279,8 +279,8 @@ def test_poker_showdown_views_render_from_qualifying_to_the_semi(caplog):
         d.do("poker.record_score", {"entry": e, "score": 3_000 + 50 * i, "hands": 10})
     checked = check_renders(tournament_views(d), d.now, caplog)
     d.do("poker.close_stage", {"stage": "qualifying"})
-    semi = d.feature("poker").stages["semi"]
-    for i, entry in enumerate(semi.entries):
+    poker = d.feature("poker")
+    for i, entry in enumerate(map(poker.entries.id_of, poker.stages["semi"].rows)):
         d.do("poker.choose_seat", {"entry": entry, "heat": f"Semi {i % 2 + 1}",
                                    "seat": i // 2 + 1})
     checked += check_renders(tournament_views(d), d.now, caplog)

@@ -40,7 +40,7 @@ def qualifying(d: Driver, scores: list[int]) -> list[str]:
 
 def stage(d: Driver, name: str) -> list:
     poker = d.feature("poker")
-    return [poker.entries[i] for i in poker.stages[name].entries]
+    return [poker.entries.at(row) for row in poker.stages[name].rows]
 
 
 def test_eligibility_and_entry_with_id_for_non_members():

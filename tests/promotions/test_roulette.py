@@ -33,7 +33,7 @@ def qualifying(d: Driver, scores: list[int]) -> list[str]:
 
 def final_entries(d: Driver) -> list:
     roulette = d.feature("roulette")
-    return [roulette.entries[i] for i in roulette.stages["final"].entries]
+    return [roulette.entries.at(row) for row in roulette.stages["final"].rows]
 
 
 def test_only_eligible_rewards_cardholders_may_enter():

@@ -22,7 +22,7 @@ def qualify(d: Driver, n: int = 40) -> list[str]:
 
 def stage_entries(d: Driver, stage: str) -> list:
     slots = d.feature("slots")
-    return [slots.entries[i] for i in slots.stages[stage].entries]
+    return [slots.entries.at(row) for row in slots.stages[stage].rows]
 
 
 def test_ineligible_member_is_refused_at_entry_with_the_reason():

@@ -9,7 +9,7 @@ from controller.promotions.tournament.state import Entries
 
 
 def test_an_entry_is_found_by_its_id_whether_or_not_its_digits_are_its_row():
-    entries = Entries()
+    entries = Entries("S")
     made = ["S1", "S2", "S7", "S03", "R4", "S4"]  # S7, S03, R4 are not "<letter><row + 1>"
     for i, id_ in enumerate(made):
         entries.add(id_, f"{1000000 + i}", "qualifying", "cash", 5000, 1_700_000_000_000, None)
@@ -20,7 +20,7 @@ def test_an_entry_is_found_by_its_id_whether_or_not_its_digits_are_its_row():
 
 
 def test_an_entry_changes_its_own_row_and_a_pickle_keeps_it():
-    entries = Entries()
+    entries = Entries("S")
     for id_ in ("S1", "S2"):
         entries.add(id_, "1000001", "qualifying", "cash", 5000, 1_700_000_000_000, None)
     first = entries["S1"]

@@ -13,13 +13,11 @@ from tests.promotions.test_slots import qualify
 
 def in_play_by_brute_force(slots) -> list[str]:
     """Every seat of a qualifying heat with a score still to come, every later entry."""
-    first = slots.stages[slots.order[0]]
-    heats = {slots.entries[i].heat for i in first.entries
-             if slots.entries[i].status == "active" and slots.entries[i].score is None}
-    rows = [i for i in first.entries if slots.entries[i].heat in heats - {None}]
-    rows += [i for i in first.entries if slots.entries[i].heat is None
-             and slots.entries[i].status == "active" and slots.entries[i].score is None]
-    return rows + [i for name in slots.order[1:] for i in slots.stages[name].entries]
+    first = [e for e in slots.entries.values() if e.stage == slots.order[0]]
+    heats = {e.heat for e in first if e.status == "active" and e.score is None}
+    rows = [e.id for e in first if e.heat in heats - {None}]
+    rows += [e.id for e in first if e.heat is None and e.status == "active" and e.score is None]
+    return rows + [e.id for e in slots.entries.values() if e.stage != slots.order[0]]
 
 
 def test_heats_scored_in_full_leave_the_operators_view_and_are_found_by_name_or_card():

@@ -113,7 +113,7 @@ def test_poker_showdown_with_weekly_prizes_to_a_settled_final():
 
 def stage_entries_of(d: Driver, promotion: str, stage: str) -> list:
     feature = d.feature(promotion)
-    return [feature.entries[i] for i in feature.stages[stage].entries]
+    return [feature.entries.at(row) for row in feature.stages[stage].rows]
 
 
 def test_wild_card_draw_through_a_redraw_a_stand_in_and_a_finalist_in_their_absence():

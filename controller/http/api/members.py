@@ -140,12 +140,12 @@ async def leaderboards(call: Call, card: str) -> Places:
         for name in feature.order:
             stage = feature.stages[name]
             standings = stage.standings
-            keys = [k for k in {standings.key(e, card) for e in stage.cards.get(card, [])}
-                    if k in standings.board]
+            mine = {standings.key(e.id, card) for e in stage.of_card(card)}
+            keys = [k for k in mine if k in standings]
             if keys:
-                best = min(keys, key=standings.board.position)
+                best = min(keys, key=standings.position)
                 places.append(Place(title=feature.title, stage=stage.spec.title,
-                                    place=standings.board.position(best),
+                                    place=standings.position(best),
                                     score=standings.score(best), ranked=len(standings)))
     return Places(ok=True, places=places if _eligible(call, card) else [])
 

@@ -84,7 +84,8 @@ class Poker(PokerViews, Tournament):
 
     def _shape(self, config: PokerConfig) -> None:
         super()._shape(config)
-        self.weeks = {w: Standings() for w in range(1, config.weekly_prize_weeks + 1)}
+        self.weeks = {w: Standings(self.entries, self.entries.cards)
+                      for w in range(1, config.weekly_prize_weeks + 1)}
 
     def own_commands(self) -> Iterable[Command[Any]]:
         return (
@@ -170,7 +171,7 @@ class Poker(PokerViews, Tournament):
         size, title = stage.spec.heat_size, stage.spec.heat_title
         if not 1 <= p.seat <= size:
             raise Rejected("bad_seat", f"Seats are numbered 1 to {size}.")
-        if (p.heat, p.seat) in stage.seats:
+        if stage.holder(p.heat, p.seat) is not None:
             raise Rejected("seat_taken", f"Seat {p.seat} of {p.heat} is taken.")
         heat, _ = take_seat(self.seat_is_free(stage), title, size, p.heat)
         if heat_number(heat) > self.config.semi_heats:

@@ -141,8 +141,8 @@ class Roulette(RouletteViews, Tournament):
 
     def open_seat(self, stage: Stage, card: str) -> Entry | None:
         """Rule 12 (ruling): the guest's seat that is held but not yet played, if any."""
-        for e in (self.entries[i] for i in stage.cards.get(card, ())):
-            if e.status == "active" and e.score is None:
+        for e in stage.of_card(card):
+            if e.active and e.score is None:
                 return e
         return None
 
@@ -223,7 +223,7 @@ class Roulette(RouletteViews, Tournament):
                                           "order (null for an absent player).")
         stage, keys = self.tie_round(p.stage, p.entries)
         absent = [k for k, s in zip(keys, p.scores, strict=True) if s is None]
-        absent.sort(key=stage.standings.board.position)  # among the absent: who scored first
+        absent.sort(key=stage.standings.position)  # among the absent: who scored first
         values = [s if s is not None else -1 - absent.index(k)
                   for k, s in zip(keys, p.scores, strict=True)]
         return [TournamentTieBroken(self.name, stage.spec.name, "spin-off", [
@@ -239,8 +239,7 @@ class Roulette(RouletteViews, Tournament):
         if (p.card is None) == (p.entry is None):
             raise Rejected("bad_payload", "Name the player who raised the dispute: their card "
                                           "or their entry, one of the two.")
-        seated = [e for e in (self.entries[i] for i in stage.heats.get(p.heat, {}))
-                  if e.card == p.card or e.id == p.entry]
+        seated = [e for e in stage.in_heat(p.heat) if e.card == p.card or e.id == p.entry]
         if not seated:
             member = self.members.by_card.get(p.card or "")
             who = member.display_name if member else "That card"
@@ -257,7 +256,8 @@ class Roulette(RouletteViews, Tournament):
             raise Rejected("spin_not_played", f"Spin {p.spin} of {p.heat} has not started; "
                                               f"the spin in play is spin {current}.")
         heat_over = spins.open is None and spins.done >= self.config.spins_per_heat
-        if p.spin < current or (heat_over and not stage.unscored.get(p.heat)):
+        if p.spin < current or (heat_over and not any(e.active and e.score is None
+                                                      for e in stage.in_heat(p.heat))):
             raise Rejected("dispute_too_late", f"Spin {p.spin} of {p.heat} is over: disputes "
                                                "must be raised within the spin in question, "
                                                "and none is considered after it (rule 17).")
@@ -269,7 +269,7 @@ class Roulette(RouletteViews, Tournament):
         final); refused when no open stage has it."""
         for name in self.order:
             stage = self.stages[name]
-            if stage.heats.get(heat):
+            if stage.in_heat(heat):
                 if stage.closed:
                     raise Rejected("stage_closed", f"The {stage.spec.title} is closed; its "
                                                    "spins can no longer be disputed (rule 17).")
@@ -321,7 +321,7 @@ class Roulette(RouletteViews, Tournament):
 
     def _disputed(self, event: RouletteDisputeRecorded) -> set[str]:
         stage = next(s for s in (self.stages[n] for n in self.order)
-                     if s.heats.get(event.heat))
+                     if s.in_heat(event.heat))
         self.disputes.setdefault((stage.spec.name, event.heat), []).append(DisputeRow(
             event.spin, self.name_of(event.card), event.what, event.decision, event.decided_by))
         return {self.ops_view}

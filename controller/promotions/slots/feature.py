@@ -169,7 +169,7 @@ class Slots(FeedTournament):
                                           "free weekly entry is for Rewards members (rule 8).")
         zone = self.config.timezone
         week = week_monday(ctx.now_ms, zone)
-        mine = (self.entries[i] for i in self.stages["qualifying"].cards.get(member.card, ()))
+        mine = self.stages["qualifying"].of_card(member.card)
         used = sum(1 for e in mine if e.payment == "free" and e.status != "refunded"
                    and week_monday(e.at_ms, zone) == week)
         if used >= self.config.free_entries_per_week:
@@ -335,12 +335,12 @@ class Slots(FeedTournament):
         """The best-placed qualifying entry below the semi's places that has no seat yet, of an
         eligible member other than the Wild Card winner (place 33 first)."""
         qualifying = self.stages["qualifying"]
-        seated = {e.origin for e in self.entries.values() if e.origin is not None}
+        seated = set(self.entries.origin.values())
         barred = self.disqualified_cards() | {winner}
-        for key in sorted(qualifying.places, key=qualifying.places.__getitem__):
+        for key in qualifying.standings.placed(after=self.config.semi_last_place):
             e = self.entries[key]
-            if (qualifying.places[key] > self.config.semi_last_place and key not in seated
-                    and e.card not in barred and not self.members.by_card[e.card].flags):
+            if key not in seated and e.card not in barred \
+                    and not self.members.by_card[e.card].flags:
                 return e
         return None
 

@@ -108,8 +108,7 @@ class FeedTournament(Tournament):
 
     def holder(self, feed: FeedHeat, machine: str) -> Entry | None:
         """Who sits at `machine` now (None when the seat was vacated, rule 27)."""
-        entry = self.stages[feed.stage].seats.get((feed.heat, feed.seat_of(machine)))
-        return None if entry is None else self.entries[entry]
+        return self.stages[feed.stage].holder(feed.heat, feed.seat_of(machine))
 
     # -- commands ---------------------------------------------------------------------------
     def feed_heat_started(self, p: FeedHeatStarted, ctx: Context) -> list[DomainEvent]:

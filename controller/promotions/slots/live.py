@@ -60,7 +60,7 @@ def live_heat_doc(slots: Slots, readings: Mapping[str, Mapping[str, Reading]],
         return doc
     credits = credits_of(slots, feed, readings.get(feed.bank, {}))
     silent = silent_since.get(feed.bank, {})
-    board = stage.standings.board
+    standings = stage.standings
     ranked = sorted(credits.values(), reverse=True)
     rows = []
     for machine in feed.machines:
@@ -70,10 +70,11 @@ def live_heat_doc(slots: Slots, readings: Mapping[str, Mapping[str, Reading]],
         if score is not None:
             # the board as it would stand with the whole heat on it: the scores there, and
             # the other seats' credits above this one (a tie shares the place)
-            ahead = board.at_least(score)
+            ahead = standings.board.at_least(score)
             if feed.status != "accepted":  # once accepted, the heat's scores are on the board
                 ahead += bisect.bisect_left(ranked, -score, key=operator.neg)
-            if holder is not None and holder.id in board and board.score(holder.id) >= score:
+            key = None if holder is None else standings.key(holder.id, holder.card)
+            if key is not None and key in standings and standings.score(key) >= score:
                 ahead -= 1  # its own score on the board is not ahead of itself
             place = ahead + 1 if ahead < stage.spec.rows else None
         rows.append({"seat": feed.seat_of(machine), "machine": machine,

@@ -12,6 +12,8 @@ Command handlers only read; the folds (folding.py) apply this promotion's own ev
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Sequence
+from itertools import chain
+from operator import attrgetter
 from typing import Any, ClassVar
 
 from controller.domain.awards import PrizeAwarded, place_prizes
@@ -82,7 +84,7 @@ class Tournament(TournamentFolds, Configurable[Any], Feature):
 
     def __init__(self, members: Members, config: TournamentConfig) -> None:
         self.members = members
-        self.entries = Entries()
+        self.entries = Entries(self.prefix)
         self.search = Search()
         self.forms: set[str] = set()
         self._seq = 0
@@ -98,8 +100,12 @@ class Tournament(TournamentFolds, Configurable[Any], Feature):
         self.config = config
         self.title = config.title
         self.order = [s.name for s in stages]
-        self.stages = {s.name: Stage(s, Standings(s.best_per_guest)) for s in stages}
+        self.stages = {s.name: Stage(s, Standings(self.entries, self.entries.cards,
+                                                  s.best_per_guest), self.entries,
+                                     signed=bool(self.score_signature_rules.get(s.name)))
+                       for s in stages}
         self.pool_configs = list(config.pools)
+        self.pool_percents = tuple(p.percent for p in config.pools)
         self.pools = {p.name: 0 for p in config.pools}
         self.previous_pools = dict(self.pools)  # before the latest change: the ticker rolls
         self.split = list(config.prize_split)
@@ -214,12 +220,11 @@ class Tournament(TournamentFolds, Configurable[Any], Feature):
     def seat_is_free(self, stage: Stage,
                      closed: Collection[str] = ()) -> Callable[[tuple[str, int]], bool]:
         """A seat nobody active holds, in a heat not in `closed`."""
-        return lambda seat: seat not in stage.seats and seat[0] not in closed
+        return lambda seat: seat[0] not in closed and stage.holder(*seat) is None
 
     def own_heats(self, stage: Stage, card: str) -> set[str]:
         """Heats of `stage` in which `card` holds an active seat."""
-        return {e.heat for e in (self.entries[i] for i in stage.cards.get(card, ()))
-                if e.status == "active" and e.heat}
+        return {e.heat for e in stage.of_card(card) if e.active and e.heat}
 
     # -- commands -----------------------------------------------------------------------------
     def record_score(self, p: RecordScore, ctx: Context) -> list[DomainEvent]:
@@ -264,8 +269,8 @@ class Tournament(TournamentFolds, Configurable[Any], Feature):
 
     def unsigned_in(self, stage: Stage) -> list[Entry]:
         """The stage's active scores nobody has signed for, in entry order."""
-        waiting = {i for entries in stage.unsigned.values() for i in entries}
-        return [self.entries[i] for i in stage.entries if i in waiting]
+        waiting = (stage.waiting(heat, True) for heat in stage.unsigned)
+        return sorted(chain.from_iterable(waiting), key=attrgetter("row"))
 
     def signature_check(self, stage: Stage) -> list[DomainEvent]:
         """The score sheet at a stage's end: under "require" every score must be signed for,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from sys import intern
 from typing import Any
 
 from controller.domain.config import PromotionConfigured
@@ -11,7 +10,7 @@ from controller.domain.events import DomainEvent
 from controller.domain.feature import Handler
 from controller.domain.heats import heat_number
 from controller.domain.members import MemberFlagged, MemberJoinedRewards
-from controller.domain.money import split
+from controller.domain.money import split_of
 from controller.promotions.tournament.events import (
     TournamentClosedUnsigned,
     TournamentEntered,
@@ -27,7 +26,7 @@ from controller.promotions.tournament.events import (
     TournamentStageClosed,
     TournamentTieBroken,
 )
-from controller.promotions.tournament.state import Entries, Entry, Stage
+from controller.promotions.tournament.state import ACTIVE, NONE, Entries, Entry, Stage
 from controller.promotions.tournament.views import TournamentViews
 
 
@@ -79,15 +78,16 @@ class TournamentFolds(TournamentViews):
         return dirty | {self.ops_view}
 
     def _on_entered(self, ev: TournamentEntered) -> set[str]:
-        # seated as it is made, and filed once (`_seat` frees and refiles a seated entry)
+        # seated as it is made, and filed once (`_seat` refiles a seated entry)
         e = self.entries.add(ev.entry, ev.card, ev.stage, ev.payment, ev.paid, ev.at_ms,
                              ev.origin, ev.heat, ev.seat)
-        stage, id_, card = self.stages[ev.stage], e.id, e.card
-        stage.entries.append(id_)
-        stage.cards.setdefault(card, []).append(id_)
-        self.search.add(self.name_of(card), card)
-        self.track(stage, e)
-        self._take_seat(stage, e)
+        stage, row, card = self.stages[ev.stage], e.row, ev.card
+        stage.rows.append(row)
+        card_number = self.entries.card[row]
+        if card_number == len(self.search.names.keys):  # the card's first entry
+            self.search.add(card_number, self.name_of(card), card)
+        self.file(stage, e)
+        self.count(stage, e, 1)
         self.add_money(ev.paid)
         dirty = self.money_views(ev.paid)
         if self.later(ev.stage):
@@ -113,8 +113,7 @@ class TournamentFolds(TournamentViews):
     def _on_entry_removed(self, ev: TournamentEntryRemoved) -> set[str]:
         e = self.entries[ev.entry]
         dirty = self._score(e, None) if e.score is not None else set()
-        self.set_status(e, ev.status)
-        self.stages[e.stage].free_seat(e)
+        self.set_status(e, ev.status)  # its seat is free: only an active entry holds one
         self.add_money(-ev.refund)
         if self.later(e.stage):
             dirty.add(self.seating_view)
@@ -134,7 +133,7 @@ class TournamentFolds(TournamentViews):
     def _on_stage_closed(self, ev: TournamentStageClosed) -> set[str]:
         stage = self.stages[ev.stage]
         stage.closed = True
-        stage.places = {key: i for i, key in enumerate(ev.ranking, start=1)}
+        stage.standings.close(ev.ranking)
         return self.standing_views(stage) | {self.prizes_view}
 
     def _on_proxy_registered(self, ev: TournamentProxyRegistered) -> set[str]:
@@ -148,9 +147,9 @@ class TournamentFolds(TournamentViews):
         e = self.entries[ev.entry]
         if e.score == ev.score:
             stage = self.stages[e.stage]
-            self.untrack(stage, e)
+            self.count(stage, e, -1)
             e.signed = True
-            self.track(stage, e)
+            self.count(stage, e, 1)
         return set()  # the ops view only (with_ops)
 
     def _on_closed_unsigned(self, ev: TournamentClosedUnsigned) -> set[str]:
@@ -164,7 +163,7 @@ class TournamentFolds(TournamentViews):
         return self.with_ops(self._member_flagged(ev))
 
     def _joined_rewards(self, ev: MemberJoinedRewards) -> set[str]:
-        finalist = any(e.card == ev.card for e in self.active(self.final))
+        finalist = any(e.card == ev.card for e in self.active(self.final))  # a few seats
         return {self.prizes_view} if finalist else set()
 
     def _member_flagged(self, ev: MemberFlagged) -> set[str]:
@@ -172,14 +171,13 @@ class TournamentFolds(TournamentViews):
         if not ev.on:
             return set()
         dirty: set[str] = set()
-        mine = (self.entries[i] for stage in self.stages.values()
-                for i in stage.cards.get(ev.card, ()))  # not every entry: a stage holds 100 000
-        for e in mine:
-            if e.status == "active" and not self.stages[e.stage].closed:
+        number = self.entries.cards.number(ev.card)  # its entries, not every entry
+        mine = () if number is None else self.entries.by_card.rows(number)
+        for e in map(self.entries.at, mine):
+            if e.active and not self.stages[e.stage].closed:
                 if e.score is not None:
                     dirty |= self._score(e, None)
                 self.set_status(e, "disqualified")
-                self.stages[e.stage].free_seat(e)
                 if self.later(e.stage):
                     dirty.add(self.seating_view)
         return dirty
@@ -187,58 +185,68 @@ class TournamentFolds(TournamentViews):
     def _score(self, e: Entry, score: int | None) -> set[str]:
         stage = self.stages[e.stage]
         self._remember_places(stage)
-        self.untrack(stage, e)
+        self.count(stage, e, -1)
         e.score = score
         e.signed = False  # a signature is for the score as it stood
-        self.track(stage, e)
-        id_, card = e.id, e.card
+        self.count(stage, e, 1)
+        row = e.row
+        card = self.entries.card[row]
         if score is None:
-            stage.standings.drop(id_, card)
+            stage.standings.drop_numbers(row, card)
         else:
             self._seq += 1
-            stage.standings.put(id_, card, score, self._seq)
+            stage.standings.put_numbers(row, card, score, self._seq)
         return self.standing_views(stage)
 
     def set_status(self, e: Entry, status: str) -> None:
         stage = self.stages[e.stage]
-        self.untrack(stage, e)
-        e.status = intern(status)
-        self.track(stage, e)
+        self.count(stage, e, -1)
+        e.status = status
+        self.count(stage, e, 1)
 
     @staticmethod
-    def track(stage: Stage, e: Entry) -> None:
-        """File `e` under its heat (Stage.heats, Stage.unscored)."""
-        heat, id_ = e.heat, e.id  # each read of a field is a lookup in its column
-        stage.heats.setdefault(heat, {})[id_] = None
-        if e.status == "active":
-            if e.score is None:
-                stage.unscored.setdefault(heat, set()).add(id_)
-            elif not e.signed:
-                stage.unsigned.setdefault(heat, set()).add(id_)
+    def file(stage: Stage, e: Entry) -> None:
+        """File `e` under its heat (Stage.heats); a heat new to the stage is the highest
+        seated so far if it is above it."""
+        if stage.heats.add(e.heat_index, e.row):
+            heat = e.heat
+            if heat is not None:
+                stage.last_heat = max(stage.last_heat, heat_number(heat))
 
     @staticmethod
-    def untrack(stage: Stage, e: Entry) -> None:
-        """Take `e` out of its heat's files, before its heat, score or status changes."""
-        heat, id_ = e.heat, e.id
-        stage.heats.get(heat, {}).pop(id_, None)
-        stage.unscored.get(heat, set()).discard(id_)
-        stage.unsigned.get(heat, set()).discard(id_)
+    def unfile(stage: Stage, e: Entry) -> None:
+        """Take `e` out of its heat's file, before its heat changes."""
+        stage.heats.remove(e.heat_index, e.row)
+
+    @staticmethod
+    def count(stage: Stage, e: Entry, step: int) -> None:
+        """Count `e` (`step` 1) in what its heat waits for, or take it off (-1) before its
+        score, signature, status or heat changes: a score, if it is active and has none; else
+        a signature, if it is active, its score is not signed for and the stage's are."""
+        entries, row = e.table, e.row  # each field's column read once
+        if entries.status[row] != ACTIVE:
+            return
+        if entries.score[row] == NONE:
+            counts = stage.unscored
+        elif stage.signed and not entries.signed[row]:
+            counts = stage.unsigned
+        else:
+            return
+        heat = entries.heat[row]
+        left = counts.get(heat, 0) + step
+        if left:
+            counts[heat] = left
+        else:
+            del counts[heat]
 
     @classmethod
     def _seat(cls, stage: Stage, e: Entry, heat: str | None, seat: int | None) -> None:
-        stage.free_seat(e)
-        cls.untrack(stage, e)
-        e.heat, e.seat = None if heat is None else intern(heat), seat
-        cls.track(stage, e)
-        cls._take_seat(stage, e)
-
-    @staticmethod
-    def _take_seat(stage: Stage, e: Entry) -> None:
-        """File the seat `e` holds (none while unseated) under the stage's seats."""
-        heat, seat = e.heat, e.seat
-        if heat is not None and seat is not None:
-            stage.seats[(heat, seat)] = e.id
-            stage.last_heat = max(stage.last_heat, heat_number(heat))
+        """Move `e` to `seat` of `heat` (None, None: out of any): the seat it held is free."""
+        cls.count(stage, e, -1)
+        cls.unfile(stage, e)
+        e.heat, e.seat = heat, seat
+        cls.file(stage, e)
+        cls.count(stage, e, 1)
 
     def money_views(self, cents: int) -> set[str]:
         return {self.pools_view, self.prizes_view} if cents else set()
@@ -250,12 +258,12 @@ class TournamentFolds(TournamentViews):
 
     def _remember_places(self, stage: Stage) -> None:
         """The places on show before a change: the next view's movement is measured from them."""
-        stage.previous = stage.standings.ranking(stage.spec.rows)
+        stage.standings.remember(stage.spec.rows)
 
     def add_money(self, cents: int) -> None:
         """A buy-in (or, negative, a refund) shared between the pools by their percentages."""
         sign = -1 if cents < 0 else 1
         self.previous_pools = dict(self.pools)
-        parts = split(abs(cents), [p.percent for p in self.pool_configs])
+        parts = split_of(abs(cents), self.pool_percents)
         for pool, part in zip(self.pool_configs, parts, strict=True):
             self.pools[pool.name] += sign * part

@@ -7,24 +7,26 @@ names (masked cards in the operator-only `ops:` view) and takes every amount fro
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cached_property
 from typing import Any
 
 from controller.domain.heats import heat_number
 from controller.domain.members import Member, Members
 from controller.domain.prizes import prize_table
 from controller.promotions.tournament.config import PoolConfig
-from controller.promotions.tournament.state import CARD_TAIL, Entries, Entry, Search, Stage
+from controller.promotions.tournament.state import (
+    CARD_TAIL,
+    NONE,
+    Entries,
+    Entry,
+    Search,
+    Stage,
+)
 from showrunner.contract.money import format_zar
 
 #: unsigned scores outside any heat (poker's qualifying) kept on the operator's view: the latest
 UNSIGNED_ROWS = 20
-
-
-def _entry_order(entry_id: str) -> tuple[int, str]:
-    """Entries in the order they were made ("P9" before "P10")."""
-    digits = "".join(c for c in entry_id if c.isdigit())
-    return (int(digits) if digits else 0, entry_id)
 
 
 class TournamentViews:
@@ -38,6 +40,7 @@ class TournamentViews:
     entries: Entries
     search: Search
     pool_configs: list[PoolConfig]
+    pool_percents: tuple[int, ...]
     pools: dict[str, int]
     previous_pools: dict[str, int]
     split: list[int]
@@ -48,7 +51,11 @@ class TournamentViews:
         return None
 
     def active(self, stage: Stage) -> list[Entry]:
-        return [e for e in (self.entries[i] for i in stage.entries) if e.status == "active"]
+        return [e for e in self.in_stage(stage) if e.active]
+
+    def in_stage(self, stage: Stage) -> Iterator[Entry]:
+        """The stage's entries, in the order they entered it."""
+        return (self.entries.at(row) for row in stage.rows)
 
     def name_of(self, card: str) -> str:
         return self.members.by_card[card].display_name
@@ -65,23 +72,23 @@ class TournamentViews:
         return stage != self.order[0]
 
     # -- views ----------------------------------------------------------------------------------
-    @property
+    @cached_property  # a replay asks a million times
     def pools_view(self) -> str:
         return f"pools:{self.name}"
 
-    @property
+    @cached_property  # a replay asks a million times
     def seating_view(self) -> str:
         return f"seating:{self.name}"
 
-    @property
+    @cached_property  # a replay asks a million times
     def qualifiers_view(self) -> str:
         return f"qualifiers:{self.name}"
 
-    @property
+    @cached_property  # a replay asks a million times
     def prizes_view(self) -> str:
         return f"prizes:{self.name}"
 
-    @property
+    @cached_property  # a replay asks a million times
     def ops_view(self) -> str:
         """Operator-only (ops: views never reach screens): entry ids to send commands with."""
         return f"ops:{self.name}"
@@ -106,15 +113,15 @@ class TournamentViews:
 
     def leaderboard_doc(self, stage: Stage) -> dict[str, Any]:
         rows = []
-        shown = {key: place for place, key in enumerate(stage.previous, 1)}
-        for position, (key, score) in enumerate(stage.standings.board.top(stage.spec.rows), 1):
-            before = shown.get(key)
+        moved = bool(stage.standings.previous)
+        for position, (key, score, before) in enumerate(stage.standings.shown(stage.spec.rows),
+                                                        1):
             rows.append({
                 "position": position,
                 "name": self.name_of(self.card_of_key(stage, key)),
                 "score": score,
                 "movement": 0 if before is None else before - position,
-                "new": before is None and bool(stage.previous),
+                "new": before is None and moved,
             })
         return {"title": self.title, "subtitle": stage.spec.title, "rows": rows,
                 "entries": len(stage.standings), "closed": stage.closed}
@@ -140,7 +147,7 @@ class TournamentViews:
         for name in self.order[1:]:
             stage = self.stages[name]
             heats: dict[str, list[dict[str, Any]]] = {}
-            for e in (self.entries[i] for i in stage.entries):
+            for e in self.in_stage(stage):
                 if e.heat is not None and e.status != "refunded":
                     proxy = None if e.proxy is None else self.name_of(e.proxy)
                     heats.setdefault(e.heat, []).append({
@@ -171,22 +178,21 @@ class TournamentViews:
         first = self.stages[self.order[0]]
         signs = self.signs_scores(first)
         heats = dict.fromkeys([*first.unscored, *(first.unsigned if signs else ())])
-        playing: list[str] = []
+        playing: list[Entry] = []
         for heat in heats:
-            waiting = first.unscored.get(heat, set())
-            unsigned = first.unsigned.get(heat, set()) if signs else set()
-            if heat is None:  # no heats (poker's qualifying): the latest unsigned only
-                playing += sorted(waiting) + sorted(unsigned, key=_entry_order)[-UNSIGNED_ROWS:]
-            elif waiting or unsigned:
-                playing += first.heats[heat]
-        later = [i for name in self.order[1:] for i in self.stages[name].entries]
+            if heat == NONE:  # no heats (poker's qualifying): the latest unsigned only
+                unsigned = first.waiting(NONE, True) if signs else []
+                playing += first.waiting(NONE, False) + unsigned[-UNSIGNED_ROWS:]
+            else:
+                playing += (self.entries.at(row) for row in first.heats.rows(heat))
+        later = [e for name in self.order[1:] for e in self.in_stage(self.stages[name])]
         return {"title": self.title,
                 "signatures": {name: self.signs_scores(stage)
                                for name, stage in self.stages.items()},
-                "unsigned": {name: sum(len(v) for v in stage.unsigned.values())
+                "unsigned": {name: sum(stage.unsigned.values())
                              for name, stage in self.stages.items()
                              if self.signs_scores(stage)},
-                "entries": [self.ops_row(self.entries[i]) for i in [*playing, *later]]}
+                "entries": [self.ops_row(e) for e in [*playing, *later]]}
 
     def signs_scores(self, stage: Stage) -> bool:
         """Whether the participants sign for this stage's scores (its rule, not "off")."""
@@ -207,20 +213,19 @@ class TournamentViews:
         text = query.strip().lower()
         digits = "".join(c for c in text if c.isdigit())
         if digits and all(c.isdigit() or c in " -" for c in text):
-            places = self.search.cards.newest(digits[-CARD_TAIL:], limit)
+            places = self.search.cards.newest(self.entries, digits[-CARD_TAIL:], limit)
         elif text:
-            places = self.search.names.newest(text, limit)
+            places = self.search.names.newest(self.entries, text, limit)
         else:
             return []
-        rows = self.entries.values()
-        return [self.ops_row(rows[p]) for p in places]
+        return [self.ops_row(self.entries.at(p)) for p in places]
 
     def qualifiers_doc(self) -> dict[str, Any]:
         stages = []
         for name in self.order[1:]:
             stage = self.stages[name]
             rows = [{"name": self.name_of(e.card), "via": self.route(e)}
-                    for e in (self.entries[i] for i in stage.entries) if e.status != "to_final"]
+                    for e in self.in_stage(stage) if e.status != "to_final"]
             stages.append({"stage": name, "title": stage.spec.title, "qualifiers": rows})
         return {"title": self.title, "stages": stages}
 
@@ -230,7 +235,7 @@ class TournamentViews:
             return "Wild Card" if e.payment == "wildcard" else ""
         origin = self.entries[e.origin]
         stage = self.stages[origin.stage]
-        place = stage.places.get(stage.standings.key(origin.id, origin.card))
+        place = stage.standings.place(stage.standings.key(origin.id, origin.card))
         return f"{stage.spec.title} place {place}"
 
     def prize_rows(self, pool: int, percents: Sequence[int], stage: Stage) -> list[dict[str, Any]]:
