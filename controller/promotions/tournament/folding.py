@@ -74,8 +74,10 @@ class TournamentFolds(TournamentViews):
         return apply_own
 
     def with_ops(self, dirty: set[str]) -> set[str]:
-        """The operator's entry list (every entry, its seat and score) follows every change."""
-        return dirty | {self.ops_view}
+        """The operator's entry list (every entry, its seat and score) follows every change
+        (`dirty` is the fold's own)."""
+        dirty.add(self.ops_view)
+        return dirty
 
     def _on_entered(self, ev: TournamentEntered) -> set[str]:
         # seated as it is made, and filed once (`_seat` refiles a seated entry)
