@@ -12,17 +12,13 @@ and the last signed checkpoint, and how to check the PDF against the log with
 from __future__ import annotations
 
 import io
-import os
-from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
-from typing import Any
 
-import yaml
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
+from controller.audit.branding import Branding, branding, shipped_assets
 from controller.audit.checkpoints import CheckpointError, load_public
 from controller.audit.checkpoints import verify as verify_checkpoints
 from controller.audit.document import (
@@ -37,60 +33,11 @@ from controller.audit.document import (
 from controller.audit.record import build_record
 from controller.store.log import StoredLog
 
-Rgb = tuple[int, int, int]
-ASSETS_ENV = "SHOWRUNNER_ASSETS"  # where the venue's branding is, as the screens read it
 FONT = "Inter"
 CHECK_LINE = ("To check this report against the log, run: showrunner-controller audit verify "
               "--db SHOW.db --checkpoint SHOW.db.checkpoints. It must print OK with the same "
               "last event and hash as above; any edit to an event, an ack, a key or a signature "
               "image since is named there by its event number.")
-
-
-@dataclass(frozen=True)
-class Branding:
-    venue: str
-    logo: Path | None
-    band: Rgb  # the cover's and headings' band
-    accent: Rgb
-    text_on_band: Rgb
-
-
-def _shipped() -> Path:
-    return Path(str(resources.files("showrunner") / "assets"))
-
-
-def _venue_dir() -> Path:
-    override = os.environ.get(ASSETS_ENV)
-    return Path(override) if override else Path(__file__).resolve().parents[2] / "assets"
-
-
-def _colour(value: Any, fallback: Rgb) -> Rgb:
-    if isinstance(value, str) and len(value) == 7 and value.startswith("#"):
-        try:
-            return (int(value[1:3], 16), int(value[3:5], 16), int(value[5:7], 16))
-        except ValueError:
-            return fallback
-    return fallback
-
-
-def _yaml(path: Path) -> dict[str, Any]:
-    try:
-        found = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
-        return {}
-    return found if isinstance(found, dict) else {}
-
-
-def branding() -> Branding:
-    """The venue's name, logo and colours; a missing or broken file gives the shipped look."""
-    shipped, venue = _yaml(_shipped() / "theme.yaml"), _yaml(_venue_dir() / "theme.yaml")
-    colours = {**(shipped.get("colours") or {}), **(venue.get("colours") or {})}
-    logo = _venue_dir() / "logo.png"
-    return Branding(str(venue.get("name") or shipped.get("name") or "Showrunner"),
-                    logo if logo.is_file() else None,
-                    _colour(colours.get("background_top"), (11, 16, 38)),
-                    _colour(colours.get("accent"), (245, 197, 66)),
-                    _colour(colours.get("text"), (255, 255, 255)))
 
 
 # -- the chain's end --------------------------------------------------------------------------
@@ -123,7 +70,7 @@ class _Pdf(FPDF):
     def __init__(self, record: Record, brand: Branding) -> None:
         super().__init__(orientation="portrait", unit="mm", format="A4")
         self.record, self.brand = record, brand
-        fonts = _shipped() / "fonts"
+        fonts = shipped_assets() / "fonts"
         self.add_font(FONT, "", str(fonts / "Inter-SemiBold.otf"))
         self.add_font(FONT, "B", str(fonts / "Inter-Bold.otf"))
         self.set_auto_page_break(True, margin=16)

@@ -21,8 +21,6 @@ from controller.audit.checkpoints import (
 )
 from controller.audit.checkpoints import verify as verify_checkpoints
 from controller.audit.document import PROMOTIONS, Period
-from controller.audit.pack import write_pack
-from controller.audit.report import report_pdf
 from controller.audit.verify import export, utc, verify_log
 from controller.rehearsal.log import REHEARSAL, log_kind
 from controller.store.chain import COVERAGE
@@ -186,6 +184,8 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _pack(log: StoredLog, args: argparse.Namespace) -> int:
+    from controller.audit.pack import write_pack  # the PDF library: not for `serve`'s start
+
     checkpoints, public = _anchoring(args)
     now = wall_clock_ms()
     try:
@@ -200,6 +200,8 @@ def _pack(log: StoredLog, args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from controller.audit.report import report_pdf  # the PDF library: not for `serve`'s start
+
     checkpoints, public = _anchoring(args)
     with open_log(args.db, create=False) as log:
         if log_kind(log) == REHEARSAL:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from controller.demo.run import run_demo
-
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     demo = sub.add_parser("demo", help="run a controller, a display and a demo tournament")
@@ -21,4 +19,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _demo(args: argparse.Namespace) -> int:
+    from controller.demo.run import run_demo  # its clients and processes: not for `serve`
+
     return run_demo(args.dir, args.port, args.fast, args.cycles)

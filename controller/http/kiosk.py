@@ -11,7 +11,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from controller.audit.report import Branding, branding
+from controller.audit.branding import Branding, branding
 
 NO_STORE = {"Cache-Control": "no-store"}
 

@@ -17,7 +17,6 @@ from aiohttp import web
 from controller.access.logins import live_session
 from controller.audit.checkpoints import Anchoring, public_path
 from controller.audit.document import PROMOTIONS, Period
-from controller.audit.report import report_pdf
 from controller.http.logins import logins_key
 from controller.store.log import StoredLog
 from controller.store.target import db_arg, open_read_only
@@ -37,6 +36,8 @@ def make_report(db: str, files: Path, promotion: str, period: Period, now_ms: in
                 anchor: Anchoring | None) -> bytes:
     """The PDF, from a read-only snapshot of the log at `db` (run off the event loop); `files`:
     what the files beside it are named after."""
+    from controller.audit.report import report_pdf  # the PDF library loads with a first report
+
     checkpoints, public = anchoring_of(files, anchor)
     log = open_read_only(db_arg(db))
     try:
