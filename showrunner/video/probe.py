@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import av
-
 MAX_FPS = 120.0
 
 
@@ -51,6 +49,8 @@ def is_file(path: Path) -> bool:
 
 def probe(path: Path) -> VideoInfo:
     """What the video at `path` is, or Unplayable saying why a screen could not play it."""
+    import av  # FFmpeg loads with the first video probed: a controller's start never waits
+
     if not is_file(path):
         raise Unplayable(f"there is no file {said(path)}")
     try:
