@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import shutil
+import statistics
 import time
 from pathlib import Path
 
@@ -63,9 +64,11 @@ async def test_verify_the_chain_now_answers_in_words_for_the_auditor_only(log_at
 # SQLite's file: the release-0.1 .db fixture
 async def test_making_reports_leaves_the_loop_free(tmp_path):
     """Reports of the release-0.1 night (a few tenths of a second of work each) are made in a
-    worker thread: the controller answers /healthz meanwhile. Made on the loop, a /healthz sent
-    during a report would wait for the whole report; so no answer may take as long as half a
-    report (a measure of this machine's speed now, not a fixed time)."""
+    worker thread: the controller answers /healthz meanwhile. Made on the loop, every /healthz
+    sent during a report would wait for the rest of it, half a report in the middle; so the
+    middle answer must come in a small part of the quickest report (a measure of this
+    machine's speed now, not a fixed time, and not of its slowest moment: on a loaded machine
+    one answer may wait for the processor)."""
     db = tmp_path / "show.db"
     shutil.copyfile(FIXTURE, db)
     async with live_controller(db) as ctl, \
@@ -92,4 +95,4 @@ async def test_making_reports_leaves_the_loop_free(tmp_path):
             took.append(time.monotonic() - started)
     assert all(pdf.startswith(b"%PDF") for pdf in pdfs)
     assert len(gaps) >= 2 * len(took), (took, gaps)  # the reports were real work
-    assert max(gaps) < min(took) / 2, (took, gaps)
+    assert statistics.median(gaps) < min(took) / 8, (took, gaps)
