@@ -67,10 +67,7 @@ async def follow(hub: Hub) -> None:
     """Fold what the owner appended; on this process, cut sessions it revoked and move the
     screens whose program or status changed into the rooms of the views they now show (and
     send them those views whole). Changed views went out from the owner already."""
-    events, views = hub.service.catch_up()
-    for event in events:
-        hub.revoked(event)
-    await hub.follow_screens(v.name.removeprefix(VIEW_PREFIX) for v in views
+    await hub.follow_screens(v.name.removeprefix(VIEW_PREFIX) for v in hub.catch_up()
                              if v.name.startswith(VIEW_PREFIX))
 
 

@@ -313,10 +313,7 @@ async def _watch_log(hub: Hub, checkpointer: Checkpointer | None,
     refused from its next connect: authentication reads the keys table), sign a checkpoint
     every N events and write a snapshot at its cadence."""
     while True:
-        events, views = hub.service.catch_up()
-        for event in events:  # a key revoked at the shell: its live sessions are cut now
-            hub.revoked(event)
-        hub.publish(views)
+        hub.publish(hub.catch_up())  # a key revoked at the shell: its sessions are cut now
         if checkpointer is not None:
             checkpointer.maybe(hub.service.clock())
         snapshots.maybe()

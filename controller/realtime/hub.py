@@ -145,6 +145,14 @@ class Hub:
                                 namespace=DISPLAY_AUDIENCE)
             await slices.pause()
 
+    def catch_up(self) -> list[View]:
+        """Fold what another process appended (a standby's leader, a fan-out's owner, `key`
+        at the shell), cut the sessions of what it revoked; the views it changed."""
+        events, views = self.service.catch_up()
+        for event in events:
+            self.revoked(event)
+        return views
+
     def revoked(self, event: DomainEvent) -> None:
         """If this event revokes a principal, cut its live sessions (behind the views queued
         before): called with a command's events, and for those another process appended

@@ -33,10 +33,7 @@ log = logging.getLogger(__name__)
 def follow(hub: Hub) -> None:
     """Fold what the leader appended and send this process's clients what it changed (and cut
     the sessions it revoked)."""
-    events, views = hub.service.catch_up()
-    for event in events:
-        hub.revoked(event)
-    hub.publish(views)
+    hub.publish(hub.catch_up())
 
 
 async def stand_by(hub: Hub, lease: Lease, appended: Appended,
