@@ -225,6 +225,7 @@ class Link:
         """Connect, sync, then ping until the link dies (raises). True once it got online."""
         t = self.timings
         lost = asyncio.Event()
+        held = dict(self._held)  # what this controller pushes once connected is of its own log
         http = aiohttp.ClientSession()
         sio = self._client(http, lost)
         online = False
@@ -238,7 +239,7 @@ class Link:
                 raise LinkLost(f"no answer from the controller within {t.connect_s:g} s") from exc
             self._sio = sio
             self._estimator.reset()  # the controller may have started again on another clock
-            await self._hello(sio)
+            await self._hello(sio, held)
             self._status(True)
             online = True
             for _ in range(CLOCK_SAMPLES_AT_CONNECT - 1):
@@ -280,13 +281,13 @@ class Link:
             raise LinkLost(f"{event} failed: {_describe(exc)}") from exc
 
     # -- sync ------------------------------------------------------------------------------
-    async def _hello(self, sio: socketio.AsyncClient) -> None:
+    async def _hello(self, sio: socketio.AsyncClient, held: dict[str, int]) -> None:
         """Sync by revision; if the controller is on another log, or its log ends before the
-        revisions held, drop them all and sync from scratch."""
+        revisions `held` before this connection, drop every view and sync from scratch."""
         reply = await self._call(sio, "sync", {"revisions": self._held})
         told = reply.get("log") if isinstance(reply.get("log"), dict) else {}
         log_id, last_seq = str(told.get("id", "")), told.get("last_seq")
-        reset = self._reset_reason(log_id, last_seq if isinstance(last_seq, int) else 0)
+        reset = self._reset_reason(held, log_id, last_seq if isinstance(last_seq, int) else 0)
         if reset:
             log.warning("dropping every view held and resyncing: %s", reset)
             self._held.clear()
@@ -297,14 +298,14 @@ class Link:
         self._log_id = log_id
         await self._on_views(reply)
 
-    def _reset_reason(self, log_id: str, last_seq: int) -> str:
-        if not self._held:
+    def _reset_reason(self, held: dict[str, int], log_id: str, last_seq: int) -> str:
+        if not held:
             return ""
         if log_id != self._log_id:
-            held = f"log {self._log_id[:8]}" if self._log_id else "an unknown log"
+            origin = f"log {self._log_id[:8]}" if self._log_id else "an unknown log"
             return (f"the controller is on another log ({log_id[:8] or 'unnamed'}; the views "
-                    f"held came from {held})")
-        top = max(self._held.values())
+                    f"held came from {origin})")
+        top = max(held.values())
         if last_seq < top:
             return (f"the controller's log ends at {last_seq}, before revision {top} held "
                     f"here (a restored backup?)")

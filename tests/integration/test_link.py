@@ -25,11 +25,15 @@ class Inbox:
         self.link = link
         self.seen: list[LinkMessage] = []
 
+    def drain(self) -> list[LinkMessage]:
+        while not self.link.inbox.empty():
+            self.seen.append(self.link.inbox.get_nowait())
+        return self.seen
+
     async def first(self, kind: type, predicate=lambda m: True, timeout: float = 20):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            while not self.link.inbox.empty():
-                self.seen.append(self.link.inbox.get_nowait())
+            self.drain()
             found = [m for m in self.seen if isinstance(m, kind) and predicate(m)]
             if found:
                 return found[0]
@@ -80,3 +84,26 @@ async def test_revoked_or_unknown_key_is_reported_offline(log_at):
             assert not status.online and "Unknown or revoked key" in status.reason
         finally:
             link.stop()
+
+
+async def test_views_pushed_while_the_screen_syncs_are_not_taken_for_another_log(log_at):
+    """The controller fans a score out to the screen between its connect and the answer to its
+    first sync: those views are of the log the screen is joining, not a reason to drop all."""
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
+        await mc.send("register_member", {"card": "1234567", "display_name": "Sipho Dlamini"})
+        await mc.send("slots.enter", {"card": "1234567"})
+        links = [Link(ctl.url, f"screen-{n}", ctl.keys["display"]) for n in range(8)]
+        inboxes = [Inbox(link) for link in links]
+        for link in links:
+            link.start()
+        try:
+            joined: list[LogJoined] = []
+            deadline, score = time.monotonic() + 20, 0
+            while len(joined) < len(links) and time.monotonic() < deadline:
+                score += 1
+                await mc.send("slots.record_score", {"entry": "S1", "score": score})
+                joined = [m for inbox in inboxes for m in inbox.drain() if isinstance(m, LogJoined)]
+            assert [m.reset for m in joined] == [""] * len(links)
+        finally:
+            for link in links:
+                link.stop()
