@@ -74,7 +74,8 @@ def test_non_member_may_buy_in_but_must_join_rewards_to_claim_a_prize():
     # rule 8: the free entry is for Rewards members only
     assert d.refuse("slots.enter", {"card": "1000001", "payment": "free"}).code == "not_rewards"
     d.do("slots.enter", {"card": "1000001"})  # rule 4: non-members can buy in
-    assert d.feature("slots").participant_cards() == set()  # rule 18.2: Rewards members only
+    d.do("slots.record_score", {"entry": "S1", "score": 500})
+    assert not d.feature("slots").took_part("1000001")  # rule 18.2: Rewards members only
     d.feature("slots").claim_note(d.feature("members").by_card["1000001"])
     note = d.feature("slots").claim_note(d.feature("members").by_card["1000001"])
     assert "rule 4" in note
@@ -143,7 +144,9 @@ def test_closing_qualifying_sends_two_to_the_final_and_places_3_to_32_to_the_sem
     assert [e.origin for e in final] == entries[:2]
     # rule 15: positions 3 to 32 (30 players) play the semi-final
     assert [e.origin for e in semi] == entries[2:32]
-    assert d.feature("slots").qualified_cards() == {"1000000", "1000001"}
+    slots = d.feature("slots")
+    cards = [str(1_000_000 + i) for i in range(40)]
+    assert [c for c in cards if slots.holds_final_seat(c)] == ["1000000", "1000001"]
     vias = [q["via"] for q in d.view("qualifiers:slots")["stages"][0]["qualifiers"]]
     assert vias[0] == "Qualifying place 3"
 
@@ -434,13 +437,19 @@ def test_a_split_that_does_not_match_its_pool_is_refused():
     assert [p["percent"] for p in d.view("prizes:slots")["places"]] == [70, 30]
 
 
-def test_wild_card_queries_list_participants_and_finalists():
+def test_wild_card_queries_tell_participants_finalists_and_the_disqualified():
     d = Driver()
     to_final(d)
+    d.member("3000000", "Only Watched", rewards_member=True)
     slots = d.feature("slots")
-    assert len(slots.participant_cards()) == 40  # rule 18.2
-    assert len(slots.qualified_cards()) == 12
-    assert "2000000" in slots.qualified_cards()
+    cards = [*(f"{1_000_000 + i}" for i in range(40)), "2000000", "3000000"]
+    assert [c for c in cards if slots.took_part(c)] == cards[:40]  # rule 18.2
+    finalists = [c for c in cards if slots.holds_final_seat(c)]
+    assert len(finalists) == 12 and "2000000" in finalists  # rules 17, 24, 18
+    assert not any(slots.is_disqualified(c) for c in cards)
+    finalist = stage_entries(d, "final")[3]
+    d.do("slots.disqualify", {"entry": finalist.id, "reason": "collusion"})  # rule 47
+    assert [c for c in cards if slots.is_disqualified(c)] == [finalist.card]
 
 
 def test_no_semi_final_heat_starts_before_the_wild_card_draw_has_concluded():

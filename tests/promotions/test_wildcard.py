@@ -99,15 +99,15 @@ def test_no_entry_for_cash_and_guests_are_not_in_the_draw():
 
 def test_ineligible_and_qualified_members_are_not_in_the_pool():
     # rules 2-3 (eligibility), rule 19 (already a finalist)
-    s = activated_show(FixedRoster(participants={"1000001"}, qualified=set()))
+    s = activated_show(FixedRoster(participants={"1000001"}, finalists=set()))
     s.member("1000006", "Excluded Person", flags=["self_excluded"])
     assert rejected(s, "wildcard.activate", {"card": "1000006"}, at=OPEN).code == "ineligible"
     s.send("flag_member", {"card": "1000004", "flag": "insider", "reason": "staff"}, at=OPEN)
-    s.roster.qualified.add("1000002")
+    s.roster.finalists.add("1000002")
     cards = [card for card, _ in s.wildcard.pool_listing()]
     assert cards == ["1000001", "1000003"]
     s.member("1000007", "Top Scorer")
-    s.roster.qualified.add("1000007")
+    s.roster.finalists.add("1000007")
     error = rejected(s, "wildcard.activate", {"card": "1000007"}, at=OPEN)
     assert error.code == "already_qualified"
 

@@ -30,7 +30,7 @@ DURING = OPEN + 30 * 60_000  # 16:30
 
 def show() -> WildcardShow:
     """Thandi took part in the tournament, Sipho did not; Lerato is in the Final already."""
-    s = WildcardShow(FixedRoster(participants={THANDI}, qualified={LERATO}))
+    s = WildcardShow(FixedRoster(participants={THANDI}, finalists={LERATO}))
     s.member(THANDI, "Thandi Mokoena")
     s.member(SIPHO, "Sipho Ndlovu")
     s.member(LERATO, "Lerato Dlamini")
@@ -89,7 +89,7 @@ def test_the_kiosk_activates_the_same_way():
 @pytest.mark.parametrize("case", ["unknown", "guest", "under_18", "self_excluded", "insider",
                                   "finalist", "disqualified"])
 def test_every_card_without_tickets_gets_the_one_answer(case):
-    s = WildcardShow(FixedRoster(qualified={LERATO}, disqualified={"1000009"}))
+    s = WildcardShow(FixedRoster(finalists={LERATO}, barred={"1000009"}))
     card = {"unknown": "1999999", "finalist": LERATO, "disqualified": "1000009"}.get(case,
                                                                                      "1000005")
     if case == "guest":  # no Rewards member (rule 3)

@@ -95,7 +95,7 @@ def test_finalist_disqualified_before_the_final_is_replaced_by_a_redraw():
     s = frozen_show()
     event = drawn(s, 0, CLOSE)  # Thandi
     s.send("wildcard.claim", CLAIM, at=event.reveal_at_ms)
-    s.roster.disqualified.add("1000001")  # rule 47: disqualified from the tournament
+    s.roster.barred.add("1000001")  # rule 47: disqualified from the tournament
     started, _ = s.tick(event.reveal_at_ms + 60_000)
     assert started.reason == "ineligible" and "rule 47" in started.cause
     assert s.view()["phase"] == "frozen" and s.view()["finalist"] is None

@@ -30,24 +30,24 @@ DECLINE_PAYLOAD = {"card": "1000003", "in_person": True, "id_checked": True,
 
 @dataclass
 class FixedRoster:
-    """A real, tiny Roster: who took part in the tournament, who already qualified, who was
-    disqualified (rule 47), whether qualifying is over (rule 17) and whether the final has
-    started."""
+    """A real, tiny Roster: who took part in the tournament, who already qualified (the
+    finalists), who was disqualified (rule 47: barred), whether qualifying is over (rule 17)
+    and whether the final has started."""
 
     participants: set[str] = field(default_factory=set)
-    qualified: set[str] = field(default_factory=set)
-    disqualified: set[str] = field(default_factory=set)
+    finalists: set[str] = field(default_factory=set)
+    barred: set[str] = field(default_factory=set)
     final_playing: bool = False
     qualifying_over: bool = True
 
-    def participant_cards(self) -> set[str]:
-        return set(self.participants)
+    def took_part(self, card: str) -> bool:
+        return card in self.participants
 
-    def qualified_cards(self) -> set[str]:
-        return set(self.qualified)
+    def holds_final_seat(self, card: str) -> bool:
+        return card in self.finalists
 
-    def disqualified_cards(self) -> set[str]:
-        return set(self.disqualified)
+    def is_disqualified(self, card: str) -> bool:
+        return card in self.barred
 
     def final_started(self) -> bool:
         return self.final_playing

@@ -122,25 +122,26 @@ class Slots(FeedTournament):
         return {**super().handlers(), WildcardFinalist: self._wildcard, **self.feed_handlers()}
 
     # -- queries the Wild Card draw calls -------------------------------------------------------
-    def participant_cards(self) -> set[str]:
-        """Rewards members who took part in the event (rule 18.2: 5 extra Wild Card tickets):
+    def took_part(self, card: str) -> bool:
+        """A rewards member who took part in the event (rule 18.2: 5 extra Wild Card tickets):
         as ruled (docs/draws.md), at least one qualifying entry played (scored), not refunded."""
-        return {e.card for e in self.entries.values()
-                if e.stage == "qualifying" and e.status != "refunded" and e.score is not None
-                and self.members.by_card[e.card].rewards_member}
+        member = self.members.by_card.get(card)
+        return member is not None and member.rewards_member and any(
+            e.stage == "qualifying" and e.status != "refunded" and e.score is not None
+            for e in self.entries.of_card(card))
 
-    def disqualified_cards(self) -> set[str]:
-        """Members disqualified from the promotion (rules 2-3, 47): no Wild Card tickets, and
-        no Wild Card seat."""
-        return {e.card for e in self.entries.values() if e.status == "disqualified"}
+    def is_disqualified(self, card: str) -> bool:
+        """Disqualified from the promotion (rules 2-3, 47): no Wild Card tickets, and no Wild
+        Card seat."""
+        return any(e.status == "disqualified" for e in self.entries.of_card(card))
 
     def wildcard_named(self) -> bool:
         """The Wild Card draw has concluded: its finalist holds a seat in the final."""
         return any(e.payment == "wildcard" for e in self.active(self.final))
 
-    def qualified_cards(self) -> set[str]:
-        """Cards already holding a seat in the final (kept out of the Wild Card pool)."""
-        return {e.card for e in self.active(self.final)}
+    def holds_final_seat(self, card: str) -> bool:
+        """Already holding a seat in the final (kept out of the Wild Card pool)."""
+        return any(e.active for e in self.final.of_card(card))
 
     def qualifying_closed(self) -> bool:
         """Qualifying is over, so its two direct finalists hold their seats (rule 17)."""
@@ -336,10 +337,9 @@ class Slots(FeedTournament):
         eligible member other than the Wild Card winner (place 33 first)."""
         qualifying = self.stages["qualifying"]
         seated = set(self.entries.origin.values())
-        barred = self.disqualified_cards() | {winner}
         for key in qualifying.standings.placed(after=self.config.semi_last_place):
             e = self.entries[key]
-            if key not in seated and e.card not in barred \
+            if key not in seated and e.card != winner and not self.is_disqualified(e.card) \
                     and not self.members.by_card[e.card].flags:
                 return e
         return None

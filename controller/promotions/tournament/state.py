@@ -332,6 +332,11 @@ class Entries:
     def key(self, number: int) -> str:
         return self.id_of(number)
 
+    def of_card(self, card: str) -> list[Entry]:
+        """The card's entries in every stage, in entry order (a player's few)."""
+        number = self.cards.number(card)
+        return [] if number is None else [Entry(self, row) for row in self.by_card.rows(number)]
+
     def at(self, row: int) -> Entry:
         return Entry(self, row)
 
@@ -506,12 +511,8 @@ class Stage:
 
     def of_card(self, card: str) -> list[Entry]:
         """The card's entries in this stage, in entry order (a player's few)."""
-        entries = self.table
-        number, stage = entries.cards.number(card), entries.stages.number(self.spec.name)
-        if number is None:
-            return []
-        return [Entry(entries, row) for row in entries.by_card.rows(number)
-                if entries.stage[row] == stage]
+        stage = self.table.stages.number(self.spec.name)
+        return [e for e in self.table.of_card(card) if self.table.stage[e.row] == stage]
 
     def heat_index(self, heat: str | None) -> int | None:
         """The heat's index (`NONE` for no heat), or None for a heat nobody was seated in."""

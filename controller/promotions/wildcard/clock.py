@@ -42,15 +42,17 @@ CONTROLLER = "controller"  # the actor of what the clock decides
 
 
 class Roster(Protocol):
-    """What the tournament tells the draw: who took part (rule 18.2), who already qualified,
-    who was disqualified from the promotion (rule 47), whether qualifying is over (rule 17: its
-    two direct finalists are then known) and whether the final has begun."""
+    """What the tournament tells the draw of a card: whether it took part (rule 18.2), already
+    qualified, or was disqualified from the promotion (rule 47); and whether qualifying is over
+    (rule 17: its two direct finalists are then known) and the final has begun. Asked of one
+    card at a time: a season's tournament holds a million entries, and the clock asks of the
+    drawn winner every second."""
 
-    def participant_cards(self) -> set[str]: ...
+    def took_part(self, card: str) -> bool: ...
 
-    def qualified_cards(self) -> set[str]: ...
+    def holds_final_seat(self, card: str) -> bool: ...
 
-    def disqualified_cards(self) -> set[str]: ...
+    def is_disqualified(self, card: str) -> bool: ...
 
     def final_started(self) -> bool: ...
 
@@ -106,7 +108,7 @@ class WildcardClock:
         if member.flags:
             reasons = ", ".join(FLAGS[f] for f in sorted(member.flags))
             return f"{member.display_name} may not take part: {reasons} (rules 2-3)"
-        if card in self.roster.disqualified_cards():
+        if self.roster.is_disqualified(card):
             return f"{member.display_name} was disqualified from the promotion (rule 47)"
         return None
 
@@ -132,14 +134,15 @@ class WildcardClock:
     def pool_listing(self, excluded: Iterable[str] = ()) -> list[list[Any]]:
         """Who is in the draw and with how many tickets, in canonical (card) order."""
         out: list[list[Any]] = []
-        skip = set(excluded) | self.roster.qualified_cards() | self.roster.disqualified_cards()
-        participants = self.roster.participant_cards()
+        roster, skip = self.roster, set(excluded)
         for card in sorted(self.activated - skip):
+            if roster.holds_final_seat(card) or roster.is_disqualified(card):
+                continue
             member = self.members.by_card[card]
             if not member.rewards_member or member.flags:
                 continue  # rules 2-3: flagged after activating
             tickets = self.config.tickets_per_cardholder  # rules 18.1, 33.1
-            if card in participants:
+            if roster.took_part(card):
                 tickets += self.config.tickets_per_participant  # rules 18.2, 33.2
             out.append([card, tickets])
         return out

@@ -55,13 +55,12 @@ def member_entry(draw: Wildcard, card: str, now_ms: int) -> MemberEntry:
     member = draw.members.by_card.get(card)
     # every check is made for every card (no early answer for an unknown one): same steps
     outside = [member is None, member is not None and not member.rewards_member,
-               member is not None and bool(member.flags), card in draw.roster.qualified_cards(),
-               card in draw.roster.disqualified_cards(), card in draw.excluded]
+               member is not None and bool(member.flags), draw.roster.holds_final_seat(card),
+               draw.roster.is_disqualified(card), card in draw.excluded]
     if any(outside) or member is None:
         raise NO_ENTRIES
     config = draw.config
-    participant = config.tickets_per_participant if card in draw.roster.participant_cards() \
-        else 0
+    participant = config.tickets_per_participant if draw.roster.took_part(card) else 0
     numbers: tuple[int, ...] = ()
     if draw.pool is not None:
         first = 1

@@ -300,10 +300,10 @@ class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Featu
             raise Rejected("not_rewards", f"{member.display_name} is not a rewards member; the "
                            "Wild Card draw is for active rewards cardholders and entries cannot "
                            "be bought (rules 18.1, 34).")
-        if card in self.roster.qualified_cards():
+        if self.roster.holds_final_seat(card):
             raise Rejected("already_qualified", f"{member.display_name} has already qualified "
                            "for the Final and takes no part in the Wild Card draw (rule 19).")
-        if card in self.roster.disqualified_cards():
+        if self.roster.is_disqualified(card):
             raise Rejected("disqualified", f"{member.display_name} was disqualified from the "
                            "Slots PAYOFF and has no Wild Card tickets (rule 47).")
         return member
