@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import pygame
@@ -28,7 +29,7 @@ PAGE_IN = 0.5
 PAGE_OUT = 0.35
 ROW_GROWTH_MAX = 1.35  # rows may grow this much when a page holds fewer
 STAGGER = 0.045
-ROWS_AHEAD = 2  # rows drawn ahead of time each frame, so the next page is ready
+ROWS_AHEAD = 1  # the next page's rows drawn each frame while this page goes out
 
 
 class Row(NamedTuple):
@@ -58,8 +59,10 @@ class Leaderboard(Scene):
         room = lay.height - SAFE_MARGIN - top
         self.row_h = min(room / self.per_page, room / most * ROW_GROWTH_MAX)
         self.top = top
-        # A row is drawn when it first comes on screen, or a couple a frame ahead of time: at
-        # 4K, drawing all 45 on entry took 40 ms (200 ms with no text cached).
+        # A row is drawn when it first comes on screen, or ahead, one a frame, while the page
+        # before it goes out: at 4K, drawing all 45 on entry took 40 ms (200 ms with no text
+        # cached), and drawn ahead on entry they filled the frames of the transition that
+        # brings the scene in, the most a 4K screen does in a frame.
         if first:
             self.drawings: Drawings[Row] = Drawings()
             self.page_origin = self.elapsed  # the pages turn from the scene's entry
@@ -75,17 +78,23 @@ class Leaderboard(Scene):
         self.changed_at = self.elapsed
 
     def tick(self, dt: float) -> None:
-        waiting = (row for row in self.rows if row not in self.drawings)
-        for row in itertools.islice(waiting, ROWS_AHEAD):
+        for row in itertools.islice(self._waiting(), ROWS_AHEAD):
             self.drawings.get(row, self._draw_row)  # kept for when it comes on screen
 
+    def _waiting(self) -> Iterator[Row]:
+        """While this page goes out (frames that move anyway), the next page's rows not drawn
+        yet."""
+        page, t_page = self._page()
+        if self.pages == 1 or t_page < max(self.p["page_seconds"], 1.0) - PAGE_OUT:
+            return iter(())
+        first = (page + 1) % self.pages * self.per_page
+        return (row for row in self.rows[first:first + self.per_page] if row not in self.drawings)
+
     def next_change_ms(self, now_ms: int) -> int | None:
-        """Moving while rows are drawn ahead, ranks slide or a page comes in or goes out; at
-        rest until the next page turns (or for good on a single page)."""
+        """Moving while ranks slide or a page comes in or goes out; at rest until the next
+        page turns (or for good on a single page)."""
         if not self.rows:
             return None
-        if any(row not in self.drawings for row in self.rows):
-            return now_ms
         if any(row.movement for row in self.rows) and \
                 self.elapsed - self.changed_at < MOVE_DELAY + MOVE_TIME:
             return now_ms
