@@ -179,6 +179,7 @@ async def test_the_reader_comes_back_after_the_port_and_the_controller_go_away(
             await asyncio.sleep(2)  # a few reopening attempts, logged as one outage
             pty.open()
             await mc.wait_view("ops:devices", lambda d: state_of(d) == "reading")
+            await wheel.wait_for(r"open again$")  # its output may be read after the console's
             assert wheel.seen("reopening until it opens") == 1
             assert wheel.seen("cannot open") <= 1 and wheel.seen(r"open again$") == 1
             pty.write(*game(202, 13, last=11))
