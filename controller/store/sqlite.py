@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from controller.store import snapshots as snapshots_table
 from controller.store import users as users_table
 from controller.store.chain import GENESIS as GENESIS  # its users import these here
 from controller.store.chain import canonical_json as canonical_json
@@ -153,6 +154,17 @@ class EventLog(StoredLog):
             "SELECT principal, command_id, digest, ack FROM acks WHERE ? = 0 OR "
             "json_type(ack, '$.seq') IS NOT 'integer' OR json_extract(ack, '$.seq') > ?",
             (after, after))
+
+    def snapshot_blob(self, row: snapshots_table.Snapshot) -> bytes | None:
+        """The snapshot's bytes, or None if they are not whole or their pages are damaged: a
+        start's quick_check passes over them (`_checked_tables`), so a damaged page shows here,
+        as a snapshot not used, and the start replays the log from its first event."""
+        try:
+            return super().snapshot_blob(row)
+        except sqlite3.DatabaseError as exc:
+            if not (exc.sqlite_errorname or "").startswith("SQLITE_CORRUPT"):
+                raise
+            return None
 
 
 def _checked_tables(db: sqlite3.Connection) -> list[str]:

@@ -8,6 +8,7 @@ import hashlib
 import logging
 import os
 import pickle
+import sqlite3
 import time
 from typing import Any
 
@@ -137,6 +138,25 @@ def test_every_snapshot_it_must_not_trust_falls_back_to_a_full_replay(new_log_at
         assert f"snapshot at event {seq} not used: " in caplog.text
         assert reason in caplog.text, caplog.text
         service.log.close()
+
+
+# SQLite's file: a page of it damaged on disk
+def test_a_damaged_page_of_the_snapshots_bytes_falls_back_to_a_full_replay(tmp_path, caplog):
+    # a start's quick_check passes over the snapshots' bytes: their damage is found as read
+    copy, seq, now = busy_with_snapshot(tmp_path / "show.db")
+    with sqlite3.connect(copy) as db:
+        page_size = db.execute("PRAGMA page_size").fetchone()[0]
+        root = db.execute("SELECT rootpage FROM sqlite_schema "
+                          "WHERE name = 'snapshot_chunks'").fetchone()[0]
+    with open(copy, "r+b") as file:  # the table's first page is no b-tree page any more
+        file.seek((root - 1) * page_size)
+        file.write(b"\xff" * 16)
+    caplog.clear()
+    service = Service(open_log(copy), Show(build_features()))  # the start's check passes
+    assert service.replay() == service.log.last_seq  # every event folded
+    assert state(service) == now
+    assert f"snapshot at event {seq} not used: damaged" in caplog.text
+    service.log.close()
 
 
 def test_the_cadence_writes_from_a_child_while_the_parent_goes_on(log_at, monkeypatch):
