@@ -20,11 +20,11 @@ registry, pinned by package-lock.json; needs node and npm). Then, on a temporary
    `--screens viewer` all share one display-role key (plain viewers of public views).
    `controller_kib_per_client`: the controller's resident memory once they are in
    (`connect_s`), minus before, per client.
-3. The same commands again (each phase after `WARMUP` untimed ones): the send time and ack
-   time at the operator, and each client's arrival time of the first message naming
-   `leaderboard:slots` after the send (a "views" push, or any other event naming it, e.g. a
-   delta). Clocks: Python's time.time() and Node's
-   performance.timeOrigin + performance.now(), the same machine clock.
+3. The same commands again (each phase after `WARMUP` untimed ones): the send time and the
+   time the operator's client read the ack off its socket (bench/show.py, `Board.change`), and
+   each client's arrival time of the first message naming `leaderboard:slots` after the send (a
+   "views" push, or any other event naming it, e.g. a delta). Clocks: Python's time.time()
+   and Node's performance.timeOrigin + performance.now(), the same machine clock.
 4. The clients leave and connect to bench/fanout/reference.js; an operator client there
    triggers a broadcast of the very "views" message the controller's clients received last
    (`message_bytes` long; its JSON, not padding of that length, so that the clients parse the
@@ -185,11 +185,12 @@ class Clients:
             reader.cancel()
 
 
-async def fan_out(trigger: Callable[[int], Awaitable[None]], commands: int,
+async def fan_out(trigger: Callable[[int], Awaitable[float | None]], commands: int,
                   clients: Clients | None, expected: int,
                   warmup: int = WARMUP) -> dict[str, list[float]]:
     """Send `warmup` + `commands` one at a time, timing the last `commands`; with clients,
-    wait (bounded) for every arrival."""
+    wait (bounded) for every arrival. `trigger` returns when its ack was read (ms), or None
+    for when it returns."""
     times: dict[str, list[float]] = {"ack": [], "arrival": [], "last": [], "missing": []}
     for k in range(-warmup, commands):
         if clients is not None:
@@ -197,8 +198,8 @@ async def fan_out(trigger: Callable[[int], Awaitable[None]], commands: int,
         sent = now_ms()
         if clients is not None:
             clients.since = sent
-        await trigger(k)
-        acked = now_ms() - sent
+        read = await trigger(k)
+        acked = (now_ms() if read is None else read) - sent
         if clients is not None:
             deadline = time.monotonic() + ARRIVAL_TIMEOUT_S
             while len(clients.current) < expected and time.monotonic() < deadline:

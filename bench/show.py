@@ -8,7 +8,9 @@ import os
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
+from typing import Any
 
 from controller.application.child_process import ROOT
 from controller.demo.night import MC, PLAYERS
@@ -36,13 +38,25 @@ class Board:
             await self.mc.send("slots.record_score",
                                {"entry": data["entry"], "score": self.scores[data["entry"]]})
 
-    async def change(self, _: int = 0) -> None:
+    async def change(self, _: int = 0) -> float:
+        """Lift the lowest to the top; when (time.time() in ms) the MC's client read the ack.
+
+        The ack alone is timed (the MC's console does not wait for the views to come back), and
+        timed as the client reads it off its socket (its callback), not when this coroutine runs
+        again: a bench's MC shares a core with the screens' clients, which the same command
+        wakes, and a tablet does not."""
         low = min(self.scores, key=self.scores.__getitem__)
         self.scores[low] = max(self.scores.values()) + 10
-        # the ack alone is timed: the MC's console does not wait for the views to come back
-        if await self.mc.command("slots.record_score",
-                                 {"entry": low, "score": self.scores[low]}) is None:
-            raise RuntimeError("a score change was refused")
+        read: asyncio.Future[tuple[float, dict[str, Any]]] = \
+            asyncio.get_running_loop().create_future()
+        envelope = {"type": "slots.record_score", "command_id": uuid.uuid4().hex,
+                    "payload": {"entry": low, "score": self.scores[low]}}
+        await self.mc.sio.emit("command", envelope, namespace="/control",
+                               callback=lambda ack: read.set_result((time.time() * 1000, ack)))
+        at, ack = await asyncio.wait_for(read, 10)
+        if not ack["ok"]:
+            raise RuntimeError(f"a score change was refused: {ack['error']['message']}")
+        return at
 
 
 async def enrol(url: str, technician_key: str, screens: list[str]) -> list[dict[str, str]]:
