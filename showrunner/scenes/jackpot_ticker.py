@@ -59,9 +59,12 @@ class JackpotTicker(Scene):
         self.static = static_layer(self.ctx, vd.text(doc, "title", "Jackpots", where),
                                    vd.text(doc, "subtitle", "", where), into=self.static)
         self.strips: dict[float, tuple[pygame.Surface, int, int]] = {}
+        self.rolled = [False] * len(self.jackpots)
         self._panels(self.static)
 
     def tick(self, dt: float) -> None:
+        # the rolls this frame moves, the one that ends a roll included: its band is redrawn
+        self.rolled = [not j.roll.done for j in self.jackpots]
         for j in self.jackpots:
             j.roll.update(dt)
 
@@ -69,10 +72,10 @@ class JackpotTicker(Scene):
         return now_ms if any(not j.roll.done for j in self.jackpots) else None
 
     def moving_rects(self) -> list[pygame.Rect] | None:
-        """The band of each amount still rolling: the digits never leave it."""
+        """The band of each amount this frame rolled: the digits never leave it."""
         lay, rects = self.ctx.layout, []
-        for j, (x, y, w, h) in zip(self.jackpots, self._boxes(), strict=False):
-            if not j.roll.done:
+        for rolled, (x, y, w, h) in zip(self.rolled, self._boxes(), strict=False):
+            if rolled:
                 _, cell_h, _ = self._strip(self._digit_size(h))
                 rects.append(pygame.Rect(lay.x(x + 40), lay.y(y + h * 0.52) - cell_h // 2,
                                          lay.px(w - 80), cell_h))

@@ -129,3 +129,28 @@ def test_the_wild_card_draw_presents_its_reel_then_whole_for_the_winner_then_its
     assert kinds[1][1] + kinds[3][1] > 5 * 60
     assert 5 <= kinds[5][1] <= 6  # 7 s ... 11 s (+ the first second after the pop)
     assert recording.shows_the_whole_picture()
+
+
+class Lagging(SimTime):
+    """A loaded machine: every frame takes a quarter of a second, so an animation's last step
+    is a long one."""
+
+    def wait(self, inbox: queue.Queue, timeout: float) -> object | None:
+        self.now += 0.25
+        return super().wait(inbox, max(0.0, timeout - 0.25))
+
+
+def test_the_ticker_frame_that_ends_its_roll_is_presented_even_when_frames_are_slow(tmp_path):
+    sim = Lagging()
+    display = Display(DisplayOptions(controller=NOBODY, screen="s1", size=SIZE,
+                                     state_dir=tmp_path, scene="jackpot_ticker",
+                                     params={"view": "pools:poker"}), timebase=sim)
+    sim.display = display
+    screen, ctx, host = display.open()
+    inbox: queue.Queue = queue.Queue()
+    inbox.put(ViewChanged("pools:poker", 1, samples.POKER_POOLS))
+    display.loop(ctx, host, screen, inbox, seconds=8)
+    assert all(j.roll.done for j in host.current.jackpots)
+    # on screen: the amounts where they came to rest, not where the frame before left them
+    on_screen = pygame.image.tobytes(pygame.display.get_surface(), "RGB")
+    assert on_screen == pygame.image.tobytes(whole_frame(display, ctx, host), "RGB")
