@@ -51,6 +51,18 @@ async def freeze_when_bins_close(mc: Any) -> dict[str, Any]:
         await asyncio.sleep(0.2)
 
 
+async def activated_at_the_desk(ctl: LiveController, people: list[tuple[str, str]]) -> None:
+    """Register each (card, display name) and activate their tickets over an operator's socket:
+    a test's setup, done in milliseconds so that it is in before the bins close however slowly
+    a loaded machine opens its pages."""
+    async with ctl.client() as desk:
+        for card, name in people:
+            for command, payload in (("register_member", {"card": card, "display_name": name}),
+                                     ("wildcard.activate", {"card": card})):
+                ack = await desk.send(command, payload)
+                assert ack["ok"], ack
+
+
 async def season_show(directory: Path, monkeypatch: Any, events: int,
                       close_in_ms: int, db: LogAt | None = None) -> LiveController:
     """A controller started on a generated season of `events` events in `db` (by default
