@@ -81,14 +81,10 @@ class Service:
             self.show = Show(restored.features)
             touched.update(self.show.adopt(restored.views))
             after = restored.seq
-        count = 0
-        apply = self.show.apply
         # up to the tail the log had when it was opened: what another process appends from
         # then on (an owner, for a fan-out or a standby) is `catch_up`'s, folded once
-        for seq, type_, version, data in self.log.records(after, self.log.last_seq):
-            for name in apply(event_from(type_, version, data)):
-                touched[name] = seq
-            count += 1
+        count = self.show.fold(((seq, event_from(type_, version, data)) for seq, type_, version,
+                                data in self.log.records(after, self.log.last_seq)), touched)
         logger.info("state from %s and %d events after it",
                     f"the snapshot at event {after}" if restored else "the log's first event",
                     count)

@@ -101,14 +101,31 @@ class Show:
     def apply(self, event: DomainEvent) -> set[str]:
         """Fold one durable event into every feature that listens to it; dirty view names."""
         names: set[str] = set()
-        routes = self._routes.get(type(event))
-        listeners = self._listeners[type(event)] if routes is None else routes.get(
-            getattr(event, "promotion", None), routes[None])
-        for feature in listeners:
+        for feature in self._listening(event):
             for name in feature.apply(event):
                 self._view_owner[name] = feature
                 names.add(name)
         return names
+
+    def fold(self, events: Iterable[tuple[int, DomainEvent]], touched: dict[str, int]) -> int:
+        """`apply` for a replay: fold (seq, event) pairs in order, `touched` mapping each view
+        they dirty to the seq of the last event that did; the number folded. (One loop and
+        no set per event: a season's replay folds millions.)"""
+        count = 0
+        listening, owner = self._listening, self._view_owner
+        for seq, event in events:
+            for feature in listening(event):
+                for name in feature.apply(event):
+                    owner[name] = feature
+                    touched[name] = seq
+            count += 1
+        return count
+
+    def _listening(self, event: DomainEvent) -> list[Feature]:
+        """The features that fold `event`: for a promotion's own event class, only its own."""
+        routes = self._routes.get(type(event))
+        return self._listeners[type(event)] if routes is None else routes.get(
+            getattr(event, "promotion", None), routes[None])
 
     def published_view_names(self) -> set[str]:
         """Every view the features publish now, including those no event has touched yet."""
