@@ -100,17 +100,14 @@ class Show:
 
     def apply(self, event: DomainEvent) -> set[str]:
         """Fold one durable event into every feature that listens to it; dirty view names."""
-        names: set[str] = set()
-        for feature in self._listening(event):
-            for name in feature.apply(event):
-                self._view_owner[name] = feature
-                names.add(name)
-        return names
+        touched: dict[str, int] = {}
+        self.fold(((0, event),), touched)
+        return set(touched)
 
     def fold(self, events: Iterable[tuple[int, DomainEvent]], touched: dict[str, int]) -> int:
-        """`apply` for a replay: fold (seq, event) pairs in order, `touched` mapping each view
-        they dirty to the seq of the last event that did; the number folded. (One loop and
-        no set per event: a season's replay folds millions.)"""
+        """Fold (seq, event) pairs in order, `touched` mapping each view they dirty to the seq
+        of the last event that did; the number folded. (A replay folds millions: one loop, no
+        set per event.)"""
         count = 0
         listening, owner = self._listening, self._view_owner
         for seq, event in events:
