@@ -9,40 +9,42 @@ from showrunner.engine.layout import SAFE_MARGIN
 from showrunner.engine.scene import SceneContext, spare_layer
 
 HEADER_H = 150  # logical px below the top safe margin
-_columns: dict[tuple[object, ...], pygame.Surface] = {}
+BAND_W = 128  # px: the backdrop's band, laid side by side across a layer
+_bands: dict[tuple[object, ...], pygame.Surface] = {}
 
 
-def _column(ctx: SceneContext) -> pygame.Surface:
-    """The theme's gradient, one pixel wide, at the screen's height (built once per height
-    and theme). Never kept full-screen: at 4K that is 32 MiB, and a scale from the column
-    into a layer costs about what a blit of it would (2 ms)."""
+def _band(ctx: SceneContext) -> pygame.Surface:
+    """The theme's gradient, BAND_W pixels wide, at the screen's height (built once per
+    height and theme). Never kept full-screen: at 4K that is 32 MiB. Laid side by side it
+    fills a 4K layer in 1.9 ms, where a scale from a one-pixel column took 6.6."""
     height = ctx.layout.real[1]
     top, bottom = ctx.theme.colour("background_top"), ctx.theme.colour("background_bottom")
     key = (height, top, bottom)
-    found = _columns.get(key)
+    found = _bands.get(key)
     if found is None:
-        if len(_columns) > 4:
-            _columns.clear()
-        found = gradient_column(height, top, bottom).convert()
-        _columns[key] = found
+        if len(_bands) > 4:
+            _bands.clear()
+        column = gradient_column(height, top, bottom)
+        found = pygame.transform.scale(column, (BAND_W, height)).convert()
+        _bands[key] = found
     return found
 
 
 def paint_backdrop(ctx: SceneContext, target: pygame.Surface, top: int = 0) -> None:
     """The theme's backdrop (a vertical gradient) into `target` inside its clip, the target's
     row 0 being the screen's row `top`; rows off the screen are left as they are."""
-    column = _column(ctx)
+    band = _band(ctx)
     area = target.get_clip()
-    rows = pygame.Rect(0, top + area.y, 1, area.height).clip(column.get_rect())
+    rows = pygame.Rect(0, top + area.y, BAND_W, area.height).clip(band.get_rect())
     if area.width <= 0 or rows.height <= 0:
         return
-    into = pygame.Rect(area.x, rows.y - top, area.width, rows.height)
-    pygame.transform.scale(column.subsurface(rows), into.size, target.subsurface(into))
+    target.blits([(band, (x, rows.y - top), (0, rows.y, min(BAND_W, area.right - x), rows.h))
+                  for x in range(area.x, area.right, BAND_W)], doreturn=False)
 
 
 def backdrop_strip(ctx: SceneContext, size: tuple[int, int], top: int) -> pygame.Surface:
     """A new opaque surface of `size` holding the backdrop from the screen's row `top`."""
-    strip = pygame.Surface(size, 0, _column(ctx))
+    strip = pygame.Surface(size, 0, _band(ctx))
     paint_backdrop(ctx, strip, top)
     return strip
 
@@ -53,7 +55,7 @@ def backdrop_layer(ctx: SceneContext, into: pygame.Surface | None = None) -> pyg
     (about 25 ms at 4K)."""
     size = ctx.layout.real
     if into is None or into.get_size() != size:
-        into = spare_layer(size) or pygame.Surface(size, 0, _column(ctx))
+        into = spare_layer(size) or pygame.Surface(size, 0, _band(ctx))
     paint_backdrop(ctx, into)
     return into
 
