@@ -58,7 +58,6 @@ class JackpotTicker(Scene):
                                                "out_cubic", delay=0.3)))
         self.static = static_layer(self.ctx, vd.text(doc, "title", "Jackpots", where),
                                    vd.text(doc, "subtitle", "", where), into=self.static)
-        self.strips: dict[float, tuple[pygame.Surface, int, int]] = {}
         self.rolled = [False] * len(self.jackpots)
         self._panels(self.static)
 
@@ -127,11 +126,12 @@ class JackpotTicker(Scene):
 
         Each cell is cut to the digits' ink (plus a small gap), not the font's line height,
         so a rolling digit never shows outside the number's own band. Returns the strip, the
-        cell height and how far below a line's top the cell starts (to place the "R").
+        cell height and how far below a line's top the cell starts (to place the "R"). Kept
+        with the screen's text, for the next time a jackpot ticker enters.
         """
-        found = self.strips.get(size)
-        if found is None:
-            colour = self.ctx.theme.colour("accent")
+        colour = self.ctx.theme.colour("accent")
+
+        def make() -> tuple[pygame.Surface, tuple[int, ...]]:
             glyphs = [self.ctx.text.glyph(str(d % 10), "display", size, colour)
                       for d in range(11)]
             ink = [g.get_bounding_rect() for g in glyphs]
@@ -143,9 +143,10 @@ class JackpotTicker(Scene):
             for i, g in enumerate(glyphs):
                 strip.blit(g, ((cell_w - g.get_width()) // 2, i * cell_h),
                            pygame.Rect(0, ink_top, g.get_width(), cell_h))
-            found = (strip, cell_h, ink_top)
-            self.strips[size] = found
-        return found
+            return strip, (cell_h, ink_top)
+
+        strip, (cell_h, ink_top) = self.ctx.text.composed(("odometer", size, colour), make)
+        return strip, cell_h, ink_top
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(self.layer, (0, 0))
