@@ -5,8 +5,9 @@ more. Its memory faulted in at once costs about 25 ms at 4K (32 MiB), and handed
 about 8: each more than a frame has to spare. So the still frame's pages are mapped once and
 touched a band at a time ahead of a switch (`prepare`, about 3 ms a band at 4K), and handed back
 to the system a band at a time after it (`release`): a screen that moves right up to a switch,
-and on after it, drops no frame for them, and one at rest holds none of it. It has per-pixel
-alpha, so a crossfade lays it over the incoming frame in one blit.
+and on after it, drops no frame for them, and one at rest holds none of it. It is laid out
+as a display's screen is (showrunner.engine.blend works on both byte for byte), with per-pixel
+alpha for pygame's way on any other screen.
 """
 
 from __future__ import annotations

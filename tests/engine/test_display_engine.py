@@ -185,6 +185,27 @@ def test_a_transitions_first_frame_is_the_outgoing_scenes_last_held_still(ctx, k
     assert host.current.name == "next_event" and host.transition is not None
 
 
+def test_a_switch_whose_frame_is_never_drawn_still_holds_the_outgoing_scene(ctx):
+    clock = SteppedClock(0)
+    c = SceneContext.create((640, 360), ctx.theme, {}, clock.now_ms)
+    init_headless((640, 360))
+    host = SceneHost(c, REGISTRY)
+    host.switch("announcement", {"title": "One"})
+    advance(host, clock, 0.5)
+    last, held = pygame.Surface((640, 360)), pygame.Surface((640, 360))
+    host.draw(last)
+    host.switch("next_event", transition="crossfade", duration=0.5)
+    advance(host, clock, 1 / 60)  # the switch's frame, not drawn
+    advance(host, clock, 1 / 60)  # the incoming scene enters
+    host.draw(held)  # the crossfade's first frame: the outgoing scene's alone
+    assert host.current.name == "next_event" and host.transition is not None
+    assert pygame.image.tobytes(held, "RGB") == pygame.image.tobytes(last, "RGB")
+    host.switch("attract", transition="crossfade", duration=0.5)
+    host.switch("announcement", transition="cut")
+    advance(host, clock, 1 / 60)  # two switches in one frame: the last one cuts in
+    assert host.current.name == "announcement" and host.transition is None
+
+
 def test_switch_waits_for_its_show_clock_time(ctx):
     clock = SteppedClock(1_000)
     c = SceneContext.create((640, 360), ctx.theme, {}, clock.now_ms)

@@ -138,3 +138,26 @@ def test_presenting_a_band_into_the_window_costs_the_display_almost_nothing():
         xvfb.terminate()
         xvfb.wait(10)
     assert float(out.split()[-1]) < PARTIAL_PRESENT_MS
+
+
+LAYOUT = """
+from showrunner.engine.blend import alike
+from showrunner.engine.display import open_window
+from showrunner.engine.still import Still
+screen = open_window((1920, 1080), True)
+print(alike(screen, Still().take(screen.get_size())))
+"""
+
+
+def test_a_real_windows_screen_and_its_still_frame_are_laid_out_alike():
+    # so a crossfade on a floor screen is numkong's blend on every core, not pygame's blit
+    xvfb, where = start_xvfb((1920, 1080))
+    env = {k: v for k, v in os.environ.items() if k != "SDL_VIDEODRIVER"}
+    env.update(DISPLAY=where)
+    try:
+        out = subprocess.run([sys.executable, "-c", LAYOUT], cwd=ROOT, env=env, text=True,
+                             capture_output=True, timeout=120, check=True).stdout
+    finally:
+        xvfb.terminate()
+        xvfb.wait(10)
+    assert out.split()[-1] == "True"

@@ -1,0 +1,107 @@
+"""The still frame of a transition on the screen: shown alone, kept, or crossfaded.
+
+pygame blends one opaque frame over another only through an alpha blit, after an alpha fill of
+the old frame: at 4K the two take about 9 ms of a 60 Hz frame's 16.7, on one core; and a blit
+of a frame with per-pixel alpha is a blend even where it is all opaque (5.5 ms). numkong works
+a byte at a time in SIMD and lets go of the GIL, so the frame is cut into as many bands of rows
+as there are cores (up to 4), each worked on its own thread: at 4K on two cores a crossfade's
+blend takes about 3 ms and a copy 1.6 (bench/frames.py, transition:crossfade).
+
+It works on bytes, so both frames must be laid out alike: 4 bytes a pixel, the same colour
+masks and row length, and the whole screen to draw (no clip). The 4th byte, the screen's
+unused one, is copied and blended like the others: nothing here reads it as alpha. Frames laid
+out otherwise, which no display this project runs on shows, go pygame's way.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from itertools import pairwise
+from typing import TYPE_CHECKING, cast
+
+import numkong
+import pygame
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
+
+BANDS = max(1, min(4, os.cpu_count() or 1))
+
+Work = Callable[[memoryview, memoryview], object]  # (source band, band written)
+
+
+def cover(target: pygame.Surface, still: pygame.Surface) -> None:
+    """Show the outgoing frame `still` alone on `target`."""
+    if alike(target, still):
+        _banded(_copy, still, target)
+    else:
+        _opaque(still)
+        target.blit(still, (0, 0))
+
+
+def hold(screen: pygame.Surface, still: pygame.Surface) -> None:
+    """Keep the frame just drawn on `screen` as the outgoing frame `still` (opaque)."""
+    if alike(screen, still):
+        _banded(_copy, screen, still)
+    else:
+        still.blit(screen, (0, 0))
+
+
+def crossfade(target: pygame.Surface, still: pygame.Surface, old: int) -> None:
+    """Blend the outgoing frame `still` over the incoming one already drawn on `target`,
+    with weight old/255 (0 < old < 255); pygame's way sets the still frame's alpha to it."""
+    if alike(target, still):
+        weight = old / 255
+        _banded(lambda kept, shown: numkong.blend(kept, shown, alpha=weight, beta=1 - weight,
+                                                  out=shown), still, target)
+    else:
+        _opaque(still)
+        still.fill((255, 255, 255, old), special_flags=pygame.BLEND_RGBA_MIN)
+        target.blit(still, (0, 0))
+
+
+def _opaque(still: pygame.Surface) -> None:
+    """Its alpha all 255 again, for pygame's way: a frame kept byte for byte has the
+    screen's unused byte there."""
+    still.fill((0, 0, 0, 255), special_flags=pygame.BLEND_RGBA_MAX)
+
+
+def _copy(source: memoryview, into: memoryview) -> None:
+    numkong.scale(source, alpha=1.0, beta=0.0, out=into)  # exact, and without the GIL
+
+
+def alike(target: pygame.Surface, still: pygame.Surface) -> bool:
+    """Whether the two frames are laid out byte for byte alike, the whole of `target` to
+    draw: then the work here is numkong's, on every core."""
+    return (target.get_size() == still.get_size()
+            and target.get_bytesize() == still.get_bytesize() == 4
+            and target.get_pitch() == still.get_pitch() == target.get_width() * 4
+            and target.get_masks()[:3] == still.get_masks()[:3]
+            and target.get_clip() == target.get_rect())
+
+
+def _banded(work: Work, source: pygame.Surface, into: pygame.Surface) -> None:
+    """`work` on each band of whole rows of the two frames, a band a thread, the last one on
+    this thread."""
+    rows, pitch = into.get_height(), into.get_pitch()
+    cuts = [band * rows // BANDS * pitch for band in range(BANDS + 1)]
+    with _pixels(source) as read, _pixels(into) as written:
+        bands = [(read[a:b], written[a:b]) for a, b in pairwise(cuts)]
+        helping = [_helpers().submit(work, *band) for band in bands[:-1]]
+        work(*bands[-1])
+        for band in helping:
+            band.result()
+        del bands  # the surfaces stay locked while a view of their pixels lives
+
+
+def _pixels(surface: pygame.Surface) -> memoryview:
+    """The surface's bytes, the surface locked while the view lives."""
+    return memoryview(cast("Buffer", surface.get_buffer()))  # a BufferProxy exports its pixels
+
+
+@cache
+def _helpers() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(BANDS - 1, thread_name_prefix="blend")

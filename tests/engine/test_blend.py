@@ -1,0 +1,105 @@
+"""A transition's still frame on the screen (showrunner.engine.blend): numkong's way on frames
+laid out alike, pygame's on any other, the same picture either way; and what blend.py takes
+from numkong, pinned, so a release that changes it fails here rather than on the floor."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numkong
+import pygame
+import pytest
+
+from showrunner.engine.blend import alike, cover, crossfade, hold
+from showrunner.engine.render import init_headless
+from showrunner.engine.still import Still
+
+SIZE = (64, 36)
+
+
+def noise(depth: int = 32) -> pygame.Surface:
+    """A frame whose every byte differs from its neighbours, at `depth` bits a pixel."""
+    frame = pygame.Surface(SIZE, 0, depth)
+    raw = pygame.image.frombytes(os.urandom(SIZE[0] * SIZE[1] * 3), SIZE, "RGB")
+    frame.blit(raw, (0, 0))
+    return frame
+
+
+def still_of(frame: pygame.Surface) -> pygame.Surface:
+    """The outgoing frame as a transition holds it: per-pixel alpha, opaque."""
+    still = pygame.Surface(SIZE, pygame.SRCALPHA)
+    still.blit(frame, (0, 0))
+    return still
+
+
+def rgb(frame: pygame.Surface) -> list[tuple[int, int, int]]:
+    return [tuple(frame.get_at((x, y)))[:3] for y in range(SIZE[1]) for x in range(SIZE[0])]
+
+
+@pytest.fixture(autouse=True)
+def display() -> None:
+    init_headless(SIZE)
+
+
+def test_the_display_and_its_still_frame_are_laid_out_alike():
+    # what a display draws on (the window surface) and its transitions' still frame: the
+    # crossfade goes numkong's way on every display this project runs on
+    screen = init_headless((320, 180))
+    assert alike(screen, Still().take((320, 180)))
+    assert not alike(pygame.Surface((320, 180), 0, 24), Still().take((320, 180)))
+    screen.set_clip((0, 0, 10, 10))  # only part to draw: pygame's way, which clips
+    assert not alike(screen, Still().take((320, 180)))
+    screen.set_clip(None)
+
+
+@pytest.mark.parametrize("old", [1, 77, 128, 200, 254])
+def test_a_crossfade_is_the_same_picture_either_way(old):
+    outgoing, incoming = noise(), noise()
+    fast, slow = incoming.copy(), pygame.Surface(SIZE, 0, 24)
+    slow.blit(incoming, (0, 0))
+    assert alike(fast, still_of(outgoing)) and not alike(slow, still_of(outgoing))
+    crossfade(fast, still_of(outgoing), old)
+    crossfade(slow, still_of(outgoing), old)
+    for a, b, was, comes in zip(rgb(fast), rgb(slow), rgb(outgoing), rgb(incoming),
+                                strict=True):
+        for ca, cb, o, n in zip(a, b, was, comes, strict=True):
+            exact = (o * old + n * (255 - old)) / 255
+            assert abs(ca - exact) <= 1 and abs(cb - exact) <= 2
+
+
+@pytest.mark.parametrize("depth", [32, 24])
+def test_cover_shows_the_still_frame_and_hold_keeps_the_screen_exactly(depth):
+    screen, frame = noise(depth), noise()
+    kept = still_of(noise())
+    hold(frame, kept)
+    assert rgb(kept) == rgb(frame)
+    cover(screen, kept)
+    assert rgb(screen) == rgb(frame)
+
+
+# what blend.py takes from numkong ---------------------------------------------------------
+
+def test_numkong_blends_and_copies_bytes_in_place_through_memoryviews():
+    a, b = bytearray(os.urandom(4096)), bytearray(os.urandom(4096))
+    weight = 0.3
+    expected = [round(x * weight + y * (1 - weight)) for x, y in zip(a, b, strict=True)]
+    with memoryview(a) as old, memoryview(b) as new:
+        assert numkong.blend(old, new, alpha=weight, beta=1 - weight, out=new) is None
+    assert max(abs(x - y) for x, y in zip(b, expected, strict=True)) <= 1
+    copy = bytearray(4096)
+    with memoryview(a) as source, memoryview(copy) as into:
+        numkong.scale(source, alpha=1.0, beta=0.0, out=into)
+    assert copy == a
+
+
+def test_numkong_keeps_the_references_it_is_given():
+    # SimSIMD, numkong's predecessor, dropped a reference to None on every call with `out=`:
+    # a display would have crashed after enough crossfades ("none_dealloc")
+    a, b = bytearray(1024), bytearray(1024)
+    before = sys.getrefcount(None), sys.getrefcount(a), sys.getrefcount(b)
+    with memoryview(a) as old, memoryview(b) as new:
+        for _ in range(1000):
+            numkong.blend(old, new, alpha=0.5, beta=0.5, out=new)
+            numkong.scale(old, alpha=1.0, beta=0.0, out=new)
+    assert (sys.getrefcount(None), sys.getrefcount(a), sys.getrefcount(b)) == before
