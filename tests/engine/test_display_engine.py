@@ -166,16 +166,23 @@ def test_switching_scenes_never_shows_a_black_frame(ctx, kind):
     assert host.transition is None and host.current.name == "next_event"
 
 
-@pytest.mark.parametrize("kind", ["crossfade", "slide"])
-def test_a_transitions_first_frame_is_the_outgoing_scenes_last_held_still(ctx, kind):
+def announcing(ctx: SceneContext) -> tuple[SteppedClock, SceneHost, pygame.Surface]:
+    """A 640x360 screen half a second into an announcement: (clock, host, its last frame)."""
     clock = SteppedClock(0)
     c = SceneContext.create((640, 360), ctx.theme, {}, clock.now_ms)
     init_headless((640, 360))
     host = SceneHost(c, REGISTRY)
     host.switch("announcement", {"title": "One"})
     advance(host, clock, 0.5)
-    last, held = pygame.Surface((640, 360)), pygame.Surface((640, 360))
+    last = pygame.Surface((640, 360))
     host.draw(last)
+    return clock, host, last
+
+
+@pytest.mark.parametrize("kind", ["crossfade", "slide"])
+def test_a_transitions_first_frame_is_the_outgoing_scenes_last_held_still(ctx, kind):
+    clock, host, last = announcing(ctx)
+    held = pygame.Surface((640, 360))
     host.switch("next_event", transition=kind, duration=0.5)
     advance(host, clock, 1 / 60)
     host.draw(held)
@@ -186,14 +193,8 @@ def test_a_transitions_first_frame_is_the_outgoing_scenes_last_held_still(ctx, k
 
 
 def test_a_switch_whose_frame_is_never_drawn_still_holds_the_outgoing_scene(ctx):
-    clock = SteppedClock(0)
-    c = SceneContext.create((640, 360), ctx.theme, {}, clock.now_ms)
-    init_headless((640, 360))
-    host = SceneHost(c, REGISTRY)
-    host.switch("announcement", {"title": "One"})
-    advance(host, clock, 0.5)
-    last, held = pygame.Surface((640, 360)), pygame.Surface((640, 360))
-    host.draw(last)
+    clock, host, last = announcing(ctx)
+    held = pygame.Surface((640, 360))
     host.switch("next_event", transition="crossfade", duration=0.5)
     advance(host, clock, 1 / 60)  # the switch's frame, not drawn
     advance(host, clock, 1 / 60)  # the incoming scene enters
