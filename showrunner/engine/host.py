@@ -17,12 +17,12 @@ from typing import Any
 import pygame
 
 from showrunner.engine.badge import RehearsalBadge
-from showrunner.engine.blend import cover, hold
 from showrunner.engine.logonce import warn_once
 from showrunner.engine.present import Rects, clipped
 from showrunner.engine.scene import Scene, SceneContext, drop_spare_layers, keep_spare
 from showrunner.engine.still import Still
 from showrunner.engine.transitions import Transition
+from showrunner.engine.wholeframe import cover, hold
 
 log = logging.getLogger(__name__)
 
@@ -154,8 +154,8 @@ class SceneHost:
         """The switch's frame: the outgoing scene's last frame (mid-transition, the incoming
         one's: the oldest goes), drawn on the screen and kept as the still frame; then the
         scene leaves, its layer handed to the incoming scene (a switch makes no full screen
-        on its frame, see prepare). Drawn into the still frame itself, with its per-pixel
-        alpha, a 4K leaderboard took 10 ms where the screen takes 6."""
+        on its frame, see prepare). Drawn into the still frame itself, which has an alpha
+        channel, a 4K leaderboard took 10 ms where the screen takes 6."""
         if self._leaving is None:  # drawn again: it is kept already
             cover(surface, still)
             return

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 import pygame
 
 from showrunner.contract.params import drawable
+from showrunner.engine import wholeframe
 from showrunner.engine.assets import AssetManager
 from showrunner.engine.layout import Layout
 from showrunner.engine.logonce import warn_once
@@ -150,6 +151,11 @@ class Scene:
         return None
 
     # helpers ---------------------------------------------------------------------------------
+    def draw_layer(self, surface: pygame.Surface) -> None:
+        """The frame's first pass: the scene's layer (`static`) over all of it, a copy on
+        every core where it can be (showrunner.engine.wholeframe: 1.6 ms at 4K, a blit 2.9)."""
+        wholeframe.copy(surface, self.layer)
+
     @property
     def layer(self) -> pygame.Surface:
         """`static` for drawing on and blitting: `on_view` makes it as the scene enters."""

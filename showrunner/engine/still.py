@@ -6,8 +6,9 @@ about 8: each more than a frame has to spare. So the still frame's pages are map
 touched a band at a time ahead of a switch (`prepare`, about 3 ms a band at 4K), and handed back
 to the system a band at a time after it (`release`): a screen that moves right up to a switch,
 and on after it, drops no frame for them, and one at rest holds none of it. It is laid out
-as a display's screen is (showrunner.engine.blend works on both byte for byte), with per-pixel
-alpha for pygame's way on any other screen.
+as a display's screen is (showrunner.engine.wholeframe works on both byte for byte) and is
+opaque: a blit of it is a copy, whatever its 4th byte holds (the screen's unused one, kept
+byte for byte).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class Still:
             self._surface = None  # (it reads the old pixels in place)
             self._pixels = mmap.mmap(-1, size[0] * size[1] * 4)  # mapped, not yet resident
             self._surface = pygame.image.frombuffer(self._pixels, size, "BGRA")
+            self._surface.set_alpha(None)  # opaque: its alpha byte is not read
             self._resident = 0
         if self._resident < BANDS:
             top, bottom = self._rows(self._resident)

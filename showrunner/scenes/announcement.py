@@ -61,9 +61,9 @@ class Announcement(Scene):
             if not self.settled:
                 self._compose(self.layer, 0.0)
                 self.settled = True
-            surface.blit(self.layer, (0, 0))
+            self.draw_layer(surface)
             return
-        surface.blit(self.layer, (0, 0))
+        self.draw_layer(surface)
         self._compose(surface, rise)
 
     def _compose(self, surface: pygame.Surface, rise: float) -> None:

@@ -62,7 +62,7 @@ class ClaimCountdown(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         lay = self.ctx.layout
-        surface.blit(self.layer, (0, 0))
+        self.draw_layer(surface)
         now = self.now_ms()
         revealed = self.phase not in ("drawing", "claim") or (
             self.phase == "claim" and self.reveal_at is not None and now >= self.reveal_at)

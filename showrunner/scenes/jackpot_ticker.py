@@ -149,7 +149,7 @@ class JackpotTicker(Scene):
         return strip, cell_h, ink_top
 
     def draw(self, surface: pygame.Surface) -> None:
-        surface.blit(self.layer, (0, 0))
+        self.draw_layer(surface)
         if not self.jackpots:
             centred_message(self.ctx, surface, "Jackpots will be announced soon",
                             self.ctx.layout.height / 2 + 60)

@@ -163,7 +163,7 @@ class Leaderboard(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         lay = self.ctx.layout
-        surface.blit(self.layer, (0, 0))
+        self.draw_layer(surface)
         if not self.rows:
             centred_message(self.ctx, surface, self.p["empty_text"], lay.height / 2 + 60)
             return

@@ -343,7 +343,7 @@ class LiveHeat(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         lay, theme = self.ctx.layout, self.ctx.theme
-        surface.blit(self.layer, (0, 0))
+        self.draw_layer(surface)
         placed = self._placed()
         self.drawn, self.drawn_page = placed, self._page()[0]
         if self.status == "idle":

@@ -53,7 +53,7 @@ class NextEvent(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
-        surface.blit(self.layer, (0, 0))
+        self.draw_layer(surface)
         now = self.now_ms()
         upcoming = self._upcoming(now)
         cy = lay.height * 0.45

@@ -82,7 +82,7 @@ class PrizeTable(Scene):
             for i, row in enumerate(self.rows):
                 self.layer.blit(row, lay.point(x, self.top + i * self.row_h))
             self.rows, self.settled = [], True
-        surface.blit(self.layer, (0, 0))
+        self.draw_layer(surface)
         if not self.rows and not self.settled:
             centred_message(self.ctx, surface, "Prizes to be announced", lay.height / 2 + 60)
             return

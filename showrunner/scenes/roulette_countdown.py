@@ -87,7 +87,7 @@ class RouletteCountdown(Scene):
         return (lay.width / 2, cy), radius
 
     def draw(self, surface: pygame.Surface) -> None:
-        surface.blit(self.layer, (0, 0))
+        self.draw_layer(surface)
         (cx, cy), radius = self._ring()
         if self.bets_closed:
             centred_message(self.ctx, surface, "NO MORE BETS", cy, size=200, role="display",

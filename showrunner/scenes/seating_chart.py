@@ -68,7 +68,7 @@ class SeatingChart(Scene):
         return None  # nothing moves: a new picture only with a new view
 
     def draw(self, surface) -> None:
-        surface.blit(self.layer, (0, 0))
+        self.draw_layer(surface)
         if self.empty:
             centred_message(self.ctx, surface, "Seats will be drawn soon",
                             self.ctx.layout.height / 2 + 60)

@@ -137,7 +137,7 @@ class Super9Board(Scene):
         return self.moving_until(now_ms, self.last_changed + POP_SECONDS)
 
     def draw(self, surface: pygame.Surface) -> None:
-        surface.blit(self.layer, (0, 0))
+        self.draw_layer(surface)
         if self.last is None:
             return
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text

@@ -221,7 +221,7 @@ class WildcardDraw(Scene):
         return self.ctx.layout.rect(x, y, self.reel_w, CARD_H * VISIBLE)
 
     def draw(self, surface: pygame.Surface) -> None:
-        surface.blit(self.layer, (0, 0))
+        self.draw_layer(surface)
         now = self.now_ms()
         if self._winner_shown(now):
             self._draw_winner(surface, now)

@@ -15,6 +15,7 @@ from showrunner.engine.host import SceneHost
 from showrunner.engine.layout import Layout, parse_size
 from showrunner.engine.render import SteppedClock, advance, init_headless
 from showrunner.engine.scene import SceneContext, drawable_params
+from showrunner.engine.still import Still
 from showrunner.engine.text import ELLIPSIS
 from showrunner.engine.theme import Theme
 from showrunner.engine.transitions import Transition
@@ -224,7 +225,7 @@ def test_switch_waits_for_its_show_clock_time(ctx):
 @pytest.mark.parametrize("elapsed", [0.0, 0.15, 0.3, 0.6])
 def test_a_crossfade_shows_the_old_frame_then_a_blend_then_exactly_the_new(elapsed):
     init_headless((64, 36))
-    target, still = pygame.Surface((64, 36)), pygame.Surface((64, 36), pygame.SRCALPHA)
+    target, still = pygame.Surface((64, 36)), Still().take((64, 36))
     still.fill((200, 40, 40))  # the outgoing scene's last frame; the incoming one draws
     fade = Transition("crossfade", 0.6, ease="linear", elapsed=elapsed)
     fade.draw(target, still, lambda s: s.fill((40, 40, 200)))
@@ -236,7 +237,7 @@ def test_a_crossfade_shows_the_old_frame_then_a_blend_then_exactly_the_new(elaps
 @pytest.mark.parametrize("elapsed", [0.0, 0.15, 0.3, 0.6])
 def test_a_slide_moves_the_old_frame_left_and_the_new_one_in_after_it(elapsed):
     init_headless((64, 36))
-    target, still = pygame.Surface((64, 36)), pygame.Surface((64, 36), pygame.SRCALPHA)
+    target, still = pygame.Surface((64, 36)), Still().take((64, 36))
 
     def stripes(base: int):  # a scene whose every column differs: column x is (base, x, 0)
         def draw(surface: pygame.Surface) -> None:

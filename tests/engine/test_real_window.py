@@ -132,7 +132,7 @@ def test_presenting_a_band_into_the_window_costs_the_display_almost_nothing():
 
 
 LAYOUT = """
-from showrunner.engine.blend import alike
+from showrunner.engine.wholeframe import alike
 from showrunner.engine.display import open_window
 from showrunner.engine.still import Still
 screen = open_window((1920, 1080), True)

@@ -1,16 +1,17 @@
-"""The still frame of a transition on the screen: shown alone, kept, or crossfaded.
+"""Whole frames copied and blended byte for byte, on every core: a scene's layer laid on the
+screen, and a transition's still frame kept, shown alone or crossfaded.
 
-pygame blends one opaque frame over another only through an alpha blit, after an alpha fill of
-the old frame: at 4K the two take about 9 ms of a 60 Hz frame's 16.7, on one core; and a blit
-of a frame with per-pixel alpha is a blend even where it is all opaque (5.5 ms). numkong works
-a byte at a time in SIMD and lets go of the GIL, so the frame is cut into as many bands of rows
-as there are cores (up to 4), each worked on its own thread: at 4K on two cores a crossfade's
-blend takes about 3 ms and a copy 1.6 (bench/frames.py, transition:crossfade).
+pygame does each on one core: a 4K copy takes about 2.9 ms of a 60 Hz frame's 16.7, a blit of
+a frame with per-pixel alpha is a blend even where it is all opaque (5.5 ms), and a crossfade
+is an alpha fill and an alpha blit (9 ms). numkong works a byte at a time in SIMD and lets go
+of the GIL, so the frame is cut into as many bands of rows as there are cores (up to 4), each
+worked on its own thread: at 4K on two cores a copy takes 1.6 ms and a crossfade's blend 3
+(bench/frames.py).
 
 It works on bytes, so both frames must be laid out alike: 4 bytes a pixel, the same colour
 masks and row length, and the whole screen to draw (no clip). The 4th byte, the screen's
 unused one, is copied and blended like the others: nothing here reads it as alpha. Frames laid
-out otherwise, which no display this project runs on shows, go pygame's way.
+out otherwise, or drawn only in part, go pygame's way.
 """
 
 from __future__ import annotations
@@ -33,13 +34,20 @@ BANDS = max(1, min(4, os.cpu_count() or 1))
 Work = Callable[[memoryview, memoryview], object]  # (source band, band written)
 
 
+def copy(target: pygame.Surface, source: pygame.Surface) -> None:
+    """`source`, opaque, onto `target` at its top left (inside its clip). A target with an
+    alpha channel (a still frame a scene draws into) goes pygame's way, which leaves it
+    opaque: the bytes would leave it the source's 4th byte, and pygame's blit onto a pixel of
+    alpha 0 takes the source's pixel whole, its edges unblended."""
+    if alike(target, source) and not target.get_masks()[3]:
+        _banded(_copy, source, target)
+    else:
+        target.blit(source, (0, 0))
+
+
 def cover(target: pygame.Surface, still: pygame.Surface) -> None:
     """Show the outgoing frame `still` alone on `target`."""
-    if alike(target, still):
-        _banded(_copy, still, target)
-    else:
-        _opaque(still)
-        target.blit(still, (0, 0))
+    copy(target, still)
 
 
 def hold(screen: pygame.Surface, still: pygame.Surface) -> None:
@@ -51,22 +59,17 @@ def hold(screen: pygame.Surface, still: pygame.Surface) -> None:
 
 
 def crossfade(target: pygame.Surface, still: pygame.Surface, old: int) -> None:
-    """Blend the outgoing frame `still` over the incoming one already drawn on `target`,
-    with weight old/255 (0 < old < 255); pygame's way sets the still frame's alpha to it."""
+    """Blend the outgoing frame `still` (opaque, see showrunner.engine.still) over the
+    incoming one already drawn on `target`, with weight old/255 (0 < old < 255)."""
     if alike(target, still):
         weight = old / 255
         _banded(lambda kept, shown: numkong.blend(kept, shown, alpha=weight, beta=1 - weight,
                                                   out=shown), still, target)
-    else:
-        _opaque(still)
-        still.fill((255, 255, 255, old), special_flags=pygame.BLEND_RGBA_MIN)
+    else:  # its alpha bytes made opaque, then the whole frame's alpha set to `old`
+        still.fill((0, 0, 0, 255), special_flags=pygame.BLEND_RGBA_MAX)
+        still.set_alpha(old)
         target.blit(still, (0, 0))
-
-
-def _opaque(still: pygame.Surface) -> None:
-    """Its alpha all 255 again, for pygame's way: a frame kept byte for byte has the
-    screen's unused byte there."""
-    still.fill((0, 0, 0, 255), special_flags=pygame.BLEND_RGBA_MAX)
+        still.set_alpha(None)
 
 
 def _copy(source: memoryview, into: memoryview) -> None:
