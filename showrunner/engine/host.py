@@ -22,7 +22,7 @@ from showrunner.engine.present import Rects, clipped
 from showrunner.engine.scene import Scene, SceneContext, drop_spare_layers, keep_spare
 from showrunner.engine.still import Still
 from showrunner.engine.transitions import Transition
-from showrunner.engine.wholeframe import cover, hold
+from showrunner.engine.wholeframe import copy, hold
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +157,7 @@ class SceneHost:
         on its frame, see prepare). Drawn into the still frame itself, which has an alpha
         channel, a 4K leaderboard took 10 ms where the screen takes 6."""
         if self._leaving is None:  # drawn again: it is kept already
-            cover(surface, still)
+            copy(surface, still)
             return
         self._leaving.draw(surface)
         hold(surface, still)

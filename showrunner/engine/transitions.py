@@ -11,7 +11,7 @@ import pygame
 
 from showrunner.contract.scenes import TRANSITIONS
 from showrunner.engine.easing import clamp01, easing
-from showrunner.engine.wholeframe import cover, crossfade
+from showrunner.engine.wholeframe import copy, crossfade
 
 
 @dataclass
@@ -54,7 +54,7 @@ class Transition:
         if alpha >= 255:  # the new frame alone
             new(target)
         elif alpha <= 0:  # the old frame alone
-            cover(target, still)
+            copy(target, still)
         else:  # new * a + old * (1 - a)
             new(target)
             crossfade(target, still, 255 - alpha)
@@ -67,7 +67,7 @@ class Transition:
         w, h = target.get_size()
         shift = round(w * self.progress)
         if shift == 0:  # the old frame alone
-            cover(target, still)
+            copy(target, still)
             return
         whole = target.get_clip()
         if shift > 0:

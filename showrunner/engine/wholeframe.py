@@ -45,11 +45,6 @@ def copy(target: pygame.Surface, source: pygame.Surface) -> None:
         target.blit(source, (0, 0))
 
 
-def cover(target: pygame.Surface, still: pygame.Surface) -> None:
-    """Show the outgoing frame `still` alone on `target`."""
-    copy(target, still)
-
-
 def hold(screen: pygame.Surface, still: pygame.Surface) -> None:
     """Keep the frame just drawn on `screen` as the outgoing frame `still` (opaque)."""
     if alike(screen, still):
@@ -76,13 +71,13 @@ def _copy(source: memoryview, into: memoryview) -> None:
     numkong.scale(source, alpha=1.0, beta=0.0, out=into)  # exact, and without the GIL
 
 
-def alike(target: pygame.Surface, still: pygame.Surface) -> bool:
+def alike(target: pygame.Surface, source: pygame.Surface) -> bool:
     """Whether the two frames are laid out byte for byte alike, the whole of `target` to
     draw: then the work here is numkong's, on every core."""
-    return (target.get_size() == still.get_size()
-            and target.get_bytesize() == still.get_bytesize() == 4
-            and target.get_pitch() == still.get_pitch() == target.get_width() * 4
-            and target.get_masks()[:3] == still.get_masks()[:3]
+    return (target.get_size() == source.get_size()
+            and target.get_bytesize() == source.get_bytesize() == 4
+            and target.get_pitch() == source.get_pitch() == target.get_width() * 4
+            and target.get_masks()[:3] == source.get_masks()[:3]
             and target.get_clip() == target.get_rect())
 
 
@@ -107,4 +102,4 @@ def _pixels(surface: pygame.Surface) -> memoryview:
 
 @cache
 def _helpers() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(BANDS - 1, thread_name_prefix="blend")
+    return ThreadPoolExecutor(BANDS - 1, thread_name_prefix="wholeframe")

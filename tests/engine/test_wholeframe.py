@@ -13,7 +13,7 @@ import pytest
 
 from showrunner.engine.render import init_headless
 from showrunner.engine.still import Still
-from showrunner.engine.wholeframe import alike, copy, cover, crossfade, hold
+from showrunner.engine.wholeframe import alike, copy, crossfade, hold
 
 SIZE = (64, 36)
 
@@ -71,12 +71,12 @@ def test_a_crossfade_is_the_same_picture_either_way(old):
 
 
 @pytest.mark.parametrize("depth", [32, 24])
-def test_cover_shows_the_still_frame_and_hold_keeps_the_screen_exactly(depth):
+def test_the_still_frame_is_kept_and_shown_exactly(depth):
     screen, frame = noise(depth), noise()
     kept = still_of(noise())
     hold(frame, kept)
     assert rgb(kept) == rgb(frame)
-    cover(screen, kept)
+    copy(screen, kept)
     assert rgb(screen) == rgb(frame)
 
 
