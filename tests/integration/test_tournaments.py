@@ -58,7 +58,8 @@ async def wild_card_from_the_register(mc) -> None:
 
 
 async def test_slots_payoff_from_qualifying_to_prizes(tmp_path, log_at, monkeypatch):
-    write_wildcard_config(tmp_path / "config", close_in_ms=6000, reveal_delay_ms=1000)
+    # the bins close 15 s after this: a loaded machine takes seconds to start a controller
+    write_wildcard_config(tmp_path / "config", close_in_ms=15_000, reveal_delay_ms=1000)
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
     async with live_controller(log_at) as ctl, ctl.client() as mc:
         await ok(mc, "register_member", {"card": "2000000", "display_name": "Wanda Wildcard"})

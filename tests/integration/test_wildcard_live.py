@@ -14,7 +14,7 @@ MEMBERS = (("1000001", "Thandi Mokoena"), ("1000002", "Sipho Ndlovu"),
 
 async def test_claim_countdown_survives_a_sigkill(tmp_path, log_at, monkeypatch):
     # rules 39-40: the 90 s run from an absolute deadline that a restart does not move
-    write_wildcard_config(tmp_path / "config", close_in_ms=6000)
+    write_wildcard_config(tmp_path / "config", close_in_ms=12_000)  # a loaded start: seconds
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
     async with live_controller(log_at) as ctl:
         async with ctl.client() as mc:
@@ -55,7 +55,7 @@ async def test_claim_countdown_survives_a_sigkill(tmp_path, log_at, monkeypatch)
 
 async def test_announcer_reads_and_acknowledges_the_winner_cue(tmp_path, log_at, monkeypatch):
     # rules 35, 39: the winner is called over the PA with 90 seconds to come forward
-    write_wildcard_config(tmp_path / "config", close_in_ms=6000)
+    write_wildcard_config(tmp_path / "config", close_in_ms=12_000)  # a loaded start: seconds
     monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
     async with live_controller(log_at) as ctl, ctl.client() as mc:
         card, name = MEMBERS[0]

@@ -216,7 +216,9 @@ async def test_a_roulette_heat_with_a_no_spin(tmp_path: Path, log_at,
 async def test_a_super9_game_to_the_jackpot_on_the_keypad(
         tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
     zone, offset = noon_zone()
-    start = dt.datetime.now(dt.UTC) + dt.timedelta(hours=offset, seconds=12)
+    # the game starts 30 s from now, its tickets sold before: a loaded machine took over 10 s
+    # to start the controller and open the console
+    start = dt.datetime.now(dt.UTC) + dt.timedelta(hours=offset, seconds=30)
     write_config(tmp_path / "super9.yaml", start.replace(microsecond=0), zone)
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))
     async with live_controller(log_at) as ctl, ctl.client("display") as screen:

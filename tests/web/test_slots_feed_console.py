@@ -41,7 +41,7 @@ async def test_accept_the_feeds_scores_with_one_tap(ctl: LiveController,
             assert (await mc.send("register_member", {"card": str(1_000_000 + i),
                                                       "display_name": name}))["ok"]
             assert (await mc.send("slots.enter", {"card": str(1_000_000 + i)}))["ok"]
-        key = bank_key(ctl, "bank-1")
+        key = await bank_key(ctl, http, "bank-1")
         assert (await post(http, f"{API}/bank-1/heats", key, START))[0] == 200
         page = await open_console(browser, ctl)
         await tab(page, "Tournament")
