@@ -2,15 +2,19 @@
 
 At 4K one full-screen scale costs most of a frame's budget. A scene that knows which picture it
 will need next (the attract loop's next zoom step) prepares it here in bands while it shows the
-current one, so no single frame pays for the whole scale. The bands are fixed, so the finished
-picture is the same however many frames it took.
+current one, so no single frame pays for the whole scale, and a frame's bands are shared over
+the cores. The bands are fixed, so the finished picture is the same however many frames and
+cores it took.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable
 
 import pygame
+
+from showrunner.engine.cores import on_every_core
 
 BANDS = 32
 HEADROOM = 32  # px
@@ -44,10 +48,11 @@ class BandedScale:
         return BANDS - self._band
 
     def advance(self, bands: int) -> None:
-        """Scale up to `bands` more bands."""
-        for _ in range(min(bands, self.remaining)):
-            self._scale_band(self._band)
-            self._band += 1
+        """Scale up to `bands` more bands, shared over the cores (pygame's scale lets go of
+        the GIL)."""
+        first, self._band = self._band, self._band + min(bands, self.remaining)
+        on_every_core([functools.partial(self._scale_band, band)
+                       for band in range(first, self._band)])
         if not self.remaining:
             self._source = None
 

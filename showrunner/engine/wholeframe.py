@@ -1,35 +1,37 @@
 """Whole frames copied and blended byte for byte, on every core: a scene's layer laid on the
-screen, and a transition's still frame kept, shown alone or crossfaded.
+screen, a transition's still frame kept, shown alone or crossfaded, and the attract loop's
+window into its picture laid on the screen and dimmed.
 
 pygame does each on one core: a 4K copy takes about 2.9 ms of a 60 Hz frame's 16.7, a blit of
 a frame with per-pixel alpha is a blend even where it is all opaque (5.5 ms), and a crossfade
 is an alpha fill and an alpha blit (9 ms). numkong works a byte at a time in SIMD and lets go
-of the GIL, so the frame is cut into as many bands of rows as there are cores (up to 4), each
-worked on its own thread: at 4K on two cores a copy takes 1.6 ms and a crossfade's blend 3
-(bench/frames.py).
+of the GIL, so the frame is cut into a band of rows a core (showrunner.engine.cores): at 4K
+on two cores a copy takes 1.6 ms and a crossfade's blend 3 (bench/frames.py).
 
 It works on bytes, so both frames must be laid out alike: 4 bytes a pixel, the same colour
 masks and row length, and the whole screen to draw (no clip). The 4th byte, the screen's
 unused one, is copied and blended like the others: nothing here reads it as alpha. Frames laid
 out otherwise, or drawn only in part, go pygame's way.
+
+A window into a larger picture is not one run of bytes, which numkong's kernels need: it is
+copied a band of rows at a time by pygame's nearest-neighbour scale at the same size, an exact
+copy that lets go of the GIL (pygame's blit keeps it): 2 ms at 4K on two cores against 3.
 """
 
 from __future__ import annotations
 
-import os
+import functools
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from functools import cache
 from itertools import pairwise
 from typing import TYPE_CHECKING, cast
 
 import numkong
 import pygame
 
+from showrunner.engine.cores import cuts, on_every_core
+
 if TYPE_CHECKING:
     from typing_extensions import Buffer
-
-BANDS = max(1, min(4, os.cpu_count() or 1))
 
 Work = Callable[[memoryview, memoryview], object]  # (source band, band written)
 
@@ -67,6 +69,31 @@ def crossfade(target: pygame.Surface, still: pygame.Surface, old: int) -> None:
         still.set_alpha(None)
 
 
+def window(target: pygame.Surface, source: pygame.Surface, area: pygame.Rect) -> None:
+    """`area` of `source` (the size of `target`) onto the whole of `target`."""
+    if (area.size == target.get_size() and source.get_rect().contains(area)
+            and target.get_bytesize() == source.get_bytesize() == 4
+            and target.get_masks()[:3] == source.get_masks()[:3]
+            and target.get_clip() == target.get_rect()):
+        width = area.width
+        on_every_core([functools.partial(
+            pygame.transform.scale, source.subsurface(area.x, area.y + top, width, bottom - top),
+            (width, bottom - top), target.subsurface(0, top, width, bottom - top))
+            for top, bottom in pairwise(cuts(area.height)) if bottom > top])
+    else:
+        target.blit(source, (0, 0), area)
+
+
+def dim(target: pygame.Surface, shade: int) -> None:
+    """Darken the whole frame to shade/255 of its light (0 <= shade < 255)."""
+    if alike(target, target):
+        weight = shade / 255
+        _banded(lambda frame, same: numkong.scale(frame, alpha=weight, beta=0.0, out=same),
+                target, target)
+    else:
+        target.fill((shade, shade, shade), special_flags=pygame.BLEND_RGB_MULT)
+
+
 def _copy(source: memoryview, into: memoryview) -> None:
     numkong.scale(source, alpha=1.0, beta=0.0, out=into)  # exact, and without the GIL
 
@@ -82,24 +109,15 @@ def alike(target: pygame.Surface, source: pygame.Surface) -> bool:
 
 
 def _banded(work: Work, source: pygame.Surface, into: pygame.Surface) -> None:
-    """`work` on each band of whole rows of the two frames, a band a thread, the last one on
-    this thread."""
-    rows, pitch = into.get_height(), into.get_pitch()
-    cuts = [band * rows // BANDS * pitch for band in range(BANDS + 1)]
+    """`work` on each band of whole rows of the two frames, a band a core."""
+    pitch = into.get_pitch()
     with _pixels(source) as read, _pixels(into) as written:
-        bands = [(read[a:b], written[a:b]) for a, b in pairwise(cuts)]
-        helping = [_helpers().submit(work, *band) for band in bands[:-1]]
-        work(*bands[-1])
-        for band in helping:
-            band.result()
-        del bands  # the surfaces stay locked while a view of their pixels lives
+        on_every_core([functools.partial(work, read[top * pitch:bottom * pitch],
+                                         written[top * pitch:bottom * pitch])
+                       for top, bottom in pairwise(cuts(into.get_height()))])
+        # the bands' views of the pixels went with the call: the surfaces unlock here
 
 
 def _pixels(surface: pygame.Surface) -> memoryview:
     """The surface's bytes, the surface locked while the view lives."""
     return memoryview(cast("Buffer", surface.get_buffer()))  # a BufferProxy exports its pixels
-
-
-@cache
-def _helpers() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(BANDS - 1, thread_name_prefix="wholeframe")

@@ -6,8 +6,9 @@ Each image is scaled once (by the asset manager) to 112% of the screen.
 
 The zoom moves in steps of about one screen pixel at the picture's edge, and each step's
 picture (the window that the pan will cross during the step, scaled to the screen) is prepared
-in bands during the frames before it is needed. A frame is then one plain blit, which is what
-lets the loop keep 60 fps at 4K; the pan itself moves every frame.
+in bands during the frames before it is needed. A frame is then one copy of a window of it,
+on every core (showrunner.engine.wholeframe), which is what lets the loop keep 60 fps at 4K;
+the pan itself moves every frame.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 import pygame
 
+from showrunner.engine import wholeframe
 from showrunner.engine.bandscale import BandedScale
 from showrunner.engine.easing import in_out_sine
 from showrunner.engine.scene import Scene
@@ -211,9 +213,9 @@ class Attract(Scene):
 
     def _blit_held(self, surface: pygame.Surface) -> None:
         area, shade = self.held
-        surface.blit(self.shown.finish(), (0, 0), area)
+        wholeframe.window(surface, self.shown.finish(), area)
         if shade < 255:
-            surface.fill((shade, shade, shade), special_flags=pygame.BLEND_RGB_MULT)
+            wholeframe.dim(surface, shade)
 
     def _draw_stand_in(self, surface: pygame.Surface) -> None:
         """While an image loads: the last frame held still, or the theme's backdrop."""

@@ -1,6 +1,7 @@
-"""A transition's still frame on the screen (showrunner.engine.wholeframe): numkong's way on frames
-laid out alike, pygame's on any other, the same picture either way; and what wholeframe.py takes
-from numkong, pinned, so a release that changes it fails here rather than on the floor."""
+"""Whole frames on the screen (showrunner.engine.wholeframe): a transition's still frame, a
+scene's layer, the attract loop's window and dip; the fast way on frames laid out alike,
+pygame's on any other, the same picture either way; and what wholeframe.py takes from numkong
+and from pygame's scale, pinned, so a release that changes it fails here, not on the floor."""
 
 from __future__ import annotations
 
@@ -13,15 +14,15 @@ import pytest
 
 from showrunner.engine.render import init_headless
 from showrunner.engine.still import Still
-from showrunner.engine.wholeframe import alike, copy, crossfade, hold
+from showrunner.engine.wholeframe import alike, copy, crossfade, dim, hold, window
 
 SIZE = (64, 36)
 
 
-def noise(depth: int = 32) -> pygame.Surface:
+def noise(depth: int = 32, size: tuple[int, int] = SIZE) -> pygame.Surface:
     """A frame whose every byte differs from its neighbours, at `depth` bits a pixel."""
-    frame = pygame.Surface(SIZE, 0, depth)
-    raw = pygame.image.frombytes(os.urandom(SIZE[0] * SIZE[1] * 3), SIZE, "RGB")
+    frame = pygame.Surface(size, 0, depth)
+    raw = pygame.image.frombytes(os.urandom(size[0] * size[1] * 3), size, "RGB")
     frame.blit(raw, (0, 0))
     return frame
 
@@ -101,7 +102,50 @@ def test_a_layer_copied_into_a_frame_with_an_alpha_channel_leaves_it_opaque():
     assert {still.get_at((x, y)).a for x in range(SIZE[0]) for y in range(SIZE[1])} == {255}
 
 
-# what wholeframe.py takes from numkong ---------------------------------------------------------
+# the attract loop: a window into a larger picture, and the dip between pictures -------------
+
+@pytest.mark.parametrize("at", [(0, 0), (1, 0), (3, 7), (8, 13), (15, 13)])
+def test_a_window_into_a_picture_is_the_same_picture_either_way(at, monkeypatch):
+    picture = noise(size=(SIZE[0] + 15, SIZE[1] + 13))
+    area = pygame.Rect(at, SIZE)
+    scaled: list[pygame.Surface] = []  # the bands the fast way copied
+    real_scale = pygame.transform.scale
+    monkeypatch.setattr(pygame.transform, "scale",
+                        lambda rows, size, into: scaled.append(rows) or real_scale(rows, size,
+                                                                                    into))
+    fast, slow = noise(), noise(24)
+    window(fast, picture, area)
+    assert sum(rows.get_height() for rows in scaled) == SIZE[1]
+    window(slow, picture, area)  # 24 bits a pixel: pygame's blit
+    expected = rgb(picture.subsurface(area))
+    assert rgb(fast) == rgb(slow) == expected
+
+
+def test_a_window_is_drawn_only_inside_the_clip():
+    picture, screen = noise(size=(SIZE[0] + 9, SIZE[1] + 9)), noise()
+    before, part = rgb(screen), pygame.Rect(5, 6, 20, 10)
+    screen.set_clip(part)
+    window(screen, picture, pygame.Rect((4, 5), SIZE))
+    shown = rgb(picture.subsurface((4, 5, *SIZE)))
+    assert rgb(screen) == [shown[i] if part.collidepoint(i % SIZE[0], i // SIZE[0])
+                           else before[i] for i in range(SIZE[0] * SIZE[1])]
+
+
+@pytest.mark.parametrize("shade", [0, 89, 128, 254])
+def test_a_dip_darkens_the_same_either_way(shade):
+    fast, slow = noise(), pygame.Surface(SIZE, 0, 24)
+    slow.blit(fast, (0, 0))
+    lit = rgb(fast)
+    assert alike(fast, fast) and not alike(slow, slow)
+    dim(fast, shade)
+    dim(slow, shade)
+    for a, b, was in zip(rgb(fast), rgb(slow), lit, strict=True):
+        for ca, cb, c in zip(a, b, was, strict=True):
+            exact = c * shade / 255
+            assert abs(ca - exact) <= 1 and abs(cb - exact) <= 1
+
+
+# what wholeframe.py takes from numkong and pygame ----------------------------------------------
 
 def test_numkong_blends_and_copies_bytes_in_place_through_memoryviews():
     a, b = bytearray(os.urandom(4096)), bytearray(os.urandom(4096))
@@ -114,6 +158,20 @@ def test_numkong_blends_and_copies_bytes_in_place_through_memoryviews():
     with memoryview(a) as source, memoryview(copy) as into:
         numkong.scale(source, alpha=1.0, beta=0.0, out=into)
     assert copy == a
+
+
+def test_numkong_scales_bytes_in_place():
+    data = bytearray(range(256))
+    with memoryview(data) as read, memoryview(data) as written:
+        numkong.scale(read, alpha=0.5, beta=0.0, out=written)
+    assert all(abs(got - was / 2) <= 0.5 for got, was in zip(data, range(256), strict=True))
+
+
+def test_pygames_scale_at_the_same_size_copies_exactly_into_part_of_a_frame():
+    picture, screen = noise(size=(70, 40)), noise()
+    rows, into = picture.subsurface((3, 5, 61, 17)), screen.subsurface((0, 9, 61, 17))
+    assert pygame.transform.scale(rows, (61, 17), into) is into
+    assert pygame.image.tobytes(into, "RGB") == pygame.image.tobytes(rows, "RGB")
 
 
 def test_numkong_keeps_the_references_it_is_given():
