@@ -88,6 +88,12 @@ class SceneHost:
                 self.transition = None
                 self._switch_done()
 
+    def draw_ahead(self) -> None:
+        """At rest: the current scene draws ahead what its next frames need (not while a
+        transition runs or a switch is due, when the screen is not at rest)."""
+        if self.current is not None and self.transition is None and self._entering is None:
+            self.current.draw_ahead()
+
     def prepare(self, size: tuple[int, int]) -> bool:
         """Ahead of a switch, a band at a time: make ready the full screen its transition
         needs (showrunner.engine.still); True once it is."""

@@ -130,6 +130,11 @@ class Scene:
     def tick(self, dt: float) -> None:
         """Advance animations by dt seconds."""
 
+    def draw_ahead(self) -> None:
+        """The screen is at rest (no frame due until the scene's next change): draw off screen
+        what the coming moving frames will show, so none of them pays for it (a leaderboard's
+        next page). Nothing on the screen changes."""
+
     def next_change_ms(self, now_ms: int) -> int | None:
         """When the picture next changes, on the show clock: `now_ms` (or earlier) while
         something moves, so the next frame is drawn at the full rate; a later time when the

@@ -29,7 +29,7 @@ PAGE_IN = 0.5
 PAGE_OUT = 0.35
 ROW_GROWTH_MAX = 1.35  # rows may grow this much when a page holds fewer
 STAGGER = 0.045
-ROWS_AHEAD = 1  # the next page's rows drawn each frame while this page goes out
+ROWS_AHEAD = 1  # the next page's rows drawn each frame while this page goes out, if not at rest
 
 
 class Row(NamedTuple):
@@ -59,10 +59,11 @@ class Leaderboard(Scene):
         room = lay.height - SAFE_MARGIN - top
         self.row_h = min(room / self.per_page, room / most * ROW_GROWTH_MAX)
         self.top = top
-        # A row is drawn when it first comes on screen, or ahead, one a frame, while the page
-        # before it goes out: at 4K, drawing all 45 on entry took 40 ms (200 ms with no text
-        # cached), and drawn ahead on entry they filled the frames of the transition that
-        # brings the scene in, the most a 4K screen does in a frame.
+        # A row is drawn when it first comes on screen, or ahead: while the page before it
+        # rests (draw_ahead), else one a frame while that page goes out. At 4K, drawing all 45
+        # on entry took 40 ms (200 ms with no text cached), and drawn ahead on entry they
+        # filled the frames of the transition that brings the scene in, the most a 4K screen
+        # does in a frame; a row drawn in a page's moving frames cost them 1 to 3 ms each.
         if first:
             self.drawings: Drawings[Row] = Drawings()
             self.page_origin = self.elapsed  # the pages turn from the scene's entry
@@ -78,16 +79,21 @@ class Leaderboard(Scene):
         self.changed_at = self.elapsed
 
     def tick(self, dt: float) -> None:
-        for row in itertools.islice(self._waiting(), ROWS_AHEAD):
-            self.drawings.get(row, self._draw_row)  # kept for when it comes on screen
-
-    def _waiting(self) -> Iterator[Row]:
-        """While this page goes out (frames that move anyway), the next page's rows not drawn
-        yet."""
         page, t_page = self._page()
-        if self.pages == 1 or t_page < max(self.p["page_seconds"], 1.0) - PAGE_OUT:
-            return iter(())
-        first = (page + 1) % self.pages * self.per_page
+        if self.pages > 1 and t_page >= max(self.p["page_seconds"], 1.0) - PAGE_OUT:
+            # not drawn ahead at rest (the page never rested): one a frame while this page
+            # goes out, frames that move anyway
+            for row in itertools.islice(self._undrawn(page + 1), ROWS_AHEAD):
+                self.drawings.get(row, self._draw_row)
+
+    def draw_ahead(self) -> None:
+        """At rest, the next page's rows, kept for when it comes on screen."""
+        for row in list(self._undrawn(self._page()[0] + 1)):
+            self.drawings.get(row, self._draw_row)
+
+    def _undrawn(self, page: int) -> Iterator[Row]:
+        """Page `page`'s rows (counted round), those not drawn yet."""
+        first = page % self.pages * self.per_page
         return (row for row in self.rows[first:first + self.per_page] if row not in self.drawings)
 
     def next_change_ms(self, now_ms: int) -> int | None:
@@ -112,7 +118,11 @@ class Leaderboard(Scene):
         position, movement, new, name_text, score, row_h, slot = row
         _x, _, w, _ = lay.safe()
         h = row_h - 8
-        surf = pygame.Surface((lay.px(w), lay.px(h)), pygame.SRCALPHA)
+        # Drawn straight onto the backdrop behind its place, so the row is opaque: an opaque
+        # blit costs a third of a blended one, and there is no transparent row to composite
+        # (a third of a row's drawing at 4K). The backdrop is a vertical gradient, so sliding
+        # sideways shows the same pixels behind the rounded corners.
+        surf = backdrop_strip(self.ctx, (lay.px(w), lay.px(h)), lay.y(self.top + slot * row_h))
         body = theme.colour("panel_alt" if position % 2 else "panel")
         panel(surf, surf.get_rect(), body, lay.px(14))
         if new:
@@ -146,12 +156,7 @@ class Leaderboard(Scene):
         surf.blit(name, (lay.px(name_x), mid - name.get_height() // 2))
         surf.blit(score_img, (surf.get_width() - score_img.get_width() - lay.px(24),
                               mid - score_img.get_height() // 2))
-        # Laid on the backdrop behind its place, the row is opaque: an opaque blit costs a
-        # third of a blended one. The backdrop is a vertical gradient, so sliding sideways
-        # shows the same pixels behind the rounded corners.
-        opaque = backdrop_strip(self.ctx, surf.get_size(), lay.y(self.top + slot * row_h))
-        opaque.blit(surf, (0, 0))
-        return opaque
+        return surf
 
     def _page(self) -> tuple[int, float]:
         """Current page index and seconds since it came up."""

@@ -225,6 +225,24 @@ def test_a_switch_whose_frame_is_never_drawn_still_holds_the_outgoing_scene(ctx)
     assert host.current.name == "announcement" and host.transition is None
 
 
+def test_only_a_scene_at_rest_is_asked_to_draw_ahead(ctx, monkeypatch):
+    asked: list[str] = []
+    for name in ("announcement", "next_event"):
+        monkeypatch.setattr(REGISTRY[name], "draw_ahead",
+                            lambda self: asked.append(self.name))
+    clock, host, _ = announcing(ctx)
+    host.draw_ahead()
+    host.switch("next_event", transition="crossfade", duration=0.5)
+    advance(host, clock, 1 / 60)
+    host.draw_ahead()  # the switch's frame: the incoming scene enters on the next
+    advance(host, clock, 1 / 60)
+    host.draw_ahead()  # the crossfade runs
+    for _ in range(40):
+        advance(host, clock, 1 / 60)
+    host.draw_ahead()
+    assert asked == ["announcement", "next_event"]
+
+
 def test_switch_waits_for_its_show_clock_time(ctx):
     clock = SteppedClock(1_000)
     c = SceneContext.create((640, 360), ctx.theme, {}, clock.now_ms)

@@ -12,6 +12,7 @@ from showrunner.contract.delta import diff
 from showrunner.engine.display import FPS, Display, DisplayOptions, NoSuchOutput, open_window
 from showrunner.engine.link import ClockOffset, LinkRefused, ViewChanged, ViewPatched
 from showrunner.scenes import samples
+from showrunner.scenes.leaderboard import Leaderboard
 
 NOBODY = "http://127.0.0.1:9"
 BASE_MS = samples.BASE_MS
@@ -60,8 +61,8 @@ def clock_ticks(start: float, end: float) -> int:
 
 
 def play(tmp_path, scene: str, view: str, doc: dict, seconds: float,
-         messages: list[tuple[float, object]] = ()) -> SimTime:
-    sim = SimTime(messages)
+         messages: list[tuple[float, object]] = (), sim: SimTime | None = None) -> SimTime:
+    sim = sim or SimTime(messages)
     display = Display(DisplayOptions(controller=NOBODY, screen="s1", size=(640, 360),
                                      state_dir=tmp_path, scene=scene, params={"view": view}),
                       timebase=sim)
@@ -115,6 +116,25 @@ def test_a_paged_leaderboard_wakes_only_to_turn_its_pages(tmp_path):
     turns = [sim.presented(t, t + 10) for t in (10, 20, 30, 40)]  # page_seconds 10
     assert all(0 < n < FPS * 2 for n in turns)  # the page goes out and the next comes in
     assert sim.presented(11, 19) == 0
+
+
+def test_a_paged_leaderboard_draws_each_next_page_at_rest_not_in_its_moving_frames(
+        tmp_path, monkeypatch):
+    sim = SimTime()
+    drawn: list[tuple[float, bool]] = []  # (when, whether frames were being drawn)
+    real_draw_row = Leaderboard._draw_row
+
+    def noted(self: Leaderboard, row):
+        drawn.append((sim.now, sim.display.moving))
+        return real_draw_row(self, row)
+
+    monkeypatch.setattr(Leaderboard, "_draw_row", noted)
+    play(tmp_path, "leaderboard", "leaderboard:slots", samples.leaderboard(30, False), 45,
+         sim=sim)
+    assert len(drawn) == 30  # three pages of ten, each row drawn once
+    assert [moving for _, moving in drawn[:10]] == [True] * 10  # the first page comes in
+    assert not any(moving for _, moving in drawn[10:])  # the others while a page rested
+    assert drawn[10][0] < 10 and drawn[20][0] < 20  # each before its page turns in
 
 
 def test_a_countdown_presents_once_a_second(tmp_path):

@@ -1,5 +1,6 @@
-"""Between frames: the replica saved, the snapshot written, the telemetry sent, the next
-switch's layers made and freed memory handed back, each when it is due.
+"""Between frames: the scene's next moving frames drawn ahead at rest, the replica saved, the
+snapshot written, the telemetry sent, the next switch's layers made and freed memory handed
+back, each when it is due.
 
 The replica is saved (throttled, atomically) when views change, so a restart shows the
 last-known views at once; a snapshot PNG can be written every N seconds for headless PCs."""
@@ -24,6 +25,8 @@ SAVE_EVERY_S = 2.0
 
 class Upkeep(Telemetry):
     def housekeeping(self, host: SceneHost, screen: pygame.Surface) -> None:
+        if not self.moving:  # no frame due until the scene's next change
+            host.draw_ahead()
         self.prepare_switch(host, screen)
         now = self.time.monotonic()
         # a file that cannot be written (disk full, folder gone) is logged, never a crash:
