@@ -88,7 +88,7 @@ class Leaderboard(Scene):
 
     def draw_ahead(self) -> None:
         """At rest, the next page's rows, kept for when it comes on screen."""
-        for row in list(self._undrawn(self._page()[0] + 1)):
+        for row in self._undrawn(self._page()[0] + 1):
             self.drawings.get(row, self._draw_row)
 
     def _undrawn(self, page: int) -> Iterator[Row]:
@@ -120,7 +120,7 @@ class Leaderboard(Scene):
         h = row_h - 8
         # Drawn straight onto the backdrop behind its place, so the row is opaque: an opaque
         # blit costs a third of a blended one, and there is no transparent row to composite
-        # (a third of a row's drawing at 4K). The backdrop is a vertical gradient, so sliding
+        # (half a row's drawing at 4K). The backdrop is a vertical gradient, so sliding
         # sideways shows the same pixels behind the rounded corners.
         surf = backdrop_strip(self.ctx, (lay.px(w), lay.px(h)), lay.y(self.top + slot * row_h))
         body = theme.colour("panel_alt" if position % 2 else "panel")
