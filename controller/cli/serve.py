@@ -204,13 +204,20 @@ def _serve_on(args: argparse.Namespace, standby: Standby | None, lease: Lease | 
 
 def _lease(args: argparse.Namespace, warm: Standby) -> Lease:
     """The lease of a PostgreSQL log, held if it was free. A standby is served without it (it
-    takes the lead later); any other start waits out a lease that may be its own, just killed,
-    and is refused if another controller leads."""
+    takes the lead later); any other start takes at once a lease held by this PC's controller
+    that has ended (killed, and started again: a live claim must not wait out its lease),
+    waits out one that may be held by a controller that has just ended elsewhere, and is
+    refused if another controller leads."""
     lease = Lease(args.db, f"{socket.gethostname()}:{os.getpid()}",
                   args.advertise or f"http://{args.host}:{args.port}")
     patience = time.monotonic() + LEASE_S + RENEW_S
     while lease.try_acquire() is None:
         leader = lease.leader()
+        if (not args.standby and leader is not None and _ended_on_this_pc(leader.holder)
+                and lease.take_over_from(leader.holder) is not None):
+            print(f"leading the show's log (lease epoch {lease.epoch}), taken at once from "
+                  "this PC's controller that ended", flush=True)
+            return lease
         if args.standby:
             print("standby: serving the show's screens and pages; taking over when the "
                   f"controller at {leader.address if leader else 'another address'} ends",
@@ -224,6 +231,26 @@ def _lease(args: argparse.Namespace, warm: Standby) -> Lease:
         time.sleep(RENEW_S)
     print(f"leading the show's log (lease epoch {lease.epoch})", flush=True)
     return lease
+
+
+def _ended_on_this_pc(holder: str) -> bool:
+    """Whether a lease's holder ("host:pid", as `_lease` names it) is a process of this PC that
+    has ended (gone, or a zombie not yet reaped). A live one, or another PC's, is not known to
+    have ended: its lease is waited out."""
+    host, _, pid = holder.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # another user's process, alive
+        return False
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state == "Z"
 
 
 def _stand_by(db: LogAt, say: bool) -> Standby:

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from controller.application.service import wall_clock_ms
-from controller.store.target import LogAt, open_log
+from controller.store.target import LogAt, is_database, open_log
 from tests.support.wildcard import draw_to_claim, season_show
 
 EVENTS = int(os.environ.get("SHOWRUNNER_SEASON_EVENTS", "200000"))
@@ -55,6 +55,8 @@ async def test_a_claim_is_back_on_screen_from_the_snapshot_after_a_sigkill(tmp_p
         assert wall_clock_ms() < doc["claim_deadline"]
         # it started from that snapshot: one it passed over is logged with the reason
         assert "not used" not in "".join(ctl.output), "".join(ctl.output)
+        if is_database(db):  # its killed self's lease taken at once, not waited out
+            assert "taken at once from this PC's controller that ended" in "".join(ctl.output)
     finally:
         ctl.stop()
 

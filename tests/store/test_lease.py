@@ -89,6 +89,23 @@ def test_one_leader_at_a_time_and_a_takeover_raises_the_epoch(postgres_url):
         second.close()
 
 
+def test_a_lease_is_taken_at_once_from_a_holder_known_to_have_ended_and_fences_it(
+        pair, postgres_url):
+    # the controller restarted on its PC: its killed self's lease is still live in the table
+    old, new, conn = pair.old, pair.new, pair.conn
+    assert old.try_acquire() == 1
+    fenced_write(conn, old, 1)
+    assert new.try_acquire() is None  # live: not taken the ordinary way
+    assert new.take_over_from("pc-c") is None  # not the holder: nothing changes
+    assert new.leader() is not None and new.leader().holder == "pc-a"
+    assert new.take_over_from("pc-a") == 2 and new.holds()
+    with pytest.raises(NotLeader):  # had it not ended, it would write nothing now
+        fenced_write(conn, old, 2)
+    fenced_write(conn, new, 3)
+    assert written(postgres_url) == [(1, 1), (2, 3)]
+    assert new.leader_address() == "http://pc-b:8080"
+
+
 def test_a_write_of_an_old_epoch_is_refused_in_its_transaction_and_writes_nothing(
         pair, postgres_url):
     old, new, conn = pair.old, pair.new, pair.conn
