@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 
 CORES = max(1, min(4, os.cpu_count() or 1))
 
@@ -23,14 +23,17 @@ def cuts(rows: int) -> list[int]:
 
 def on_every_core(jobs: Sequence[Callable[[], object]]) -> None:
     """Run the jobs in as many even groups, in order, as there are cores: the last group on
-    this thread, the others on the helpers. Returns when all are done (and raises what they
-    raised)."""
+    this thread, the others on the helpers. Returns when every group is done or has failed,
+    and raises what one raised."""
     count = len(jobs)
     groups = [jobs[core * count // CORES:(core + 1) * count // CORES] for core in range(CORES)]
     groups = [group for group in groups if group]
     helping = [_helpers().submit(_run, group) for group in groups[:-1]]
-    if groups:
-        _run(groups[-1])
+    try:
+        if groups:
+            _run(groups[-1])
+    finally:
+        wait(helping)  # none still at work on the caller's pixels once it goes on
     for group in helping:
         group.result()
 

@@ -4,6 +4,7 @@ in order, a failure raised to the caller, the bands covering every row once."""
 from __future__ import annotations
 
 import threading
+import time
 from itertools import pairwise
 
 import pytest
@@ -25,6 +26,21 @@ def test_every_job_runs_once_and_each_share_in_order(count):
     for thread in threads:  # a core's share is a run of neighbouring jobs, done in order
         mine = [number for number, ran_on in done if ran_on == thread]
         assert mine == list(range(mine[0], mine[0] + len(mine)))
+
+
+def test_a_failing_job_on_this_thread_is_raised_once_the_helpers_are_done():
+    done: list[int] = []
+
+    def slow(n: int) -> None:
+        time.sleep(0.2)
+        done.append(n)
+
+    def fail() -> None:
+        raise ValueError("the last band failed")
+
+    with pytest.raises(ValueError, match="the last band failed"):
+        on_every_core([*(lambda n=n: slow(n) for n in range(CORES - 1)), fail])
+    assert sorted(done) == list(range(CORES - 1))  # none left working on the caller's pixels
 
 
 def test_a_failing_job_is_raised_to_the_caller_after_the_others_ran():
