@@ -72,9 +72,7 @@ def crossfade(target: pygame.Surface, still: pygame.Surface, old: int) -> None:
 def window(target: pygame.Surface, source: pygame.Surface, area: pygame.Rect) -> None:
     """`area` of `source` (the size of `target`) onto the whole of `target`."""
     if (area.size == target.get_size() and source.get_rect().contains(area)
-            and target.get_bytesize() == source.get_bytesize() == 4
-            and target.get_masks()[:3] == source.get_masks()[:3]
-            and target.get_clip() == target.get_rect()):
+            and _pixels_alike(target, source)):
         width = area.width
         on_every_core([functools.partial(
             pygame.transform.scale, source.subsurface(area.x, area.y + top, width, bottom - top),
@@ -102,8 +100,13 @@ def alike(target: pygame.Surface, source: pygame.Surface) -> bool:
     """Whether the two frames are laid out byte for byte alike, the whole of `target` to
     draw: then the work here is numkong's, on every core."""
     return (target.get_size() == source.get_size()
-            and target.get_bytesize() == source.get_bytesize() == 4
             and target.get_pitch() == source.get_pitch() == target.get_width() * 4
+            and _pixels_alike(target, source))
+
+
+def _pixels_alike(target: pygame.Surface, source: pygame.Surface) -> bool:
+    """4 bytes a pixel in both, the same colour masks, and the whole of `target` to draw."""
+    return (target.get_bytesize() == source.get_bytesize() == 4
             and target.get_masks()[:3] == source.get_masks()[:3]
             and target.get_clip() == target.get_rect())
 
