@@ -5,8 +5,9 @@ the same run.
     python bench/fanout.py --clients 1000 --json
     python bench/fanout.py --clients 1000 --display-minutes 10 --json   # display_rss_mib as asked
 
-Setup: `npm ci` in bench/fanout/ on the first run (socket.io and socket.io-client from the npm
-registry, pinned by package-lock.json; needs node and npm). Then, on a temporary SQLite file:
+Setup: scripts/setup installs bench/fanout/'s packages (socket.io and socket.io-client from the
+npm registry, pinned by package-lock.json; needs node and npm). Each step is said on stderr as
+it starts, so that a run stopped from outside shows where it was. On a temporary SQLite file:
 
 1. A real controller (tests/support/live.py) with the demo show's Slots leaderboard: the demo's
    twelve players entered and scored. An operator client (the demo's MC) sends `--commands`
@@ -88,6 +89,7 @@ from tests.support.live import LiveController
 NODE = ROOT / "bench" / "fanout"
 VIEW = "leaderboard:slots"
 ARRIVAL_TIMEOUT_S = 10.0
+REPLY_TIMEOUT_S = 300.0  # for a Node process's answer: a batch connecting may take 20 s each
 GAP_S = 0.02  # between commands: the clients' reports (flushed every 20 ms) come in
 SERVER_CORES = {0}  # with --pin: the server under test (controller, then reference) runs here
 WARMUP = 10  # untimed commands before each phase: the first few on either server took up to
@@ -109,11 +111,15 @@ def pinnable() -> bool:
     return os.sched_getaffinity(0) > SERVER_CORES  # core 0 and at least one other
 
 
-def npm_ci() -> None:
-    """Install the clients' and reference server's packages once (node_modules is ignored)."""
+def installed() -> None:
+    """The clients' and reference server's packages are there (scripts/setup installs them)."""
     if not (NODE / "node_modules" / "socket.io-client").is_dir():
-        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=NODE, check=True,
-                       stdout=sys.stderr)
+        sys.exit(f"fanout: {NODE.relative_to(ROOT)}/node_modules is missing: run scripts/setup")
+
+
+def step(what: str) -> None:
+    """Say on stderr which step the run is at."""
+    print(f"fanout: {what}", file=sys.stderr, flush=True)
 
 
 class Clients:
@@ -157,7 +163,7 @@ class Clients:
         for process, command in zip(self.processes, commands, strict=True):
             assert process.stdin is not None
             process.stdin.write(json.dumps(command).encode() + b"\n")
-        return [await queue.get() for queue in self.replies]
+        return [await asyncio.wait_for(queue.get(), REPLY_TIMEOUT_S) for queue in self.replies]
 
     async def connect(self, url: str, auths: list[dict[str, str]], batch: int) -> int:
         """Connect one client per auth, spread evenly; returns how many are in."""
@@ -257,11 +263,13 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     watched = args.loop_watch or work / "loop.jsonl"
     watched.unlink(missing_ok=True)
     os.environ[LOOP_WATCH] = str(watched)  # the controller's environment: it times its loop
+    step("starting the controller")
     try:
         await controller.start()
     finally:
         del os.environ[LOOP_WATCH]
     phases: dict[str, tuple[float, float]] = {}
+    step("starting the reference server")
     reference, reference_url = await start_reference()
     assert controller.process is not None
     if args.pin:
@@ -274,6 +282,7 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         await mc.connect(controller.url, controller.keys["operator"])
         board = Board(mc)
         await board.seed()
+        step(f"enrolling {args.clients} screens")
         began, phase = time.monotonic(), now_ms()
         screens = [DISPLAY] + [f"fanout-{i:04d}" for i in range(args.clients)
                                if args.screens == "enrolled"]
@@ -282,7 +291,9 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             auths = [{"key": controller.keys["display"]}] * args.clients
         enrol_s = time.monotonic() - began
         phases["enrol"] = (phase, now_ms())
+        step("timing commands with no screen connected")
         alone = await fan_out(board.change, args.commands, None, 0)
+        step(f"connecting {args.clients} clients")
         await clients.start(min(args.processes, args.clients))
         before = rss_kib(controller.process.pid) or 0
         began, phase = time.monotonic(), now_ms()
@@ -291,11 +302,14 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         await asyncio.sleep(1.0)
         after = rss_kib(controller.process.pid) or 0
         phases["connect"] = (phase, now_ms())
+        step("timing the controller's fan-out")
         ours = await fan_out(board.change, args.commands, clients, ready)
         phases["timed"] = (phases["connect"][1], now_ms())
         size = int(statistics.median(clients.sizes)) if clients.sizes else 0
         await clients.close()
+        step("timing the reference server's fan-out")
         theirs = await on_reference(reference_url, clients, auths, args, clients.sample)
+        step("starting a 4K display")
         display = start_display(controller.url, display_auth["key"], work)
         await has_views(work / "screens" / f"{DISPLAY}.json", display)
         memory = await watch(display, board, args.display_minutes)
@@ -370,7 +384,7 @@ def main() -> None:
     if args.pin:  # this process, the MC and every client it starts; the servers move in `run`
         os.sched_setaffinity(0, os.sched_getaffinity(0) - SERVER_CORES)
     began = time.monotonic()
-    npm_ci()
+    installed()
     with tempfile.TemporaryDirectory() as tmp:
         result = asyncio.run(run(args, Path(tmp)))
     print(json.dumps({**result, "wall_s": round(time.monotonic() - began, 1)}))

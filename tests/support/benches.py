@@ -15,8 +15,13 @@ from controller.application.child_process import ROOT
 
 def bench_figures(args: list[str], figures: Iterable[str], timeout: float) -> dict[str, Any]:
     """`python bench/...` with `args`: its JSON, every one of `figures` in it a finite number."""
-    run = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True,
-                         timeout=timeout)
+    try:
+        run = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True,
+                             timeout=timeout)
+    except subprocess.TimeoutExpired as stopped:  # what it said so far tells where it was
+        said = stopped.stderr.decode() if isinstance(stopped.stderr, bytes) else stopped.stderr
+        raise AssertionError(f"{args[0]} ran over {timeout} s; its stderr:\n"
+                             f"{(said or '')[-3000:]}") from None
     assert run.returncode == 0, run.stderr[-3000:]
     result: dict[str, Any] = json.loads(run.stdout.strip().splitlines()[-1])
     for figure in figures:
