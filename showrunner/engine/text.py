@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 ELLIPSIS = "…"
 MAX_TEXT = 300  # characters; longer strings are cut before they reach the font engine
-SCREENS_OF_TEXT = 0.5  # the text cache's default budget, in full screens' worth of pixels
+SCREENS_OF_TEXT = 0.3  # the text cache's default budget, in full screens' worth of pixels
 
 
 class Fonts:
@@ -81,10 +81,12 @@ class TextCache:
 
     The budget is in bytes, not entries: a countdown renders a new string every second, and
     at 4K each is several megabytes (a thousand of them took 6 GB). By default it is
-    SCREENS_OF_TEXT full screens' worth of pixels (16 MiB at 4K): about the demo show's text
-    (every sample scene's together takes 1.7 screens), and a scene entering with its text out
-    of the cache takes 1 to 2 ms more at 4K (measured); a bigger budget only filled up with
-    scores a leaderboard will never show again (one a second), as resident memory.
+    SCREENS_OF_TEXT full screens' worth of pixels (9.5 MiB at 4K), always full in a show: a
+    round of the demo show draws 0.6 screens of text (every sample scene's together 1.7), and
+    a leaderboard adds a score a second it will never show again. Holding a round (0.6) took
+    the prize table's 4K entry frame from about 22 to 17 ms, for 10 MiB more all the time; half
+    a screen held no more of it than 0.3 does (the same misses), so the budget is memory's:
+    0.5 kept a 4K display's median at 201 MiB, 0.3 at 194 (bench/display_memory.py).
     """
 
     def __init__(self, fonts: Fonts, budget_bytes: int | None = None) -> None:
