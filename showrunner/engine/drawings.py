@@ -33,6 +33,10 @@ class Drawings(Generic[K]):
     def __contains__(self, key: object) -> bool:
         return key in self._kept
 
+    def kept(self, key: K) -> pygame.Surface | None:
+        """The drawing of `key` if it has one, without drawing it."""
+        return self._kept.get(key)
+
     def get(self, key: K, draw: Callable[[K], pygame.Surface]) -> pygame.Surface:
         """The drawing of `key`, made now with `draw(key)` if it has none yet."""
         found = self._kept.get(key)
