@@ -102,8 +102,10 @@ class Leaderboard(Scene):
         return stand_ins
 
     def tick(self, dt: float) -> None:
-        if self.stand_ins:  # the changed rows, drawn in the frames before the ranks move
-            waited = self.elapsed - self.changed_at
+        waited = self.elapsed - self.changed_at
+        # the changed rows, drawn in the frames after the change's own (which rebuilt the
+        # scene's layer and drew the rows that have no stand-in) before the ranks move
+        if self.stand_ins and waited > 0:
             frames_left = max(1, math.floor((MOVE_DELAY - waited) * 60) - 1)
             for row in list(self.stand_ins)[:math.ceil(len(self.stand_ins) / frames_left)]:
                 self.drawings.get(row, self._draw_row)
