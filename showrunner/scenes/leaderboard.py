@@ -20,6 +20,7 @@ from showrunner.engine.draw import arrow, panel
 from showrunner.engine.drawings import Drawings
 from showrunner.engine.easing import clamp01, in_quad, out_cubic
 from showrunner.engine.layout import SAFE_MARGIN
+from showrunner.engine.render import FPS
 from showrunner.engine.scene import Scene
 from showrunner.scenes.common import backdrop_strip, centred_message, content_top, static_layer
 
@@ -106,7 +107,7 @@ class Leaderboard(Scene):
         # the changed rows, drawn in the frames after the change's own (which rebuilt the
         # scene's layer and drew the rows that have no stand-in) before the ranks move
         if self.stand_ins and waited > 0:
-            frames_left = max(1, math.floor((MOVE_DELAY - waited) * 60) - 1)
+            frames_left = max(1, math.floor((MOVE_DELAY - waited) * FPS) - 1)
             for row in list(self.stand_ins)[:math.ceil(len(self.stand_ins) / frames_left)]:
                 self.drawings.get(row, self._draw_row)
                 del self.stand_ins[row]
