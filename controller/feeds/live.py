@@ -85,6 +85,9 @@ async def publish_live(hub: Hub, credits: LiveCredits) -> None:
     assert isinstance(slots, Slots)
     faults = FaultLog(log, "The live heat's views")
     while True:
+        # cleared before the rendering, which takes in every reading put so far: a reading put
+        # from here on (during the gap's sleep or the wait) finds it set and wakes the next
+        credits.arrived.clear()
         try:
             docs = render(slots, credits, service.clock())
             hub.publish([view for name, doc in docs.items()
@@ -93,7 +96,6 @@ async def publish_live(hub: Hub, credits: LiveCredits) -> None:
             faults.failed(exc)
         else:
             faults.succeeded()
-        await asyncio.sleep(MIN_GAP_S)
-        credits.arrived.clear()
+        await asyncio.sleep(MIN_GAP_S)  # a burst of readings within the gap: one rendering
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(credits.arrived.wait(), IDLE_S)
