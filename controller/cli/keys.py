@@ -1,5 +1,5 @@
-"""`key` issues a key for a role (printed once); `key revoke` and `key list` need no secret.
-Each change is an event in the log; a running controller folds it in (a revoked key is
+"""`key issue` issues a key for a role (printed once); `key revoke` and `key list` need no
+secret. Each change is an event in the log; a running controller folds it in (a revoked key is
 refused from its next connect)."""
 
 from __future__ import annotations
@@ -14,13 +14,16 @@ from controller.store.target import db_arg, open_log
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    keys = sub.add_parser("key", help="issue a key for a role (printed once); `key revoke`, "
-                          "`key list`")
-    keys.add_argument("--db", type=db_arg)
-    keys.add_argument("--role", choices=ROLES)
-    keys.add_argument("--name", help="who holds it, e.g. 'MC tablet'")
-    keys.set_defaults(run=_issue_key, key_parser=keys)
-    key_sub = keys.add_subparsers(dest="key_command")
+    keys = sub.add_parser("key", help="keys for screens, devices and scripts: issue, revoke, "
+                          "list")
+    key_sub = keys.add_subparsers(dest="key_command", required=True)
+    issue = key_sub.add_parser("issue", help="issue a key for a role; it is printed once "
+                               "(keep it in a file: `> NAME.key`)")
+    issue.add_argument("--db", type=db_arg, required=True)
+    issue.add_argument("--role", choices=ROLES, required=True)
+    issue.add_argument("--name", required=True, help="who holds it, e.g. 'MC tablet'; a "
+                       "device's is its table or bank, a kiosk's its place")
+    issue.set_defaults(run=_issue_key)
     revoke = key_sub.add_parser("revoke", help="revoke a key (an event in the log); it is "
                                 "refused from its next connect")
     revoke.add_argument("--db", type=db_arg, required=True)
@@ -36,8 +39,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _issue_key(args: argparse.Namespace) -> int:
-    if not (args.db and args.role and args.name):
-        args.key_parser.error("issuing a key needs --db, --role and --name")
     with open_log(args.db) as log:
         print(issue_key(log, args.role, args.name, wall_clock_ms()))
     return 0

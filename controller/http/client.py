@@ -1,7 +1,7 @@
 """Technician commands against a running controller: a /control client for the command line.
 
 The key comes from --key-file (owner-only) or the SHOWRUNNER_KEY environment variable (a
-technician's key from `showrunner-controller key --role technician`), never from argv.
+technician's key from `showrunner-controller key issue --role technician`), never from argv.
 """
 
 from __future__ import annotations

@@ -158,7 +158,7 @@ def test_an_edited_or_removed_ack_breaks_the_chain(log_at, capsys):
 
 def test_keys_are_in_the_chain_and_a_revoked_key_is_refused(log_at, capsys):
     db = log_at
-    assert main(["key", "--db", str(db), "--role", "operator", "--name", "MC tablet"]) == 0
+    assert main(["key", "issue", "--db", str(db), "--role", "operator", "--name", "MC tablet"]) == 0
     key = capsys.readouterr().out.strip()
     log = open_log(db)
     (issued,) = list(log.read())
