@@ -24,6 +24,14 @@ Figures (one JSON object):
 - `heat_end`: "recorded", or the controller's refusal of the heat end with every machine's
   final credits.
 - `target_p99_ms`: 100 (issue 24); the machine it runs on is shared, so read it with `cpus`.
+- The burst case (issue 47), after the heat: a second heat of two machines (heat 2, its two
+  players entered with the others), then `--bursts` times, a POST of one machine's credits and
+  3 ms later a POST of the other's, a burst every 150-250 ms so each finds the publisher at a
+  moment of its own. `burst_p50_ms`, `burst_p99_ms`, `burst_max_ms`, `bursts`: from the first
+  POST's sending to a screen holding both values, one sample per screen per burst;
+  `burst_missing`: (burst, screen) pairs where either value never came.
+  `burst_target_ms`: the publisher's cadence (its gap between renderings, MIN_GAP_S) and one
+  frame (1/60 s) after it; `burst_within_target`: the share of samples within it.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ import bisect
 import json
 import multiprocessing
 import os
+import secrets
 import statistics
 import sys
 import tempfile
@@ -49,6 +58,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from controller.access.keys import issue_key
 from controller.application.child_process import ROOT
 from controller.application.settings import CONFIG_DIR_ENV
+from controller.feeds.live import MIN_GAP_S
 from controller.slotbank.api import BankClient, Reading, Refused
 from controller.slotbank.sim import BankPlan, Simulator
 from controller.store.sqlite import EventLog
@@ -58,6 +68,8 @@ from tests.support.live import Client, LiveController
 VIEW = "live_heat:slots"
 BANK = "bank-1"
 TARGET_P99_MS = 100
+BURST_GAP_S = 0.003  # the two POSTs of a burst
+BURST_TARGET_MS = round(MIN_GAP_S * 1000 + 1000 / 60, 1)  # the cadence, then one frame
 Arrival = tuple[str, int, float]  # (machine, credits, perf_counter seconds)
 
 
@@ -177,9 +189,42 @@ def latencies(sends: dict[str, list[tuple[float, int]]],
     return out, max(0, readings * len(screens) - len(out))
 
 
+Burst = tuple[float, tuple[str, int], tuple[str, int]]  # first POST's sending, both readings
+
+
+async def bursts(client: BankClient, plan: BankPlan, count: int) -> list[Burst]:
+    """Heat 2's two machines, then `count` bursts: two POSTs `BURST_GAP_S` apart, one a
+    machine, each burst's values new."""
+    first, second = (str(plan.first_machine + plan.machines + i) for i in range(2))
+    await client.start_heat("BURST", [first, second], plan.start_credits, 600)
+    out: list[Burst] = []
+    for n in range(count):
+        await asyncio.sleep(0.15 + secrets.randbelow(100) / 1000)  # the publisher's phase
+        a, b = (first, 10_000 + n), (second, 20_000 + n)
+        sent = time.perf_counter()
+        posted = asyncio.create_task(client.credits("BURST", [a]))
+        await asyncio.sleep(BURST_GAP_S)
+        await asyncio.gather(posted, client.credits("BURST", [b]))
+        out.append((sent, a, b))
+    return out
+
+
+def burst_latencies(sent: list[Burst], screens: list[list[Arrival]],
+                    ) -> tuple[list[float], int]:
+    """(each screen's holding both values of a burst minus its first POST's sending, missing
+    (burst, screen) pairs)."""
+    out: list[float] = []
+    for arrivals in screens:
+        at = {(machine, credits): t for machine, credits, t in arrivals}
+        out += [(max(at[a], at[b]) - began) * 1000 for began, a, b in sent
+                if a in at and b in at]
+    return out, len(sent) * len(screens) - len(out)
+
+
 async def measure(controller: LiveController, bank_key: str, args: argparse.Namespace,
                   ) -> dict[str, Any]:
-    await seat_members(controller.url, controller.keys["operator"], args.machines)
+    # heat 1 plays the bank; the burst case's two players are seated in heat 2
+    await seat_members(controller.url, controller.keys["operator"], args.machines + 2)
     conn, child_end = multiprocessing.Pipe()
     child = multiprocessing.get_context("spawn").Process(
         target=screens_process, args=(controller.url, controller.keys["display"], args.screens,
@@ -212,11 +257,13 @@ async def measure(controller: LiveController, bank_key: str, args: argparse.Name
         wall = max(1e-9, time.perf_counter() - began)
         cpu = (cpu_s(pid) - began_cpu) / wall
         screens_cpu = (cpu_s(child.pid) - began_screens) / wall
+        burst_sent = await bursts(client, plan, args.bursts)
     await asyncio.sleep(0.5)  # the last readings reach the screens
     conn.send("stop")
     arrivals = await asyncio.to_thread(conn.recv)
     await asyncio.to_thread(child.join, 10)
     samples, missing = latencies(sends, arrivals)
+    burst, burst_missing = burst_latencies(burst_sent, arrivals)
     return {
         "benchmark": "feed", "machines": args.machines, "rate": args.rate,
         "screens": args.screens, "seconds": args.seconds,
@@ -229,6 +276,11 @@ async def measure(controller: LiveController, bank_key: str, args: argparse.Name
         "controller_cpu": round(cpu, 3),
         "screens_cpu": round(screens_cpu, 3), "target_p99_ms": TARGET_P99_MS,
         "cpus": len(os.sched_getaffinity(0)), "heat_end": end,
+        "bursts": len(burst_sent), "burst_missing": burst_missing,
+        "burst_p50_ms": percentile(burst, 50), "burst_p99_ms": percentile(burst, 99),
+        "burst_max_ms": round(max(burst, default=0.0), 2), "burst_target_ms": BURST_TARGET_MS,
+        "burst_within_target": round(sum(v <= BURST_TARGET_MS for v in burst)
+                                     / max(1, len(burst)), 3),
     }
 
 
@@ -255,6 +307,8 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=2.0, help="readings a second a machine")
     parser.add_argument("--screens", type=int, default=20)
     parser.add_argument("--seconds", type=int, default=20, help="the heat's length")
+    parser.add_argument("--bursts", type=int, default=40,
+                        help="the burst case's bursts, after the heat")
     parser.add_argument("--json", action="store_true", help="print JSON (the only output form)")
     args = parser.parse_args()
     began = time.monotonic()
