@@ -35,7 +35,7 @@ PLACEHOLDERS = {
 }
 ELISIONS = {"...", "…"}
 SEPARATORS = {"|", "||", "&&", ";", "&", "(", ")"}
-REDIRECTS = {">", ">>", "<", ">&", "&>", "2>"}
+REDIRECTS = {">", ">>", "<", ">&", "&>"}
 
 
 @dataclass(frozen=True)
