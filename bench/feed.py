@@ -20,7 +20,9 @@ Figures (one JSON object):
   never seen, a value overtaken by the next before the 50 ms publisher ran included.
 - `post_p50_ms`, `post_p99_ms`, `post_max_ms`, `posts`: the feed POST's own answer time.
 - `controller_cpu`: the controller process's user+system CPU time over the fed wall time
-  (/proc/PID/stat), as a fraction of one core.
+  (/proc/PID/stat), as a fraction of one core. `live_messages`: the messages of
+  `live_heat:slots` a screen received, heat and bursts (the publisher's renderings that changed
+  it).
 - `heat_end`: "recorded", or the controller's refusal of the heat end with every machine's
   final credits.
 - `target_p99_ms`: 100 (issue 24); the machine it runs on is shared, so read it with `cpus`.
@@ -89,6 +91,7 @@ class Screen:
         self.revision = -1
         self.credits: dict[str, int | None] = {}
         self.arrivals: list[Arrival] = []
+        self.messages = 0  # of the live heat's view: the publisher's renderings that changed it
         self.sio.on("views", self.on_views, namespace="/display")
 
     async def connect(self) -> None:
@@ -102,6 +105,7 @@ class Screen:
         for view in message["views"]:
             if view["name"] != VIEW:
                 continue
+            self.messages += 1
             if "delta" in view:
                 if view["revision"] <= self.revision:
                     continue
@@ -134,7 +138,7 @@ def screens_process(url: str, key: str, screens: int, conn: Connection) -> None:
         conn.send("ready")
         while not conn.poll():
             await asyncio.sleep(0.05)
-        conn.send([c.arrivals for c in clients])
+        conn.send([(c.arrivals, c.messages) for c in clients])
         for client in clients:
             await client.sio.disconnect()
 
@@ -260,10 +264,10 @@ async def measure(controller: LiveController, bank_key: str, args: argparse.Name
         burst_sent = await bursts(client, plan, args.bursts)
     await asyncio.sleep(0.5)  # the last readings reach the screens
     conn.send("stop")
-    arrivals = await asyncio.to_thread(conn.recv)
+    arrivals, messages = zip(*await asyncio.to_thread(conn.recv), strict=True)
     await asyncio.to_thread(child.join, 10)
-    samples, missing = latencies(sends, arrivals)
-    burst, burst_missing = burst_latencies(burst_sent, arrivals)
+    samples, missing = latencies(sends, list(arrivals))
+    burst, burst_missing = burst_latencies(burst_sent, list(arrivals))
     return {
         "benchmark": "feed", "machines": args.machines, "rate": args.rate,
         "screens": args.screens, "seconds": args.seconds,
@@ -273,7 +277,7 @@ async def measure(controller: LiveController, bank_key: str, args: argparse.Name
         "p99_ms": percentile(samples, 99), "max_ms": round(max(samples, default=0.0), 2),
         "posts": len(posts), "post_p50_ms": percentile(posts, 50),
         "post_p99_ms": percentile(posts, 99), "post_max_ms": round(max(posts, default=0.0), 2),
-        "controller_cpu": round(cpu, 3),
+        "live_messages": round(statistics.mean(messages)), "controller_cpu": round(cpu, 3),
         "screens_cpu": round(screens_cpu, 3), "target_p99_ms": TARGET_P99_MS,
         "cpus": len(os.sched_getaffinity(0)), "heat_end": end,
         "bursts": len(burst_sent), "burst_missing": burst_missing,

@@ -14,7 +14,7 @@ KEYS = {"benchmark", "machines", "rate", "screens", "seconds", "readings", "coun
         "p50_ms", "p95_ms", "p99_ms", "max_ms", "posts", "post_p50_ms", "post_p99_ms",
         "post_max_ms", "controller_cpu", "screens_cpu", "target_p99_ms", "cpus", "heat_end",
         "wall_s", "bursts", "burst_missing", "burst_p50_ms", "burst_p99_ms", "burst_max_ms",
-        "burst_target_ms", "burst_within_target"}
+        "burst_target_ms", "burst_within_target", "live_messages"}
 
 
 async def test_the_feed_bench_prints_its_figures():
