@@ -221,6 +221,23 @@ def test_live_view_ranks_by_credits_places_on_the_board_and_flags_silence():
     assert silent[2]["entry"] == slots.holder(slots.bank_heats["bank-1"], "104").id
 
 
+def test_a_seat_vacated_mid_heat_shows_so_and_the_others_keep_their_players():
+    # slots rule 27: a player removed while the heat plays leaves the machine's seat vacated
+    d = Driver()
+    entries = seated(d, 4)
+    feed(d, "slots.feed_heat_started", start())
+    d.do("slots.disqualify", {"entry": entries[1], "reason": "left the machine"})
+    credits = LiveCredits()
+    credits.put("bank-1", "F-1", dict.fromkeys(MACHINES, 1000), d.now)
+    docs = render(d.feature("slots"), credits, d.now)
+    names = {r["machine"]: r["name"] for r in docs["live_heat:slots"]["rows"]}
+    assert names == {"101": "Player0 S.", "102": "Seat vacated", "103": "Player2 S.",
+                     "104": "Player3 S."}
+    ops = docs["ops:feed"]["banks"][0]["rows"]
+    assert [(r["machine"], r["entry"]) for r in ops] == [
+        ("101", entries[0]), ("102", None), ("103", entries[2]), ("104", entries[3])]
+
+
 def test_the_venue_sets_how_long_a_machine_may_be_silent():
     # slots rule 27 leaves the figure to the venue: its config's feed_silence_s (10 shipped)
     d = Driver()
