@@ -150,7 +150,9 @@ def _commands(text: str, kind: str) -> list[tuple[tuple[str, ...], bool]]:
     lexer.commenters = ""  # comments are gone; a `#` in a word (an address's fragment) stays
     try:
         tokens = list(lexer)
-    except ValueError:  # an unclosed quote: prose, not a command
+    except ValueError as exc:  # an unclosed quote: prose, unless a command is in it
+        if any(is_program(word) for word in text.split()):
+            raise ValueError(f"{text!r}: {exc}") from None
         return []
     segments: list[list[str]] = [[]]
     for token in tokens:
