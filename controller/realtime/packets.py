@@ -7,9 +7,11 @@ base64, docs/protocol.md), and at a thousand screens one payload is large: the o
 after a playlist assigned to the floor carries every screen's view (1.4 MB), whose walk and
 encoding held the loop for over 100 ms. `JsonPacket` skips the walk and encodes with orjson.
 
-Decoding what clients send is unchanged (engine.io's json, which refuses huge integers), and
-binary packets from a client still decode; an answer that would carry bytes fails to encode
-and is answered as a bad packet (controller/realtime/server.py).
+What clients send is read as every door reads JSON (controller/domain/strict_json.py): a
+packet nested deeper than its limit, naming a key twice, or holding a huge integer is refused
+before any parser descends into it, and answered as a bad packet with the reason
+(controller/realtime/server.py). Binary packets from a client still decode; an answer that
+would carry bytes fails to encode and is answered as a bad packet.
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from engineio import json as engineio_json
 from socketio import packet
+
+from controller.domain import strict_json
 
 
 class Json:
     """The `json` a packet class calls: `dumps` with the options the standard one is given
-    (compact separators, which orjson always uses), `loads` engine.io's."""
+    (compact separators, which orjson always uses), `loads` the doors' strict one."""
 
     @staticmethod
     def dumps(data: Any, **_: Any) -> str:
@@ -31,7 +34,9 @@ class Json:
         a client) and integer keys are written as strings, as json.dumps does."""
         return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
 
-    loads = staticmethod(engineio_json.loads)
+    @staticmethod
+    def loads(text: str, **_: Any) -> Any:
+        return strict_json.loads(text, "The message")
 
 
 class JsonPacket(packet.Packet):

@@ -19,6 +19,7 @@ from socketio import packet
 
 from controller.access.attempts import remote_address
 from controller.domain.errors import refusal
+from controller.domain.strict_json import JsonRefused
 from controller.realtime.direct import DirectEngine, DirectManager
 from controller.realtime.packets import JsonPacket
 
@@ -71,11 +72,25 @@ class WireServer(socketio.AsyncServer):
             await super()._handle_eio_message(eio_sid, data)
         except Exception as exc:  # whatever the library raised: answer once, go on
             self._binary_packet.pop(eio_sid, None)
-            partial = packet.Packet()
+            partial = JsonPacket()  # its data is not read past the doors' limits
             if isinstance(data, str):
                 with contextlib.suppress(Exception):  # only its namespace and id are wanted
                     partial.decode(data)
+            if partial.packet_type == packet.CONNECT and isinstance(exc, JsonRefused):
+                await self._refuse_connect(eio_sid, partial.namespace, exc)
+                return
             await self._refuse(eio_sid, partial.namespace, partial.id, exc)
+
+    async def _refuse_connect(self, eio_sid: str, namespace: str | None,
+                              exc: JsonRefused) -> None:
+        """A connect whose auth could not be read: one log line, and a refused connect saying
+        why (the client would otherwise wait for an answer that never comes)."""
+        address = remote_address(self.environ.get(eio_sid, {}))
+        log.warning("bad packet from %s on %s: %s: %r", address, namespace or "/",
+                    type(exc).__name__, str(exc)[:120])
+        await self._send_packet(eio_sid, self.packet_class(
+            packet.CONNECT_ERROR, namespace=namespace,
+            data={"message": f"That connection could not be read: {exc}"}))
 
     async def _handle_event(self, eio_sid: str, namespace: str | None, id: int | None,
                             data: Any) -> None:
@@ -107,5 +122,7 @@ class WireServer(socketio.AsyncServer):
                     type(exc).__name__, str(exc)[:120])
         if id is None or self.manager.sid_from_eio_sid(eio_sid, namespace) is None:
             return
+        why = (f"That message could not be read, so nothing was done: {exc}"
+               if isinstance(exc, JsonRefused) else BAD_PACKET)
         await self._send_packet(eio_sid, self.packet_class(
-            packet.ACK, namespace=namespace, id=id, data=[bad_packet_ack()]))
+            packet.ACK, namespace=namespace, id=id, data=[bad_packet_ack(why)]))

@@ -158,8 +158,11 @@ async def test_a_real_display_plays_its_playlist_and_a_takeover_then_hands_back(
 
 
 @pytest.mark.parametrize(("params", "code", "opening"), [
-    ({"seconds": float("nan")}, "bad_envelope", "The command is not valid JSON data"),
-    ({"seconds": float("inf")}, "bad_envelope", "The command is not valid JSON data"),
+    # not JSON: refused as the message is read, saying why (docs/protocol.md)
+    ({"seconds": float("nan")}, "bad_packet", "That message could not be read, so nothing "
+                                              "was done: The message holds NaN"),
+    ({"seconds": float("inf")}, "bad_packet", "That message could not be read, so nothing "
+                                              "was done: The message holds Infinity"),
     ({"seconds": 1e308}, "bad_scene", "The takeover cannot be shown: "),
     ({"view": "attract\u0000"}, "bad_scene", "The takeover cannot be shown: "),
     ({"sconds": 5}, "bad_scene", "The takeover cannot be shown: ")])

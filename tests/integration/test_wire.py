@@ -67,6 +67,11 @@ async def test_malformed_packets_get_an_error_ack_and_one_line_each(log_at):
             answer = ack_of(await reply(ws), f"43/control,{id_}")
             if id_ == "9":  # decodes and has the right shape: the envelope check answers
                 assert answer["error"]["code"] == "bad_envelope", packet
+            elif id_ == "1":  # not JSON: the sentence says where
+                assert answer == {"ok": False, "error": {
+                    "code": BAD, "message": "That message could not be read, so nothing was "
+                    "done: The message is not valid JSON (Expecting value at line 1, column 20)."
+                }}, packet
             else:
                 assert answer == {"ok": False, "error": {
                     "code": BAD, "message": "That message could not be read, so nothing was done."
@@ -81,6 +86,40 @@ async def test_malformed_packets_get_an_error_ack_and_one_line_each(log_at):
     # each bad packet once (the surrogate one decodes, so is not one; the id-less one is)
     assert output.count("bad packet from 127.0.0.1 on /control") == len(GARBAGE_WITH_IDS)
     assert output.count("Unknown receive error") == 1  # "9…": below Socket.IO, one line too
+
+
+async def test_a_deep_or_twice_keyed_packet_is_refused_saying_why_and_the_socket_goes_on(
+        log_at):
+    """The command path reads JSON as every door does (controller/domain/strict_json.py): a
+    packet nested past 32 levels is refused before any parser descends into it, at any depth
+    (1,100 levels met RecursionError), and a key named twice is refused naming it."""
+    async with live_controller(log_at) as ctl, raw_socket(ctl.url) as ws:
+        await ws.send_str("40/control," + json.dumps({"key": ctl.keys["operator"]}))
+        assert (await reply(ws)).startswith("40/control,")
+        for id_, levels in ((1, 1100), (2, 20_000)):
+            deep = "[" * levels + "]" * levels
+            await ws.send_str(f'42/control,{id_}["command",{{"type":"register_member",'
+                              f'"payload":{{"card":{deep}}},"command_id":"c{id_}"}}]')
+            assert ack_of(await reply(ws), f"43/control,{id_}") == {"ok": False, "error": {
+                "code": BAD, "message": "That message could not be read, so nothing was done: "
+                "The message is nested deeper than 32 levels of objects and lists."}}
+        await ws.send_str('42/control,3["command",{"type":"register_member","payload":'
+                          '{"card":"1000001","display_name":"A","display_name":"B"},'
+                          '"command_id":"c3"}]')
+        answer = ack_of(await reply(ws), "43/control,3")
+        assert answer["error"]["code"] == BAD
+        assert 'names the field "display_name" twice' in answer["error"]["message"]
+        await ws.send_str('40/display,{"key":' + "[" * 5000 + "]" * 5000 + "}")  # a connect
+        refused = await reply(ws)
+        assert refused.startswith("44/display,") and json.loads(refused.split(",", 1)[1]) == {
+            "message": "That connection could not be read: The message is nested deeper than "
+                       "32 levels of objects and lists."}
+        await ws.send_str('42/control,4["catalogue"]')  # the connection goes on
+        assert "commands" in ack_of(await reply(ws), "43/control,4")
+    assert log_rows(ctl.db_path) == []
+    output = "".join(ctl.output)
+    assert "Traceback" not in output and "RecursionError" not in output
+    assert output.count("bad packet from 127.0.0.1") == 4
 
 
 async def test_the_default_namespace_refuses_everyone(log_at):
