@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import ValidationError
 
+from controller.domain.commands import dotted
 from controller.domain.config import ConfigError, PromotionConfig
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / "config"
@@ -85,13 +86,6 @@ def describe(exc: ValidationError, text: str = "") -> str:
     line = _line_of(text, loc)
     where = f" (line {line})" if line else ""
     return f"key '{dotted(loc)}'{where}: {message}."
-
-
-def dotted(loc: tuple[Any, ...]) -> str:
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else f".{part}" if out else str(part)
-    return out
 
 
 def _line_of(text: str, loc: tuple[Any, ...]) -> int | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
 
 from controller.domain.errors import Rejected
 from controller.domain.events import DomainEvent
+from controller.domain.strict_json import shown
 
 P = TypeVar("P")
 
@@ -102,21 +104,42 @@ def parse_payload(cls: type[P], raw: Any) -> P:
 
 
 def explain(errors: list[Any]) -> str:
-    """pydantic's errors as the one sentence an MC reads: unknown fields first, else the
-    first field that is wrong, named as the form labels it ("Display name")."""
-    unknown = [str(e["loc"][0]) for e in errors if e["type"] in _UNKNOWN]
+    """pydantic's errors as the one sentence an MC reads: unknown fields first, each named at
+    its place (`bonus`, `readings[0].colour`), else the first field that is wrong, named as
+    the form labels it ("Display name", "Original (item 9)") or, deeper in the payload, by
+    its place ("readings[1].credits")."""
+    unknown = [dotted((*e["loc"][:-1], field_name(e["loc"][-1])))
+               for e in errors if e["type"] in _UNKNOWN and e["loc"]]
     if unknown:
         return f"Unknown field(s): {', '.join(unknown)}."
     error = errors[0]
     if not error["loc"]:
         return "The command's payload must be an object of named fields."
     name, *at = error["loc"]
-    label = _LABELS.get(str(name), str(name).replace("_", " ").capitalize())
-    if at and isinstance(at[0], int):
-        label += f" (item {at[0] + 1})"
+    if len(at) > 1 or (at and not isinstance(at[0], int)):
+        label = dotted(error["loc"])
+    else:
+        label = _LABELS.get(str(name), str(name).replace("_", " ").capitalize())
+        if at:
+            label += f" (item {at[0] + 1})"
     ctx = error.get("ctx") or {}
     template = _SENTENCES.get(error["type"], "is not valid ({msg})")
     return f"{label} {template.format(msg=error['msg'], **_readable(ctx))}."
+
+
+def dotted(loc: tuple[Any, ...] | list[Any]) -> str:
+    """A field's place in a document: `sessions.sunday[1]`, `readings[0].colour`."""
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else f".{part}" if out else str(part)
+    return out
+
+
+def field_name(key: Any) -> str:
+    """A key the sender chose, said back: as it is when it reads as a name, else quoted and
+    cut short (it may be anything: long, blank, unprintable)."""
+    text = str(key)
+    return text if _NAME.fullmatch(text) else shown(text)
 
 
 def _readable(ctx: dict[str, Any]) -> dict[str, Any]:
@@ -129,6 +152,7 @@ def _readable(ctx: dict[str, Any]) -> dict[str, Any]:
 
 
 _UNKNOWN = {"unexpected_keyword_argument", "extra_forbidden"}
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,39}")
 #: field names that read badly as labels
 _LABELS = {"yaml": "The playlist's text", "id_last4": "The ID's last 4 characters",
            "id_type": "The ID type"}

@@ -84,6 +84,16 @@ def test_the_catalogue_gives_every_command_a_json_schema(show: Show):
     ("super9.spin", {"number": 37}, "Number must be at most 36."),
     ("register_member", {"card": "1000001", "display_name": "A", "x": 1, "y": 2},
      "Unknown field(s): x, y."),
+    # a field inside a list's item is named at its place, as docs/config.md writes keys
+    ("slots.accept_feed", {"stage": "qualifying", "heat": "Heat 1", "corrections": [
+        {"entry": "S1", "score": 1, "reason": "meter"},
+        {"entry": "S2", "score": 1, "reason": "meter", "colour": "red"}]},
+     "Unknown field(s): corrections[1].colour."),
+    ("slots.accept_feed", {"stage": "qualifying", "heat": "Heat 1", "corrections": [
+        {"entry": "S1", "score": -1, "reason": "meter"}]},
+     "corrections[0].score must be at least 0."),
+    ("register_member", {"card": "1000001", "display_name": "A", "\u202e" + "x" * 60: 1},
+     'Unknown field(s): "\\u202e' + "x" * 39 + '...".'),
     ("register_member", "Thandi", "The command's payload must be an object of named fields."),
 ])
 def test_a_bad_payload_is_refused_with_one_sentence_and_changes_nothing(
