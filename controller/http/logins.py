@@ -20,6 +20,7 @@ from aiohttp import web
 from controller.access.logins import LOCKED, LOGGED_OUT, WRONG, Logins, live_session
 from controller.access.people import check_password
 from controller.domain.errors import refusal
+from controller.http.bodies import SlowBody, read_json, too_slow_refusal
 
 logins_key = web.AppKey("logins", Logins)
 HOME = {"operator": "/tablet", "technician": "/screens", "auditor": "/tablet",
@@ -36,9 +37,9 @@ def add_routes(app: web.Application, web_dir: Path, log_of) -> None:
             return web.json_response(refusal("bad_request", "Log in from the login page."),
                                      status=415)
         try:
-            body = await request.json()
-        except ValueError:
-            body = None
+            body = await read_json(request)
+        except SlowBody as exc:
+            return too_slow_refusal(exc)
         name = body.get("name") if isinstance(body, dict) else None
         password = body.get("password") if isinstance(body, dict) else None
         if not isinstance(name, str) or not isinstance(password, str) or not name:
@@ -90,9 +91,10 @@ def add_routes(app: web.Application, web_dir: Path, log_of) -> None:
         cookie for it."""
         logins = request.app[logins_key]
         try:
-            body = await request.json() if request.content_type == "application/json" else None
-        except ValueError:
-            body = None
+            body = await read_json(request) if request.content_type == "application/json" \
+                else None
+        except SlowBody as exc:
+            return too_slow_refusal(exc)
         token = body.get("token") if isinstance(body, dict) else None
         session = (live_session(logins, log_of(request.app), token)
                    if isinstance(token, str) else None)

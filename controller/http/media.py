@@ -6,7 +6,8 @@ The upload is streamed into the media store's folder and hashed as it comes, nev
 memory and never read past the limit; it is checked (not empty, a picture or video by its
 name and its first bytes, a picture that opens) before it is filed under its SHA-256, and then
 named by the `media.add` command in the uploader's name, so the log says who added what. A
-refusal keeps nothing and answers 400 `{"error": sentence}`.
+refusal keeps nothing and answers 400 `{"error": sentence}`; an upload that pauses longer than
+the body timeout (controller/http/limits.py) is cut with 408.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from PIL import Image
 
 from controller.access.keys import Principal
 from controller.domain.errors import Rejected
+from controller.http.bodies import SlowBody, too_slow
 from controller.http.callers import caller, caller_principal, wrong_key
+from controller.http.limits import limits_of
 from controller.http.middleware import KEY_HEADER
 from controller.http.shared import hub_key
 from controller.realtime.hub import Hub
@@ -65,28 +68,38 @@ async def receive(request: web.Request, store: MediaStore) -> tuple[Upload, str]
         raise _too_large()
     if not request.content_type.startswith("multipart/"):
         raise Refused("Send the file as a form upload (multipart/form-data, field \"file\").")
+    seconds = limits_of(request.app).body_s
+    loop = asyncio.get_running_loop()
     upload: Upload | None = None
     name, filename = "", ""
     try:
-        async for part in await request.multipart():
-            if not isinstance(part, BodyPartReader):
-                continue
-            if part.name == "name":
-                text = await part.read_chunk(MAX_NAME_FIELD + 1)
-                if len(text) > MAX_NAME_FIELD or await part.read_chunk(1):
-                    raise Refused("The name is too long: give a file name like intro.mp4.")
-                name = text.decode("utf-8", "replace").strip()
-            elif part.name == "file" and upload is None:
-                filename = Path(part.filename or "").name
-                upload = store.upload()
-                while chunk := await part.read_chunk(CHUNK):
-                    upload.write(chunk)
-                    if upload.size > MAX_MEDIA_BYTES:
-                        raise _too_large()
+        async with asyncio.timeout(loop.time() + seconds) as deadline:  # moved on as it comes
+            async for part in await request.multipart():
+                if not isinstance(part, BodyPartReader):
+                    continue
+                if part.name == "name":
+                    text = await part.read_chunk(MAX_NAME_FIELD + 1)
+                    if len(text) > MAX_NAME_FIELD or await part.read_chunk(1):
+                        raise Refused("The name is too long: give a file name like intro.mp4.")
+                    name = text.decode("utf-8", "replace").strip()
+                elif part.name == "file" and upload is None:
+                    filename = Path(part.filename or "").name
+                    upload = store.upload()
+                    while chunk := await part.read_chunk(CHUNK):
+                        deadline.reschedule(loop.time() + seconds)
+                        upload.write(chunk)
+                        if upload.size > MAX_MEDIA_BYTES:
+                            raise _too_large()
+                deadline.reschedule(loop.time() + seconds)
     except ValueError as exc:  # a form that does not parse (a bad boundary, a broken part)
         if upload is not None:
             upload.discard()
         raise Refused("The upload is not a readable form: send the file again.") from exc
+    except TimeoutError:
+        if upload is not None:
+            upload.discard()
+        raise SlowBody(f"The upload stopped: nothing arrived for {seconds:g} s, so nothing "
+                       "was kept; send the file again.") from None
     except BaseException:
         if upload is not None:
             upload.discard()
@@ -173,6 +186,8 @@ async def add(request: web.Request) -> web.Response:
         upload, name = await receive(request, store)
     except Refused as exc:
         return error(str(exc))
+    except SlowBody as exc:
+        return too_slow({"error": str(exc)})
     try:
         kind = check_upload(upload, name)
         if kind == PICTURE and not await asyncio.to_thread(opens, upload.path):

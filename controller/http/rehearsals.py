@@ -17,6 +17,7 @@ from aiohttp import web
 from controller.access.logins import Session, live_session
 from controller.domain.config import ConfigError
 from controller.domain.errors import refusal
+from controller.http.bodies import SlowBody, read_json, too_slow_refusal
 from controller.http.logins import logins_key
 from controller.rehearsal.log import MAX_SPEED
 from controller.rehearsal.moments import moments
@@ -56,7 +57,10 @@ def add_rehearsal_routes(app: web.Application, log_of: Callable[[web.Application
 
     async def start(request: web.Request) -> web.Response:
         person = who(request)
-        body = await _json(request)
+        try:
+            body = await _json(request)
+        except SlowBody as exc:
+            return too_slow_refusal(exc)
         rehearsals = runner(request)
         if rehearsals is None:
             return _refused(ALREADY)
@@ -73,7 +77,10 @@ def add_rehearsal_routes(app: web.Application, log_of: Callable[[web.Application
 
     async def stop(request: web.Request) -> web.Response:
         who(request)
-        await _json(request)
+        try:
+            await _json(request)
+        except SlowBody as exc:
+            return too_slow_refusal(exc)
         rehearsals = runner(request)
         if rehearsals is None:
             return _refused(ALREADY)
@@ -87,10 +94,7 @@ def add_rehearsal_routes(app: web.Application, log_of: Callable[[web.Application
 async def _json(request: web.Request) -> dict[str, Any]:
     if request.content_type != "application/json":  # no other site's form can send JSON
         raise web.HTTPUnsupportedMediaType(text="Send JSON, from the console.")
-    try:
-        body = await request.json()
-    except ValueError:
-        body = None
+    body = await read_json(request)
     return body if isinstance(body, dict) else {}
 
 

@@ -3,10 +3,11 @@
 
 A signature is personal information (docs/signatures.md): only a logged-in operator or auditor
 (session cookie) or an operator's or auditor's key (key header) may send or see one; a
-technician, an announcer or a screen's key is refused. The body is read with a cap and checked
-with Pillow before anything is kept: PNG, decodes, within the sizes of
-controller/domain/signatures.py, at least MIN_STROKES pen strokes (the pad's count, header
-`X-Signature-Strokes`) and enough ink (MIN_INK_WIDTH x MIN_INK_HEIGHT). A refusal keeps nothing.
+technician, an announcer or a screen's key is refused. The body is read with a cap and a
+deadline (controller/http/bodies.py) and checked with Pillow before anything is kept: PNG,
+decodes, within the sizes of controller/domain/signatures.py, at least MIN_STROKES pen strokes
+(the pad's count, header `X-Signature-Strokes`) and enough ink (MIN_INK_WIDTH x
+MIN_INK_HEIGHT). A refusal keeps nothing.
 The image is then kept by its SHA-256 (controller/store/signatures.py) and the answer is the
 reference a command carries (`SignatureRef`).
 """
@@ -32,6 +33,7 @@ from controller.domain.signatures import (
     MIN_STROKES,
     MIN_WIDTH,
 )
+from controller.http.bodies import SlowBody, read_capped, too_slow_refusal
 from controller.http.callers import caller
 from controller.store.log import StoredLog
 from controller.store.signatures import StoredSignature
@@ -109,18 +111,6 @@ def _strokes(header: str | None) -> int:
     return int(header.strip())
 
 
-async def read_capped(request: web.Request, cap: int) -> bytes | None:
-    """The body, or None once it passes `cap` bytes (the rest is never read)."""
-    if request.content_length is not None and request.content_length > cap:
-        return None
-    body = bytearray()
-    async for chunk in request.content.iter_chunked(8192):
-        body += chunk
-        if len(body) > cap:
-            return None
-    return bytes(body)
-
-
 def add_signature_routes(app: web.Application, log_of: Callable[[web.Application], StoredLog],
                          clock: Callable[[web.Application], int]) -> None:
     """`log_of(app)`, `clock(app)`: the running controller's log and show clock."""
@@ -139,7 +129,10 @@ def add_signature_routes(app: web.Application, log_of: Callable[[web.Application
             return web.json_response(refusal(
                 "signature_not_png", "Send the signature as a PNG image (image/png)."),
                 status=415)
-        body = await read_capped(request, MAX_SIGNATURE_BYTES)
+        try:
+            body = await read_capped(request, MAX_SIGNATURE_BYTES)
+        except SlowBody as exc:
+            return too_slow_refusal(exc)
         try:
             if body is None:
                 raise _too_large()

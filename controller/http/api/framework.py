@@ -1,5 +1,7 @@
 """How every `/api/v1/` route is served: a table of routes with pydantic models for their
-bodies, JSON read with a cap and parsed strictly, and one error shape.
+bodies, JSON read with a cap and a deadline and parsed strictly (controller/http/bodies.py,
+controller/domain/strict_json.py: no NaN, no key twice, at most 32 levels deep), and one error
+shape.
 
 A route names its request and response models; the same models check each call and make the
 OpenAPI document (openapi.py). Errors are `{"ok": false, "error": {"code", "message"}}`, the
@@ -9,7 +11,6 @@ shape and sentences of a refused command's ack, with an HTTP status by code (`ST
 from __future__ import annotations
 
 import inspect
-import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -17,20 +18,22 @@ from typing import Any, Literal
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from controller.domain import strict_json
 from controller.domain.commands import explain
 from controller.domain.errors import Rejected, refusal
+from controller.http.bodies import SlowBody, read_capped
 
 PREFIX = "/api/v1"
 MAX_BODY_BYTES = 64 * 1024
-READ_CHUNK = 16 * 1024
 
 #: a refusal's code -> its HTTP status; any other refusal is a 409 (the show's state says no)
 STATUS = {
     "bad_json": 400, "bad_payload": 400, "bad_score": 400, "unknown_machine": 400,
-    "seats_mismatch": 400,
+    "seats_mismatch": 400, "key_not_plain": 400,
     "no_key": 401, "bad_key": 401,
     "not_allowed": 403, "forbidden": 403, "wrong_bank": 403,
     "unknown_feed_heat": 404, "not_found": 404, "no_entries": 404,
+    "too_slow": 408,
     "too_large": 413,
     "rate_limited": 429,
     "storage_unavailable": 503, "not_leader": 503,
@@ -49,8 +52,11 @@ class ApiError(Exception):
         return cls(exc.code, exc.message)
 
     def response(self) -> web.Response:
-        return web.json_response(refusal(self.code, self.message),
-                                 status=STATUS.get(self.code, 409))
+        response = web.json_response(refusal(self.code, self.message),
+                                     status=STATUS.get(self.code, 409))
+        if self.code == "too_slow":
+            response.force_close()  # the rest of the body is never read
+        return response
 
 
 class ApiModel(BaseModel):
@@ -101,17 +107,12 @@ class Route:
     security: str = "deviceKey"  # the document's security scheme of a route with `auth`
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
 def parse_json(raw: bytes) -> Any:
-    """Strict JSON: UTF-8 text, no NaN or Infinity."""
+    """Strict JSON (controller/domain/strict_json.py), or `bad_json` saying what is wrong."""
     try:
-        return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise ApiError("bad_json", "The body is not valid JSON (UTF-8, every number finite: "
-                                   "no NaN or Infinity).") from exc
+        return strict_json.loads(raw)
+    except strict_json.JsonRefused as exc:
+        raise ApiError("bad_json", f"{exc} Nothing was done.") from None
 
 
 TOO_LARGE = f"The body is too large; the limit is {MAX_BODY_BYTES} bytes."
@@ -119,16 +120,14 @@ TOO_LARGE = f"The body is too large; the limit is {MAX_BODY_BYTES} bytes."
 
 async def read_body(request: web.Request) -> bytes:
     """The body, refused as soon as it passes `MAX_BODY_BYTES` (by its declared length
-    before a byte of it is read)."""
-    if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
+    before a byte of it is read), or when it has not all come within the body timeout."""
+    try:
+        raw = await read_capped(request, MAX_BODY_BYTES)
+    except SlowBody as exc:
+        raise ApiError("too_slow", str(exc)) from None
+    if raw is None:
         raise ApiError("too_large", TOO_LARGE)
-    chunks, size = [], 0
-    while chunk := await request.content.read(READ_CHUNK):
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise ApiError("too_large", TOO_LARGE)
-        chunks.append(chunk)
-    return b"".join(chunks)
+    return raw
 
 
 def check(model: type[BaseModel], data: Any) -> BaseModel:

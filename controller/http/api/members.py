@@ -175,7 +175,7 @@ async def super9(call: Call, card: str) -> Super9Tickets:
 
 
 KEY_ERRORS = {
-    400: "The card is no rewards card number (6 to 20 digits).",
+    400: "The card is no rewards card number (6 to 20 digits), or the key is not plain text.",
     401: "No key, or an unknown or revoked one.",
     403: "The key is not the venue's member-app key.",
     429: "Too many calls from this app key.",
@@ -183,8 +183,11 @@ KEY_ERRORS = {
 }
 ENTRY_ERRORS = {**KEY_ERRORS, 404: "No Wild Card tickets on this card today (the same "
                                    "answer for every such card)."}
-ACTIVATE_ERRORS = {**ENTRY_ERRORS, 409: "Not now: already activated, the bins not open yet, "
-                                        "or closed (rule 36)."}
+ACTIVATE_ERRORS = {**ENTRY_ERRORS,
+                   400: "The card is no rewards card number, the key is not plain text, or the "
+                        "body is neither empty nor {} (or not strict JSON).",
+                   408: "The body did not arrive within the body timeout (30 s unless set).",
+                   409: "Not now: already activated, the bins not open yet, or closed (rule 36)."}
 
 
 def _route(method: str, path: str, summary: str, response: type[ApiModel] | type[EntryDoc],
