@@ -258,7 +258,9 @@ def pauses(watched: Path, phases: dict[str, tuple[float, float]]) -> dict[str, A
 
 
 async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
-    controller = LiveController(work / "fanout.db")
+    # every client connects from this machine's one address: room for them all (and the MC)
+    controller = LiveController(work / "fanout.db", (
+        "--connections-per-address", str(args.clients + 64)))
     controller.issue_keys()
     watched = args.loop_watch or work / "loop.jsonl"
     watched.unlink(missing_ok=True)

@@ -44,3 +44,11 @@ def test_a_display_unit_is_supervised_and_gets_its_key_from_systemd():
                  "LoadCredential=key:/etc/showrunner/display-%i.key",
                  "--key-file ${CREDENTIALS_DIRECTORY}/key", "--screen %i", "--fullscreen"):
         assert line in unit
+
+
+def test_the_controller_unit_gives_room_for_the_floors_connections():
+    # the cap on open connections is the open-file limit less 256 (controller/http/limits.py);
+    # systemd's own default (1,024) would cap a floor at 768 screens, pages and devices
+    unit = (DEPLOY / "showrunner-controller.service").read_text()
+    limit = next(line for line in unit.splitlines() if line.startswith("LimitNOFILE="))
+    assert int(limit.removeprefix("LimitNOFILE=")) >= 16_384

@@ -28,10 +28,13 @@ from controller.application.startup import replayed
 from controller.audit.checkpoints import DEFAULT_EVERY, Anchoring, CheckpointError, ensure_key
 from controller.audit.verify import finding
 from controller.cli.audit import beside, signing_key
+from controller.cli.http_limits import add_limit_options, limits_of_args
 from controller.cluster.fanout import create_fanout_app
 from controller.cluster.owner import share
 from controller.cluster.queue import MessageQueue, message_queue
 from controller.http.app import create_app
+from controller.http.connections import listen
+from controller.http.limits import limits_key
 from controller.rehearsal.log import rehearsing, require_kind
 from controller.store.lease import LEASE_S, RENEW_S, Lease
 from controller.store.lock import writer_lock
@@ -76,6 +79,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        "lead (a PostgreSQL log: within 5 s; docs/operations.md)")
     serve.add_argument("--message-queue", metavar="redis://HOST:PORT/N", help="share the show "
                        "with fan-out processes (`fanout`) through this Redis (docs/operations.md)")
+    add_limit_options(serve)
     serve.set_defaults(run=_serve)
 
     fanout = sub.add_parser("fanout", help="serve more screens and cue pages of a show that a "
@@ -87,6 +91,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     fanout.add_argument("--host", default="127.0.0.1")
     fanout.add_argument("--port", type=int, default=8080, help="0 picks a free port")
     _trusted_proxy_option(fanout)
+    add_limit_options(fanout)
     fanout.set_defaults(run=_fanout)
 
     rehearse = sub.add_parser("rehearse", help="run a rehearsal log whose show clock starts at "
@@ -106,6 +111,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     rehearse.add_argument("--stop-with-parent", action="store_true",
                           help="stop when the process that started this one ends, even if it "
                           "was killed (the console's rehearsals)")
+    add_limit_options(rehearse)
     rehearse.set_defaults(run=_rehearse)
 
 
@@ -199,7 +205,7 @@ def _serve_on(args: argparse.Namespace, standby: Standby | None, lease: Lease | 
                      proxies=_trusted(args), warm=service, lease=lease)
     # a port the system chooses (--port 0) is known once bound: the lease tells it then
     reached = lease.reached_at if lease is not None and not args.advertise else None
-    asyncio.run(_run_server(app, args.host, args.port, listening=reached))
+    asyncio.run(_run_server(app, args, listening=reached))
 
 
 def _lease(args: argparse.Namespace, warm: Standby) -> Lease:
@@ -278,7 +284,7 @@ def standby_waiting(standby: Standby) -> Callable[[str], None]:
 def _fanout(args: argparse.Namespace) -> int:
     check_log(args.db, rehearsing=False)
     app = create_fanout_app(args.db, _queue(args.db, args.message_queue), _trusted(args))
-    asyncio.run(_run_server(app, args.host, args.port))
+    asyncio.run(_run_server(app, args))
     return 0
 
 
@@ -299,8 +305,8 @@ def _rehearse(args: argparse.Namespace) -> int:
               f"({start.timezone}, {start.promotion}'s venue) and runs {start.speed}x real time",
               flush=True)
         parent = os.getppid() if args.stop_with_parent else None
-        asyncio.run(_run_server(create_app(args.db, args.playlists, rehearsal=start),
-                                args.host, args.port, parent))
+        asyncio.run(_run_server(create_app(args.db, args.playlists, rehearsal=start), args,
+                                parent))
     return 0
 
 
@@ -311,11 +317,12 @@ def _hours(text: str) -> float:
     return hours
 
 
-async def _run_server(app: web.Application, host: str, port: int, parent: int | None = None,
+async def _run_server(app: web.Application, args: argparse.Namespace, parent: int | None = None,
                       listening: Callable[[str], None] | None = None) -> None:
-    """Serve until SIGINT or SIGTERM, or until process `parent` is gone (this process is
-    handed to init when its parent dies: a rehearsal must not outlive a killed controller).
-    `listening` is given the address served at, once bound."""
+    """Serve on `args.host`:`args.port` within the limits of `args` (its connections counted,
+    controller/http/connections.py) until SIGINT or SIGTERM, or until process `parent` is gone
+    (this process is handed to init when its parent dies: a rehearsal must not outlive a
+    killed controller). `listening` is given the address served at, once bound."""
     watch_from_env()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -323,18 +330,25 @@ async def _run_server(app: web.Application, host: str, port: int, parent: int | 
         loop.add_signal_handler(sig, stop.set)
     watch = (asyncio.create_task(_stop_when_orphaned(parent, stop)) if parent is not None
              else None)
-    runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=SHUTDOWN_S)
+    limits = limits_of_args(args)
+    app[limits_key] = limits
+    runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=SHUTDOWN_S,
+                           keepalive_timeout=limits.header_s, lingering_time=limits.body_s)
     await runner.setup()
+    server: asyncio.Server | None = None
     try:
-        await web.TCPSite(runner, host, port).start()
-        bound_host, bound_port = runner.addresses[0][:2]
+        server = await listen(runner, args.host, args.port, limits,
+                              _trusted(args) if "trusted_proxies" in args else TrustedProxies())
+        bound_host, bound_port = server.sockets[0].getsockname()[:2]
         if listening is not None:
-            await asyncio.to_thread(listening, f"http://{host}:{bound_port}")
+            await asyncio.to_thread(listening, f"http://{args.host}:{bound_port}")
         print(f"listening on http://{bound_host}:{bound_port}", flush=True)
         await stop.wait()
     finally:
         if watch is not None:
             watch.cancel()
+        if server is not None:
+            server.close()  # no new connection while the open ones are closed
         await runner.cleanup()
 
 
