@@ -153,7 +153,42 @@ def test_refusals_change_nothing():
     short["finals"].pop()
     assert feed_refused(d, "slots.feed_heat_ended", short).code == "bad_payload"
     feed(d, "slots.feed_heat_ended", end())
-    assert feed_refused(d, "slots.feed_heat_ended", end()).code == "heat_ended"
+    assert feed_refused(d, "slots.feed_heat_ended", end()).code == "already_ended"
+
+
+def test_a_feed_heat_started_or_ended_again_is_a_retry_or_a_conflict_said_in_words():
+    d = Driver()
+    seated(d)
+    feed(d, "slots.feed_heat_started", start())
+    # the same start again under another command id: done already (the CSV tool's "done")
+    assert feed_refused(d, "slots.feed_heat_started", start()).code == "already_started"
+    other = feed_refused(d, "slots.feed_heat_started",
+                         {**start(machines=["101", "102", "103", "105"]), "duration_s": 600})
+    assert other.code == "feed_heat_conflict"
+    assert "already started on bank bank-1 at " in other.message
+    assert "with machines 101, 102, 103, 104, 1000 start credits and 300 s; this call says " \
+           "machines 101, 102, 103, 105 and 600 s" in other.message
+    assert "new feed_heat" in other.message
+    feed(d, "slots.feed_heat_ended", end())
+    assert feed_refused(d, "slots.feed_heat_ended", end()).code == "already_ended"
+    changed = feed_refused(d, "slots.feed_heat_ended", end(credits=[1000, 1100, 1250, 1300]))
+    assert changed.code == "feed_heat_conflict"
+    assert "machine 103 1200 (this call: 1250)" in changed.message
+    assert "corrected by the director" in changed.message
+
+
+def test_a_feed_heat_the_director_restarted_is_void_and_says_so():
+    d = Driver()
+    seated(d)
+    feed(d, "slots.feed_heat_started", start())
+    d.do("slots.restart_heat", {"stage": "qualifying", "heat": "Heat 1",
+                                "reason": "tournament system froze"})  # slots rule 27
+    for type_, payload in (("slots.feed_heat_started", start()),
+                           ("slots.feed_heat_ended", end())):
+        refused = feed_refused(d, type_, payload)
+        assert refused.code == "feed_heat_void"
+        assert "restarted by the director (slots rule 27)" in refused.message
+        assert "under a new feed_heat" in refused.message
 
 
 def test_a_machine_moved_after_a_malfunction_is_not_scored_from_its_old_machine():

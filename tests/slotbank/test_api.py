@@ -51,3 +51,27 @@ async def test_an_unanswered_post_is_sent_again_until_the_controller_is_back(tmp
             assert not pending.done()
             await f.ctl.start()
             assert (await pending)["heat"] == "Heat 1"
+
+
+async def test_a_start_or_end_sent_again_with_other_content_is_refused_saying_what_differs(
+        tmp_path, log_at):
+    async with floor(tmp_path, log_at) as f, BankClient(
+            (f.ctl.url,), f.key_file.read_text().strip(), BANK) as client:
+        await client.start_heat("F-7", MACHINES, 1000, 300)
+        seq = await f.seq()
+        with pytest.raises(Refused) as refused:
+            await client.start_heat("F-7", MACHINES, 2000, 300)  # a feed that cannot resend
+        assert (refused.value.code, refused.value.status) == ("feed_heat_conflict", 409)
+        assert "1000 start credits and 300 s; this call says 2000 start credits" in \
+            str(refused.value)
+        await client.credits("F-7", [("101", 1234)])  # the end carries it as a last reading
+        finals = [(m, 900 + i) for i, m in enumerate(MACHINES)]
+        ended = await client.end_heat("F-7", finals)
+        # the controller restarts: its live readings are gone, the feed's retry is still one
+        await f.ctl.restart()
+        assert await client.end_heat("F-7", finals) == ended
+        with pytest.raises(Refused) as refused:
+            await client.end_heat("F-7", [*finals[:3], ("104", 5)])
+        assert refused.value.code == "feed_heat_conflict"
+        assert "machine 104 903 (this call: 5)" in str(refused.value)
+        assert await f.seq() == seq + 1  # the end, once

@@ -3,7 +3,9 @@ machines, their live credits, the heat ended with each machine's final credits.
 
 Starting and ending a heat are commands run with the bank's device principal (so they are in
 the log, refused in the same words as on the console, and a retry with the same call is
-answered as before); live credits only update the live view (controller/feeds/live.py).
+answered as before; one with other content is refused saying what differs:
+controller/promotions/slots/feed_repeats.py); live credits only update the live view
+(controller/feeds/live.py).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from controller.http.api.framework import ApiError, ApiModel, Call, Route
 from controller.http.leader import not_leading
 from controller.http.shared import hub_key
 from controller.promotions.slots import Slots
+from controller.promotions.slots.feed_repeats import end_conflict, start_conflict
 from controller.promotions.slots.payloads import MAX_SEATS
 from showrunner.contract.fields import MAX_SECONDS, EpochMs, Ref, Score
 
@@ -91,6 +94,13 @@ def _slots(call: Call) -> Slots:
 async def start_heat(call: Call) -> HeatStarted:
     bank, body = call.params["bank"], call.body
     assert isinstance(body, StartHeat)
+    slots = _slots(call)
+    known = slots.feeds.get((bank, body.feed_heat))
+    if known is not None:  # a retry runs on (its first answer again); else say what differs
+        conflict = start_conflict(known, body.machines, body.start_credits, body.duration_s,
+                                  slots.config.timezone)
+        if conflict is not None:
+            raise ApiError.of(conflict)
     ack = await _run(call, "slots.feed_heat_started", {"bank": bank, **body.model_dump()},
                      f"feed:{bank}:{body.feed_heat}:start")
     started = next(e["data"] for e in ack["events"] if e["type"] == "SlotsFeedHeatStarted")
@@ -116,21 +126,34 @@ async def credits(call: Call) -> CreditsApplied:
 async def end_heat(call: Call) -> HeatEnded:
     bank, feed_heat, body = call.params["bank"], call.params["feed_heat"], call.body
     assert isinstance(body, EndHeat)
+    command_id = f"feed:{bank}:{feed_heat}:end"
+    known = _slots(call).feeds.get((bank, feed_heat))
+    if known is not None and known.status != "live":  # a retry, or a conflict said in words
+        conflict = end_conflict(known, ((f.machine, f.credits) for f in body.finals))
+        if conflict is not None:
+            raise ApiError.of(conflict)
+        principal: Principal = call.caller
+        first = call.request.app[hub_key].service.log.ack_for(principal.id, command_id)
+        if first is not None:  # its last readings may be gone from memory (a restart)
+            return HeatEnded(ok=True, seq=first.ack["seq"])
     last = call.request.app[live_credits_key].of(bank, feed_heat)
     payload = {"bank": bank, "feed_heat": feed_heat,
                "finals": [f.model_dump() for f in body.finals],
                "last_readings": [{"machine": m, "credits": r.credits, "at_ms": r.at_ms}
                                  for m, r in sorted(last.items())]}
-    ack = await _run(call, "slots.feed_heat_ended", payload, f"feed:{bank}:{feed_heat}:end")
+    ack = await _run(call, "slots.feed_heat_ended", payload, command_id)
     return HeatEnded(ok=True, seq=ack["seq"])
 
 
 BANK = device_for("bank")
 FEED_ERRORS = {
-    400: "Malformed: not JSON, a field wrong, a machine not in the heat.",
+    400: "Malformed: not strict JSON (a key twice, deeper than 32 levels...), a field wrong, "
+         "a machine not in the heat, a key that is not plain text.",
     401: "No key, or an unknown or revoked one.",
     403: "The key is no device's, or reports for another bank.",
-    409: "The show's state refuses it (a heat already live, already ended...).",
+    408: "The body did not arrive within the body timeout (30 s unless set).",
+    409: "The show's state refuses it (a heat already live, already ended, the feed heat "
+         "started or ended before with other content, or restarted by the director...).",
     413: "The body is larger than 64 KiB.",
 }
 HEAT_ERRORS = {**FEED_ERRORS, 404: "No such heat on this bank."}

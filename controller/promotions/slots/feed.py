@@ -22,6 +22,7 @@ from controller.promotions.slots.events import (
     SlotsFeedHeatStarted,
     SlotsHeatRestarted,
 )
+from controller.promotions.slots.feed_repeats import end_conflict, start_conflict
 from controller.promotions.slots.payloads import (
     FEED_END_MAX_BYTES,
     AcceptFeed,
@@ -116,13 +117,15 @@ class FeedTournament(Tournament):
         the next heat in order with seated players (started now). Its seats in use, lowest
         first, are the bank's machines in their sequential order (rule 11)."""
         self.own_bank(p.bank, ctx)
+        known = self.feeds.get((p.bank, p.feed_heat))
+        if known is not None:
+            raise start_conflict(known, p.machines, p.start_credits, p.duration_s,
+                                 self.config.timezone) or Rejected(
+                "already_started", f"Heat {p.feed_heat} on bank {p.bank} was already started.")
         current = self.bank_heats.get(p.bank)
         if current is not None and current.status == "live":
             raise Rejected("heat_live", f"Heat {current.feed_heat} is still playing on bank "
                                         f"{p.bank}; end it before starting another.")
-        if (p.bank, p.feed_heat) in self.feeds:
-            raise Rejected("already_started", f"Heat {p.feed_heat} on bank {p.bank} was "
-                                              "already started.")
         if len(set(p.machines)) != len(p.machines):
             raise Rejected("bad_payload", "Each machine may be listed once.")
         stage = self.feed_stage()
@@ -164,6 +167,11 @@ class FeedTournament(Tournament):
 
     def feed_heat_ended(self, p: FeedHeatEnded, ctx: Context) -> list[DomainEvent]:
         self.own_bank(p.bank, ctx)
+        known = self.feeds.get((p.bank, p.feed_heat))
+        if known is not None and known.status != "live":
+            raise end_conflict(known, ((f.machine, f.credits) for f in p.finals)) or Rejected(
+                "already_ended", f"Heat {p.feed_heat} on bank {p.bank} already ended with "
+                                 "these final credits.")
         feed = self.live_feed(p.bank, p.feed_heat)
         given = [f.machine for f in p.finals]
         self.check_machines(feed, given)
