@@ -27,6 +27,7 @@ from controller.slotbank.api import BankClient, FeedError, Reading, Refused
 
 POLL_S = 0.5
 MAX_BYTES = 1 << 20  # a message larger than this is not one of these files
+MAX_DIGITS = 18  # a count of credits or seconds; the controller's own bounds are far lower
 HEADERS = {
     "heat_start": ("feed_heat", "machine", "start_credits", "duration_s"),
     "credits": ("feed_heat", "machine", "credits"),
@@ -66,7 +67,10 @@ def parse(name: str, raw: bytes) -> Message:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise Malformed(f"{name} is not UTF-8 text.") from None
-    rows = [row for row in csv.reader(io.StringIO(text)) if any(c.strip() for c in row)]
+    try:
+        rows = [row for row in csv.reader(io.StringIO(text)) if any(c.strip() for c in row)]
+    except csv.Error as exc:  # a field over the csv module's limit (128 KiB), a stray NUL
+        raise Malformed(f"{name} is not CSV this watcher reads ({exc}).") from None
     expected = HEADERS[kind]
     if not rows or tuple(c.strip().lower() for c in rows[0]) != expected:
         raise Malformed(f"{name} must start with the header line {','.join(expected)}.")
@@ -102,9 +106,10 @@ def parse(name: str, raw: bytes) -> Message:
 
 def number(name: str, line: int, record: dict[str, str], column: str) -> int:
     value = record[column]
-    if not value.isdigit() or not value.isascii():
-        raise Malformed(f"{name} line {line}: {column} {value!r} is not a whole number of 0 "
-                        "or more.")
+    if not value.isdigit() or not value.isascii() or len(value) > MAX_DIGITS:
+        shown = value if len(value) <= MAX_DIGITS else f"{value[:MAX_DIGITS]}..."
+        raise Malformed(f"{name} line {line}: {column} {shown!r} is not a whole number of 0 "
+                        f"or more (at most {MAX_DIGITS} digits).")
     return int(value)
 
 

@@ -88,7 +88,7 @@ async def test_a_malformed_or_refused_file_fails_in_words_and_changes_nothing(tm
         assert await moved(drops, "heat_start-0001.csv") == "failed"
         reason = (drops / "failed" / "heat_start-0001.csv.error.txt").read_text()
         assert reason == ("heat_start-0001.csv line 4: start_credits 'a lot' is not a whole "
-                          "number of 0 or more.\n")
+                          "number of 0 or more (at most 18 digits).\n")
         # slots rule 11: the heat's seats are the bank's 4 machines in order, not 3 of them;
         # the controller's refusal is the file's reason
         drop(drops, "heat_start-0002.csv", START.replace("F-0042,104,1000,300\n", ""))
@@ -128,7 +128,14 @@ async def test_a_file_waits_while_the_controller_is_away(tmp_path, log_at):
     ("heat_end-1.csv", "feed_heat,machine,credits\nF-1,101,5\nF-1,101,6\n",
      "heat_end-1.csv lists machine 101 twice."),
     ("heat_end-1.csv", "feed_heat,machine,credits\nF-1,101,-5\n",
-     "heat_end-1.csv line 2: credits '-5' is not a whole number of 0 or more."),
+     "heat_end-1.csv line 2: credits '-5' is not a whole number of 0 or more (at most 18 "
+     "digits)."),
+    # what the csv module or int() would raise on is said in words too, not a dead watcher
+    ("credits-1.csv", "feed_heat,machine,credits\nF-1,101," + "9" * 5000 + "\n",
+     "credits-1.csv line 2: credits '999999999999999999...' is not a whole number of 0 or "
+     "more (at most 18 digits)."),
+    ("credits-1.csv", "feed_heat,machine,credits\nF-1,101," + "1" * 200_000 + "\n",
+     "credits-1.csv is not CSV this watcher reads (field larger than field limit (131072))."),
     ("heat_start-1.csv", "feed_heat,machine,start_credits,duration_s\nF-1,101,1000,300\n"
      "F-1,102,1000,200\n",
      "heat_start-1.csv must give the same start_credits and duration_s on every line."),
