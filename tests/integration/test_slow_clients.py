@@ -163,3 +163,51 @@ async def test_broken_clients_are_cut_and_a_good_one_is_answered_meanwhile(tmp_p
     output = "".join(ctl.output)
     assert "Traceback" not in output
     assert output.count("connections from 127.0.0.1 refused") == 1  # once per storm
+
+
+async def stalled(port: int, head: bytes, start: bytes) -> Answer:
+    """`head` with its body's first bytes, then nothing: the answer, then the close."""
+    reader, writer = await connect(port)
+    try:
+        writer.write(head + start)
+        await writer.drain()
+        answer = parse(await asyncio.wait_for(read_answer(reader), 20))
+        assert await asyncio.wait_for(reader.read(), 20) == b""
+        return answer
+    finally:
+        writer.close()
+
+
+async def test_every_door_that_reads_a_body_refuses_one_that_stops_and_keeps_nothing(
+        tmp_path: Path):
+    """A login, a signature and a media upload that stall: each is 408 in its door's shape
+    and the connection is closed; nothing is kept or logged."""
+    ctl = LiveController(tmp_path / "show.db", ("--body-timeout", "1"))
+    ctl.issue_keys()
+    await ctl.start()
+    try:
+        before = await seq(ctl.url)
+        operator, technician = (ctl.keys[role].encode() for role in ("operator", "technician"))
+        login, signature, upload = await asyncio.gather(
+            stalled(ctl.port, b"POST /login HTTP/1.1\r\nHost: c\r\nContent-Type: "
+                    b"application/json\r\nContent-Length: 80\r\n\r\n", b'{"name": "'),
+            stalled(ctl.port, b"POST /signatures HTTP/1.1\r\nHost: c\r\nX-Showrunner-Key: " +
+                    operator + b"\r\nContent-Type: image/png\r\nContent-Length: 4000\r\n\r\n",
+                    b"\x89PNG\r\n"),
+            stalled(ctl.port, b"POST /media HTTP/1.1\r\nHost: c\r\nX-Showrunner-Key: " +
+                    technician + b"\r\nContent-Type: multipart/form-data; boundary=x\r\n"
+                    b"Content-Length: 900000\r\n\r\n", b'--x\r\nContent-Disposition: '
+                    b'form-data; name="file"; filename="a.png"\r\n\r\n\x89PNG' +
+                    b"\0" * 300_000))
+        for answer in (login, signature):
+            assert (answer.status, answer.json()["error"]["code"]) == (408, "too_slow")
+            assert "did not arrive within 1 s" in answer.json()["error"]["message"]
+        assert upload.status == 408 and upload.json() == {"error": (
+            "The upload stopped: nothing arrived for 1 s, so nothing was kept; send the file "
+            "again.")}
+        media = Path(f"{tmp_path / 'show.db'}.media")
+        assert not media.exists() or list(media.iterdir()) == []  # no part-upload left
+        assert await seq(ctl.url) == before
+    finally:
+        ctl.stop()
+    assert "Traceback" not in "".join(ctl.output)
