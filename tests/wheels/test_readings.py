@@ -29,21 +29,24 @@ class Wheel(Driver):
     game = 100
 
     def read(self, kind: str, number: int | None = None, *, table: str = "AR14",
-             actor: str = "AR14", game: int | None = None, raw: str | None = None
-             ) -> list[DomainEvent]:
-        events = self.show.decide("wheel.reading", self.reading(kind, number, table, game, raw),
+             actor: str = "AR14", game: int | None = None, raw: str | None = None,
+             **extra: Any) -> list[DomainEvent]:
+        """A reading sent now; `extra`: the payload's other fields (run, age_ms,
+        ball_age_ms, ball_unseen)."""
+        events = self.show.decide("wheel.reading",
+                                  self.reading(kind, number, table, game, raw, extra),
                                   Context(actor, "device", self.now, self.rng))
         for event in events:
             self.apply(event)
         return events
 
     def reading(self, kind: str, number: int | None, table: str, game: int | None,
-                raw: str | None) -> dict[str, Any]:
+                raw: str | None, extra: dict[str, Any]) -> dict[str, Any]:
         if game is None and kind == "number":
             self.game += 1
             game = self.game
         return {"table": table, "kind": kind, "number": number, "game": game,
-                "raw": raw if raw is not None else f"*X;5;{game};{number};0;743;1"}
+                "raw": raw if raw is not None else f"*X;5;{game};{number};0;743;1", **extra}
 
     def refused_reading(self, kind: str, number: Any = None, **kw: Any) -> Rejected:
         """Refused with a sentence, and nothing changes (state and log)."""
@@ -86,8 +89,8 @@ def test_a_number_read_is_the_super9_spin_with_its_raw_line_and_reader():
     # super9 rule 12: the roulette wheel is the mechanism; the reading is the game's spin
     [spin] = w.read("number", 7, raw="*X;5;101;7;0;743;1")
     assert isinstance(spin, Super9SpinEntered) and spin.number == 7
-    assert spin.reading == {"table": "AR14", "game": 101, "raw": "*X;5;101;7;0;743;1",
-                            "reader": "AR14", "at_ms": w.now}
+    assert spin.reading == {"table": "AR14", "game": 101, "run": None,
+                            "raw": "*X;5;101;7;0;743;1", "reader": "AR14", "at_ms": w.now}
     assert w.board()["last"]["number"] == 7 and w.board()["called"] == [7]
     row = w.wheels()
     assert row["serves"] == ["super9", "roulette"] and row["last_number"] == 7
@@ -148,7 +151,8 @@ def test_after_a_no_spin_the_previous_number_read_again_is_held_not_applied():
     assert isinstance(held, WheelReadingHeld) and (held.number, held.game) == (17, 102)
     assert w.board()["spins"] == 1  # not applied
     row = w.wheels()
-    assert row["held"] == {"number": 17, "promotion": "super9", "at_ms": w.now}
+    assert row["held"] == {"number": 17, "promotion": "super9", "at_ms": w.now,
+                           "why": "no_spin"}
     # the MC saw the ball land on 17: Apply records it as the spin, with its reading
     spin, resolved = w.do("wheel.apply_held", {"table": "AR14"})
     assert isinstance(spin, Super9SpinEntered) and spin.number == 17

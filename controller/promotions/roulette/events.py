@@ -31,14 +31,16 @@ class RouletteNoSpin(DomainEvent, type_name="RouletteNoSpin"):
 @dataclass(frozen=True)
 class RouletteSpun(DomainEvent, type_name="RouletteSpun"):
     """The spin is played; `number`: where the ball landed, when known (typed by the MC, or
-    read by the wheel's reader: then `reading` is {"table", "game", "raw", "reader",
-    "at_ms"}); None in older logs."""
+    read by the wheel's reader: then `reading` is {"table", "game", "run", "raw", "reader",
+    "at_ms"}, `reading.at_ms` when the wheel showed it); None in older logs. `at_ms`: when it
+    was recorded (None in older logs)."""
 
     stage: str
     heat: str
     spin: int
     number: int | None = None
     reading: dict[str, Any] | None = None
+    at_ms: int | None = None
 
 
 @dataclass(frozen=True)

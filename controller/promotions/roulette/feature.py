@@ -190,7 +190,7 @@ class Roulette(RouletteViews, Tournament):
         stray = [m for m in p.missed if m not in seated]
         if stray:
             raise Rejected("not_seated", f"Entry {stray[0]!r} is not playing in {p.heat}.")
-        return [RouletteSpun(p.stage, p.heat, spins.open, p.number),
+        return [RouletteSpun(p.stage, p.heat, spins.open, p.number, None, ctx.now_ms),
                 *(TournamentEntryRemoved(self.name, m, "disqualified",
                                          f"missed spin {spins.open} (rule 9)", 0)
                   for m in dict.fromkeys(p.missed))]

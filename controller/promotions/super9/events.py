@@ -62,19 +62,24 @@ class Super9SessionStarted(DomainEvent, type_name="Super9SessionStarted"):
 @dataclass(frozen=True)
 class Super9SpinEntered(DomainEvent, type_name="Super9SpinEntered"):
     """A spin's number, typed by the MC or read by the wheel's reader: then `reading` is
-    {"table", "game", "raw", "reader", "at_ms"} (None when typed, and in older logs)."""
+    {"table", "game", "run", "raw", "reader", "at_ms"} (None when typed, and in older logs;
+    `reading.at_ms`: when the wheel showed it). `at_ms`: when it was recorded (None in older
+    logs)."""
 
     session: str
     number: int
     reading: dict[str, Any] | None = None
+    at_ms: int | None = None
 
 
 @dataclass(frozen=True)
 class Super9NoSpin(DomainEvent, type_name="Super9NoSpin"):
-    """Rule 18.2: the spin in progress is void; no number is recorded."""
+    """Rule 18.2: the spin in progress is void; no number is recorded (`at_ms`: when it was
+    called; None in older logs)."""
 
     session: str
     reason: str
+    at_ms: int | None = None
 
 
 @dataclass(frozen=True)

@@ -212,14 +212,15 @@ class Super9(Super9Folds, Configurable[Super9Config], Feature):
                                      ctx.now_ms)]
 
     def spin(self, p: Spin, ctx: Context) -> list[DomainEvent]:
-        return [self.spun(p.number)]
+        return [self.spun(p.number, ctx.now_ms)]
 
-    def spun(self, number: int, reading: dict[str, Any] | None = None) -> Super9SpinEntered:
+    def spun(self, number: int, now_ms: int,
+             reading: dict[str, Any] | None = None) -> Super9SpinEntered:
         """The spin of `number` in the game being played, or `Rejected`: the MC's keypad and
         the wheel's reader (controller/wheels/, with its `reading`) pass the same checks."""
         run = self._playing("enter a spin")
         self._check_number(number, "The spin")
-        return Super9SpinEntered(run.session.id, number, reading)
+        return Super9SpinEntered(run.session.id, number, reading, now_ms)
 
     def live_at(self, table: str) -> bool:
         """Is a game being played at wheel `table` (super9 rule 12: the roulette wheel)?"""
@@ -227,7 +228,7 @@ class Super9(Super9Folds, Configurable[Super9Config], Feature):
 
     def no_spin(self, p: NoSpin, ctx: Context) -> list[DomainEvent]:
         run = self._playing("call a no spin")
-        return [Super9NoSpin(run.session.id, p.reason.strip())]
+        return [Super9NoSpin(run.session.id, p.reason.strip(), ctx.now_ms)]
 
     def undo(self, p: UndoSpin, ctx: Context) -> list[DomainEvent]:
         run = self._unfinished("undo a spin")

@@ -220,28 +220,51 @@ class OpsDevicesView(ViewModel):
 
 
 class HeldReading(ViewModel):
+    """`why`: "no_spin" (the previous number read again after a no spin, super9 rule 18.3) or
+    "ball_unseen" (the reader did not see this ball spun)."""
+
     number: Annotated[StrictInt, Field(ge=0, le=36)]
     promotion: Literal["super9", "roulette"]
     at_ms: EpochMs
+    why: Literal["no_spin", "ball_unseen"]
 
 
 class LastReading(ViewModel):
-    kind: Literal["ball_in_track", "no_more_bets", "number"]
+    kind: Literal["ball_in_track", "no_more_bets", "number", "no_spin"]
     number: Annotated[StrictInt, Field(ge=0, le=36)] | None
     raw: LongLine
     at_ms: EpochMs
 
 
+class LateReading(ViewModel):
+    """A number the wheel read for a spin that already had one (docs/wheel.md, "Late
+    readings"): `recorded` (None: a roulette spin played without a number), `typed` by the
+    MC or read; `agrees` when the wheel read the same."""
+
+    promotion: Literal["super9", "roulette"]
+    spin: ShortText
+    recorded: Annotated[StrictInt, Field(ge=0, le=36)] | None
+    typed: Flag
+    number: Annotated[StrictInt, Field(ge=0, le=36)]
+    agrees: Flag
+    at_ms: EpochMs
+
+
 class WheelTable(ViewModel):
     """A table's wheel: what it serves, a reading held for the MC (super9 rule 18.3), whether
-    a no spin armed the hold, the previous winning number and the last reading recorded."""
+    a no spin armed the hold (`armed_by` the MC or the wheel's own stream, at `armed_ms`), the
+    previous winning number, the last reading recorded and the late readings of the games in
+    play."""
 
     table: ShortText
     serves: Annotated[list[Literal["super9", "roulette"]], Field(max_length=2)]
     held: HeldReading | None
     armed: Flag
+    armed_by: Literal["mc", "wheel"] | None
+    armed_ms: EpochMs | None
     last_number: Annotated[StrictInt, Field(ge=0, le=36)] | None
     last_reading: LastReading | None
+    late: Annotated[list[LateReading], Field(max_length=20)]
 
 
 class OpsWheelsView(ViewModel):
