@@ -83,7 +83,7 @@ def _run_reader(args: argparse.Namespace) -> int:
         "wheel %s: reading %s (%s) for %s", args.table, name, args.protocol,
         ", ".join(args.url))
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(reader.run(Port(opener, name, link.set_port)))
+        asyncio.run(reader.run(Port(opener, name, reader.port_changed)))
     return 0
 
 

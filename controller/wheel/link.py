@@ -1,12 +1,15 @@
 """The reader's line to the controller: Socket.IO on `/device`, reconnected for ever.
 
-Readings are commands (`wheel.reading`) with ids made from the table, the game and the kind,
-so a reading resent after a lost ack is applied once. While the controller is away they wait,
-the newest QUEUE_SIZE of them, and are sent in order when it is back; one leaves the queue
-only when its ack is in. The port's state goes as a `status` message on every change and every
-STATUS_EVERY_S, which the controller shows on the console ("wheel AR14: reading since ..."). A
-refusal is logged with the line as read and the controller's sentence; it never stops the
-reader (common.md, "Wheel").
+Readings are commands (`wheel.reading`) with ids made from the table, the run, the game and
+the kind, so a reading resent after a lost ack is applied once. While the controller is away
+they wait (controller/wheel/waiting.py: every number kept, stale moments dropped) and are sent
+in order when it is back; one leaves the queue only when its ack is in. Each send carries the
+reading's age at that moment, so a resend's payload differs from the first: a resend answered
+`command_id_reused` was recorded by an earlier send whose ack was lost, and the link asks again
+with that send's payload to log what was recorded. The port's state goes as a `status` message
+on every change and every STATUS_EVERY_S, which the controller shows on the console ("wheel
+AR14: reading since ..."). A refusal is logged with the line as read and the controller's
+sentence; it never stops the reader (common.md, "Wheel").
 
 Several controllers on one PostgreSQL log (docs/operations.md): the link is given all their
 addresses and moves to the next when a session fails, or when a reading is answered
@@ -20,27 +23,19 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections import deque
+import time
 from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 import socketio
 
+from controller.wheel.waiting import Outgoing, Waiting
+
 log = logging.getLogger(__name__)
 
 NAMESPACE = "/device"
-QUEUE_SIZE = 20
 STATUS_EVERY_S = 5.0
-
-
-@dataclass(frozen=True)
-class Outgoing:
-    """A `wheel.reading` command waiting for its ack; `raw` is kept for the log."""
-
-    command_id: str
-    payload: dict[str, Any]
-    raw: str
 
 
 @dataclass(frozen=True)
@@ -75,19 +70,15 @@ class ControllerLink:
         self.at = 0  # the address tried now
         self.key = key
         self.timings = timings or LinkTimings()
-        self.queue: deque[Outgoing] = deque()
+        self.queue = Waiting()
         self.port_status = {"port": "closed", "detail": "not opened yet"}
         self._wake = asyncio.Event()
         self._status_due = True
 
     # -- from the reader -------------------------------------------------------------------
     def submit(self, outgoing: Outgoing) -> None:
-        """Queue a reading; beyond QUEUE_SIZE the oldest is dropped (and logged)."""
-        if len(self.queue) >= QUEUE_SIZE:
-            dropped = self.queue.popleft()
-            log.warning("controller away: dropped the oldest waiting reading %s (line %r)",
-                        dropped.command_id, dropped.raw)
-        self.queue.append(outgoing)
+        """Queue a reading (stale moments and, past the limit, the oldest dropped: logged)."""
+        self.queue.add(outgoing)
         self._wake.set()
 
     def set_port(self, is_open: bool, detail: str) -> None:
@@ -172,20 +163,37 @@ class ControllerLink:
                 self._status_due = False
                 await self._call(sio, "status", dict(self.port_status))
                 next_status = loop.time() + self.timings.status_every_s
-            if self.queue:
-                outgoing = self.queue[0]
-                ack = await self._call(sio, "command", {
-                    "type": "wheel.reading", "payload": outgoing.payload,
-                    "command_id": outgoing.command_id})
-                if _not_leader(ack):  # nothing written here: the reading waits for the leader
-                    raise LinkLost(ack["error"].get("message", "this controller does not lead"))
-                if self.queue and self.queue[0] is outgoing:
-                    self.queue.popleft()
+            outgoing = self.queue.first()
+            if outgoing is not None:
+                self.queue.in_flight = outgoing
+                try:
+                    ack = await self._send(sio, outgoing)
+                finally:
+                    self.queue.in_flight = None
+                self.queue.done(outgoing)
                 _log_ack(outgoing, ack)
                 continue
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), max(0.0, next_status - loop.time()))
+
+    async def _send(self, sio: socketio.AsyncClient, outgoing: Outgoing) -> Any:
+        """The reading's ack; a resend refused `command_id_reused` was recorded by an earlier
+        send (its ack lost on the way): that send's ack, asked again with its payload."""
+        ack = await self._call(sio, "command", outgoing.envelope(time.monotonic()))
+        if _not_leader(ack):  # nothing written here: the reading waits for the leader
+            raise LinkLost(ack["error"].get("message", "this controller does not lead"))
+        if _code(ack) != "command_id_reused":
+            return ack
+        log.info("%s was recorded by an earlier send whose ack was lost; asking for it",
+                 outgoing.command_id)
+        for earlier in reversed(outgoing.sent[:-1]):
+            again = await self._call(sio, "command", {"type": "wheel.reading",
+                                                      "payload": earlier,
+                                                      "command_id": outgoing.command_id})
+            if isinstance(again, dict) and again.get("ok"):
+                return again
+        return ack
 
     async def _call(self, sio: socketio.AsyncClient, event: str, data: Any) -> Any:
         try:
@@ -196,9 +204,13 @@ class ControllerLink:
             raise LinkLost(f"{event} failed: {_describe(exc)}") from exc
 
 
-def _not_leader(ack: Any) -> bool:
+def _code(ack: Any) -> str | None:
     error = ack.get("error") if isinstance(ack, dict) else None
-    return isinstance(error, dict) and error.get("code") == "not_leader"
+    return error.get("code") if isinstance(error, dict) else None
+
+
+def _not_leader(ack: Any) -> bool:
+    return _code(ack) == "not_leader"
 
 
 def _log_ack(outgoing: Outgoing, ack: Any) -> None:

@@ -2,9 +2,10 @@
 
 Cammegh's automatic wheels print a status line about every 500 ms,
 `*X;state;game;number;warnings;rotor_speed;direction` (both `;` and `:` are seen as
-separators); the plain line protocol is one winning number a line (`17`). Whatever arrives,
-a parser returns a value or raises `LineError` with a sentence for the log: a reader fed
-noise by a loose cable must log it and read on, never stop.
+separators, whitespace (spaces, tabs) around a field ignored); the plain line protocol is one
+winning number a line (`17`). Whatever arrives, a parser returns a value or raises `LineError`
+with a sentence for the log: a reader fed noise by a loose cable must log it and read on, never
+stop.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def _text(line: bytes | str) -> str:
         except UnicodeDecodeError:
             raise LineError("the line is not plain text (a wrong baud rate or a loose "
                             "cable?)") from None
-    text = line.strip()
+    text = line.replace("\t", " ").strip()  # a tab is whitespace like a space
     if not text:
         raise LineError("the line is empty")
     if not text.isprintable():

@@ -8,8 +8,9 @@ before the first). Commands on stdin, one a line: `n` makes the game in play (if
 not dropped yet, else the next one) a no spin: after ball in track it goes back to game start
 under a new game number without a number, and then the ball "returns to the previous number":
 one state-5 line with the previous winning number, under that new game number, before play goes
-on (super9 rules 18.2-18.3); `g` writes a garbage line, `x` a line with a number off the wheel
-(37), `q` quits.
+on (super9 rules 18.2-18.3); `r` restarts the wheel after the game in play (a power cycle: its
+game counter starts again at 1); `g` writes a garbage line, `x` a line with a number off the
+wheel (37), `q` quits.
 
 On a pty (os.openpty) the slave is in raw mode and LINK is a symlink to it, replaced
 atomically, so a reader can open LINK and a restarted simulator is found again at the same
@@ -41,8 +42,13 @@ class Wheel:
     game: int = 1
     last: int | None = None
     no_spin_asked: bool = False
+    restart_asked: bool = False
+
     def ask_no_spin(self) -> None:
         self.no_spin_asked = True
+
+    def ask_restart(self) -> None:
+        self.restart_asked = True
 
     def line(self, state: int, game: int, number: int | None) -> str:
         speed = 0 if state == 1 else 743 - 20 * state
@@ -65,6 +71,10 @@ class Wheel:
             played += 1
 
     def _game(self) -> Iterator[str]:
+        if self.restart_asked:  # a power cycle: the counter starts again, no number shown
+            self.restart_asked = False
+            self.game, self.last = 1, None
+            print("wheel-sim: the wheel restarted; game 1 is next", flush=True)
         for state in (1, 2, 3):
             for _ in range(REPEATS[state]):
                 yield self.line(state, self.game, self.last)
@@ -152,6 +162,8 @@ async def play(wheel: Wheel, out: Out, interval: float, games: int | None,
                 return
             if command == "n":
                 wheel.ask_no_spin()
+            elif command == "r":
+                wheel.ask_restart()
             elif command == "g":
                 await out.write(GARBAGE + b"\r\n")
             elif command == "x":

@@ -99,7 +99,7 @@ async def test_repeats_garbage_no_spin_and_a_restart_through_a_pty(tmp_path, mon
             pty.write(*game(101, 7, repeats=5))
             board = await mc.wait_view("board:super9", lambda d: d["spins"] == 1)
             assert board["called"] == [7]
-            await wheel.wait_for(r"accepted wheel:AR14:101:number: Super9SpinEntered "
+            await wheel.wait_for(r"accepted wheel:AR14:\w+:101:number: Super9SpinEntered "
                                  r".*\*X;5;101;7;0;700;1")
 
             # super9 rule 8: only 0-36; noise and a number off the wheel change nothing and
@@ -126,7 +126,7 @@ async def test_repeats_garbage_no_spin_and_a_restart_through_a_pty(tmp_path, mon
             # super9 rules 18.2-18.3: the MC's no spin; the ball returned to the previous
             # number is read again under a new game number: held for the MC, never applied
             pty.write(*game(104, None, last=7, states=(1, 2, 3)))
-            await wheel.wait_for(r"refused wheel:AR14:104:ball_in_track")  # the ack is in
+            await wheel.wait_for(r"refused wheel:AR14:\w+:104:ball_in_track")  # the ack is in
             await ok(mc, "super9.no_spin", {"reason": "ball spun with the wheel"})
             pty.write(*game(105, None, last=7, states=(1,)), "*X;5;105;7;0;700;1")
             wheels = await mc.wait_view("ops:wheels", lambda d: d["tables"][0]["held"])
@@ -146,16 +146,23 @@ async def test_repeats_garbage_no_spin_and_a_restart_through_a_pty(tmp_path, mon
             await wheel.wait_for(r"open$")
             await mc.wait_view("ops:devices", lambda d: state_of(d) == "reading")
             pty.write(*game(107, 21, last=20, states=(5,)))
-            await wheel.wait_for(r"wheel:AR14:107:number")
+            # the new reader did not see game 107's ball spun, and the table read game 107
+            await wheel.wait_for(r"refused wheel:AR14:\w+:107:number \[already_read\]")
             pty.write(*game(108, 22, last=21))
             board = await mc.wait_view("board:super9", lambda d: d["spins"] == 6)
             assert board["called"] == [7, 12, 20, 21, 22]
 
             # in the log: one spin a game, each with the line as read and the reader's name
-            assert [(command_id, reading["raw"], reading["reader"])
-                    for command_id, reading in spins_logged(ctl.db_path)] == [
-                (f"wheel:AR14:{g}:number", f"*X;5;{g};{n};0;700;1", "AR14")
+            logged = spins_logged(ctl.db_path)
+            assert [(command_id.split(":")[3], reading["raw"], reading["reader"])
+                    for command_id, reading in logged] == [
+                (str(g), f"*X;5;{g};{n};0;700;1", "AR14")
                 for g, n in ((101, 7), (102, 12), (103, 7), (106, 20), (107, 21), (108, 22))]
+            # a reader's run is in its command ids: the restarted reader began another
+            runs = [command_id.split(":")[2] for command_id, _ in logged]
+            assert len(set(runs[:5])) == 1 and runs[5] != runs[0]
+            assert all(reading["run"] == run for (_, reading), run in zip(logged, runs,
+                                                                          strict=True))
         finally:
             wheel.stop()
             pty.close()
@@ -188,7 +195,7 @@ async def test_the_reader_comes_back_after_the_port_and_the_controller_go_away(
             # the controller killed: the readings made meanwhile wait and arrive in order
             ctl.kill()
             pty.write(*game(203, 14, last=13), *game(204, 15, last=14))
-            await wheel.wait_for(r"wheel:AR14:204:number")
+            await wheel.wait_for(r"wheel:AR14:\w+:204:number")
             await ctl.start()
             async with ctl.client() as again:
                 board = await again.wait_view("board:super9", lambda d: d["spins"] == 4,
@@ -199,8 +206,8 @@ async def test_the_reader_comes_back_after_the_port_and_the_controller_go_away(
                 assert board["called"] == [11, 13, 14, 15, 16]
                 await again.wait_view("ops:devices", lambda d: state_of(d) == "reading")
             # the board can show the spin before the reader has logged its ack
-            await wheel.wait_for(r"accepted wheel:AR14:205:number")
-            assert wheel.seen(r"accepted wheel:AR14:20[1-5]:number: Super9SpinEntered") == 5
+            await wheel.wait_for(r"accepted wheel:AR14:\w+:205:number")
+            assert wheel.seen(r"accepted wheel:AR14:\w+:20[1-5]:number: Super9SpinEntered") == 5
         finally:
             wheel.stop()
             pty.close()
@@ -223,7 +230,7 @@ async def test_the_simulators_stream_gives_each_number_once(tmp_path, monkeypatc
             await wheel.wait_for(r"not a reading: the number 37 is not on the wheel")
             sim.send("n\n")  # the next game a no spin
             no_spin = int((await sim.wait_for(r"game \d+ is a no spin")).split()[2])
-            await wheel.wait_for(f"refused wheel:AR14:{no_spin}:ball_in_track")
+            await wheel.wait_for(rf"refused wheel:AR14:\w+:{no_spin}:ball_in_track")
             await ok(mc, "super9.no_spin", {"reason": "ball left the wheel"})
             # super9 rule 18.3: the ball returned to the previous number is read again under
             # the next game number: held for the MC, not applied
@@ -232,7 +239,7 @@ async def test_the_simulators_stream_gives_each_number_once(tmp_path, monkeypatc
             wheels = await mc.wait_view("ops:wheels", lambda d: d["tables"][0]["held"])
             assert wheels["tables"][0]["held"]["number"] == int(previous)
             await wheel.wait_for(
-                rf"accepted wheel:AR14:{no_spin + 1}:number: WheelReadingHeld")
+                rf"accepted wheel:AR14:\w+:{no_spin + 1}:number: WheelReadingHeld")
             board = await mc.wait_view("board:super9", lambda d: d["no_spins"] == 1)
             spins = board["spins"]
             await mc.wait_view("board:super9", lambda d: d["spins"] >= spins + 2, timeout=20)
@@ -243,7 +250,7 @@ async def test_the_simulators_stream_gives_each_number_once(tmp_path, monkeypatc
 
             # each game's number once, though the wheel showed it several times; super9 rule
             # 19: a number seen again in a later game is a spin of its own, marked a repeat
-            spun = r"accepted wheel:AR14:\d+:number: .*Super9SpinEntered"
+            spun = r"accepted wheel:AR14:\w+:\d+:number: .*Super9SpinEntered"
             applied = [line.split("line '")[1].split(";") for line in wheel.output
                        if re.search(spun, line)]
             games = [int(fields[2]) for fields in applied]
@@ -322,8 +329,8 @@ async def test_a_roulette_heats_spin_closes_at_no_more_bets_and_takes_the_number
             heat = (await mc.wait_view("spins:roulette",
                                        lambda d: d["heats"][0]["number"] == 23))["heats"][0]
             assert (heat["colour"], heat["betting"]) == ("red", False)
-            await wheel.wait_for(r"accepted wheel:AR14:301:number: RouletteSpun")
-            assert wheel.seen(r"accepted wheel:AR14:301:no_more_bets: RouletteBetsClosed") == 1
+            await wheel.wait_for(r"accepted wheel:AR14:\w+:301:number: RouletteSpun")
+            assert wheel.seen(r"accepted wheel:AR14:\w+:301:no_more_bets: RouletteBetsClosed") == 1
         finally:
             wheel.stop()
             pty.close()
