@@ -47,17 +47,20 @@ FRESH_MS = 2000  # a reading this young is spoken of as now
 @dataclass(frozen=True)
 class Seen:
     """A reading placed on the controller's clock: `read_ms` its line, `ball_ms` its game's
-    ball first seen in the track (None when the reader did not say); `at_ms` places it."""
+    ball first seen in the track (None when the reader did not say); `at_ms` places it, never
+    before `after_ms`: the number of an earlier game of its run (a burst of lines read at once
+    arrives in order, while the time each spends on the way varies by a few ms)."""
 
     p: Reading
     read_ms: int
     ball_ms: int | None
     now_ms: int
     reading: dict[str, Any]
+    after_ms: int = 0
 
     @property
     def at_ms(self) -> int:
-        return self.read_ms if self.ball_ms is None else self.ball_ms
+        return max(self.after_ms, self.read_ms if self.ball_ms is None else self.ball_ms)
 
     @property
     def what(self) -> str:
@@ -97,9 +100,12 @@ class Wheels(WheelFolds, Feature):
         table = self.tables.get(p.table) or Table(p.table)
         read_ms = max(0, ctx.now_ms - p.age_ms)
         ball_ms = None if p.ball_age_ms is None else max(0, ctx.now_ms - p.ball_age_ms)
+        last = table.last_read
+        after = (last.at_ms if last is not None and p.run is not None and last.run == p.run
+                 and p.game is not None and p.game > last.game else 0)
         seen = Seen(p, read_ms, ball_ms, ctx.now_ms, {
             "table": p.table, "game": p.game, "run": p.run, "raw": printable(p.raw),
-            "reader": ctx.actor, "at_ms": read_ms})
+            "reader": ctx.actor, "at_ms": read_ms}, after)
         kinds: dict[str, Callable[[Table, Seen], list[DomainEvent]]] = {
             "number": self._decide_number, "no_spin": self._decide_no_spin,
             "ball_in_track": self._decide_ball, "no_more_bets": self._decide_no_more_bets}

@@ -75,7 +75,8 @@ class WheelFolds:
         table.last_reading = {"kind": kind, "number": number, "raw": reading["raw"],
                               "at_ms": reading["at_ms"]}
         if kind == "number" and number is not None and reading.get("game") is not None:
-            table.last_read = LastRead(reading.get("run"), reading["game"], number)
+            table.last_read = LastRead(reading.get("run"), reading["game"], number,
+                                       int(reading["at_ms"]))
 
     @staticmethod
     def _decided_ms(reading: dict[str, Any] | None, at_ms: int | None, spin: Spin | None) -> int:

@@ -13,12 +13,14 @@ LATE_KEPT = 5  # the late readings the console lists for a game
 
 @dataclass(frozen=True)
 class LastRead:
-    """The latest number the wheel gave at a table (applied, held or late): a reader that
-    comes in mid-game and sends that game again is told `already_read`."""
+    """The latest number the wheel gave at a table (applied, held or late), read at `at_ms`:
+    a reader that comes in mid-game and sends that game again is told `already_read`, and a
+    later game of the same run is never placed before it."""
 
     run: str | None
     game: int
     number: int
+    at_ms: int
 
 
 @dataclass

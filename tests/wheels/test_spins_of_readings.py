@@ -253,3 +253,16 @@ def test_events_of_older_logs_replay():
     assert w.refused_reading("number", 17, game=102).code == "already_read"
     w.do("wheel.apply_held", {"table": "AR14"})
     assert w.board()["called"] == [17] and w.board()["spins"] == 2
+
+
+def test_a_burst_of_games_read_at_once_is_placed_in_order_whatever_their_way_took():
+    # lines that waited in a port's buffer are read within a millisecond; each reading's
+    # journey to the controller varies by a few ms, so game 2's ball may seem to precede
+    # game 1's number: a later game of the run is never placed before the one read
+    w = Wheel()
+    w.super9()
+    w.now += 60 * S
+    [first] = w.read("number", 20, game=1, run="a1", age_ms=0, ball_age_ms=1)
+    [second] = w.read("number", 21, game=2, run="a1", age_ms=4, ball_age_ms=4)
+    assert isinstance(first, Super9SpinEntered) and isinstance(second, Super9SpinEntered)
+    assert w.board()["called"] == [20, 21]
