@@ -48,8 +48,9 @@ FRESH_MS = 2000  # a reading this young is spoken of as now
 class Seen:
     """A reading placed on the controller's clock: `read_ms` its line, `ball_ms` its game's
     ball first seen in the track (None when the reader did not say); `at_ms` places it, never
-    before `after_ms`: the number of an earlier game of its run (a burst of lines read at once
-    arrives in order, while the time each spends on the way varies by a few ms)."""
+    before `after_ms`: the number of an earlier game of its run, or an earlier plain line (a
+    burst of lines read at once arrives in order, while the time each spends on the way
+    varies by a few ms)."""
 
     p: Reading
     read_ms: int
@@ -101,8 +102,7 @@ class Wheels(WheelFolds, Feature):
         read_ms = max(0, ctx.now_ms - p.age_ms)
         ball_ms = None if p.ball_age_ms is None else max(0, ctx.now_ms - p.ball_age_ms)
         last = table.last_read
-        after = (last.at_ms if last is not None and p.run is not None and last.run == p.run
-                 and p.game is not None and p.game > last.game else 0)
+        after = last.at_ms if last is not None and last.before(p.run, p.game) else 0
         seen = Seen(p, read_ms, ball_ms, ctx.now_ms, {
             "table": p.table, "game": p.game, "run": p.run, "raw": printable(p.raw),
             "reader": ctx.actor, "at_ms": read_ms}, after)

@@ -62,21 +62,27 @@ class WheelFolds:
         return self.tables.setdefault(name, Table(name))
 
     # -- spins ----------------------------------------------------------------------------------
-    def _spun(self, table: Table, number: int | None, reading: dict[str, Any] | None) -> None:
-        """A spin at the table, typed or read: the previous winning number from now on, and
-        whatever was held or armed is over."""
+    def _spun(self, table: Table, number: int | None, reading: dict[str, Any] | None,
+              spin: Spin | None) -> None:
+        """A spin at the table, typed or read, closed in the timeline (`spin`): the previous
+        winning number from now on, and whatever was held or armed is over. Its game is read
+        no earlier than the spin closed (docs: a later game is never placed before it)."""
         table.last_number, table.held = number, None
         table.disarm()
         if reading is not None and number is not None:
-            self._read(table, "number", number, reading)
+            closed = spin.closed_ms if spin is not None and spin.closed_ms is not None else 0
+            self._read(table, "number", number, reading, closed)
 
     @staticmethod
-    def _read(table: Table, kind: str, number: int | None, reading: dict[str, Any]) -> None:
+    def _read(table: Table, kind: str, number: int | None, reading: dict[str, Any],
+              placed_ms: int = 0) -> None:
+        """The table's last reading; a number's game is the last read, placed at `placed_ms`
+        when its spin closed later than it was read."""
         table.last_reading = {"kind": kind, "number": number, "raw": reading["raw"],
                               "at_ms": reading["at_ms"]}
-        if kind == "number" and number is not None and reading.get("game") is not None:
-            table.last_read = LastRead(reading.get("run"), reading["game"], number,
-                                       int(reading["at_ms"]))
+        if kind == "number" and number is not None:
+            table.last_read = LastRead(reading.get("run"), reading.get("game"), number,
+                                       max(placed_ms, int(reading["at_ms"])))
 
     @staticmethod
     def _decided_ms(reading: dict[str, Any] | None, at_ms: int | None, spin: Spin | None) -> int:
@@ -97,10 +103,10 @@ class WheelFolds:
 
     def _super9_spun(self, e: Super9SpinEntered) -> set[str]:
         table = self._table(self.super9.config.table)
-        self._spun(table, e.number, e.reading)
         spin = table.spins.current("super9")
         at = self._decided_ms(e.reading, e.at_ms, spin)
         closed = table.spins.close("super9", None, at, e.number, e.reading is not None)
+        self._spun(table, e.number, e.reading, closed)
         if closed is not None and closed.closed_ms is not None:
             at = closed.closed_ms  # never before the spin opened
         following = len(self.super9.current.game.calls) + 1 if self.super9.current else 1
@@ -142,10 +148,10 @@ class WheelFolds:
 
     def _roulette_spun(self, e: RouletteSpun) -> set[str]:
         table = self._table(self.roulette.config.table)
-        self._spun(table, e.number, e.reading)
         key = (e.stage, e.heat, str(e.spin))
         at = self._decided_ms(e.reading, e.at_ms, table.spins.current("roulette", key))
-        table.spins.close("roulette", key, at, e.number, e.reading is not None)
+        closed = table.spins.close("roulette", key, at, e.number, e.reading is not None)
+        self._spun(table, e.number, e.reading, closed)
         return {OPS_VIEW}
 
     def _roulette_no_spin(self, e: RouletteNoSpin) -> set[str]:

@@ -18,9 +18,16 @@ class LastRead:
     later game of the same run is never placed before it."""
 
     run: str | None
-    game: int
+    game: int | None  # None: a plain line (docs/wheel-reader.md)
     number: int
     at_ms: int
+
+    def before(self, run: str | None, game: int | None) -> bool:
+        """Was this read before that reading of the same reader: an earlier game of its
+        run, or an earlier plain line?"""
+        if run != self.run:
+            return False
+        return game is None if self.game is None else game is not None and game > self.game
 
 
 @dataclass

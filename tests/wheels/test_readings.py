@@ -21,6 +21,7 @@ from tests.promotions.super9_floor import ms
 WEDNESDAY = "2024-07-17"  # a Super 9 day (sessions 19:00 and 21:00) in the Spin-Off's weeks
 SESSION = f"{WEDNESDAY}T19:00"
 TICKETS = [[1, 2, 3, 4, 5, 6, 7, 8, 9], [10, 11, 12, 13, 14, 15, 16, 17, 18]]
+PLAIN = -1  # `game` of a plain line's reading: none
 
 
 class Wheel(Driver):
@@ -31,8 +32,9 @@ class Wheel(Driver):
     def read(self, kind: str, number: int | None = None, *, table: str = "AR14",
              actor: str = "AR14", game: int | None = None, raw: str | None = None,
              **extra: Any) -> list[DomainEvent]:
-        """A reading sent now; `extra`: the payload's other fields (run, age_ms,
-        ball_age_ms, ball_unseen)."""
+        """A reading sent now (a number without a game is given the next one; `game=PLAIN`
+        sends none, as the plain line protocol); `extra`: the payload's other fields (run,
+        age_ms, ball_age_ms, ball_unseen)."""
         events = self.show.decide("wheel.reading",
                                   self.reading(kind, number, table, game, raw, extra),
                                   Context(actor, "device", self.now, self.rng))
@@ -45,6 +47,8 @@ class Wheel(Driver):
         if game is None and kind == "number":
             self.game += 1
             game = self.game
+        elif game == PLAIN:
+            game = None
         return {"table": table, "kind": kind, "number": number, "game": game,
                 "raw": raw if raw is not None else f"*X;5;{game};{number};0;743;1", **extra}
 

@@ -16,7 +16,7 @@ from controller.wheels.events import (
     WheelReadingLate,
 )
 from tests.promotions.super9_floor import ms
-from tests.wheels.test_readings import WEDNESDAY, Wheel
+from tests.wheels.test_readings import PLAIN, WEDNESDAY, Wheel
 
 S = 1000  # ms
 
@@ -264,5 +264,19 @@ def test_a_burst_of_games_read_at_once_is_placed_in_order_whatever_their_way_too
     w.now += 60 * S
     [first] = w.read("number", 20, game=1, run="a1", age_ms=0, ball_age_ms=1)
     [second] = w.read("number", 21, game=2, run="a1", age_ms=4, ball_age_ms=4)
-    assert isinstance(first, Super9SpinEntered) and isinstance(second, Super9SpinEntered)
-    assert w.board()["called"] == [20, 21]
+    [third] = w.read("number", 22, game=3, run="a1", age_ms=2, ball_age_ms=3)
+    assert all(isinstance(e, Super9SpinEntered) for e in (first, second, third))
+    assert w.board()["called"] == [20, 21, 22]
+
+
+def test_plain_lines_read_at_once_are_spins_in_order():
+    # the plain line protocol has no game number: every line is a spin (rule 19: the same
+    # number twice is two spins, the second a repeat), in the order read
+    w = Wheel()
+    w.super9()
+    w.now += 60 * S
+    for number, age_ms in ((17, 2), (17, 5), (4, 3)):
+        [event] = w.read("number", number, game=PLAIN, raw=str(number), age_ms=age_ms)
+        assert event.reading["game"] is None  # type: ignore[attr-defined]
+        assert isinstance(event, Super9SpinEntered)
+    assert w.board()["spins"] == 3 and w.board()["called"] == [17, 4]
