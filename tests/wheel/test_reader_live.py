@@ -6,83 +6,16 @@ tests/integration/test_super9_session.py sets one up), a device key named after 
 from __future__ import annotations
 
 import asyncio
-import json
 import re
-import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-from pathlib import Path
-from typing import Any
 
 from controller.access.keys import issue_key
 from controller.application.settings import CONFIG_DIR_ENV
-from controller.store.target import LogAt, open_log
-from tests.support.live import Client, LiveController, live_controller
-from tests.support.stores import by_hand
-from tests.support.super9 import play_game, session_soon
+from controller.store.target import open_log
+from tests.support.live import live_controller
 from tests.support.tables import write_tables_config
+from tests.wheel.night import events, game, ok, spins_logged, state_of
+from tests.wheel.night import super9_session as session
 from tests.wheel.processes import Pty, Watched, key_file, reader, wheel_sim
-
-#: the session starts this long after the controller is asked to start: its start-up and the
-#: ticket's entry come first. A start-up too slow for it (a busy machine) is tried again on a
-#: fresh log with twice the lead, rather than every test waiting for the slowest start-up.
-LEAD_S = 5
-ENTRY_S = 1.5  # what selling and entering the ticket take at most, before the session starts
-
-
-def game(n: int, number: int | None, last: int | None = None, repeats: int = 3,
-         states: tuple[int, ...] = (1, 2, 3, 4, 5)) -> list[str]:
-    """A Cammegh game's status lines, each state repeated as the wheel does every ~500 ms."""
-    lines = []
-    for state in states:
-        shown = number if state == 5 else last
-        lines += [f"*X;{state};{n};{'' if shown is None else shown};0;700;1"] * repeats
-    return lines
-
-
-def events(db: LogAt) -> int:
-    with by_hand(db) as connection:
-        return connection.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-
-
-def spins_logged(db: LogAt) -> list[tuple[str, dict[str, Any]]]:
-    """Every Super 9 spin in the log: (its command id, its reading)."""
-    with by_hand(db) as connection:
-        rows = connection.execute("SELECT command_id, data FROM events WHERE type = "
-                                  "'Super9SpinEntered' ORDER BY seq").fetchall()
-    return [(command_id, json.loads(data)["reading"]) for command_id, data in rows]
-
-
-def state_of(doc: dict[str, Any], name: str = "AR14") -> str | None:
-    return next((d["state"] for d in doc["devices"] if d["name"] == name), None)
-
-
-async def ok(mc: Client, command: str, payload: dict[str, Any] | None = None) -> None:
-    ack = await mc.send(command, payload or {})
-    assert ack["ok"], ack
-
-
-@asynccontextmanager
-async def session(tmp_path: Path, monkeypatch: Any, new_log_at: Callable[[], LogAt]
-                  ) -> AsyncIterator[tuple[LiveController, Client, Path]]:
-    """A controller with a Super 9 session playing at table AR14 and AR14's device key file
-    (a fresh log for each try at a later session)."""
-    lead_s = LEAD_S
-    while True:
-        starts = time.time() + lead_s - 1  # at the latest: the config's time drops its fraction
-        session_soon(tmp_path, monkeypatch, lead_s)
-        db = new_log_at()
-        async with live_controller(db) as ctl, ctl.client() as mc:
-            if starts - time.time() >= ENTRY_S or lead_s >= 4 * LEAD_S:
-                log = open_log(db)
-                try:
-                    key = issue_key(log, "device", "AR14", 0)
-                finally:
-                    log.close()
-                await play_game(mc)
-                yield ctl, mc, key_file(tmp_path, key)
-                return
-        lead_s *= 2
 
 
 async def test_repeats_garbage_no_spin_and_a_restart_through_a_pty(tmp_path, monkeypatch,
