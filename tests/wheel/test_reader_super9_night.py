@@ -75,7 +75,7 @@ async def test_a_counter_restart_mid_night_loses_no_game_and_counts_none_twice(
             pty.close()
 
 
-async def test_the_wheels_own_no_spin_holds_the_returned_ball_without_the_mc(
+async def test_the_simulators_no_spin_is_held_without_the_mc_and_its_restart_loses_nothing(
         tmp_path, monkeypatch):
     link = tmp_path / "wheel"
     async with super9_session(tmp_path, monkeypatch, sqlite_logs(tmp_path)) as (ctl, mc, key):
@@ -104,20 +104,28 @@ async def test_the_wheels_own_no_spin_holds_the_returned_ball_without_the_mc(
             # the next game's ball is seen spun: its number is the spin, the hold is over
             spins = board["spins"]
             await mc.wait_view("board:super9", lambda d: d["spins"] >= spins + 1, timeout=20)
-            sim.send("q\n")
-            sim.process.wait(10)
             wheels = await mc.wait_view("ops:wheels", lambda d: not table_row(d)["held"])
             assert not table_row(wheels)["armed"]
+            # the wheel power-cycled: its counter starts again at game 1, the reader a new run
+            sim.send("r\n")
+            await sim.wait_for(r"the wheel restarted; game 1 is next")
+            began = await wheel.wait_for(r"went back from game \d+ to game 1 .* run \w+ begins")
+            restarted = re.findall(r"run (\w+) begins", began)[-1]
+            await wheel.wait_for(rf"accepted wheel:AR14:{restarted}:2:number: "
+                                 "Super9SpinEntered", timeout=20)
+            sim.send("q\n")
+            sim.process.wait(10)
             held = [(d["game"], d["why"]) for _, d in logged(ctl.db_path, "WheelReadingHeld")]
             assert (no_spin + 1, "no_spin") in held  # (a reader that came in mid-game also
             # holds the first number it sees: it did not see that ball spun)
-            assert {d["outcome"] for _, d in logged(ctl.db_path, "WheelHoldResolved")} == {
-                "superseded"}
-            spun = r"accepted wheel:AR14:\w+:\d+:number: .*Super9SpinEntered"
-            applied = [int(line.split("line '")[1].split(";")[2]) for line in wheel.output
+            spun = r"accepted (wheel:AR14:\w+:\d+):number: .*Super9SpinEntered"
+            applied = [re.search(spun, line)[1].split(":")[2:] for line in wheel.output
                        if re.search(spun, line)]
-            assert no_spin not in applied and no_spin + 1 not in applied
-            assert len(applied) == len(set(applied))
+            games = [int(game) for _, game in applied]
+            assert len({tuple(a) for a in applied}) == len(applied)  # each game once
+            assert no_spin not in games and no_spin + 1 not in games
+            assert len({run for run, _ in applied}) == 2
+            assert applied[-2:] == [[restarted, "1"], [restarted, "2"]]
             await mc.wait_view("board:super9", lambda d: d["spins"] == len(applied))
         finally:
             wheel.stop()

@@ -57,3 +57,13 @@ async def test_the_stream_over_tcp() -> None:
         assert [s.number for s in statuses if s.state == 5][-1] == 5
     finally:
         sim.stop()
+
+
+def test_a_restart_counts_from_game_1_again_after_the_game_in_play() -> None:
+    # a power cycle (docs/wheel-reader.md, `r`): the reader must begin a new run
+    wheel = Wheel([17, 5], game=24)
+    list(wheel.games(1))
+    wheel.ask_restart()
+    statuses = [parse_cammegh(line) for line in wheel.games(1)]
+    assert {s.game for s in statuses} == {1}
+    assert statuses[0].number is None and statuses[-1].number == 5
