@@ -99,8 +99,9 @@ export function renderWheel(prefix, promotion) {
   line.dataset.kind = kind;
   if (held === null) return;
   $(`${prefix}-held-text`).textContent = held.why === "ball_unseen"
-    ? `The wheel shows ${held.number}, but the reader did not see that ball spun (it came ` +
-      `in mid-game): apply it only if ${held.number} is this spin's number.`
+    ? `The wheel shows ${held.number}, but the reader did not see that ball spun (it ` +
+      `started or was stopped mid-game): apply it only if ${held.number} is this spin's ` +
+      "number."
     : `The wheel read ${held.number} again after the no spin; the ball may have returned ` +
       "to the previous number (rule 18.3).";
   $(`${prefix}-held-apply`).textContent = `Apply ${held.number}`;

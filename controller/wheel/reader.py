@@ -27,6 +27,9 @@ log = logging.getLogger(__name__)
 
 Protocol = Literal["cammegh", "line"]
 MOMENTS = ("ball_in_track", "no_more_bets")  # stale once a later game is read
+TICK_S = 0.5  # how often the reader notes that it runs
+STALL_S = 3.0  # not run for longer: its process was stopped, or the PC slept
+BACKLOG_S = 0.25  # after a stall, what the port gives this soon waited in its buffer
 
 
 class Reader:
@@ -39,6 +42,9 @@ class Reader:
         self.link = link
         self.clock = clock
         self.tracker = CammeghTracker(clock)
+        self.alive = clock()  # when the reader last ran (`_tick`)
+        self.stall_said: float | None = None  # the stall last logged, by when it began
+        self.blind_until = float("-inf")
 
     def port_changed(self, is_open: bool, detail: str) -> None:
         """The port's state for the controller; an open after an outage is a gap in the
@@ -51,7 +57,7 @@ class Reader:
         """The commands one line makes (queued on the link); a line that is no reading is
         logged."""
         try:
-            readings = self._readings(line)
+            readings = self._readings(line, self._stalled())
         except LineError as exc:
             log.warning("not a reading: %s (line %r)", exc, raw_text(line))
             return []
@@ -63,10 +69,35 @@ class Reader:
             sent.append(outgoing)
         return sent
 
-    def _readings(self, line: bytes) -> list[Reading]:
+    def _readings(self, line: bytes, blind: bool) -> list[Reading]:
         if self.protocol == "line":
-            return [plain_reading(parse_plain(line), raw_text(line), self.clock())]
-        return self.tracker.feed(parse_cammegh(line))
+            return [plain_reading(parse_plain(line), raw_text(line), self.clock(), blind)]
+        return self.tracker.feed(parse_cammegh(line), blind)
+
+    def _stalled(self) -> bool:
+        """Has the reader just come back from not running for STALL_S (its process stopped,
+        the PC asleep)? The lines the port gives at once then (for BACKLOG_S) waited in its
+        buffer meanwhile: when each showed is unknown, so they are read blind (a number is
+        sent as not seen spun)."""
+        now = self.clock()
+        self._came_back(now)
+        return now < self.blind_until
+
+    def _came_back(self, now: float) -> None:
+        """After a stall, whichever runs first (a line or the tick) begins the blind time."""
+        if now - self.alive > STALL_S and self.stall_said != self.alive:
+            self.stall_said, self.blind_until = self.alive, now + BACKLOG_S
+            self.tracker.gap()
+            log.warning("the reader did not run for %.0f s (its process stopped, or the PC "
+                        "slept): the lines that waited meanwhile are read blind, their numbers "
+                        "sent as not seen spun (held for the MC)", now - self.alive)
+
+    async def _tick(self) -> None:
+        while True:
+            now = self.clock()
+            self._came_back(now)
+            self.alive = now
+            await asyncio.sleep(TICK_S)
 
     def outgoing(self, reading: Reading) -> Outgoing:
         if reading.game is None:
@@ -83,8 +114,10 @@ class Reader:
     async def run(self, port: Port) -> None:
         """Read for ever; the link runs beside the port, each reconnecting on its own."""
         sender = asyncio.create_task(self.link.run())
+        ticking = asyncio.create_task(self._tick())
         try:
             async for line in port.lines():
                 self.take(line)
         finally:
             sender.cancel()
+            ticking.cancel()

@@ -53,8 +53,10 @@ class Reading:
 
 @dataclass
 class _Game:
-    """What one game of the run showed: when its ball was first seen, what was sent."""
+    """What one game of the run showed: whether its ball was launched (a state 3 or 4 line)
+    and when the reader saw it so (None when it cannot tell: read blind), what was sent."""
 
+    launched: bool = False
     ball_at: float | None = None
     sent: set[Kind] = field(default_factory=set)
     number: int | None = None
@@ -84,22 +86,30 @@ class CammeghTracker:
         may have shown its number meanwhile, so its end is not taken for a no spin."""
         self.watching = None
 
-    def feed(self, status: Status) -> list[Reading]:
-        """The readings `status` makes: none when it repeats or says nothing new."""
+    def feed(self, status: Status, blind: bool = False) -> list[Reading]:
+        """The readings `status` makes: none when it repeats or says nothing new. `blind`: the
+        line waited in a buffer while the reader was stalled, so when it showed is unknown:
+        a ball seen so is not timed (its number is sent `ball_unseen`)."""
         now = self.clock()
-        if self._went_back(status):
+        out: list[Reading] = []
+        if self._spun_again(status):
+            assert self.last is not None
+            voided = self._no_spin(self.last, status, now)
+            out += [voided] if voided is not None else []
+            self._new_run(f"game {status.game} began again under its number after its ball "
+                          "was in the track")
+        elif self._went_back(status):
             self._new_run(f"the wheel's game counter went back from game {self.last} to game "
                           f"{status.game} (a power cycle or a table reset?)")
-        out: list[Reading] = []
         if self.last is not None and status.game > self.last:
             ended = self._ended_without_number(status, now)
-            if ended is not None:
-                out.append(ended)
+            out += [ended] if ended is not None else []
         if self.last is None or status.game > self.last:
             self.last = status.game
         game = self._game(status.game)
-        if status.state in BALL_STATES and game.ball_at is None:
-            game.ball_at = now
+        if status.state in BALL_STATES and not game.launched:
+            game.launched = True
+            game.ball_at = None if blind else now
             self.watching = status.game
         kind = KIND_OF_STATE.get(status.state)
         if kind is None:
@@ -114,11 +124,23 @@ class CammeghTracker:
             game.number = status.number
         elif kind in game.sent:
             return out
+        elif blind:  # when the ball went in or bets closed is unknown: it says nothing now
+            game.sent.add(kind)
+            log.info("game %d's %s was read blind (it waited while the reader was stalled): "
+                     "not sent (line %r)", status.game, kind.replace("_", " "), status.raw)
+            return out
         game.sent.add(kind)
         out.append(Reading(kind, status.number if kind == "number" else None, status.game,
                            status.raw, self.run, now, game.ball_at,
                            kind == "number" and game.ball_at is None))
         return out
+
+    def _spun_again(self, status: Status) -> bool:
+        """The game in play went back to its start after its ball was launched, without a
+        number: that ball was a no spin, and the game is played again under its number."""
+        game = self.games.get(status.game)
+        return (status.game == self.last and game is not None and game.launched
+                and game.number is None and status.state in (1, 2))
 
     def _went_back(self, status: Status) -> bool:
         """The counter restarted: a lower game number, or the game whose number was shown
@@ -142,13 +164,18 @@ class CammeghTracker:
         """The game watched (its ball seen, no number) ended as a later game began: a no
         spin in the wheel's own stream (super9 rule 18.2)."""
         game_number, self.watching = self.watching, None
-        game = None if game_number is None else self.games.get(game_number)
+        if game_number is None:
+            return None
+        return self._no_spin(game_number, status, now)
+
+    def _no_spin(self, game_number: int, status: Status, now: float) -> Reading | None:
+        game = self.games.get(game_number)
         if game is None or "number" in game.sent or "no_spin" in game.sent:
             return None
-        assert game_number is not None
         game.sent.add("no_spin")
-        log.warning("game %d ended without a number: game %d began (a no spin; line %r)",
-                    game_number, status.game, status.raw)
+        self.watching = None
+        log.warning("game %d ended without a number (a no spin; line %r)", game_number,
+                    status.raw)
         return Reading("no_spin", None, game_number, status.raw, self.run, now, game.ball_at)
 
     def _check_agrees(self, status: Status, game: _Game) -> None:
@@ -169,6 +196,7 @@ class CammeghTracker:
         return game
 
 
-def plain_reading(number: int, raw: str, read_at: float) -> Reading:
-    """The plain line protocol has no game number: every line is a winning number."""
-    return Reading("number", number, None, raw, None, read_at)
+def plain_reading(number: int, raw: str, read_at: float, blind: bool = False) -> Reading:
+    """The plain line protocol has no game number: every line is a winning number (`blind`:
+    it waited while the reader was stalled, so it is sent as not seen spun)."""
+    return Reading("number", number, None, raw, None, read_at, None, blind)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import re
+import signal
 
+from controller.wheel.reader import BACKLOG_S, STALL_S
 from tests.wheel.night import (
     ROLL_S,
     Cable,
@@ -204,3 +206,46 @@ async def test_numbers_typed_while_the_reader_was_cut_off_are_checked_not_spun_a
             wheel.stop()
             pty.close()
             await cable.cut()
+
+
+async def test_lines_that_waited_while_the_reader_was_stopped_never_spin_again(
+        tmp_path, monkeypatch):
+    link = tmp_path / "wheel"
+    async with super9_session(tmp_path, monkeypatch, sqlite_logs(tmp_path)) as (ctl, mc, key):
+        pty = Pty(link)
+        wheel = reader(ctl.url, key, link)
+        try:
+            await mc.wait_view("ops:devices", reading)
+            pty.write(*game(101, 17))
+            await mc.wait_view("board:super9", lambda d: d["called"] == [17])
+            # the reader's process is stopped (its PC asleep); the wheel plays on, its lines
+            # waiting in the port, and the MC types the numbers (super9 rule 29): 20, then 22
+            # where the wheel shows 21
+            wheel.process.send_signal(signal.SIGSTOP)
+            try:
+                for g, shown, typed in ((102, 20, 20), (103, 21, 22)):
+                    pty.write(*game(g, shown, last=shown - 1))
+                    await ok(mc, "super9.spin", {"number": typed})
+                await asyncio.sleep(STALL_S + 1)  # stopped longer than the reader's guard
+            finally:
+                wheel.process.send_signal(signal.SIGCONT)
+            await wheel.wait_for(r"the reader did not run for \d+ s")
+            await wheel.wait_for(r"accepted wheel:AR14:\w+:103:number: WheelReadingHeld")
+            # each number that waited is held for the MC (the last one shown), none applied
+            wheels = await mc.wait_view(
+                "ops:wheels", lambda d: (table_row(d)["held"] or {}).get("number") == 21)
+            assert table_row(wheels)["held"]["why"] == "ball_unseen"
+            assert [d["number"] for _, d in logged(ctl.db_path, "WheelReadingHeld")] == [20, 21]
+            board = await mc.wait_view("board:super9", lambda d: d["spins"] == 3)
+            assert board["called"] == [17, 20, 22]  # nothing spun twice
+            await ok(mc, "wheel.discard_held", {"table": "AR14", "reason": "spin 3, typed"})
+            # the next game comes later than what the port gave at once after the stop (a
+            # game lasts a minute): its ball is seen spun
+            await asyncio.sleep(BACKLOG_S)
+            pty.write(*game(104, 23, last=21))
+            board = await mc.wait_view("board:super9", lambda d: d["spins"] == 4)
+            assert board["called"] == [17, 20, 22, 23]
+        finally:
+            wheel.process.send_signal(signal.SIGCONT)
+            wheel.stop()
+            pty.close()

@@ -169,3 +169,22 @@ def test_a_tab_between_fields_is_whitespace(line: str) -> None:
 
 def test_plain_lines_are_each_a_number() -> None:
     assert plain_reading(17, "17", 5.0) == Reading("number", 17, None, "17", None, 5.0)
+
+
+def test_a_game_begun_again_after_its_ball_was_in_the_track_is_a_no_spin_and_a_new_run() -> None:
+    # super9 rule 18.2: the ball of game 8 was voided and the game replayed under its number
+    t = tracker()
+    before = feed(t, game(8, None, last=17, states=(1, 2, 3)))
+    again = feed(t, [*game(8, None, last=17, states=(1,)), "*X;5;8;17;0;700;1"])
+    assert [(r.kind, r.run) for r in before] == [("ball_in_track", "run1")]
+    assert [(r.kind, r.game, r.run, r.ball_unseen) for r in again] == [
+        ("no_spin", 8, "run1", False), ("number", 8, "run2", True)]
+
+
+def test_lines_read_blind_time_no_ball_and_send_no_moments(caplog) -> None:
+    # lines that waited while the reader was stalled: when each showed is unknown
+    caplog.set_level(logging.INFO, logger="controller.wheel")
+    t = tracker()
+    readings = [r for line in game(9, 21) for r in t.feed(parse_cammegh(line), blind=True)]
+    assert [(r.kind, r.number, r.ball_unseen) for r in readings] == [("number", 21, True)]
+    assert sum("read blind" in m for m in caplog.messages) == 2  # ball in track, no more bets
