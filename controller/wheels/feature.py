@@ -120,13 +120,13 @@ class Wheels(WheelFolds, Feature):
             return [self._late(table, spin, seen)]
         event = self._spin_event(spin, p.number, reading, seen.now_ms)
         why = self._hold_why(table, seen)
-        if why is not None:
-            return [WheelReadingHeld(table.table, spin.promotion, p.number, p.game,
-                                     reading["raw"], reading["reader"], seen.read_ms, why,
-                                     p.run)]
-        if table.held is not None:
-            return [WheelHoldResolved(table.table, "superseded", reading["reader"]), event]
-        return [event]
+        over: list[DomainEvent] = [] if table.held is None else [
+            WheelHoldResolved(table.table, "superseded", reading["reader"])]
+        if why is not None:  # a later number held in its place: the MC answers that one
+            return [*over, WheelReadingHeld(table.table, spin.promotion, p.number, p.game,
+                                            reading["raw"], reading["reader"], seen.read_ms,
+                                            why, p.run)]
+        return [*over, event]
 
     def _decide_no_spin(self, table: Table, seen: Seen) -> list[DomainEvent]:
         """The stream's own no spin arms the table, unless its spin is decided or a no spin

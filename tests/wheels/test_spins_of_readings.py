@@ -280,3 +280,13 @@ def test_plain_lines_read_at_once_are_spins_in_order():
         assert event.reading["game"] is None  # type: ignore[attr-defined]
         assert isinstance(event, Super9SpinEntered)
     assert w.board()["spins"] == 3 and w.board()["called"] == [17, 4]
+
+
+def test_a_number_held_in_the_place_of_another_says_the_first_is_over():
+    w = Wheel()
+    w.super9()
+    w.now += 30 * S
+    w.read("number", 28, game=55, run="a1", ball_unseen=True)
+    resolved, held = w.read("number", 29, game=56, run="a1", ball_unseen=True)
+    assert isinstance(resolved, WheelHoldResolved) and resolved.outcome == "superseded"
+    assert isinstance(held, WheelReadingHeld) and w.wheels()["held"]["number"] == 29
