@@ -6,14 +6,16 @@ more bets" (state 4) and winning number (state 5) each once per game of a **run*
 `no_spin` when a game whose ball it saw ends without a number (a new game starts instead:
 super9 rule 18.2). A run is the stretch of the wheel's game counter the reader saw counting
 up: one begins when the reader starts and whenever the counter goes back (a power cycle or a
-table reset counts from 1 again), so game numbers name a game within their run only.
+table reset counts from 1 again, or a game whose ball was launched begins again under its
+number), so game numbers name a game within their run only.
 
 A number carries when the game's ball was first seen in the track (state 3 or 4, monotonic
 time) so the controller can tell which spin it belongs to, and `ball_unseen` when the reader
 did not see that ball spun: it came in mid-game (started, or its port reopened), or the wheel
 showed the number straight after a game start, as when the dealer returns the ball to the
-previous number after a no spin (super9 rule 18.3). Whatever the tracker sets aside (a run
-begun, a game's lines disagreeing about its number) it logs.
+previous number after a no spin (super9 rule 18.3), or the line was read blind (it waited in
+the port while the reader was stalled). Whatever the tracker sets aside (a run begun, a game's
+lines disagreeing about its number, a moment read blind) it logs.
 """
 
 from __future__ import annotations
