@@ -17,7 +17,7 @@ from showrunner.contract.fields import printable_char
 HEARTBEAT_FIELDS: dict[str, type | tuple[type, ...]] = {
     "version": str, "fps": (int, float), "dropped_frames": int, "scene": str,
     "uptime_s": (int, float), "switched_ms": int, "log_id": str, "resyncs": int,
-    "resync_reason": str, "clock_offset_ms": int, "video_decode": str}
+    "resync_reason": str, "clock_offset_ms": int, "video_decode": str, "frame_paths": str}
 MAX_SCREENSHOT_BYTES = 48 * 1024
 MAX_MISSING = 50  # media names a heartbeat lists as missing
 MAX_BYTES = 2**53  # a byte count a page can show exactly

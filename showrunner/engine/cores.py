@@ -2,8 +2,9 @@
 
 A display is one process with one drawing thread, and a 4K frame's copies, blends and scales
 are bound by memory: two cores move a frame's bytes in little more than half the time one does.
-numkong's kernels and pygame's nearest-neighbour scale release the GIL while they work, so a
-frame's rows cut into one band a core (up to 4) run side by side on a few helper threads.
+numkong's kernels (where this host runs them fast, showrunner.engine.framepaths) and pygame's
+nearest-neighbour scale release the GIL while they work, so a frame's rows cut into one band a
+core (up to 4) run side by side on a few helper threads.
 """
 
 from __future__ import annotations

@@ -1,29 +1,33 @@
-"""Whole frames copied and blended byte for byte, on every core: a scene's layer laid on the
-screen, a transition's still frame kept, shown alone or crossfaded, and the attract loop's
-window into its picture laid on the screen and dimmed.
+"""Whole frames copied and blended byte for byte: a scene's layer laid on the screen, a
+transition's still frame kept, shown alone or crossfaded, and the attract loop's window into
+its picture laid on the screen and dimmed.
 
-pygame does each on one core: a 4K copy takes about 2.9 ms of a 60 Hz frame's 16.7, a blit of
-a frame with per-pixel alpha is a blend even where it is all opaque (5.5 ms), and a crossfade
-is an alpha fill and an alpha blit (9 ms). numkong works a byte at a time in SIMD and lets go
-of the GIL, so the frame is cut into a band of rows a core (showrunner.engine.cores): at 4K
-on two cores a copy takes 1.6 ms and a crossfade's blend 3 (bench/frames.py).
+Each operation has two ways. pygame's own blits and fills are SDL's and pygame's C, which pick
+SSE2 or AVX2 by the CPU at run time, on one core: a 4K copy takes 1.5 to 5 ms, a crossfade's
+alpha blit 5 to 11. numkong works a byte at a time in SIMD and lets go of the GIL, so the frame
+is cut into a band of rows a core (showrunner.engine.cores); but its kernels are fast only
+where the CPU has what they were built for: on an AVX machine without AVX2 they fall to a
+serial path, and a 4K copy took 87 ms. So a display measures both at its start
+(showrunner.engine.framepaths) and each operation takes its faster way on this host (`use`);
+until then, and wherever a frame is not laid out for numkong, pygame's.
 
-It works on bytes, so both frames must be laid out alike: 4 bytes a pixel, the same colour
+numkong works on bytes, so both frames must be laid out alike: 4 bytes a pixel, the same colour
 masks and row length, and the whole screen to draw (no clip). The 4th byte, the screen's
-unused one, is copied and blended like the others: nothing here reads it as alpha. Frames laid
-out otherwise, or drawn only in part, go pygame's way.
+unused one, is copied and blended like the others: nothing here reads it as alpha.
 
-A window into a larger picture is not one run of bytes, which numkong's kernels need: it is
-copied a band of rows at a time by pygame's nearest-neighbour scale at the same size, an exact
-copy that lets go of the GIL (pygame's blit keeps it): 2 ms at 4K on two cores against 3.
+A window into a larger picture, and a still frame copied to or from the screen (laid out alike
+but for its alpha mask, which SDL's blit converts, 3.5 to 6 ms at 4K), are copied a band of
+rows at a time by pygame's nearest-neighbour scale at the same size: an exact copy of the
+bytes that lets go of the GIL (pygame's blit keeps it), about 3 ms at 4K on two cores.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from itertools import pairwise
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 import numkong
 import pygame
@@ -33,37 +37,76 @@ from showrunner.engine.cores import cuts, on_every_core
 if TYPE_CHECKING:
     from typing_extensions import Buffer
 
+Way = Literal["numkong", "pygame"]
+OPERATIONS = ("copy", "crossfade", "dim")  # what `use` chooses a way for
 Work = Callable[[memoryview, memoryview], object]  # (source band, band written)
+
+_ways: dict[str, Way] = dict.fromkeys(OPERATIONS, "pygame")
+
+
+def use(ways: Mapping[str, Way]) -> None:
+    """Take these ways for the operations named (the others keep theirs)."""
+    unknown = set(ways) - set(OPERATIONS)
+    if unknown:
+        raise ValueError(f"no whole-frame operation {sorted(unknown)}; known: {OPERATIONS}")
+    odd = {way for way in ways.values() if way not in ("numkong", "pygame")}
+    if odd:
+        raise ValueError(f"no way {sorted(odd)} for a whole frame: numkong or pygame")
+    _ways.update(ways)
+
+
+def ways() -> dict[str, Way]:
+    """The way each operation takes now."""
+    return dict(_ways)
+
+
+@contextmanager
+def using(chosen: Mapping[str, Way]) -> Iterator[None]:
+    """These ways for a while (a measurement, a test), the ones before afterwards."""
+    before = ways()
+    use(chosen)
+    try:
+        yield
+    finally:
+        use(before)
 
 
 def copy(target: pygame.Surface, source: pygame.Surface) -> None:
     """`source`, opaque, onto `target` at its top left (inside its clip). A target with an
-    alpha channel (a still frame a scene draws into) goes pygame's way, which leaves it
+    alpha channel (a still frame a scene draws into) takes pygame's blit, which leaves it
     opaque: the bytes would leave it the source's 4th byte, and pygame's blit onto a pixel of
     alpha 0 takes the source's pixel whole, its edges unblended."""
-    if alike(target, source) and not target.get_masks()[3]:
+    if target.get_masks()[3] or not alike(target, source):
+        target.blit(source, (0, 0))
+    elif _ways["copy"] == "numkong":
         _banded(_copy, source, target)
     else:
-        target.blit(source, (0, 0))
+        _pygame_copy(target, source)
 
 
 def hold(screen: pygame.Surface, still: pygame.Surface) -> None:
-    """Keep the frame just drawn on `screen` as the outgoing frame `still` (opaque)."""
-    if alike(screen, still):
+    """Keep the frame just drawn on `screen` as the outgoing frame `still` (opaque; where a
+    crossfade takes pygame's way, its alpha bytes too: see `crossfade`)."""
+    if not alike(screen, still):
+        still.blit(screen, (0, 0))  # a blit into an alpha channel leaves it opaque
+        return
+    if _ways["copy"] == "numkong":
         _banded(_copy, screen, still)
     else:
-        still.blit(screen, (0, 0))
+        _pygame_copy(still, screen)
+    if _ways["crossfade"] == "pygame":  # the screen's 4th byte, copied: made opaque
+        still.fill((0, 0, 0, 255), special_flags=pygame.BLEND_RGBA_MAX)
 
 
 def crossfade(target: pygame.Surface, still: pygame.Surface, old: int) -> None:
     """Blend the outgoing frame `still` (opaque, see showrunner.engine.still) over the
-    incoming one already drawn on `target`, with weight old/255 (0 < old < 255)."""
-    if alike(target, still):
-        weight = old / 255
-        _banded(lambda kept, shown: numkong.blend(kept, shown, alpha=weight, beta=1 - weight,
-                                                  out=shown), still, target)
-    else:  # its alpha bytes made opaque, then the whole frame's alpha set to `old`
-        still.fill((0, 0, 0, 255), special_flags=pygame.BLEND_RGBA_MAX)
+    incoming one already drawn on `target`, with weight old/255 (0 < old < 255). pygame's way
+    is an alpha blit of the still frame at alpha `old`, which also weighs each pixel by its
+    alpha byte: `hold` leaves them all opaque (once a transition, where making them so on
+    every frame cost a quarter of the blit: 1.4 ms at 4K)."""
+    if alike(target, still) and _ways["crossfade"] == "numkong":
+        _banded(functools.partial(_blend, weight=old / 255), still, target)
+    else:
         still.set_alpha(old)
         target.blit(still, (0, 0))
         still.set_alpha(None)
@@ -73,35 +116,61 @@ def window(target: pygame.Surface, source: pygame.Surface, area: pygame.Rect) ->
     """`area` of `source` (the size of `target`) onto the whole of `target`."""
     if (area.size == target.get_size() and source.get_rect().contains(area)
             and _pixels_alike(target, source)):
-        width = area.width
-        on_every_core([functools.partial(
-            pygame.transform.scale, source.subsurface(area.x, area.y + top, width, bottom - top),
-            (width, bottom - top), target.subsurface(0, top, width, bottom - top))
-            for top, bottom in pairwise(cuts(area.height)) if bottom > top])
+        _rows(target, source.subsurface(area))
     else:
         target.blit(source, (0, 0), area)
 
 
 def dim(target: pygame.Surface, shade: int) -> None:
     """Darken the whole frame to shade/255 of its light (0 <= shade < 255)."""
-    if alike(target, target):
-        weight = shade / 255
-        _banded(lambda frame, same: numkong.scale(frame, alpha=weight, beta=0.0, out=same),
-                target, target)
+    if alike(target, target) and _ways["dim"] == "numkong":
+        _banded(functools.partial(_darken, weight=shade / 255), target, target)
     else:
         target.fill((shade, shade, shade), special_flags=pygame.BLEND_RGB_MULT)
+
+
+def alike(target: pygame.Surface, source: pygame.Surface) -> bool:
+    """Whether the two frames are laid out byte for byte alike, the whole of `target` to
+    draw: then the work here may be numkong's, on every core."""
+    return (target.get_size() == source.get_size()
+            and target.get_pitch() == source.get_pitch() == target.get_width() * 4
+            and _pixels_alike(target, source))
+
+
+def _pygame_copy(target: pygame.Surface, source: pygame.Surface) -> None:
+    """pygame's copy of frames laid out alike: SDL's blit where they are of one format (a
+    copy of memory), rows on every core where only the alpha mask differs (see above)."""
+    if target.get_masks() == source.get_masks():
+        target.blit(source, (0, 0))
+    else:
+        _rows(target, source)
+
+
+def _rows(target: pygame.Surface, source: pygame.Surface) -> None:
+    """`source` (the size of `target`) copied exactly onto `target`, a band of rows a core."""
+    width, height = target.get_size()
+    on_every_core([functools.partial(
+        pygame.transform.scale, source.subsurface(0, top, width, bottom - top),
+        (width, bottom - top), target.subsurface(0, top, width, bottom - top))
+        for top, bottom in pairwise(cuts(height)) if bottom > top])
 
 
 def _copy(source: memoryview, into: memoryview) -> None:
     numkong.scale(source, alpha=1.0, beta=0.0, out=into)  # exact, and without the GIL
 
 
-def alike(target: pygame.Surface, source: pygame.Surface) -> bool:
-    """Whether the two frames are laid out byte for byte alike, the whole of `target` to
-    draw: then the work here is numkong's, on every core."""
-    return (target.get_size() == source.get_size()
-            and target.get_pitch() == source.get_pitch() == target.get_width() * 4
-            and _pixels_alike(target, source))
+def _blend(kept: memoryview, shown: memoryview, weight: float) -> None:
+    numkong.blend(kept, shown, alpha=weight, beta=1 - weight, out=shown)
+
+
+def _darken(frame: memoryview, same: memoryview, weight: float) -> None:
+    numkong.scale(frame, alpha=weight, beta=0.0, out=same)
+
+
+#: numkong's kernel of each operation, on one band (the start-up check times them alone)
+KERNELS: dict[str, Work] = {"copy": _copy,
+                            "crossfade": functools.partial(_blend, weight=0.5),
+                            "dim": functools.partial(_darken, weight=0.5)}
 
 
 def _pixels_alike(target: pygame.Surface, source: pygame.Surface) -> bool:

@@ -1,7 +1,8 @@
 """Whole frames on the screen (showrunner.engine.wholeframe): a transition's still frame, a
-scene's layer, the attract loop's window and dip; the fast way on frames laid out alike,
-pygame's on any other, the same picture either way; and what wholeframe.py takes from numkong
-and from pygame's scale, pinned, so a release that changes it fails here, not on the floor."""
+scene's layer, the attract loop's window and dip; on frames laid out alike numkong's way or
+pygame's, whichever the start-up check chose (showrunner.engine.framepaths), pygame's on any
+other, the same picture every way; and what wholeframe.py takes from numkong and from pygame's
+scale, pinned, so a release that changes it fails here, not on the floor."""
 
 from __future__ import annotations
 
@@ -14,9 +15,21 @@ import pytest
 
 from showrunner.engine.render import init_headless
 from showrunner.engine.still import Still
-from showrunner.engine.wholeframe import alike, copy, crossfade, dim, hold, window
+from showrunner.engine.wholeframe import (
+    OPERATIONS,
+    alike,
+    copy,
+    crossfade,
+    dim,
+    hold,
+    use,
+    using,
+    ways,
+    window,
+)
 
 SIZE = (64, 36)
+WAYS = ["numkong", "pygame"]
 
 
 def noise(depth: int = 32, size: tuple[int, int] = SIZE) -> pygame.Surface:
@@ -28,11 +41,15 @@ def noise(depth: int = 32, size: tuple[int, int] = SIZE) -> pygame.Surface:
 
 
 def still_of(frame: pygame.Surface) -> pygame.Surface:
-    """The outgoing frame as a transition holds it, its alpha bytes all 0 (kept byte for
-    byte from a screen's unused ones)."""
+    """The outgoing frame as a transition holds it (`hold`, on the ways in force), from a
+    screen whose unused bytes are all 0: kept byte for byte, a still frame's alpha bytes are
+    0 unless a crossfade takes pygame's way."""
+    screen = noise()
+    with memoryview(screen.get_buffer()) as pixels:  # type: ignore[arg-type]
+        pixels[3::4] = bytes(SIZE[0] * SIZE[1])
+    screen.blit(frame, (0, 0))  # a blit onto a frame with no alpha leaves its 4th byte be
     still = Still().take(SIZE)
-    still.blit(frame, (0, 0))
-    still.fill((255, 255, 255, 0), special_flags=pygame.BLEND_RGBA_MIN)
+    hold(screen, still)
     return still
 
 
@@ -56,13 +73,20 @@ def test_the_display_and_its_still_frame_are_laid_out_alike():
     screen.set_clip(None)
 
 
+def every(way: str):
+    """Every whole-frame operation taking `way` (as the start-up check may choose)."""
+    return using(dict.fromkeys(OPERATIONS, way))
+
+
+@pytest.mark.parametrize("way", WAYS)
 @pytest.mark.parametrize("old", [1, 77, 128, 200, 254])
-def test_a_crossfade_is_the_same_picture_either_way(old):
+def test_a_crossfade_is_the_same_picture_every_way(old, way):
     outgoing, incoming = noise(), noise()
     fast, slow = incoming.copy(), pygame.Surface(SIZE, 0, 24)
     slow.blit(incoming, (0, 0))
     assert alike(fast, still_of(outgoing)) and not alike(slow, still_of(outgoing))
-    crossfade(fast, still_of(outgoing), old)
+    with every(way):
+        crossfade(fast, still_of(outgoing), old)
     crossfade(slow, still_of(outgoing), old)
     for a, b, was, comes in zip(rgb(fast), rgb(slow), rgb(outgoing), rgb(incoming),
                                 strict=True):
@@ -71,35 +95,71 @@ def test_a_crossfade_is_the_same_picture_either_way(old):
             assert abs(ca - exact) <= 2 and abs(cb - exact) <= 2  # of 255: unseen
 
 
+@pytest.mark.parametrize("way", WAYS)
 @pytest.mark.parametrize("depth", [32, 24])
-def test_the_still_frame_is_kept_and_shown_exactly(depth):
+def test_the_still_frame_is_kept_and_shown_exactly(depth, way):
     screen, frame = noise(depth), noise()
     kept = still_of(noise())
-    hold(frame, kept)
-    assert rgb(kept) == rgb(frame)
-    copy(screen, kept)
+    with every(way):
+        hold(frame, kept)
+        assert rgb(kept) == rgb(frame)
+        copy(screen, kept)
     assert rgb(screen) == rgb(frame)
 
 
+@pytest.mark.parametrize("way", WAYS)
 @pytest.mark.parametrize("depth", [32, 24])
-def test_a_layer_is_copied_whole_or_only_inside_the_clip(depth):
+def test_a_layer_is_copied_whole_or_only_inside_the_clip(depth, way):
     screen, layer = noise(depth), noise()
-    copy(screen, layer)
+    with every(way):
+        copy(screen, layer)
     assert rgb(screen) == rgb(layer)
     screen, part = noise(depth), pygame.Rect(5, 6, 20, 10)
     before = rgb(screen)
     screen.set_clip(part)
-    copy(screen, layer)
+    with every(way):
+        copy(screen, layer)
     assert rgb(screen) == [rgb(layer)[i] if part.collidepoint(i % SIZE[0], i // SIZE[0])
                            else before[i] for i in range(SIZE[0] * SIZE[1])]
 
 
-def test_a_layer_copied_into_a_frame_with_an_alpha_channel_leaves_it_opaque():
+@pytest.mark.parametrize("way", WAYS)
+def test_a_layer_copied_into_a_frame_with_an_alpha_channel_leaves_it_opaque(way):
     # a still frame a scene draws into: its text is then blended onto opaque pixels
     layer, still = noise(), still_of(noise())
-    copy(still, layer)
+    with every(way):
+        copy(still, layer)
     assert rgb(still) == rgb(layer)
     assert {still.get_at((x, y)).a for x in range(SIZE[0]) for y in range(SIZE[1])} == {255}
+
+
+@pytest.mark.parametrize(("copied", "blended"), [("numkong", "numkong"), ("numkong", "pygame"),
+                                                 ("pygame", "numkong"), ("pygame", "pygame")])
+def test_a_still_frame_is_kept_opaque_in_its_bytes_where_pygame_crossfades(copied, blended):
+    # pygame's crossfade is an alpha blit, which weighs each pixel by its alpha byte: a
+    # still frame kept byte for byte from the screen would have them all 0 (nothing blended)
+    with using({"copy": copied, "crossfade": blended}):
+        still = still_of(noise())
+    alphas = {still.get_at((x, y)).a for x in range(SIZE[0]) for y in range(SIZE[1])}
+    assert alphas == ({255} if blended == "pygame" else {0})
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("operation", ["copy", "hold", "crossfade", "dim"])
+def test_each_operation_takes_the_way_chosen_for_it(operation, way, monkeypatch):
+    calls: list[str] = []  # numkong's kernels called, from any core
+    for name in ("scale", "blend"):
+        real = getattr(numkong, name)
+        monkeypatch.setattr(numkong, name, lambda *args, _real=real, _name=name, **kwargs:
+                            calls.append(_name) or _real(*args, **kwargs))
+    screen, layer, still = noise(), noise(), still_of(noise())
+    run = {"copy": lambda: copy(screen, layer), "hold": lambda: hold(screen, still),
+           "crossfade": lambda: crossfade(screen, still, 100), "dim": lambda: dim(screen, 100)}
+    chosen = "copy" if operation == "hold" else operation  # a still frame kept is a copy
+    others = "pygame" if way == "numkong" else "numkong"
+    with using({**dict.fromkeys(OPERATIONS, others), chosen: way}):
+        run[operation]()
+    assert bool(calls) == (way == "numkong"), calls
 
 
 # the attract loop: a window into a larger picture, and the dip between pictures -------------
@@ -131,13 +191,15 @@ def test_a_window_is_drawn_only_inside_the_clip():
                            else before[i] for i in range(SIZE[0] * SIZE[1])]
 
 
+@pytest.mark.parametrize("way", WAYS)
 @pytest.mark.parametrize("shade", [0, 89, 128, 254])
-def test_a_dip_darkens_the_same_either_way(shade):
+def test_a_dip_darkens_the_same_every_way(shade, way):
     fast, slow = noise(), pygame.Surface(SIZE, 0, 24)
     slow.blit(fast, (0, 0))
     lit = rgb(fast)
     assert alike(fast, fast) and not alike(slow, slow)
-    dim(fast, shade)
+    with every(way):
+        dim(fast, shade)
     dim(slow, shade)
     for a, b, was in zip(rgb(fast), rgb(slow), lit, strict=True):
         for ca, cb, c in zip(a, b, was, strict=True):
@@ -174,6 +236,21 @@ def test_pygames_scale_at_the_same_size_copies_exactly_into_part_of_a_frame():
     assert pygame.image.tobytes(into, "RGB") == pygame.image.tobytes(rows, "RGB")
 
 
+def test_numkongs_kernels_can_be_left_serial_and_given_back():
+    # the stand-in for a CPU without AVX2 (framepaths.serial_kernels) and the tests' undoing
+    enabled = {name for name, on in numkong.get_capabilities().items() if on}
+    assert "serial" in enabled
+    try:
+        for name in enabled - {"serial"}:
+            numkong.disable_capability(name)
+        assert {name for name, on in numkong.get_capabilities().items() if on} == {"serial"}
+        test_numkong_blends_and_copies_bytes_in_place_through_memoryviews()  # the same bytes
+    finally:
+        for name in enabled - {"serial"}:
+            numkong.enable_capability(name)
+    assert {name for name, on in numkong.get_capabilities().items() if on} == enabled
+
+
 def test_numkong_keeps_the_references_it_is_given():
     # SimSIMD, numkong's predecessor, dropped a reference to None on every call with `out=`:
     # a display would have crashed after enough crossfades ("none_dealloc")
@@ -184,3 +261,12 @@ def test_numkong_keeps_the_references_it_is_given():
             numkong.blend(old, new, alpha=0.5, beta=0.5, out=new)
             numkong.scale(old, alpha=1.0, beta=0.0, out=new)
     assert (sys.getrefcount(None), sys.getrefcount(a), sys.getrefcount(b)) == before
+
+
+def test_a_way_that_is_not_one_is_refused_and_changes_nothing():
+    before = ways()
+    with pytest.raises(ValueError, match="no whole-frame operation"):
+        use({"blit": "pygame"})  # type: ignore[dict-item]
+    with pytest.raises(ValueError, match="numkong or pygame"):
+        use({"copy": "simd"})  # type: ignore[dict-item]
+    assert ways() == before

@@ -22,6 +22,7 @@ from showrunner.engine.display.inbox import Inbox
 from showrunner.engine.display.overlays import Overlays
 from showrunner.engine.display.upkeep import Upkeep
 from showrunner.engine.display.window import open_window
+from showrunner.engine.framepaths import choose
 from showrunner.engine.host import SceneHost
 from showrunner.engine.link import Link
 from showrunner.engine.memory import return_freed_surfaces
@@ -41,8 +42,10 @@ class Display(Inbox, Overlays, Upkeep):
     """One screen: its window, its link to the controller and the loop between them."""
 
     def open(self) -> tuple[pygame.Surface, SceneContext, SceneHost]:
-        """The window, the scenes' context and the scene host."""
+        """The window, the scenes' context and the scene host; whole frames take the ways
+        measured fastest on this host for this screen (showrunner.engine.framepaths)."""
         screen = open_window(self.o.size, self.o.fullscreen, self.o.output, self.o.vsync)
+        self.frame_paths = choose(screen)
         theme = Theme.load(self.o.theme or venue_file("theme.yaml"))
         ctx = SceneContext.create(screen.get_size(), theme, self.replica.views, self.clock.now_ms,
                                   video=self.video)

@@ -9,6 +9,7 @@ import pygame
 from showrunner.contract.playlist.schedule import Slot
 from showrunner.engine.clock import ShowClock
 from showrunner.engine.display.options import DisplayOptions, Timebase, first_address
+from showrunner.engine.framepaths import Timing
 from showrunner.engine.link import Link, Wake
 from showrunner.engine.media_gate import MediaGate
 from showrunner.engine.mediacache import MediaCache
@@ -63,6 +64,7 @@ class DisplayState:
         self.video = VideoDecoding(options.hwaccel)  # the scenes' (SceneContext.video)
         self._overlays: tuple[int, bool] | None = None
         self._prepare_at = math.inf  # (monotonic) when to make the next switch's full screen ready
+        self.frame_paths: dict[str, Timing] = {}  # whole frames' ways (Display.open)
 
     def stop(self, *_: object) -> None:
         self.running = False

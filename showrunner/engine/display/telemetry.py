@@ -10,6 +10,7 @@ from importlib.metadata import version
 import pygame
 
 from showrunner.engine.display.state import DisplayState
+from showrunner.engine.wholeframe import ways
 
 VERSION = version("showrunner")  # the installed package's, as pyproject.toml names it
 HEARTBEAT_EVERY_S = 5.0
@@ -28,8 +29,9 @@ class Telemetry(DisplayState):
     def heartbeat(self) -> None:
         """Version, frames presented a second since start (near 0 while the screen rests),
         frames dropped while moving (and video frames never shown), what plays, how video
-        is decoded, and while its playlists wait for media what is missing and how far the
-        download is."""
+        is decoded, the way each whole-frame operation takes (showrunner.engine.framepaths:
+        `copy=pygame crossfade=pygame dim=numkong`), and while its playlists wait for media
+        what is missing and how far the download is."""
         self.last_heartbeat = self.time.monotonic()
         if self.link is None:
             return
@@ -43,6 +45,7 @@ class Telemetry(DisplayState):
             "resync_reason": self.resync_reason,
             "clock_offset_ms": round(self.clock.fix.offset_ms),
             "video_decode": self.video.status,
+            "frame_paths": " ".join(f"{operation}={way}" for operation, way in ways().items()),
             **({"media": media} if (media := self.media.progress()) else {})})
 
     def send_screenshot(self, screen: pygame.Surface) -> None:
