@@ -1,10 +1,17 @@
 """Frame benchmark: p50/p99 update+draw time per scene at its busiest moment, 1080p and 4K.
 
 Prints one JSON object per scene and size: {"scene", "size", "frames", "p50_ms", "p99_ms",
-"change_p50_ms", "change_max_ms"}. Targets (one core, headless): p99 <= 4 ms at 1920x1080 and
+"change_p50_ms", "change_max_ms", "paths"}. Targets (headless): p99 <= 4 ms at 1920x1080 and
 <= 8 ms at 3840x2160. The change figures are the frames in which a new view document arrives
 (the scene rebuilds what it caches): they should fit a 60 Hz frame (16.7 ms), so an update
 never drops a frame. `--profile SCENE` prints a cProfile of that scene's frames instead.
+
+Before them: one object {"host": {"cpu", "simd", "numkong"}} (the CPU's model, its SIMD flags,
+numkong's kernels enabled), and for each size the start-up check a display makes
+(showrunner.engine.framepaths): {"frame_paths": size, then per operation {"way",
+"numkong_ms", "pygame_ms", "probed"}}; `paths` on each scene's line is the way each whole-frame
+operation took. `--numkong serial` leaves numkong only its serial kernels, as on a CPU without
+AVX2: the stand-in for such a machine on one that has it.
 """
 
 from __future__ import annotations
@@ -26,9 +33,11 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
+from showrunner.engine import framepaths
 from showrunner.engine.host import SceneHost
 from showrunner.engine.memory import return_freed_surfaces
 from showrunner.engine.render import SteppedClock, entered, init_headless
+from showrunner.engine.wholeframe import ways
 from showrunner.scenes.samples import BASE_MS, CASES, Case
 
 SIZES = ((1920, 1080), (3840, 2160))
@@ -111,6 +120,14 @@ def measure_transitions(kind: str, size: tuple[int, int], frames: int) -> list[f
     return times[:frames]
 
 
+def checked(size: tuple[int, int], timings: dict[str, framepaths.Timing]) -> dict[str, object]:
+    """The start-up check's figures at `size`, as JSON."""
+    return {"frame_paths": f"{size[0]}x{size[1]}",
+            **{operation: {"way": t.way, "numkong_ms": round(t.numkong_ms, 3),
+                           "pygame_ms": round(t.pygame_ms, 3), "probed": t.probed}
+               for operation, t in timings.items()}}
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -122,18 +139,28 @@ def main() -> int:
     parser.add_argument("--frames", type=int, default=600)
     parser.add_argument("--scene", action="append", help="only these scenes")
     parser.add_argument("--profile", metavar="SCENE", help="cProfile one scene at 4K")
+    parser.add_argument("--numkong", choices=("all", "serial"), default="all",
+                        help="serial: numkong's serial kernels only, as on a CPU without AVX2")
     args = parser.parse_args()
     busy = {c.scene: c for c in CASES if c.busy}
     return_freed_surfaces()  # as a display does: a full screen freed leaves the process
+    if args.numkong == "serial":
+        framepaths.serial_kernels()
     if args.profile:
+        framepaths.choose(init_headless(SIZES[1]))
         profiler = cProfile.Profile()
         profiler.enable()
         measure(busy[args.profile], SIZES[1], args.frames)
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
         return 0
+    print(json.dumps({"host": framepaths.host()}), flush=True)
+    chosen = {size: framepaths.choose(init_headless(size)) for size in SIZES}  # as a display
+    for size, timings in chosen.items():
+        print(json.dumps(checked(size, timings)), flush=True)
     for scene in args.scene or sorted(busy):
         for size in SIZES:
+            framepaths.choose(init_headless(size), chosen[size])
             times = measure(busy[scene], size, args.frames)
             changes = measure_changes(busy[scene], size, CHANGES)
             print(json.dumps({"scene": scene, "size": f"{size[0]}x{size[1]}",
@@ -141,16 +168,19 @@ def main() -> int:
                               "p50_ms": round(statistics.median(times), 3),
                               "p99_ms": round(percentile(times, 0.99), 3),
                               "change_p50_ms": round(statistics.median(changes), 3),
-                              "change_max_ms": round(max(changes), 3)}), flush=True)
+                              "change_max_ms": round(max(changes), 3),
+                              "paths": ways()}), flush=True)
     if not args.scene:
         for kind in ("crossfade", "slide"):
             for size in SIZES:
+                framepaths.choose(init_headless(size), chosen[size])
                 times = measure_transitions(kind, size, args.frames)
                 print(json.dumps({"scene": f"transition:{kind}", "size": f"{size[0]}x{size[1]}",
                                   "frames": len(times),
                                   "p50_ms": round(statistics.median(times), 3),
                                   "p99_ms": round(percentile(times, 0.99), 3),
-                                  "max_ms": round(max(times), 3)}), flush=True)
+                                  "max_ms": round(max(times), 3), "paths": ways()}),
+                      flush=True)
     pygame.quit()
     return 0
 

@@ -1,10 +1,12 @@
 """What a floor PC pays to present frames into a real X window (Xvfb), at rest and moving.
 
     python bench/present.py --json [--seconds 60] [--sizes 1920x1080,3840x2160]
-                            [--phases board,video]
+                            [--phases board,video] [--players 10] [--numkong serial]
 
 For each size: starts Xvfb on a free display number at that size, a real controller with a
-Slots tournament of ten players (one page of the leaderboard), and one display process
+Slots tournament of ten players (one page of the leaderboard; `--players 12` is the demo's
+night, two pages of six that turn every 10 s, the next drawn ahead while one rests, so `rest`
+holds a page turn every 10 s), and one display process
 fullscreen in the X server, reading the board through the real link. After the board has come
 in, `rest` runs `--seconds` with no score changes; `moving` runs `--seconds` while a score lifts
 the lowest player to the top every second, so rows keep sliding. For each: the display
@@ -22,6 +24,12 @@ dropped (due but never shown, the decoder or the loop late), CPU ms a frame and 
 30 fps frame's budget. Synthetic content decodes faster than camera footage of the same size;
 its CPU figures are a lower bound for real footage. Needs Xvfb (`apt-get install xvfb`,
 scripts/setup). Prints one JSON object with --json.
+
+Each size's figures also say what the display ran on: its SDL video driver, the CPU (model,
+SIMD flags, numkong's kernels enabled) and the way each whole-frame operation took after the
+display's start-up check (showrunner.engine.framepaths), with the check's figures.
+`--numkong serial` leaves the display's numkong only its serial kernels, as on a CPU without
+AVX2: the stand-in for such a machine on one that has it.
 """
 
 from __future__ import annotations
@@ -60,7 +68,14 @@ def cpu_seconds(pid: int) -> float:
 def child(args: argparse.Namespace) -> int:
     """Run one display with a thread that writes its frame count and longest frame to a file
     twice a second (the thread sleeps in between; its cost is in the figures)."""
+    import pygame
+
+    from showrunner.engine import framepaths
     from showrunner.engine.display import Display, DisplayOptions
+
+    if args.numkong == "serial":
+        framepaths.serial_kernels()
+    cpu = framepaths.host()
 
     class Measured(Display):
         longest = 0.0
@@ -90,7 +105,11 @@ def child(args: argparse.Namespace) -> int:
             tmp = stats.with_suffix(".tmp")
             tmp.write_text(json.dumps({
                 "frames": display.frames, "longest_ms": display.longest * 1000,
-                "dropped": display.video.dropped if args.video else display.dropped}))
+                "dropped": display.video.dropped if args.video else display.dropped,
+                "ran_on": {"video_driver": pygame.display.get_driver()
+                           if pygame.display.get_init() else "", **cpu,
+                           "frame_paths": {operation: str(timing) for operation, timing
+                                           in display.frame_paths.items()}}}))
             os.replace(tmp, stats)
             time.sleep(0.5)
 
@@ -120,6 +139,7 @@ class Phase:
         t0, cpu0, x0, s0 = self.began
         span, frames = t1 - t0, s1["frames"] - s0["frames"]
         per_frame = 1000 * (cpu1 - cpu0) / frames if frames else 0.0
+        self.ran_on = s1["ran_on"]
         return {"seconds": round(span, 1), "cpu_percent": round(100 * (cpu1 - cpu0) / span, 1),
                 "xvfb_cpu_percent": round(100 * (x1 - x0) / span, 1),
                 "fps": round(frames / span, 2),
@@ -149,7 +169,8 @@ class Operator:
         return ack
 
 
-def measure(size: tuple[int, int], seconds: float, phases: list[str]) -> dict[str, Any]:
+def measure(size: tuple[int, int], seconds: float, phases: list[str], numkong: str,
+            players: int = PLAYERS) -> dict[str, Any]:
     from controller.access.keys import issue_key
     from controller.application.child_process import ControllerProcess
     from controller.application.service import wall_clock_ms
@@ -169,10 +190,10 @@ def measure(size: tuple[int, int], seconds: float, phases: list[str]) -> dict[st
         result: dict[str, Any] = {"size": f"{size[0]}x{size[1]}"}
         if "board" in phases:
             result.update(asyncio.run(show(url, operator, screen_key, where, work, xvfb.pid,
-                                           seconds, display)))
+                                           seconds, display, numkong, players)))
         if "video" in phases:
             result["video"] = asyncio.run(play_video(url, screen_key, where, work, xvfb.pid,
-                                                     size, seconds, display))
+                                                     size, seconds, display, numkong))
         return result
     finally:
         for process in display:
@@ -184,7 +205,8 @@ def measure(size: tuple[int, int], seconds: float, phases: list[str]) -> dict[st
 
 
 async def show(url: str, operator: str, screen_key: str, where: str, work: Path, xvfb: int,
-               seconds: float, started: list[subprocess.Popen[bytes]]) -> dict[str, Any]:
+               seconds: float, started: list[subprocess.Popen[bytes]], numkong: str,
+               players: int) -> dict[str, Any]:
     """Seed the board, start the display, measure it at rest and then moving."""
     from controller.demo.night import PLAYERS as NAMES
 
@@ -192,7 +214,7 @@ async def show(url: str, operator: str, screen_key: str, where: str, work: Path,
     await mc.connect(url, operator)
     try:
         scores: dict[str, int] = {}
-        for i, name in enumerate(NAMES[:PLAYERS]):
+        for i, name in enumerate(NAMES[:players]):
             score = 18_000 - 700 * i
             card = f"{8_000_100 + i}"
             await mc.send("register_member", {"card": card, "display_name": name})
@@ -201,7 +223,7 @@ async def show(url: str, operator: str, screen_key: str, where: str, work: Path,
             await mc.send("slots.record_score", {"entry": entry, "score": score})
             scores[entry] = score
         stats = work / "stats.json"
-        display = spawn(url, screen_key, where, stats, [])
+        display = spawn(url, screen_key, where, stats, ["--numkong", numkong])
         started.append(display)
         await wait_for(stats)
         await asyncio.sleep(WARM_UP_S)
@@ -217,21 +239,21 @@ async def show(url: str, operator: str, screen_key: str, where: str, work: Path,
             await mc.send("slots.record_score", {"entry": low, "score": scores[low]})
             await asyncio.sleep(1.0)
         moving = await phase.stop()
-        return {"rest": rest, "moving": moving}
+        return {"rest": rest, "moving": moving, "ran_on": phase.ran_on}
     finally:
         await mc.sio.disconnect()
 
 
 async def play_video(url: str, screen_key: str, where: str, work: Path, xvfb: int,
                      size: tuple[int, int], seconds: float,
-                     started: list[subprocess.Popen[bytes]]) -> dict[str, Any]:
+                     started: list[subprocess.Popen[bytes]], numkong: str) -> dict[str, Any]:
     """A display of its own playing a 30 fps clip of the screen's size, measured."""
     from showrunner.video.clips import make_clip
 
     clip = make_clip(work / f"clip-{size[0]}x{size[1]}.mp4", size, VIDEO_FPS, 4 * VIDEO_FPS,
                      crf=20)
     stats = work / "video-stats.json"
-    display = spawn(url, screen_key, where, stats, ["--video", str(clip)])
+    display = spawn(url, screen_key, where, stats, ["--video", str(clip), "--numkong", numkong])
     started.append(display)
     await wait_for(stats)
     await asyncio.sleep(WARM_UP_S)
@@ -242,7 +264,7 @@ async def play_video(url: str, screen_key: str, where: str, work: Path, xvfb: in
     display.terminate()
     display.wait(10)
     return {"clip": f"{size[0]}x{size[1]} H.264 {VIDEO_FPS} fps, software decoding",
-            **result}
+            **result, "ran_on": phase.ran_on}
 
 
 def spawn(url: str, screen_key: str, where: str, stats: Path,
@@ -267,6 +289,10 @@ def main() -> int:
     parser.add_argument("--phases", default="board,video",
                         help="board (rest and moving), video, or both")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--players", type=int, choices=range(1, 13), default=PLAYERS,
+                        metavar="1..12", help="on the board (12: the demo's night, two pages)")
+    parser.add_argument("--numkong", choices=("all", "serial"), default="all",
+                        help="serial: numkong's serial kernels only, as on a CPU without AVX2")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--video", help=argparse.SUPPRESS)
     parser.add_argument("--controller", help=argparse.SUPPRESS)
@@ -276,7 +302,7 @@ def main() -> int:
         return child(args)
     phases = args.phases.split(",")
     results = [measure(tuple(int(v) for v in s.split("x")), args.seconds,  # type: ignore[arg-type]
-                       phases) for s in args.sizes.split(",")]
+                       phases, args.numkong, args.players) for s in args.sizes.split(",")]
     if args.json:
         print(json.dumps({"present": results}, indent=2))
     else:
