@@ -6,12 +6,12 @@ Prints one JSON object per scene and size: {"scene", "size", "frames", "p50_ms",
 (the scene rebuilds what it caches): they should fit a 60 Hz frame (16.7 ms), so an update
 never drops a frame. `--profile SCENE` prints a cProfile of that scene's frames instead.
 
-Before them: one object {"host": {"cpu", "simd", "numkong"}} (the CPU's model, its SIMD flags,
-numkong's kernels enabled), and for each size the start-up check a display makes
-(showrunner.engine.framepaths): {"frame_paths": size, then per operation {"way",
-"numkong_ms", "pygame_ms", "probed"}}; `paths` on each scene's line is the way each whole-frame
-operation took. `--numkong serial` leaves numkong only its serial kernels, as on a CPU without
-AVX2: the stand-in for such a machine on one that has it.
+Before them: one object {"host": {"cpu", "simd", "numkong", "video_driver"}} (the CPU's model,
+its SIMD flags, numkong's kernels enabled, SDL's video driver: dummy, headless), and for each
+size the start-up check a display makes (showrunner.engine.framepaths): {"frame_paths": size,
+then per operation {"way", "numkong_ms", "pygame_ms", "probed"}}; `paths` on each scene's line
+is the way each whole-frame operation took. `--numkong serial` leaves numkong only its serial
+kernels, as on a CPU without AVX2: the stand-in for such a machine on one that has it.
 """
 
 from __future__ import annotations
@@ -154,7 +154,9 @@ def main() -> int:
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
         return 0
-    print(json.dumps({"host": framepaths.host()}), flush=True)
+    init_headless(SIZES[0])
+    print(json.dumps({"host": {**framepaths.host(), "video_driver": pygame.display.get_driver()}}),
+          flush=True)
     chosen = {size: framepaths.choose(init_headless(size)) for size in SIZES}  # as a display
     for size, timings in chosen.items():
         print(json.dumps(checked(size, timings)), flush=True)
