@@ -184,10 +184,15 @@ def _banded(work: Work, source: pygame.Surface, into: pygame.Surface) -> None:
     """`work` on each band of whole rows of the two frames, a band a core."""
     pitch = into.get_pitch()
     with _pixels(source) as read, _pixels(into) as written:
-        on_every_core([functools.partial(work, read[top * pitch:bottom * pitch],
-                                         written[top * pitch:bottom * pitch])
+        on_every_core([functools.partial(_band, work, read, written, top * pitch, bottom * pitch)
                        for top, bottom in pairwise(cuts(into.get_height()))])
-        # the bands' views of the pixels went with the call: the surfaces unlock here
+    # the surfaces unlock here: each band's views were let go of inside its job, and a helper
+    # that holds on to its job a moment longer holds only these two, let go of now
+
+
+def _band(work: Work, read: memoryview, written: memoryview, start: int, stop: int) -> None:
+    with read[start:stop] as source, written[start:stop] as into:
+        work(source, into)
 
 
 def _pixels(surface: pygame.Surface) -> memoryview:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import os
 import sys
+from concurrent.futures import Executor, Future
 
 import numkong
 import pygame
 import pytest
 
+from showrunner.engine import cores
 from showrunner.engine.render import init_headless
 from showrunner.engine.still import Still
 from showrunner.engine.wholeframe import (
@@ -160,6 +162,32 @@ def test_each_operation_takes_the_way_chosen_for_it(operation, way, monkeypatch)
     with using({**dict.fromkeys(OPERATIONS, others), chosen: way}):
         run[operation]()
     assert bool(calls) == (way == "numkong"), calls
+
+
+def test_no_view_of_a_frames_pixels_outlives_the_call(monkeypatch):
+    # a helper may hold on to its job a moment after the job's result is set (the thread
+    # pool's worker deletes it only then): a band's view of the pixels held by the job kept
+    # the frame locked, and the frame's next blit failed ("Surfaces must not be locked
+    # during blit", seen in bench/frames.py's live heat at 4K on a loaded machine)
+    held: list[object] = []
+
+    class Lingering(Executor):
+        def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def]
+            done: Future = Future()
+            done.set_result(fn(*args, **kwargs))
+            held.append((fn, args))  # the job, not yet let go
+            return done
+
+    monkeypatch.setattr(cores, "_helpers", Lingering)
+    monkeypatch.setattr(cores, "CORES", 2)
+    screen, layer, still = noise(), noise(), still_of(noise())
+    with every("numkong"):
+        copy(screen, layer)
+        hold(screen, still)
+        crossfade(screen, still, 100)
+        dim(screen, 100)
+    assert held and not screen.get_locked() and not still.get_locked()
+    screen.blit(layer, (0, 0))
 
 
 # the attract loop: a window into a larger picture, and the dip between pictures -------------
