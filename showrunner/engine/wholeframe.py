@@ -15,10 +15,9 @@ numkong works on bytes, so both frames must be laid out alike: 4 bytes a pixel, 
 masks and row length, and the whole screen to draw (no clip). The 4th byte, the screen's
 unused one, is copied and blended like the others: nothing here reads it as alpha.
 
-A window into a larger picture, and a still frame copied to or from the screen (laid out alike
-but for its alpha mask, which SDL's blit converts, 3.5 to 6 ms at 4K), are copied a band of
-rows at a time by pygame's nearest-neighbour scale at the same size: an exact copy of the
-bytes that lets go of the GIL (pygame's blit keeps it), about 3 ms at 4K on two cores.
+A window into a larger picture is copied a band of rows at a time by pygame's
+nearest-neighbour scale at the same size: an exact copy of the bytes that lets go of the GIL
+(pygame's blit keeps it).
 """
 
 from __future__ import annotations
@@ -76,26 +75,21 @@ def copy(target: pygame.Surface, source: pygame.Surface) -> None:
     alpha channel (a still frame a scene draws into) takes pygame's blit, which leaves it
     opaque: the bytes would leave it the source's 4th byte, and pygame's blit onto a pixel of
     alpha 0 takes the source's pixel whole, its edges unblended."""
-    if target.get_masks()[3] or not alike(target, source):
-        target.blit(source, (0, 0))
-    elif _ways["copy"] == "numkong":
+    if _ways["copy"] == "numkong" and alike(target, source) and not target.get_masks()[3]:
         _banded(_copy, source, target)
     else:
-        _pygame_copy(target, source)
+        target.blit(source, (0, 0))
 
 
 def hold(screen: pygame.Surface, still: pygame.Surface) -> None:
     """Keep the frame just drawn on `screen` as the outgoing frame `still` (opaque; where a
     crossfade takes pygame's way, its alpha bytes too: see `crossfade`)."""
-    if not alike(screen, still):
-        still.blit(screen, (0, 0))  # a blit into an alpha channel leaves it opaque
-        return
-    if _ways["copy"] == "numkong":
+    if _ways["copy"] == "numkong" and alike(screen, still):
         _banded(_copy, screen, still)
+        if _ways["crossfade"] == "pygame":  # the screen's 4th byte, copied: made opaque
+            still.fill((0, 0, 0, 255), special_flags=pygame.BLEND_RGBA_MAX)
     else:
-        _pygame_copy(still, screen)
-    if _ways["crossfade"] == "pygame":  # the screen's 4th byte, copied: made opaque
-        still.fill((0, 0, 0, 255), special_flags=pygame.BLEND_RGBA_MAX)
+        still.blit(screen, (0, 0))  # a blit into an alpha channel leaves it opaque
 
 
 def crossfade(target: pygame.Surface, still: pygame.Surface, old: int) -> None:
@@ -135,15 +129,6 @@ def alike(target: pygame.Surface, source: pygame.Surface) -> bool:
     return (target.get_size() == source.get_size()
             and target.get_pitch() == source.get_pitch() == target.get_width() * 4
             and _pixels_alike(target, source))
-
-
-def _pygame_copy(target: pygame.Surface, source: pygame.Surface) -> None:
-    """pygame's copy of frames laid out alike: SDL's blit where they are of one format (a
-    copy of memory), rows on every core where only the alpha mask differs (see above)."""
-    if target.get_masks() == source.get_masks():
-        target.blit(source, (0, 0))
-    else:
-        _rows(target, source)
 
 
 def _rows(target: pygame.Surface, source: pygame.Surface) -> None:

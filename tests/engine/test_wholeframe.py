@@ -143,7 +143,8 @@ def test_a_still_frame_is_kept_opaque_in_its_bytes_where_pygame_crossfades(copie
     with using({"copy": copied, "crossfade": blended}):
         still = still_of(noise())
     alphas = {still.get_at((x, y)).a for x in range(SIZE[0]) for y in range(SIZE[1])}
-    assert alphas == ({255} if blended == "pygame" else {0})
+    # (pygame's copy is SDL's blit, which leaves a frame with an alpha channel opaque)
+    assert alphas == ({255} if "pygame" in (copied, blended) else {0})
 
 
 @pytest.mark.parametrize("way", WAYS)
