@@ -6,12 +6,14 @@ Prints one JSON object per scene and size: {"scene", "size", "frames", "p50_ms",
 (the scene rebuilds what it caches): they should fit a 60 Hz frame (16.7 ms), so an update
 never drops a frame. `--profile SCENE` prints a cProfile of that scene's frames instead.
 
-Before them: one object {"host": {"cpu", "simd", "numkong", "video_driver"}} (the CPU's model,
-its SIMD flags, numkong's kernels enabled, SDL's video driver: dummy, headless), and for each
+Before them: one object {"host": {"cpu", "simd", "numkong", "sdl", "video_driver"}} (the CPU's
+model, its SIMD flags, numkong's kernels enabled, the vector units SDL reports to pygame's
+blitters, SDL's video driver: dummy, headless), and for each
 size the start-up check a display makes (showrunner.engine.framepaths): {"frame_paths": size,
 then per operation {"way", "numkong_ms", "pygame_ms", "probed"}}; `paths` on each scene's line
-is the way each whole-frame operation took. `--numkong serial` leaves numkong only its serial
-kernels, as on a CPU without AVX2: the stand-in for such a machine on one that has it.
+is the way each whole-frame operation took. `--cpu no-avx2` runs as on a CPU without AVX2:
+numkong on its serial kernels and pygame on its SSE2 blitters (bench/no_avx2.py), the stand-in
+for such a machine on one that has it.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
+from bench import no_avx2
 from showrunner.engine import framepaths
 from showrunner.engine.host import SceneHost
 from showrunner.engine.memory import return_freed_surfaces
@@ -139,13 +142,14 @@ def main() -> int:
     parser.add_argument("--frames", type=int, default=600)
     parser.add_argument("--scene", action="append", help="only these scenes")
     parser.add_argument("--profile", metavar="SCENE", help="cProfile one scene at 4K")
-    parser.add_argument("--numkong", choices=("all", "serial"), default="all",
-                        help="serial: numkong's serial kernels only, as on a CPU without AVX2")
+    parser.add_argument("--cpu", choices=("host", "no-avx2"), default="host",
+                        help="no-avx2: numkong's serial kernels and pygame's SSE2 blitters, as "
+                        "on a CPU without AVX2 (bench/no_avx2.py)")
     args = parser.parse_args()
     busy = {c.scene: c for c in CASES if c.busy}
     return_freed_surfaces()  # as a display does: a full screen freed leaves the process
-    if args.numkong == "serial":
-        framepaths.serial_kernels()
+    if args.cpu == "no-avx2":
+        no_avx2.enter()
     if args.profile:
         framepaths.choose(init_headless(SIZES[1]))
         profiler = cProfile.Profile()

@@ -1,7 +1,7 @@
 """What a floor PC pays to present frames into a real X window (Xvfb), at rest and moving.
 
     python bench/present.py --json [--seconds 60] [--sizes 1920x1080,3840x2160]
-                            [--phases board,video] [--players 10] [--numkong serial]
+                            [--phases board,video] [--players 10] [--cpu no-avx2]
 
 For each size: starts Xvfb on a free display number at that size, a real controller with a
 Slots tournament of ten players (one page of the leaderboard; `--players 12` is the demo's
@@ -28,8 +28,9 @@ scripts/setup). Prints one JSON object with --json.
 Each size's figures also say what the display ran on: its SDL video driver, the CPU (model,
 SIMD flags, numkong's kernels enabled) and the way each whole-frame operation took after the
 display's start-up check (showrunner.engine.framepaths), with the check's figures.
-`--numkong serial` leaves the display's numkong only its serial kernels, as on a CPU without
-AVX2: the stand-in for such a machine on one that has it.
+`--cpu no-avx2` runs the display as on a CPU without AVX2: numkong on its serial kernels and
+pygame on its SSE2 blitters (bench/no_avx2.py), the stand-in for such a machine on one that has
+it.
 """
 
 from __future__ import annotations
@@ -70,11 +71,12 @@ def child(args: argparse.Namespace) -> int:
     twice a second (the thread sleeps in between; its cost is in the figures)."""
     import pygame
 
+    from bench import no_avx2
     from showrunner.engine import framepaths
     from showrunner.engine.display import Display, DisplayOptions
 
-    if args.numkong == "serial":
-        framepaths.serial_kernels()
+    if args.cpu == "no-avx2":
+        no_avx2.enter()
     cpu = framepaths.host()
 
     class Measured(Display):
@@ -169,7 +171,7 @@ class Operator:
         return ack
 
 
-def measure(size: tuple[int, int], seconds: float, phases: list[str], numkong: str,
+def measure(size: tuple[int, int], seconds: float, phases: list[str], cpu: str,
             players: int = PLAYERS) -> dict[str, Any]:
     from controller.access.keys import issue_key
     from controller.application.child_process import ControllerProcess
@@ -190,10 +192,10 @@ def measure(size: tuple[int, int], seconds: float, phases: list[str], numkong: s
         result: dict[str, Any] = {"size": f"{size[0]}x{size[1]}"}
         if "board" in phases:
             result.update(asyncio.run(show(url, operator, screen_key, where, work, xvfb.pid,
-                                           seconds, display, numkong, players)))
+                                           seconds, display, cpu, players)))
         if "video" in phases:
             result["video"] = asyncio.run(play_video(url, screen_key, where, work, xvfb.pid,
-                                                     size, seconds, display, numkong))
+                                                     size, seconds, display, cpu))
         return result
     finally:
         for process in display:
@@ -205,7 +207,7 @@ def measure(size: tuple[int, int], seconds: float, phases: list[str], numkong: s
 
 
 async def show(url: str, operator: str, screen_key: str, where: str, work: Path, xvfb: int,
-               seconds: float, started: list[subprocess.Popen[bytes]], numkong: str,
+               seconds: float, started: list[subprocess.Popen[bytes]], cpu: str,
                players: int) -> dict[str, Any]:
     """Seed the board, start the display, measure it at rest and then moving."""
     from controller.demo.night import PLAYERS as NAMES
@@ -223,7 +225,7 @@ async def show(url: str, operator: str, screen_key: str, where: str, work: Path,
             await mc.send("slots.record_score", {"entry": entry, "score": score})
             scores[entry] = score
         stats = work / "stats.json"
-        display = spawn(url, screen_key, where, stats, ["--numkong", numkong])
+        display = spawn(url, screen_key, where, stats, ["--cpu", cpu])
         started.append(display)
         await wait_for(stats)
         await asyncio.sleep(WARM_UP_S)
@@ -246,14 +248,14 @@ async def show(url: str, operator: str, screen_key: str, where: str, work: Path,
 
 async def play_video(url: str, screen_key: str, where: str, work: Path, xvfb: int,
                      size: tuple[int, int], seconds: float,
-                     started: list[subprocess.Popen[bytes]], numkong: str) -> dict[str, Any]:
+                     started: list[subprocess.Popen[bytes]], cpu: str) -> dict[str, Any]:
     """A display of its own playing a 30 fps clip of the screen's size, measured."""
     from showrunner.video.clips import make_clip
 
     clip = make_clip(work / f"clip-{size[0]}x{size[1]}.mp4", size, VIDEO_FPS, 4 * VIDEO_FPS,
                      crf=20)
     stats = work / "video-stats.json"
-    display = spawn(url, screen_key, where, stats, ["--video", str(clip), "--numkong", numkong])
+    display = spawn(url, screen_key, where, stats, ["--video", str(clip), "--cpu", cpu])
     started.append(display)
     await wait_for(stats)
     await asyncio.sleep(WARM_UP_S)
@@ -291,8 +293,9 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--players", type=int, choices=range(1, 13), default=PLAYERS,
                         metavar="1..12", help="on the board (12: the demo's night, two pages)")
-    parser.add_argument("--numkong", choices=("all", "serial"), default="all",
-                        help="serial: numkong's serial kernels only, as on a CPU without AVX2")
+    parser.add_argument("--cpu", choices=("host", "no-avx2"), default="host",
+                        help="no-avx2: numkong's serial kernels and pygame's SSE2 blitters, as "
+                        "on a CPU without AVX2 (bench/no_avx2.py)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--video", help=argparse.SUPPRESS)
     parser.add_argument("--controller", help=argparse.SUPPRESS)
@@ -302,7 +305,7 @@ def main() -> int:
         return child(args)
     phases = args.phases.split(",")
     results = [measure(tuple(int(v) for v in s.split("x")), args.seconds,  # type: ignore[arg-type]
-                       phases, args.numkong, args.players) for s in args.sizes.split(",")]
+                       phases, args.cpu, args.players) for s in args.sizes.split(",")]
     if args.json:
         print(json.dumps({"present": results}, indent=2))
     else:

@@ -150,8 +150,9 @@ def _kernel_alone(operation: str) -> float:
 
 
 def host() -> dict[str, str | list[str]]:
-    """The CPU (model and the SIMD flags that matter here) and numkong's kernels enabled, for
-    the log and the benches' figures."""
+    """The CPU (model and the SIMD flags that matter here), numkong's kernels enabled and the
+    vector units SDL reports (pygame's blitters choose by them), for the log and the benches'
+    figures."""
     model, flags = "unknown CPU", set[str]()
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -162,8 +163,9 @@ def host() -> dict[str, str | list[str]]:
                 flags = set(value.split())
     except OSError:
         pass
+    sdl = pygame.system.get_cpu_instruction_sets()
     return {"cpu": model, "simd": [flag for flag in SIMD_FLAGS if flag in flags],
-            "numkong": kernels()}
+            "numkong": kernels(), "sdl": [name for name, on in sdl.items() if on]}
 
 
 def kernels() -> list[str]:
@@ -173,7 +175,7 @@ def kernels() -> list[str]:
 
 def serial_kernels() -> None:
     """numkong's serial kernels only, in this process: the stand-in for a CPU without AVX2
-    (the benches' `--numkong serial`)."""
+    (the benches' `--cpu no-avx2`, bench/no_avx2.py)."""
     for name in kernels():
         if name != "serial":
             numkong.disable_capability(name)
