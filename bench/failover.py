@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import random
@@ -40,13 +39,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import socketio
 
 from controller.application.child_process import ROOT
 from controller.application.settings import CONFIG_DIR_ENV
 from controller.store.target import open_log
 from showrunner.engine.link import Link, LinkStatus, LinkTimings
 from tests.support.live import Client, LiveController
+from tests.support.persistent_mc import PersistentMC, keep_registering
 from tests.support.ports import free_port
 from tests.support.postgres import start_cluster
 from tests.support.wildcard import freeze_when_bins_close, write_wildcard_config
@@ -54,7 +53,6 @@ from tests.support.wildcard import freeze_when_bins_close, write_wildcard_config
 TIMINGS = LinkTimings(connect_s=1.5, call_s=1.5, ping_every_s=1.0, backoff_first_s=0.2,
                       backoff_max_s=1.0)
 CLAIMANTS = ("9000001", "9000002", "9000003")
-
 
 
 class PC:
@@ -76,53 +74,15 @@ class PC:
 
 
 async def said(process: LiveController, text: str, timeout: float) -> None:
+    """Wait for `text` in the process's output; fail at once if it ended without saying it
+    (a killed leader started again as the standby that refused the log)."""
     deadline = time.monotonic() + timeout
     while not any(text in line for line in process.output):
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"never said {text!r}:\n{''.join(process.output)}")
+        ended = process.process is None or process.process.poll() is not None
+        if ended or time.monotonic() > deadline:
+            why = "ended" if ended else f"did not say {text!r} in {timeout} s"
+            raise RuntimeError(f"the controller {why}:\n{''.join(process.output)}")
         await asyncio.sleep(0.05)
-
-
-class MC:
-    """The MC's console: commands one after the other, each sent again elsewhere until acked."""
-
-    def __init__(self, addresses: list[str], key: str) -> None:
-        self.addresses, self.key = addresses, key
-        self.at = 0
-        self.client: Client | None = None
-        self.acked: dict[str, int] = {}
-
-    async def send(self, type_: str, payload: dict[str, Any], command_id: str) -> dict[str, Any]:
-        while True:
-            try:
-                if self.client is None:
-                    self.client = Client(self.addresses[self.at], "operator", self.key)
-                    await asyncio.wait_for(self.client.connect(), 3)
-                ack = await asyncio.wait_for(self.client.send(type_, payload, command_id), 3)
-            except (TimeoutError, OSError, socketio.exceptions.SocketIOError):
-                ack = {"ok": False, "error": {"code": "unreachable"}}
-            if ack["ok"] or ack["error"]["code"] not in ("unreachable", "not_leader"):
-                if ack["ok"]:
-                    self.acked[command_id] = ack["seq"]
-                return ack
-            await self.drop()
-            self.at = (self.at + 1) % len(self.addresses)
-            await asyncio.sleep(0.1)
-
-    async def drop(self) -> None:
-        if self.client is not None:
-            client, self.client = self.client, None
-            with contextlib.suppress(TimeoutError, OSError, socketio.exceptions.SocketIOError):
-                await asyncio.wait_for(client.close(), 1)
-
-
-async def keep_sending(mc: MC, rate: float, stop: asyncio.Event) -> None:
-    n = 0
-    while not stop.is_set():
-        n += 1
-        await mc.send("register_member", {"card": f"{8_000_000 + n}",
-                                          "display_name": f"Guest {n}"}, f"bench-{n}")
-        await asyncio.sleep(1 / rate)
 
 
 def in_claim(doc: dict[str, Any]) -> bool:
@@ -168,7 +128,7 @@ async def run(kills: int, displays: int, rate: float, seed: int) -> dict[str, An
                      for n in range(displays)]
             for link in links:
                 link.start()
-            mc = MC(addresses, keys["operator"])
+            mc = PersistentMC(addresses, keys["operator"])
             for card in CLAIMANTS:
                 assert (await mc.send("register_member", {"card": card, "display_name":
                                       f"Claimant {card[-1]}"}, f"member-{card}"))["ok"]
@@ -182,7 +142,7 @@ async def run(kills: int, displays: int, rate: float, seed: int) -> dict[str, An
             deadline_ms = drawn["events"][0]["data"]["claim_deadline_ms"]
             await mc.client.wait_view("draw:wildcard", in_claim, timeout=30)
             stop = asyncio.Event()
-            sender = asyncio.create_task(keep_sending(mc, rate, stop))
+            sender = asyncio.create_task(keep_registering(mc, rate, stop, prefix="bench"))
             takeovers, offline, kept = [], [], []
             leading = 0
             for kill in range(kills):

@@ -293,7 +293,21 @@ class StoredLog(ABC):
         issued, a person no event added). With `after`, only the links of the events after
         it are followed (a start from a snapshot at `after` that the chain holds: its links
         were checked when it was written, and `audit verify` follows them all); the keys and
-        users tables are still compared with every event that issued or changed one."""
+        users tables are still compared with every event that issued or changed one.
+
+        Read in one snapshot of the log (`_one_snapshot`): another controller may be appending
+        (a standby's start, the console's "Verify the chain now"), and a command it commits
+        between two of these reads would otherwise show as events without their ack, or a key
+        no event issued: a live append taken for tampering."""
+        with self._one_snapshot():
+            return self._first_broken_link(after)
+
+    @abstractmethod
+    def _one_snapshot(self) -> contextlib.AbstractContextManager[None]:
+        """A read-only transaction in which every read sees the log as one commit left it
+        (each store's own way); the connection's own when it holds one already."""
+
+    def _first_broken_link(self, after: int) -> tuple[int, str] | None:
         acks = links.acks_by_seq(self._acks_after(after))
         keys: dict[str, tuple[str, str, bool]] = {}
         people: dict[str, tuple[str, bool]] = {}

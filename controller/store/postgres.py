@@ -10,6 +10,7 @@ database is made at the current log format; PostgreSQL logs have no older format
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -190,6 +191,22 @@ class PostgresEventLog(StoredLog):
 
         return self._append(command_id, actor, at_ms, events, ack, principal, digest, also,
                             first, last)
+
+    @contextlib.contextmanager
+    def _one_snapshot(self) -> Iterator[None]:
+        """A REPEATABLE READ, READ ONLY transaction: every statement in it sees the snapshot
+        its first one took, whatever other controllers commit meanwhile. A check may hold it
+        for seconds between its pages of events, so the idle-in-transaction limit that fences a
+        frozen leader's append (`Lease.prepare`) is lifted for it alone (`SET LOCAL`)."""
+        if self._db.in_transaction:
+            yield
+            return
+        self._db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        try:
+            self._db.execute("SET LOCAL idle_in_transaction_session_timeout = 0")
+            yield
+        finally:
+            self._roll_back()  # nothing written: it only ends the read
 
     def _events_after(self, columns: str, after: int, until: int = END) -> Iterator[Any]:
         """A page of `PAGE` events at a time, by seq: a replay of millions of events, or a

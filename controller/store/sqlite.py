@@ -8,8 +8,9 @@ orphaned file untouched, and upgrading an older log format in place when the fil
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -148,6 +149,20 @@ class EventLog(StoredLog):
         transaction. Key events update the `principals` projection in the same transaction;
         `also`: statements run in it too (a user's row beside its event)."""
         return self._append(command_id, actor, at_ms, events, ack, principal, digest, also)
+
+    @contextlib.contextmanager
+    def _one_snapshot(self) -> Iterator[None]:
+        """A deferred transaction: in WAL mode its first read fixes the snapshot every later
+        read sees, while the writer goes on appending (readers never wait for it). A read-only
+        connection (`open_read_only`) holds one for its whole life already."""
+        if self._db.in_transaction:
+            yield
+            return
+        self._db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self._roll_back()  # nothing written: it only ends the read
 
     def _acks_after(self, after: int) -> Iterable[AckRow]:
         return self._db.execute(

@@ -18,6 +18,7 @@ from controller.promotions.tournament.events import (
     TournamentStageClosed,
 )
 from controller.store.target import LogAt, open_log
+from controller.store.writes import write_command
 
 CHUNK = 5000  # events per bulk append
 BENCH = Principal("operator", "bench", "key:bench")
@@ -67,5 +68,24 @@ def write_log(db: LogAt, events: list[DomainEvent], at_ms: int, prefix: str = "b
             chunk = events[first:first + CHUNK]
             log.append(f"{prefix}-{first}", "bench", at_ms, [e.record() for e in chunk],
                        {"ok": True}, principal=BENCH.id, digest=f"{prefix}-{first}")
+    finally:
+        log.close()
+
+
+def write_members(db: LogAt, count: int, at_ms: int, first: int = 0) -> None:
+    """`count` commands of one `MemberRegistered` each (ids `member-N`), in one transaction
+    through the store's own `write_command`: the chain and acks as that many appends make
+    them, a command and an ack an event as on a real night, made in seconds rather than an
+    fsync each."""
+    log = open_log(db)
+    try:
+        conn = log._db
+        conn.execute(log._dialect.begin)
+        tail = (log.last_seq, log.last_hash)
+        for m in range(first, first + count):
+            event = MemberRegistered(card_of(m), f"Player{m} S.", True, [])
+            tail = write_command(conn, tail, f"member-{m}", "bench", at_ms, [event.record()],
+                                 {"ok": True}, BENCH.id, f"member-{m}")
+        conn.execute("COMMIT")
     finally:
         log.close()
