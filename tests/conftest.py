@@ -1,6 +1,6 @@
 """Test-wide settings: pygame runs headless everywhere in the suite, property tests have no
-deadline, and every test may ask for `log_at` (a log on each store, tests/support/stores.py)
-and the PostgreSQL fixtures."""
+deadline, and every test may ask for `log_at` (a log on each store, tests/support/stores.py),
+the PostgreSQL fixtures and `small_disk` (a real tmpfs, tests/support/disk.py)."""
 
 import os
 
@@ -14,4 +14,4 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 settings.register_profile("showrunner", deadline=None)
 settings.load_profile("showrunner")
 
-pytest_plugins = ["tests.support.stores"]
+pytest_plugins = ["tests.support.stores", "tests.support.disk"]

@@ -16,21 +16,32 @@ import signal
 
 import psycopg
 
+from controller.application.background import DONE, forever
+from controller.application.faults import FaultLog
 from controller.store.lease import RENEW_S, Lease
 
 logger = logging.getLogger(__name__)
 
 
 async def keep_leading(lease: Lease) -> None:
-    while True:
-        await asyncio.sleep(RENEW_S)
+    """Renew the lease every `RENEW_S` until it is lost, then stop this process."""
+    renewing = FaultLog(logger, "Renewing the leader lease")
+
+    async def turn() -> object:
         try:
             renewed = await asyncio.to_thread(lease.renew)
         except psycopg.Error as exc:  # the database cannot be reached: lead on while it lasts
-            logger.warning("the leader lease could not be renewed: %s", exc)
+            renewing.failed(exc)
             renewed = lease.holds()
+        else:
+            renewing.succeeded()
         if not renewed or not lease.holds():
             print("stepped down: this controller no longer leads the show's log; another "
                   "controller does (or none can reach the database)", flush=True)
             os.kill(os.getpid(), signal.SIGTERM)
-            return
+            return DONE
+        await asyncio.sleep(RENEW_S)
+        return None
+
+    await asyncio.sleep(RENEW_S)
+    await forever("The leader lease", turn, logger, retry_s=RENEW_S, retry_max_s=RENEW_S)

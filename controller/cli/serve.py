@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import multiprocessing
 import os
 import signal
@@ -20,6 +21,7 @@ from controller.access.addresses import TrustedProxies
 from controller.access.attempts import KeyLimit
 from controller.access.logins import LoginPolicy
 from controller.application import snapshots
+from controller.application.background import start
 from controller.application.heap import keep_replayed_state
 from controller.application.loopwatch import watch_from_env
 from controller.application.service import wall_clock_ms
@@ -41,6 +43,7 @@ from controller.store.lock import writer_lock
 from controller.store.sqlite import StoreError
 from controller.store.target import LogAt, db_arg, files_of, is_database, open_log, shown
 
+logger = logging.getLogger(__name__)
 SHUTDOWN_S = 0.3  # what a request still running at shutdown gets (pages were closed first)
 PARENT_CHECK_S = 0.5
 
@@ -328,8 +331,9 @@ async def _run_server(app: web.Application, args: argparse.Namespace, parent: in
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    watch = (asyncio.create_task(_stop_when_orphaned(parent, stop)) if parent is not None
-             else None)
+    watch = (start("Watching for the end of the process that started this one",
+                   _stop_when_orphaned(parent, stop), logger, ends=True)
+             if parent is not None else None)
     limits = limits_of_args(args)
     app[limits_key] = limits
     runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=SHUTDOWN_S,

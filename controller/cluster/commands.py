@@ -7,7 +7,6 @@ id), and pushes the ack to the reply list. A page on a fan-out process so gets t
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import logging
@@ -17,13 +16,14 @@ from typing import Any
 import redis.asyncio
 
 from controller.access.keys import Principal
-from controller.application.faults import FaultLog
+from controller.application.background import forever
 from controller.cluster.queue import MessageQueue
 from controller.domain.errors import refusal
 from controller.realtime.hub import Hub
 
 ANSWER_S = 5
 REPLY_KEPT_S = 60
+REDIS_RETRY_MAX_S = 2.0  # Redis away for a while: tried again this often
 log = logging.getLogger(__name__)
 NOT_RUN = refusal(
     "owner_unavailable", "The controller that owns the show did not answer, so nothing was "
@@ -62,24 +62,23 @@ class CommandRelay:
 async def serve_commands(hub: Hub, queue: MessageQueue) -> None:
     """The owner's side: run the commands fan-out processes relay, one at a time, in order."""
     client = redis.asyncio.Redis.from_url(queue.url, socket_timeout=2 * ANSWER_S)
-    faults = FaultLog(log, "Commands relayed by fan-out processes (Redis)")
-    while True:
-        try:
-            popped = await client.blpop([_requests(queue)], timeout=1)
-        except redis.RedisError as exc:  # Redis away: try again, the owner's own pages go on
-            faults.failed(exc)
-            await asyncio.sleep(1)
-            continue
-        faults.succeeded()
+
+    async def turn() -> None:
+        """The next relayed command, run and answered. Redis away raises (`forever` logs it
+        and tries again within `REDIS_RETRY_MAX_S`; the owner's own pages go on)."""
+        popped = await client.blpop([_requests(queue)], timeout=1)
         if popped is None:
-            continue
+            return
         try:
             request = json.loads(popped[1])
             ack = await hub.execute(request["envelope"], Principal(**request["principal"]))
         except Exception:  # a relayed command must not stop the owner from serving the next
             log.exception("a command relayed by a fan-out process failed")
-            continue
+            return
         async with client.pipeline() as pipe:
             await pipe.rpush(request["reply_to"], json.dumps(ack))
             await pipe.expire(request["reply_to"], REPLY_KEPT_S)
             await pipe.execute()
+
+    await forever("Commands relayed by fan-out processes (Redis)", turn, log, retry_s=0.5,
+                  retry_max_s=REDIS_RETRY_MAX_S)

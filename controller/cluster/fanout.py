@@ -24,7 +24,7 @@ from aiohttp import web
 
 from controller.access.addresses import TrustedProxies
 from controller.access.attempts import KeyAttempts
-from controller.application.faults import FaultLog
+from controller.application.background import forever, start
 from controller.application.features import build_features
 from controller.application.heap import keep_replayed_state
 from controller.application.service import Service, wall_clock_ms
@@ -139,8 +139,9 @@ def _follow_log(db_path: LogAt, sio: WireServer, queue: MessageQueue):
         hub.fanout.start()  # this process's own sends: session cuts, views a screen now needs
         appended = Appended.for_log(db_path)
         every_s = FOLLOW_NOTIFIED_S if is_database(db_path) else FOLLOW_S
-        tasks = [asyncio.create_task(_keep_following(hub, appended, every_s)),
-                 asyncio.create_task(telemetry.keep_alive())]
+        tasks = [start("Following the owner's log",
+                       _keep_following(hub, appended, every_s), log),
+                 start("Telling Redis this process is alive", telemetry.keep_alive(), log)]
         yield
         await cancel(tasks)
         await appended.close()
@@ -155,12 +156,10 @@ def _follow_log(db_path: LogAt, sio: WireServer, queue: MessageQueue):
 async def _keep_following(hub: Hub, appended: Appended, every_s: float) -> None:
     """Follow the log for ever, pulling when woken and at least every `every_s`: a read that
     fails (the disk, the database) is logged and tried again."""
-    faults = FaultLog(log, "Following the owner's log")
-    while True:
-        try:
-            await follow(hub)
-        except Exception as exc:
-            faults.failed(exc)
-        else:
-            faults.succeeded()
+
+    async def turn() -> None:
+        await follow(hub)
         await appended.wait(every_s)
+
+    await forever("Following the owner's log", turn, log, retry_s=every_s,
+                  retry_max_s=max(every_s, 1.0))

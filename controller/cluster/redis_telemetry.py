@@ -10,14 +10,17 @@ fans views out; a `/screens` report reads all screens in two round trips, not th
 
 from __future__ import annotations
 
-import asyncio
 import json
+import logging
 from typing import Any
 
 import redis.asyncio
 
+from controller.application.background import forever
 from controller.cluster.queue import ALIVE_S, MessageQueue
 from controller.realtime.telemetry import heartbeat_fields, screenshot_jpeg
+
+log = logging.getLogger(__name__)
 
 
 class RedisTelemetry:
@@ -40,10 +43,11 @@ class RedisTelemetry:
         await self.redis.set(self._alive(self.queue.process), 1, ex=ALIVE_S)
 
     async def keep_alive(self) -> None:
+        """Say this process is alive every third of `ALIVE_S`, Redis away or not (a failure
+        is logged and tried again), until the process stops."""
         try:
-            while True:
-                await self.alive()
-                await asyncio.sleep(ALIVE_S / 3)
+            await forever("Telling Redis this process is alive", self.alive, log,
+                          every_s=ALIVE_S / 3, retry_s=ALIVE_S / 6, retry_max_s=ALIVE_S / 3)
         finally:
             await self.redis.aclose()
 

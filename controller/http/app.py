@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from aiohttp import web
@@ -21,6 +22,7 @@ from aiohttp import web
 from controller.access.addresses import TrustedProxies
 from controller.access.attempts import KeyAttempts, KeyLimit
 from controller.access.logins import REHEARSAL_COOKIE, LoginPolicy, Logins
+from controller.application.background import Turn, start, start_loop
 from controller.application.configs import record_configs
 from controller.application.features import build_features
 from controller.application.heap import keep_replayed_state
@@ -73,6 +75,7 @@ from controller.store.target import LogAt, files_of, open_log
 from controller.store.wakeup import Appended
 
 WEB_DIR = Path(__file__).resolve().parents[1] / "web"
+logger = logging.getLogger(__name__)
 db_path_key: web.AppKey[LogAt] = web.AppKey("db_path")
 
 
@@ -184,14 +187,16 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
             sio.register_namespace(namespace)
         devices.publish()  # every device key, offline until it connects
         hub.fanout.start()
-        tasks = [asyncio.create_task(_prepare_payloads(service.show))]
+        tasks = [start("Preparing the commands' payload checkers",
+                       _prepare_payloads(service.show), logger, ends=True)]
         appended: Appended | None = None
         if leader.prepared:
             leader.start()
         else:
             assert lease is not None
             appended = Appended.for_log(app[db_path_key])
-            tasks.append(asyncio.create_task(stand_by(hub, lease, appended, leader.take_over)))
+            tasks.append(start("Standing by", stand_by(hub, lease, appended, leader.take_over),
+                               logger, ends=True))
         yield
         await cancel(tasks)
         if appended is not None:
@@ -241,15 +246,18 @@ class Leader:
             raise NotLeader("")
         hub = self.hub
         assert self.snapshots is not None
-        self.tasks += [asyncio.create_task(hub.run_clock()),
-                       asyncio.create_task(_watch_log(hub, self.checkpointer, self.snapshots)),
-                       asyncio.create_task(publish_live(hub, self.live_credits))]
+        self.tasks += [start("The clock (reveals, expiries)", hub.run_clock(), logger),
+                       *watch_log(hub, self.checkpointer, self.snapshots),
+                       start("The live heat's views", publish_live(hub, self.live_credits), logger)]
         if self.playlists is not None:
-            self.tasks.append(asyncio.create_task(watch_playlists(hub, self.playlists)))
+            self.tasks.append(start("The playlists' watch",
+                                    watch_playlists(hub, self.playlists), logger))
         if self.lease is not None:
-            self.tasks.append(asyncio.create_task(keep_leading(self.lease)))
+            self.tasks.append(start("The leader lease", keep_leading(self.lease), logger,
+                                    ends=True))  # once lost: it stops this process
         if self.sharing is not None:
-            self.tasks += [asyncio.create_task(task) for task in self.sharing.beside(self.hub)]
+            self.tasks += [start("Sharing the show with fan-out processes", task, logger)
+                           for task in self.sharing.beside(self.hub)]
 
     def take_over(self) -> None:
         """The lease is this controller's now: lead from the state it kept, without a restart
@@ -258,15 +266,18 @@ class Leader:
         self.start()
 
     async def stop(self) -> None:
+        """A clean stop: the end anchored, the state kept, the lease given up, each tried
+        whatever became of the others (a full disk must not keep the standby waiting)."""
         await cancel(self.tasks)
         if not self.prepared:
             return
-        if self.checkpointer is not None:
-            self.checkpointer.now(self.hub.service.clock())  # clean shutdown: the end anchored
-        assert self.snapshots is not None
-        self.snapshots.close()  # the next start replays nothing
-        if self.lease is not None:
-            await asyncio.to_thread(self.lease.step_down)  # a standby leads at once, not in 3 s
+        snapshots, checkpointer = self.snapshots, self.checkpointer
+        assert snapshots is not None
+        if checkpointer is not None:
+            _at_stop("the last signed checkpoint", checkpointer.now, self.hub.service.clock())
+        _at_stop("the snapshot of the state", snapshots.close)  # the next start replays nothing
+        if self.lease is not None:  # a standby leads at once, not in 3 s
+            await asyncio.to_thread(_at_stop, "giving the lease up", self.lease.step_down)
 
 
 async def _prepare_payloads(show: Show) -> None:
@@ -305,19 +316,38 @@ def _close_connections(sio: WireServer):
 
 
 WATCH_S = 0.5
+WATCH_RETRY_MAX_S = 10.0  # a job of the log's watch failing for a while is tried this often
 
 
-async def _watch_log(hub: Hub, checkpointer: Checkpointer | None,
-                     snapshots: Snapshots) -> None:
-    """Fold keys issued or revoked by the `key` command while running (a revoked key is
-    refused from its next connect: authentication reads the keys table), sign a checkpoint
-    every N events and write a snapshot at its cadence."""
-    while True:
-        hub.publish(hub.catch_up())  # a key revoked at the shell: its sessions are cut now
-        if checkpointer is not None:
-            checkpointer.maybe(hub.service.clock())
+def watch_log(hub: Hub, checkpointer: Checkpointer | None,
+              snapshots: Snapshots) -> list[asyncio.Task[None]]:
+    """Every `WATCH_S`: fold keys issued or revoked by the `key` command while running (a
+    revoked key's sessions are cut now; authentication reads the keys table), sign a
+    checkpoint every N events, write a snapshot at its cadence. Three tasks, so that one
+    failing (a checkpoint on a full disk) holds back neither of the others."""
+
+    async def fold_foreign() -> None:
+        hub.publish(hub.catch_up())
+
+    async def snapshot() -> None:
         snapshots.maybe()
-        await asyncio.sleep(WATCH_S)
+
+    jobs: list[tuple[str, Turn]] = [("Following keys issued or revoked at the shell",
+                                     fold_foreign), ("Snapshots of the state", snapshot)]
+    if checkpointer is not None:
+        async def checkpoint() -> None:
+            checkpointer.maybe(hub.service.clock())
+
+        jobs.append(("Signed checkpoints of the log", checkpoint))
+    return [start_loop(what, job, logger, every_s=WATCH_S, retry_s=WATCH_S,
+                       retry_max_s=WATCH_RETRY_MAX_S) for what, job in jobs]
+
+
+def _at_stop(what: str, action: Callable[..., object], *args: object) -> None:
+    try:
+        action(*args)
+    except Exception:
+        logger.exception("at the stop, %s failed", what)
 
 
 SCREEN_READERS = frozenset({"technician", "operator", "auditor"})

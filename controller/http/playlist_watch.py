@@ -15,6 +15,7 @@ import uuid
 from pathlib import Path
 
 from controller.access.keys import Principal
+from controller.application.background import forever
 from controller.http.client import assign_payload
 from controller.realtime.hub import Hub
 
@@ -35,13 +36,17 @@ def _digests(directory: Path) -> dict[str, str]:
 
 async def watch_playlists(hub: Hub, directory: Path) -> None:
     seen = _digests(directory)
-    while True:
-        await asyncio.sleep(POLL_S)
+
+    async def turn() -> None:
+        nonlocal seen
         now = _digests(directory)
         for name, digest in now.items():
             if seen.get(name) != digest:
                 await reload(hub, directory / name)
         seen = now
+
+    await asyncio.sleep(POLL_S)
+    await forever("The playlists' watch", turn, log, every_s=POLL_S, retry_s=POLL_S)
 
 
 async def reload(hub: Hub, path: Path) -> None:

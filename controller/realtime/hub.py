@@ -7,7 +7,6 @@ receives which view is controller/realtime/subscriptions.py.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Iterable
 from functools import partial
@@ -20,7 +19,7 @@ from controller.access.keys import Principal
 from controller.access.logins import Logins
 from controller.access.people import user_principal
 from controller.access.sessions import Sessions, screen_principal
-from controller.application.faults import FaultLog
+from controller.application.background import forever
 from controller.application.heap import Bursts
 from controller.application.service import Service
 from controller.application.show import View
@@ -57,6 +56,7 @@ REVOCATIONS: dict[type[DomainEvent], Callable[[Any], tuple[str, str]]] = {
 
 
 TICK_S = 0.05
+CLOCK_RETRY_MAX_S = 1.0  # a tick failing for a while (a full disk) is tried once a second
 OPERATOR_VIEWS = 100  # views in one message to operators: 1000 screens' took 30 ms to encode
 log = logging.getLogger(__name__)
 
@@ -101,16 +101,13 @@ class Hub:
 
     async def run_clock(self) -> None:
         """Emit time-driven events (reveals, expiries) as they fall due. A tick that fails is
-        logged and tried again: a reveal or an expiry must not wait for a restart."""
-        faults = FaultLog(log, "The clock (reveals, expiries)")
-        while True:
-            try:
-                self.publish(self.service.tick())
-            except Exception as exc:
-                faults.failed(exc)
-            else:
-                faults.succeeded()
-            await asyncio.sleep(TICK_S)
+        logged and tried again, within a second however long it keeps failing: a reveal or
+        an expiry must not wait for a restart."""
+        await forever("The clock (reveals, expiries)", self._tick, log, every_s=TICK_S,
+                      retry_s=TICK_S, retry_max_s=CLOCK_RETRY_MAX_S)
+
+    async def _tick(self) -> None:
+        self.publish(self.service.tick())
 
     async def broadcast(self, views: list[View]) -> None:
         """Operators get every changed view, cue pages and viewers on /display the public

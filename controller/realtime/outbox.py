@@ -22,7 +22,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from controller.application.faults import FaultLog
+from controller.application.background import start_loop
 from controller.application.show import View
 from showrunner.contract.delta import diff
 
@@ -52,10 +52,9 @@ class FanOut:
     def __init__(self) -> None:
         self._queue: asyncio.Queue[Job] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-        self._faults = FaultLog(log, "The fan-out to clients")
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
+        self._task = start_loop("The fan-out to clients", self._send_next, log, retry_s=0)
 
     def push(self, job: Job) -> None:
         self._queue.put_nowait(job)
@@ -71,17 +70,14 @@ class FanOut:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    async def _run(self) -> None:
-        while True:
-            job = await self._queue.get()
-            try:
-                await job()
-            except Exception as exc:  # one failed send must not stop the ones after it
-                self._faults.failed(exc)
-            else:
-                self._faults.succeeded()
-            finally:
-                self._queue.task_done()
+    async def _send_next(self) -> None:
+        """One job, once the queue has one; a failed one is logged (`forever`) and the next
+        sent at once: one failed send must not stop or delay the ones after it."""
+        job = await self._queue.get()
+        try:
+            await job()
+        finally:
+            self._queue.task_done()
 
 
 class Deltas:

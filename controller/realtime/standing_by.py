@@ -20,8 +20,7 @@ import signal
 import time
 from collections.abc import Callable
 
-import psycopg
-
+from controller.application.background import DONE, forever
 from controller.application.faults import FaultLog
 from controller.realtime.hub import Hub
 from controller.store.lease import RENEW_S, Lease
@@ -39,36 +38,43 @@ def follow(hub: Hub) -> None:
 async def stand_by(hub: Hub, lease: Lease, appended: Appended,
                    take_over: Callable[[], None]) -> None:
     """Follow the log until the lease is this controller's, then lead: pull when an append
-    is announced, and at every try of the lease (`RENEW_S`) whatever was announced."""
-    checked = hub.service.log.last_seq  # the start checked the chain to here
-    faults = FaultLog(log, "Following the leader's log")
-    said = ""
-    tried = 0.0
-    while True:
+    is announced, and at every try of the lease (`RENEW_S`) whatever was announced. A try of
+    the lease that fails (the database away) is logged and made again within `RENEW_S`."""
+    standing = _Standing(hub, lease, appended, take_over)
+    await forever("Standing by (the lease)", standing.turn, log, retry_s=RENEW_S / 4,
+                  retry_max_s=RENEW_S)
+
+
+class _Standing:
+    def __init__(self, hub: Hub, lease: Lease, appended: Appended,
+                 take_over: Callable[[], None]) -> None:
+        self.hub, self.lease, self.appended, self.take_over = hub, lease, appended, take_over
+        self.checked = hub.service.log.last_seq  # the start checked the chain to here
+        self.following = FaultLog(log, "Following the leader's log")
+        self.said = ""
+        self.tried = 0.0
+
+    async def turn(self) -> object:
         try:
-            follow(hub)
-        except Exception as exc:  # the database away a moment: try again
-            faults.failed(exc)
+            follow(self.hub)
+        except Exception as exc:  # the database away a moment: the lease is tried all the same
+            self.following.failed(exc)
         else:
-            faults.succeeded()
-        if time.monotonic() - tried >= RENEW_S:
-            tried = time.monotonic()
-            try:
-                epoch = await asyncio.to_thread(lease.try_acquire)
-                holder = "" if epoch is not None else await asyncio.to_thread(
-                    lease.leader_address)
-            except psycopg.Error as exc:
-                faults.failed(exc)
-            else:
-                if epoch is not None:
-                    await appended.close()  # a leader follows nobody
-                    _lead(hub, lease, checked, take_over)
-                    return
-                if holder and holder != said:
-                    said = holder
-                    print(f"standby: the controller at {holder} serves the show; taking over "
-                          "when it ends", flush=True)
-        await appended.wait(max(0.0, tried + RENEW_S - time.monotonic()))
+            self.following.succeeded()
+        if time.monotonic() - self.tried >= RENEW_S:
+            self.tried = time.monotonic()
+            epoch = await asyncio.to_thread(self.lease.try_acquire)
+            if epoch is not None:
+                await self.appended.close()  # a leader follows nobody
+                _lead(self.hub, self.lease, self.checked, self.take_over)
+                return DONE
+            holder = await asyncio.to_thread(self.lease.leader_address)
+            if holder and holder != self.said:
+                self.said = holder
+                print(f"standby: the controller at {holder} serves the show; taking over "
+                      "when it ends", flush=True)
+        await self.appended.wait(max(0.0, self.tried + RENEW_S - time.monotonic()))
+        return None
 
 
 def _lead(hub: Hub, lease: Lease, checked: int, take_over: Callable[[], None]) -> None:

@@ -6,48 +6,18 @@ commands work again once there is space. The disk is a real size-limited tmpfs."
 from __future__ import annotations
 
 import asyncio
-import errno
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import aiohttp
-import pytest
 
 from controller.application.child_process import ROOT
+from tests.support.disk import fill
 from tests.support.live import live_controller
 
 SENTENCE = ("The show log cannot be written (disk full?): nothing was recorded. "
             "Tell the technician.")
-
-
-@pytest.fixture
-def small_disk(tmp_path) -> Iterator[Path]:
-    """A 2 MiB tmpfs: a filesystem that really fills up."""
-    mount_point = tmp_path / "disk"
-    mount_point.mkdir()
-    result = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount_point)],
-                            capture_output=True, text=True)
-    if result.returncode != 0:
-        pytest.skip(f"cannot mount a size-limited tmpfs here (needs root): {result.stderr}")
-    try:
-        yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=True)
-
-
-def fill(directory: Path) -> Path:
-    """Write a file until the filesystem is full; returns it (delete it to free the space)."""
-    filler = directory / "filler"
-    chunk = b"\0" * 4096
-    with filler.open("wb", buffering=0) as f:
-        try:
-            while True:
-                f.write(chunk)
-        except OSError as exc:
-            assert exc.errno == errno.ENOSPC
-    return filler
 
 
 async def healthz_seq(url: str) -> int:
