@@ -20,13 +20,15 @@ written in bulk) is then started on by fresh processes, each timed inside itself
 the log to a service ready as `serve` makes it (the log checked by a process of its own while
 the state is replayed beside it: controller/application/startup.py; configs recorded, heap
 frozen): `replay_s` with no snapshot, from the first event (what `audit verify` and a
-snapshot's fallback do), `replay_check_s` what the check (SQLite's quick_check, the chain
-from the first event) then costs on its own, `replay_rss_mib` that process's resident memory
-after it; it then writes the snapshot a clean shutdown writes (`snapshot_write_s`,
-`snapshot_mib`). After `--tail` more events (by default a whole snapshot period,
-controller/application/snapshots.py: the most a crash leaves after the last snapshot),
-`restart_s` is a start from that snapshot and the tail (`restart_check_s` its check alone:
-the chain from the snapshot on), `restart_rss_mib` its memory. Prints one JSON object.
+snapshot's fallback do), `replay_check_s` what the start's check (the chain from the first
+event, the keys and people tables: controller/cli/start_check.py) then costs on its own,
+`replay_rss_mib` that process's resident memory after it; it then writes the snapshot a clean
+shutdown writes (`snapshot_write_s`, `snapshot_mib`). After `--tail` more events (by default a
+whole snapshot period, controller/application/snapshots.py: the most a crash leaves after the
+last snapshot), `restart_s` is a start from that snapshot and the tail (`restart_check_s` its
+check alone: the chain from the snapshot on), `restart_rss_mib` its memory, and
+`whole_check_s` what the check of the rest that runs once the controller serves costs
+(controller/audit/whole_check.py: SQLite's every page, every link). Prints one JSON object.
 
 `search_p99_ms`: the console's player search (`find_entries`) on the board of `--entries`
 entries, by pieces of names in any case and by card digits, typed and swiped.
@@ -57,7 +59,8 @@ from controller.application.service import Service, wall_clock_ms
 from controller.application.show import Show
 from controller.application.snapshots import Snapshots
 from controller.application.startup import replayed
-from controller.cli.serve import Checking, check_log
+from controller.audit.whole_check import check_whole
+from controller.cli.start_check import Checking, check_log
 from controller.domain.events import DomainEvent
 from controller.promotions.tournament.events import TournamentEntered, TournamentScoreRecorded
 from controller.promotions.tournament.feature import Tournament
@@ -90,6 +93,9 @@ def probe(db: LogAt, write_snapshot: bool) -> dict[str, Any]:
     checking = time.perf_counter()
     check_log(db, rehearsing=False)  # again, alone: what it costs beside the replay
     out["check_s"] = round(time.perf_counter() - checking, 3)
+    whole = check_whole(db)  # what the controller checks once it serves
+    assert whole.problem is None, whole.problem
+    out["whole_check_s"] = whole.took_s
     if write_snapshot:
         begin = time.perf_counter()
         Snapshots(log, lambda: service.show).close()
@@ -224,7 +230,8 @@ def measure(entries: int, events: int, records: int, tail: int, seed: int, tmp: 
             "board_log_events": board_events, "board_replay_s": round(board_replay_s, 3),
             "season_events": full["folded"], "replay_s": full["s"],
             "replay_check_s": full["check_s"], "restart_check_s": restart["check_s"],
-            "replay_rss_mib": full["rss_mib"], "snapshot_write_s": full["snapshot_write_s"],
+            "whole_check_s": restart["whole_check_s"], "replay_rss_mib": full["rss_mib"],
+            "snapshot_write_s": full["snapshot_write_s"],
             "snapshot_mib": full["snapshot_mib"], "tail_events": restart["folded"],
             "restart_s": restart["s"], "restart_rss_mib": restart["rss_mib"]}
 

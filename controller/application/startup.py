@@ -1,10 +1,10 @@
 """The service a start serves: its state replayed from the log while the log is checked.
 
-A start checks the log (SQLite's `quick_check`, the chain from the snapshot it loads on) and
-replays it; at a season's size each takes a second or more. They need not wait for each other:
-the check runs in a process of its own (`controller/cli/serve.py`), and the state is replayed
-meanwhile on a connection that cannot write, so a log the check then refuses (a corrupt file)
-is left exactly as it was. Only once the check has passed is the log opened for writing.
+A start checks the log (the chain from the snapshot it loads on, the keys and people tables)
+and replays it. They need not wait for each other: the check runs in a process of its own
+(`controller/cli/start_check.py`), and the state is replayed meanwhile on a connection that
+cannot write, so a log the check then refuses (a broken link, a corrupt page) is left exactly
+as it was. Only once the check has passed is the log opened for writing.
 """
 
 from __future__ import annotations

@@ -6,21 +6,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import multiprocessing
 import os
 import signal
 import socket
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 from aiohttp import web
 
 from controller.access.addresses import TrustedProxies
 from controller.access.attempts import KeyLimit
 from controller.access.logins import LoginPolicy
-from controller.application import snapshots
 from controller.application.background import start
 from controller.application.heap import keep_replayed_state
 from controller.application.loopwatch import watch_from_env
@@ -28,16 +26,16 @@ from controller.application.service import wall_clock_ms
 from controller.application.standby import Standby
 from controller.application.startup import replayed
 from controller.audit.checkpoints import DEFAULT_EVERY, Anchoring, CheckpointError, ensure_key
-from controller.audit.verify import finding
 from controller.cli.audit import beside, signing_key
 from controller.cli.http_limits import add_limit_options, limits_of_args
+from controller.cli.start_check import Checking, check_log
 from controller.cluster.fanout import create_fanout_app
 from controller.cluster.owner import share
 from controller.cluster.queue import MessageQueue, message_queue
 from controller.http.app import create_app
 from controller.http.connections import listen
 from controller.http.limits import limits_key
-from controller.rehearsal.log import rehearsing, require_kind
+from controller.rehearsal.log import rehearsing
 from controller.store.lease import LEASE_S, RENEW_S, Lease
 from controller.store.lock import writer_lock
 from controller.store.sqlite import StoreError
@@ -136,38 +134,12 @@ def _trusted(args: argparse.Namespace) -> TrustedProxies:
     return TrustedProxies(tuple(n for p in args.trusted_proxies for n in p.networks))
 
 
-def check_log(db: LogAt, rehearsing: bool, checked_to: int = 0) -> int:
-    """Refuse a bad log, or one of the wrong kind, before the port is bound. The chain is
-    followed from the snapshot the start will load on (docs/operations.md), or from
-    `checked_to`, where this process followed it to already, having checked the whole file
-    then (a standby taking over: at millions of events SQLite's `quick_check` alone takes
-    seconds); the event it was followed to."""
-    with open_log(db, checked=checked_to > 0) as log:
-        broken = log.first_broken_link(max(snapshots.start_point(log), checked_to))
-        if broken:
-            raise StoreError(f"{shown(db)}: {finding(log, broken).sentence()}. The "
-                             "controller does not start on a log that may have been tampered "
-                             f"with; run `showrunner-controller audit verify --db {shown(db)}`.")
-        require_kind(log, rehearsing)
-        return log.last_seq
+class Warm(NamedTuple):
+    """A standby's state, and the check that vouched for its start: asked for the rest of the
+    log once this controller serves (`Checking.whole`)."""
 
-
-class Checking:
-    """`check_log` in a process of its own, from now on: the caller replays the log meanwhile
-    (controller/application/startup.py) and calls this to wait for the verdict before it
-    writes the log or binds its port. On two cores a season's check then costs a start no
-    time (the replay takes longer); forked, so it starts in a moment and loads nothing."""
-
-    def __init__(self, db: LogAt, rehearsing: bool = False) -> None:
-        self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
-        self._checked = self._pool.submit(check_log, db, rehearsing)
-
-    def __call__(self) -> int:
-        """The event the chain was followed to; raises the check's `StoreError`."""
-        try:
-            return self._checked.result()
-        finally:
-            self._pool.shutdown()
+    standby: Standby
+    checking: Checking
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -175,22 +147,24 @@ def _serve(args: argparse.Namespace) -> int:
         # one leader per log: the lease, tried once the state is loaded (a season's load
         # outlasts a lease); a standby serves meanwhile (controller/realtime/standing_by.py)
         warm = _stand_by(args.db, say=args.standby)
-        _serve_on(args, warm, _lease(args, warm))
+        _serve_on(args, warm, _lease(args, warm.standby))
         return 0
     standby = _stand_by(args.db, say=True) if args.standby else None
-    waiting = standby_waiting(standby) if standby else None
+    waiting = standby_waiting(standby.standby) if standby else None
     with writer_lock(args.db, waiting):  # one writer per log, taken before the log is written
         _serve_on(args, standby, None)
     return 0
 
 
-def _serve_on(args: argparse.Namespace, standby: Standby | None, lease: Lease | None) -> None:
+def _serve_on(args: argparse.Namespace, warm: Warm | None, lease: Lease | None) -> None:
     if args.checkpoint_every < 1:
         raise CheckpointError("--checkpoint-every must be 1 or more.")
-    if standby is None:
-        service = replayed(args.db, wall_clock_ms, Checking(args.db))
+    if warm is None:
+        checking = Checking(args.db)
+        service = replayed(args.db, wall_clock_ms, checking)
         keep_replayed_state()  # before anything runs the collector over the state
     else:  # replayed and checked when it started: the tail it followed is checked here
+        standby, checking = warm
         check_log(args.db, rehearsing=False, checked_to=standby.checked_to)
         standby.follow()
         if args.standby and lease is None:
@@ -205,7 +179,8 @@ def _serve_on(args: argparse.Namespace, standby: Standby | None, lease: Lease | 
     queue = _queue(args.db, args.message_queue) if args.message_queue else None
     app = create_app(args.db, args.playlists, anchor, limit, login_policy=policy,
                      host=args.host, sharing=share(queue) if queue else None,
-                     proxies=_trusted(args), warm=service, lease=lease)
+                     proxies=_trusted(args), warm=service, lease=lease,
+                     whole_check=checking.whole)
     # a port the system chooses (--port 0) is known once bound: the lease tells it then
     reached = lease.reached_at if lease is not None and not args.advertise else None
     asyncio.run(_run_server(app, args, listening=reached))
@@ -262,12 +237,13 @@ def _ended_on_this_pc(holder: str) -> bool:
     return state == "Z"
 
 
-def _stand_by(db: LogAt, say: bool) -> Standby:
+def _stand_by(db: LogAt, say: bool) -> Warm:
     """The show's state loaded from the (checked) log; `say` so (a standby)."""
-    standby = Standby(db, Checking(db))
+    checking = Checking(db)
+    standby = Standby(db, checking)
     if say:
         print(f"standby: the show's state is ready at event {standby.seq}", flush=True)
-    return standby
+    return Warm(standby, checking)
 
 
 def standby_waiting(standby: Standby) -> Callable[[str], None]:

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from aiohttp import web
@@ -22,7 +22,7 @@ from aiohttp import web
 from controller.access.addresses import TrustedProxies
 from controller.access.attempts import KeyAttempts, KeyLimit
 from controller.access.logins import REHEARSAL_COOKIE, LoginPolicy, Logins
-from controller.application.background import Turn, start, start_loop
+from controller.application.background import start
 from controller.application.configs import record_configs
 from controller.application.features import build_features
 from controller.application.heap import keep_replayed_state
@@ -31,6 +31,7 @@ from controller.application.service import Service, wall_clock_ms
 from controller.application.show import Show
 from controller.application.snapshots import Snapshots
 from controller.audit.checkpoints import Anchoring, Checkpointer, load_private
+from controller.audit.whole_check import WholeCheck
 from controller.domain.commands import prepare_payload
 from controller.domain.errors import Rejected
 from controller.feeds.live import LiveCredits, publish_live
@@ -58,6 +59,8 @@ from controller.http.signatures import add_signature_routes
 from controller.realtime.devices import Devices
 from controller.realtime.floor import screens_report
 from controller.realtime.hub import AUDIENCES, Hub
+from controller.realtime.log_health import report_whole_check
+from controller.realtime.log_watch import watch_log
 from controller.realtime.namespaces.control import ControlNamespace
 from controller.realtime.namespaces.cue import CueNamespace
 from controller.realtime.namespaces.device import DeviceNamespace
@@ -71,7 +74,7 @@ from controller.rehearsal.runner import RehearsalRunner
 from controller.store.lease import Lease, NotLeader
 from controller.store.log import StoredLog
 from controller.store.postgres import PostgresEventLog
-from controller.store.target import LogAt, files_of, open_log
+from controller.store.target import LogAt, files_of, open_log, shown
 from controller.store.wakeup import Appended
 
 WEB_DIR = Path(__file__).resolve().parents[1] / "web"
@@ -87,7 +90,9 @@ def create_app(db_path: LogAt, playlists: Path | None = None, anchor: Anchoring 
                sharing: Sharing | None = None,
                proxies: TrustedProxies | None = None,
                warm: Service | None = None,
-               lease: Lease | None = None) -> web.Application:
+               lease: Lease | None = None,
+               whole_check: Callable[[], Awaitable[WholeCheck]] | None = None
+               ) -> web.Application:
     """`playlists`: a directory whose changed files are reloaded onto screens (development);
     `anchor`: where to sign checkpoints of the log (at start, every N events, at shutdown);
     `key_limit`: wrong keys allowed per address and key before their refusals are slowed
@@ -105,7 +110,10 @@ def create_app(db_path: LogAt, playlists: Path | None = None, anchor: Anchoring 
     `lease`: a PostgreSQL log's lease, held (this controller leads: its appends are fenced by
     it, and it stops serving when the lease is lost: controller/application/leadership.py) or
     not yet (a standby: it serves screens and pages, answers commands `not_leader`, and takes
-    the lead when it can: controller/realtime/standing_by.py)."""
+    the lead when it can: controller/realtime/standing_by.py);
+    `whole_check`: the rest of the log checked once this controller serves, beyond the tail
+    its start checked (`serve`'s: controller/cli/start_check.py), what it finds put on the
+    console and /screens (controller/realtime/log_health.py)."""
     app = web.Application(client_max_size=MAX_MESSAGE_BYTES,
                           middlewares=[client_addresses(proxies or TrustedProxies()),
                                        plain_keys])
@@ -121,7 +129,7 @@ def create_app(db_path: LogAt, playlists: Path | None = None, anchor: Anchoring 
                      client_manager=sharing.manager if sharing else None)
     sio.attach(app)
     app.cleanup_ctx.append(_open_store(sio, playlists, anchor, attempts, rehearsal, sharing,
-                                       warm, lease))
+                                       warm, lease, whole_check))
     app.on_shutdown.append(_close_connections(sio))
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/clock", clock)
@@ -153,7 +161,7 @@ def create_app(db_path: LogAt, playlists: Path | None = None, anchor: Anchoring 
 def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | None,
                 attempts: KeyAttempts, rehearsal: Rehearsing | None,
                 sharing: Sharing | None, warm: Service | None,
-                lease: Lease | None):
+                lease: Lease | None, whole_check: Callable[[], Awaitable[WholeCheck]] | None):
     async def context(app: web.Application) -> AsyncIterator[None]:
         log = warm.log if warm else open_log(app[db_path_key])
         try:
@@ -189,6 +197,9 @@ def _open_store(sio: WireServer, playlists: Path | None, anchor: Anchoring | Non
         hub.fanout.start()
         tasks = [start("Preparing the commands' payload checkers",
                        _prepare_payloads(service.show), logger, ends=True)]
+        if whole_check is not None:
+            tasks.append(start("The whole log's check", report_whole_check(
+                hub, whole_check, shown(app[db_path_key])), logger, ends=True))
         appended: Appended | None = None
         if leader.prepared:
             leader.start()
@@ -313,34 +324,6 @@ def _close_connections(sio: WireServer):
         await sio.shutdown()
 
     return close
-
-
-WATCH_S = 0.5
-WATCH_RETRY_MAX_S = 10.0  # a job of the log's watch failing for a while is tried this often
-
-
-def watch_log(hub: Hub, checkpointer: Checkpointer | None,
-              snapshots: Snapshots) -> list[asyncio.Task[None]]:
-    """Every `WATCH_S`: fold keys issued or revoked by the `key` command while running (a
-    revoked key's sessions are cut now; authentication reads the keys table), sign a
-    checkpoint every N events, write a snapshot at its cadence. Three tasks, so that one
-    failing (a checkpoint on a full disk) holds back neither of the others."""
-
-    async def fold_foreign() -> None:
-        hub.publish(hub.catch_up())
-
-    async def snapshot() -> None:
-        snapshots.maybe()
-
-    jobs: list[tuple[str, Turn]] = [("Following keys issued or revoked at the shell",
-                                     fold_foreign), ("Snapshots of the state", snapshot)]
-    if checkpointer is not None:
-        async def checkpoint() -> None:
-            checkpointer.maybe(hub.service.clock())
-
-        jobs.append(("Signed checkpoints of the log", checkpoint))
-    return [start_loop(what, job, logger, every_s=WATCH_S, retry_s=WATCH_S,
-                       retry_max_s=WATCH_RETRY_MAX_S) for what, job in jobs]
 
 
 def _at_stop(what: str, action: Callable[..., object], *args: object) -> None:

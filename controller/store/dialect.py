@@ -45,6 +45,9 @@ class Dialect:
     serial: str
     error: type[Exception]  # what the driver raises
     integrity_error: type[Exception]  # a constraint broken: a bug, not the storage
+    #: an acks row's event, the integer `seq` in its JSON (-1 for none): a start reads the acks
+    #: of the events after its snapshot by an index on it (controller/store/links.py)
+    ack_event: str
 
     def ddl(self, schema: str) -> str:
         return schema.format(big=self.big, blob=self.blob, serial=self.serial)
@@ -56,4 +59,5 @@ class Dialect:
 
 #: SQLite's INTEGER is 64 bits, and as a table's only key it is the rowid
 SQLITE = Dialect("BEGIN IMMEDIATE", "INTEGER", "BLOB", "INTEGER PRIMARY KEY", sqlite3.Error,
-                 sqlite3.IntegrityError)
+                 sqlite3.IntegrityError, "CASE WHEN json_type(ack, '$.seq') = 'integer' THEN "
+                 "json_extract(ack, '$.seq') ELSE -1 END")

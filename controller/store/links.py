@@ -13,6 +13,7 @@ from typing import Any
 
 from controller.store import users as users_table
 from controller.store.chain import ack_digest
+from controller.store.dialect import Database, Dialect
 from controller.store.writes import KEY_ISSUED, KEY_REVOKED
 
 #: the events the keys and people tables follow (`follow_tables`) are few among millions: a
@@ -24,6 +25,26 @@ TABLES_INDEX = ("CREATE INDEX IF NOT EXISTS events_of_tables ON events (seq) "
                 f"WHERE type IN ({TABLE_TYPES})")
 
 AckRow = tuple[str, str, str | None, str]  # principal, command id, digest, ack JSON
+
+#: the acks by the event they name (`Dialect.ack_event`): a start from a snapshot reads the
+#: tail's acks by it, not the whole table (an index is only used by a query that names the
+#: same expression)
+ACKS_INDEX = "acks_by_event"
+
+
+def acks_index(dialect: Dialect) -> str:
+    return f"CREATE INDEX IF NOT EXISTS {ACKS_INDEX} ON acks (({dialect.ack_event}))"
+
+
+def acks_after(db: Database, dialect: Dialect, after: int) -> Iterable[AckRow]:
+    """Every ack when `after` is 0, else those that name an event after it or no event (by
+    `ACKS_INDEX`)."""
+    columns = "principal, command_id, digest, ack"
+    if not after:
+        return db.execute(f"SELECT {columns} FROM acks")
+    event = dialect.ack_event
+    return db.execute(f"SELECT {columns} FROM acks WHERE {event} > ? UNION ALL "
+                      f"SELECT {columns} FROM acks WHERE {event} < 0", (after,))
 
 
 def acks_by_seq(rows: Iterable[AckRow]) -> dict[int, list[AckRow]]:

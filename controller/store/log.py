@@ -133,13 +133,14 @@ def log_identity(db: Database) -> str:
 
 
 def create_beside_tables(db: Database, dialect: Dialect) -> None:
-    """The tables kept beside the chain and the index of the events they follow (made on open,
-    so older SQLite logs gain them without a format change)."""
+    """The tables kept beside the chain, the index of the events they follow and that of the
+    acks by event (made on open, so older SQLite logs gain them without a format change)."""
     db.execute(dialect.ddl(users_table.SCHEMA))
     db.execute(dialect.ddl(calls_table.SCHEMA))
     db.execute(dialect.ddl(sessions_table.SCHEMA))
     snapshots_table.create(db, dialect)
     db.execute(links.TABLES_INDEX)
+    db.execute(links.acks_index(dialect))
 
 
 class StoredLog(ABC):
@@ -308,7 +309,7 @@ class StoredLog(ABC):
         (each store's own way); the connection's own when it holds one already."""
 
     def _first_broken_link(self, after: int) -> tuple[int, str] | None:
-        acks = links.acks_by_seq(self._acks_after(after))
+        acks = links.acks_by_seq(links.acks_after(self._db, self._dialect, after))
         keys: dict[str, tuple[str, str, bool]] = {}
         people: dict[str, tuple[str, bool]] = {}
         prev, scheme_before, expected_seq = GENESIS, 1, 1
@@ -354,12 +355,6 @@ class StoredLog(ABC):
             return 0, found
         return links.keys_problem(
             {p.key_hash: (p.role, p.name, p.revoked) for p in self.principals()}, keys)
-
-    @abstractmethod
-    def _acks_after(self, after: int) -> Iterable[links.AckRow]:
-        """Every ack when `after` is 0, else those that name an event after it or no event
-        (each store reads an ack's seq in its own SQL: a start from a snapshot parses only the
-        tail's in Python)."""
 
     # -- members' own calls, beside the log (controller/store/calls.py) ----------------------
     def record_call(self, call: calls_table.MemberCall) -> None:

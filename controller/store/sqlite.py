@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,6 @@ from controller.store.chain import GENESIS as GENESIS  # its users import these 
 from controller.store.chain import canonical_json as canonical_json
 from controller.store.chain import event_hash as event_hash
 from controller.store.dialect import SQLITE
-from controller.store.links import AckRow
 from controller.store.log import SCHEMA, StoredLog, StoreError, create_beside_tables, log_identity
 from controller.store.log import SCHEMA_VERSION as SCHEMA_VERSION
 from controller.store.log import Principal as Principal
@@ -66,7 +65,9 @@ class EventLog(StoredLog):
         """Open (or create) a log. An existing file is checked read-only first, so a corrupt
         file, one from a newer version, or a missing one whose WAL may hold the show is refused
         and left exactly as it was (db and WAL); only a file that passes is opened for writing.
-        `checked`: this process has just checked it (`serve`, before it binds its port)."""
+        `checked`: this process has just checked it (`serve`, before it binds its port: the
+        tail it folds, its pages left to a check while it serves, controller/cli/
+        start_check.py)."""
         path = Path(path)
         exists = path.exists() and path.stat().st_size > 0
         if not exists:
@@ -123,8 +124,7 @@ class EventLog(StoredLog):
     @staticmethod
     def _check_existing(path: Path) -> None:
         """Read-only: no journal mode change, no checkpoint, the WAL kept as it is."""
-        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
-                             isolation_level=None)
+        db = _read_only(path)
         try:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
@@ -140,6 +140,20 @@ class EventLog(StoredLog):
                     raise StoreError(f"{path} is corrupt ({check}); the file was not changed.")
         finally:
             db.close()
+
+    @staticmethod
+    def page_problem(path: Path) -> str | None:
+        """What SQLite's `quick_check` finds wrong in any page of the file, the snapshots'
+        included (read-only, while a controller writes it), or None: the background half of a
+        start's check (controller/audit/whole_check.py)."""
+        db = _read_only(path)
+        try:
+            found = [row[0] for row in db.execute("PRAGMA quick_check(10)")]
+        except sqlite3.DatabaseError as exc:
+            return str(exc)
+        finally:
+            db.close()
+        return None if found == ["ok"] else "; ".join(found)
 
     def append(self, command_id: str, actor: str, at_ms: int, events: Sequence[EventRecord],
                ack: dict[str, Any], *, principal: str, digest: str | None,
@@ -164,16 +178,11 @@ class EventLog(StoredLog):
         finally:
             self._roll_back()  # nothing written: it only ends the read
 
-    def _acks_after(self, after: int) -> Iterable[AckRow]:
-        return self._db.execute(
-            "SELECT principal, command_id, digest, ack FROM acks WHERE ? = 0 OR "
-            "json_type(ack, '$.seq') IS NOT 'integer' OR json_extract(ack, '$.seq') > ?",
-            (after, after))
-
     def snapshot_blob(self, row: snapshots_table.Snapshot) -> bytes | None:
         """The snapshot's bytes, or None if they are not whole or their pages are damaged: a
-        start's quick_check passes over them (`_checked_tables`), so a damaged page shows here,
-        as a snapshot not used, and the start replays the log from its first event."""
+        start does not read every page first (`page_problem` does, in the background), so a
+        damaged page shows here, as a snapshot not used, and the start replays the log from
+        its first event."""
         try:
             return super().snapshot_blob(row)
         except sqlite3.DatabaseError as exc:
@@ -182,10 +191,14 @@ class EventLog(StoredLog):
             return None
 
 
+def _read_only(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+
+
 def _checked_tables(db: sqlite3.Connection) -> list[str]:
-    """The tables a start checks with SQLite's `quick_check`, each with its indexes: all but
-    the snapshots' bytes (a quarter of a season's file, so of the check that holds up a
-    restart), which are checked by their SHA-256 as they are read
-    (controller/store/snapshots.py)."""
+    """The tables an open for writing checks with SQLite's `quick_check` (a tool's, or an
+    upgrade's; a start reads the tail it folds on a read-only connection instead), each
+    with its indexes: all but the snapshots' bytes (a quarter of a season's file), which are
+    checked by their SHA-256 as they are read (controller/store/snapshots.py)."""
     return [name for (name,) in db.execute(
         "SELECT name FROM sqlite_schema WHERE type = 'table' AND name != 'snapshot_chunks'")]

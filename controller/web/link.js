@@ -14,6 +14,7 @@ const ACK_TIMEOUT_MS = 8000;
 const CLOCK_SAMPLES = 5;
 const CLOCK_RESAMPLE_MS = 60000;
 const REHEARSAL = "rehearsal";
+const LOG_HEALTH = "ops:log";  // operators' pages only (controller/realtime/log_health.py)
 const STEP_BACK_MS = 2000;  // real ms: a correction back by more is a clock set again
 
 /**
@@ -124,6 +125,27 @@ function markRehearsal(doc) {
     (doc.speed > 1 ? ` at ${doc.speed}× speed` : "") + " · not the live show";
 }
 
+/** The show log found damaged, or not checked, by the check of the whole log the controller
+ * runs while it serves (`ops:log`, docs/operations.md): a banner at the top of every page of
+ * the operators and technicians (the console, /screens), in the controller's own sentence that
+ * names the event, for as long as it holds. Nothing while it checks or found the log intact.
+ * @param {{state: string, sentence: string} | undefined} doc */
+function markLogHealth(doc) {
+  let banner = document.getElementById("log-health");  // made here the first time
+  if (!doc || (doc.state !== "damaged" && doc.state !== "unchecked")) {
+    banner?.remove();
+    return;
+  }
+  if (!banner) {
+    banner = el("div", "log-banner");
+    banner.id = "log-health";
+    banner.setAttribute("role", "alert");
+    document.body.prepend(banner);
+  }
+  banner.dataset.state = doc.state;
+  banner.textContent = doc.sentence;
+}
+
 /** A view as the controller sends it: its document is the controller's JSON, read as such.
  * @typedef {{name: string, revision: number, doc: any}} View */
 
@@ -226,6 +248,7 @@ export class Link {
       }
     }
     if (changed.has(REHEARSAL)) markRehearsal(this.doc(REHEARSAL));
+    if (changed.has(LOG_HEALTH)) markLogHealth(this.doc(LOG_HEALTH));
     if (changed.size) this.handlers.views(changed);
   }
 

@@ -15,7 +15,7 @@ import pytest
 
 from controller.application.child_process import ROOT
 from controller.application.startup import replayed
-from controller.cli.serve import Checking
+from controller.cli.start_check import Checking
 from controller.store.sqlite import EventLog, StoreError
 
 

@@ -18,6 +18,7 @@ from showrunner.contract.views.floor import (
     CuesView,
     OpsDevicesView,
     OpsFeedView,
+    OpsLogView,
     OpsMediaView,
     OpsScreensView,
     OpsWheelsView,
@@ -70,6 +71,7 @@ MODELS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("ops:roulette", OpsRouletteView),
     ("ops:devices", OpsDevicesView),
     ("ops:wheels", OpsWheelsView),
+    ("ops:log", OpsLogView),
     ("ops:*", OpsTournamentView),
 )
 

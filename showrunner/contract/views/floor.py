@@ -219,6 +219,20 @@ class OpsDevicesView(ViewModel):
     kiosks: Annotated[list[KioskRow], Field(max_length=1000)]
 
 
+# -- the log's health (docs/operations.md, "Snapshots") ----------------------------------------
+class OpsLogView(ViewModel):
+    """`ops:log`, operators only: what the check of the whole log that runs while the
+    controller serves found: "checking" (running), "intact" (every page and link up to
+    `checked_to`), "damaged" (`seq`: the event its sentence names, 0 for the file's pages or a
+    table) or "unchecked" (it could not run), each `since_ms`, with a sentence for people."""
+
+    state: Literal["checking", "intact", "damaged", "unchecked"]
+    sentence: Annotated[StrictStr, Field(max_length=500)]
+    seq: Annotated[StrictInt, Field(ge=0)]
+    checked_to: Annotated[StrictInt, Field(ge=0)]
+    since_ms: EpochMs
+
+
 class HeldReading(ViewModel):
     """`why`: "no_spin" (the previous number read again after a no spin, super9 rule 18.3) or
     "ball_unseen" (the reader did not see this ball spun)."""
