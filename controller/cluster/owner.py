@@ -13,4 +13,6 @@ def share(queue: MessageQueue) -> Sharing:
     """How the owner of a show joins `queue` (`serve --message-queue`)."""
     telemetry = RedisTelemetry(queue)
     return Sharing(manager=queue.manager(), telemetry=telemetry,
-                   beside=lambda hub: [telemetry.keep_alive(), serve_commands(hub, queue)])
+                   beside=lambda hub: {
+                       "Telling Redis this process is alive": telemetry.keep_alive(),
+                       "Commands relayed by fan-out processes": serve_commands(hub, queue)})

@@ -267,8 +267,8 @@ class Leader:
             self.tasks.append(start("The leader lease", keep_leading(self.lease), logger,
                                     ends=True))  # once lost: it stops this process
         if self.sharing is not None:
-            self.tasks += [start("Sharing the show with fan-out processes", task, logger)
-                           for task in self.sharing.beside(self.hub)]
+            self.tasks += [start(what, task, logger)
+                           for what, task in self.sharing.beside(self.hub).items()]
 
     def take_over(self) -> None:
         """The lease is this controller's now: lead from the state it kept, without a restart

@@ -19,4 +19,5 @@ from controller.realtime.telemetry import Telemetry
 class Sharing:
     manager: socketio.AsyncManager
     telemetry: Telemetry
-    beside: Callable[[Hub], list[Coroutine[Any, Any, None]]]
+    #: the tasks run beside the hub, each by the name its failure is said under
+    beside: Callable[[Hub], dict[str, Coroutine[Any, Any, None]]]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 
 import pytest
 
@@ -113,3 +114,23 @@ async def test_a_task_cancelled_at_shutdown_or_that_may_end_is_not_said(caplog,
         await cancelled
     await asyncio.sleep(0)
     assert caplog.records == [] and capsys.readouterr().out == ""
+
+
+#: the tasks made without `start`, and why: each is awaited by the code that made it, or is
+#: not the controller's (the wheel's reader is a process of its own that may not import it)
+NOT_LONG_LIVED = {
+    "controller/demo/run.py": 2,  # the demo script's night and its stop, awaited together
+    "controller/demo/night.py": 1,  # a bank's heat played beside the script, awaited
+    "controller/wheel/reader.py": 1,  # the reader's own link, ended with its port
+}
+
+
+def test_every_task_of_the_controller_is_started_through_the_guard() -> None:
+    # a task made with asyncio.create_task elsewhere would die silently (issue 47)
+    root = Path(__file__).resolve().parents[2]
+    made = {}
+    for path in sorted((root / "controller").rglob("*.py")):
+        count = path.read_text(encoding="utf-8").count("create_task(")
+        if count and path.name != "background.py":
+            made[str(path.relative_to(root))] = count
+    assert made == NOT_LONG_LIVED
