@@ -46,6 +46,8 @@ async def stand_by(hub: Hub, lease: Lease, appended: Appended,
 
 
 class _Standing:
+    """A standby's turns: follow the leader, and every `RENEW_S` try the lease."""
+
     def __init__(self, hub: Hub, lease: Lease, appended: Appended,
                  take_over: Callable[[], None]) -> None:
         self.hub, self.lease, self.appended, self.take_over = hub, lease, appended, take_over
