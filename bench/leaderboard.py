@@ -2,6 +2,7 @@
 
     python bench/leaderboard.py --entries 100000 --events 2000000 --json
     python bench/leaderboard.py --entries 100000 --events 2000000 --json --store postgres
+    python bench/leaderboard.py --events 2000000 --rescores 2000000 --json
 
 The logs are temporary SQLite files (WAL, synchronous=FULL), or with `--store postgres`
 databases of a private PostgreSQL cluster (Debian's server, fsync on, as bench/latency.py
@@ -16,7 +17,8 @@ time, after the replayed state is frozen as the controller freezes it
 `full_gc_ms_unfrozen` before).
 
 A season's log of `--events` events (members, entries and their scores: tests/support/season.py,
-written in bulk) is then started on by fresh processes, each timed inside itself from opening
+written in bulk; with `--rescores N`, N more scores of its entries, which lengthen the log and
+not the state) is then started on by fresh processes, each timed inside itself from opening
 the log to a service ready as `serve` makes it (the log checked by a process of its own while
 the state is replayed beside it: controller/application/startup.py; configs recorded, heap
 frozen): `replay_s` with no snapshot, from the first event (what `audit verify` and a
@@ -174,23 +176,23 @@ def search_timings(service: Service, queries: list[str]) -> list[float]:
     return timings
 
 
-def run(entries: int, events: int, records: int, tail: int, seed: int, store: str
-        ) -> dict[str, Any]:
+def run(entries: int, events: int, records: int, tail: int, seed: int, store: str,
+        rescores: int = 0) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         cluster = None
         if store == "postgres":  # a private cluster (tests/support/postgres.py), fsync on
             Path(tmp).chmod(0o755)
             cluster = start_cluster(Path(tmp) / "cluster")
         try:
-            return {**measure(entries, events, records, tail, seed, Path(tmp), cluster),
-                    "store": store}
+            return {**measure(entries, events, records, tail, seed, Path(tmp), cluster,
+                              rescores), "store": store}
         finally:
             if cluster is not None:
                 cluster.stop()
 
 
 def measure(entries: int, events: int, records: int, tail: int, seed: int, tmp: Path,
-            cluster: Cluster | None) -> dict[str, Any]:
+            cluster: Cluster | None, rescores: int = 0) -> dict[str, Any]:
     """The figures, on logs in `tmp` or (`cluster`) in databases of that cluster."""
     rng = random.Random(seed)
     at_ms = wall_clock_ms()
@@ -216,12 +218,16 @@ def measure(entries: int, events: int, records: int, tail: int, seed: int, tmp: 
     season_entries = sum(isinstance(e, TournamentEntered) for e in events_written)
     write_log(season_log, events_written, at_ms)
     del events_written
+    if rescores:  # a longer log of the same state: its entries scored again
+        write_log(season_log, tail_events(rescores, max(1, season_entries), rng, at_ms), at_ms,
+                  prefix="rescore")
     full = in_fresh_process(season_log, write_snapshot=True, folder=tmp)
     write_log(season_log, tail_events(tail, max(1, season_entries), rng, at_ms), at_ms,
               prefix="tail")
     restart = in_fresh_process(season_log, write_snapshot=False, folder=tmp)
     cuts = statistics.quantiles(timings, n=100)
     return {"benchmark": "leaderboard", "entries": entries, "records": records,
+            "season_entries": season_entries, "rescores": rescores,
             "record_p50_ms": round(cuts[49], 3), "record_p99_ms": round(cuts[98], 3),
             "record_max_ms": round(max(timings), 3),
             "search_p99_ms": round(statistics.quantiles(searches, n=100)[98], 3),
@@ -243,6 +249,9 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=1000, help="timed scores")
     parser.add_argument("--tail", type=int, default=snapshots.EVERY_EVENTS,
                         help="events after the snapshot, for restart_s")
+    parser.add_argument("--rescores", type=int, default=0, help="the season's entries scored "
+                        "again this many times before the snapshot: a longer log of the same "
+                        "state (a start's cost follows the state and the tail, not the log)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite",
                         help="the logs: temporary SQLite files, or databases in a private "
@@ -255,7 +264,7 @@ def main() -> None:
         print(json.dumps(probe(args.probe, args.write_snapshot)))
         return
     print(json.dumps(run(args.entries, args.events, args.records, args.tail, args.seed,
-                         args.store)))
+                         args.store, args.rescores)))
 
 
 if __name__ == "__main__":
