@@ -29,11 +29,15 @@ async def raw_socket(url: str) -> AsyncIterator[aiohttp.ClientWebSocketResponse]
 
 
 async def reply(ws: aiohttp.ClientWebSocketResponse, timeout: float = 5.0) -> str:
-    """The next Socket.IO packet (Engine.IO pings are answered on the way)."""
+    """The next Socket.IO packet that answers (Engine.IO pings are answered on the way, and
+    views the controller pushes meanwhile, such as `ops:log` once the whole log is checked,
+    are passed over)."""
     while True:
         text = await asyncio.wait_for(ws.receive_str(), timeout)
         if text == "2":
             await ws.send_str("3")
+            continue
+        if text.startswith('42/control,["views"'):
             continue
         return text
 
