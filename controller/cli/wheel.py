@@ -14,7 +14,7 @@ from pathlib import Path
 from controller.cli.urls import controller_urls
 from controller.wheel.link import ControllerLink
 from controller.wheel.port import Opener, Port, serial_opener, tcp_opener
-from controller.wheel.reader import Reader
+from controller.wheel.reader import Reader, ReaderStopped
 from controller.wheel.sim import PtyOut, TcpOut, Wheel, link_pty, play
 from showrunner.contract.keyfile import read_key
 
@@ -82,8 +82,14 @@ def _run_reader(args: argparse.Namespace) -> int:
     logging.getLogger("controller.wheel").info(
         "wheel %s: reading %s (%s) for %s", args.table, name, args.protocol,
         ", ".join(args.url))
-    with contextlib.suppress(KeyboardInterrupt):
+    try:
         asyncio.run(reader.run(Port(opener, name, reader.port_changed)))
+    except KeyboardInterrupt:
+        return 0
+    except ReaderStopped as exc:  # a fault: said with its cause; the service starts it again
+        logging.getLogger("controller.wheel").critical("the reader stops: %s", exc,
+                                                       exc_info=exc.__cause__)
+        return 1
     return 0
 
 

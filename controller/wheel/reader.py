@@ -32,6 +32,10 @@ STALL_S = 3.0  # not run for longer: its process was stopped, or the PC slept
 BACKLOG_S = 0.25  # after a stall, what the port gives this soon waited in its buffer
 
 
+class ReaderStopped(Exception):
+    """One of the reader's jobs ended, which none should while it runs."""
+
+
 class Reader:
     """One table's wheel: turns lines into queued readings for the link."""
 
@@ -112,12 +116,23 @@ class Reader:
                         game, reading.kind in MOMENTS)
 
     async def run(self, port: Port) -> None:
-        """Read for ever; the link runs beside the port, each reconnecting on its own."""
-        sender = asyncio.create_task(self.link.run())
-        ticking = asyncio.create_task(self._tick())
+        """Read for ever: the port's lines, the link to the controller (each reconnecting on
+        its own) and the tick, side by side. None of them ends while the reader runs; should
+        one (a fault no loop of theirs catches), the others are stopped and `ReaderStopped`
+        says which, so the process ends loudly and its service starts it again, rather than
+        reading on with nothing sending (a task dead without a word)."""
+        jobs = [asyncio.create_task(self._read(port), name="reading the wheel's port"),
+                asyncio.create_task(self.link.run(), name="sending to the controller"),
+                asyncio.create_task(self._tick(), name="the reader's clock")]
         try:
-            async for line in port.lines():
-                self.take(line)
+            done, _ = await asyncio.wait(jobs, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            sender.cancel()
-            ticking.cancel()
+            for job in jobs:
+                job.cancel()
+            await asyncio.gather(*jobs, return_exceptions=True)
+        ended = next(job for job in jobs if job in done)
+        raise ReaderStopped(f"{ended.get_name()} ended") from ended.exception()
+
+    async def _read(self, port: Port) -> None:
+        async for line in port.lines():
+            self.take(line)

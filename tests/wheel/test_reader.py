@@ -7,8 +7,11 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import pytest
+
 from controller.wheel.link import ControllerLink
-from controller.wheel.reader import BACKLOG_S, STALL_S, Reader
+from controller.wheel.port import Port
+from controller.wheel.reader import BACKLOG_S, STALL_S, Reader, ReaderStopped
 from tests.wheel.night import game
 
 
@@ -83,3 +86,29 @@ async def test_a_stall_the_tick_notices_first_still_reads_the_waiting_lines_blin
     assert reader.alive == clock.now
     sent = take(reader, game(8, 5, last=17), clock)
     assert [(p["kind"], p["ball_unseen"]) for _, p in sent] == [("number", True)]
+
+
+class BrokenLink(ControllerLink):
+    """A link whose loop fails past its own catching: the fault a bug would be."""
+
+    async def run(self) -> None:
+        await asyncio.sleep(0)
+        raise RuntimeError("the link's loop broke")
+
+
+def test_a_job_of_the_reader_that_ends_stops_the_reader_saying_which() -> None:
+    # issue 47: no background task may die silently; the reader's link dying would leave it
+    # reading the wheel with nothing sent, so the reader stops (its service starts it again)
+    async def scenario() -> None:
+        silent = asyncio.StreamReader()  # a port that stays open and says nothing
+
+        async def opener():
+            return silent, None
+
+        reader = Reader("AR14", "cammegh", BrokenLink(("http://127.0.0.1:1",), "key"))
+        with pytest.raises(ReaderStopped, match="sending to the controller ended") as stopped:
+            await reader.run(Port(opener, "port test", reader.port_changed))
+        assert isinstance(stopped.value.__cause__, RuntimeError)
+        assert [t for t in asyncio.all_tasks() if t is not asyncio.current_task()] == []
+
+    asyncio.run(scenario())
