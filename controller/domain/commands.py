@@ -106,8 +106,8 @@ def parse_payload(cls: type[P], raw: Any) -> P:
 def explain(errors: list[Any]) -> str:
     """pydantic's errors as the one sentence an MC reads: unknown fields first, each named at
     its place (`bonus`, `readings[0].colour`), else the first field that is wrong, named as
-    the form labels it ("Display name", "Original (item 9)") or, deeper in the payload, by
-    its place ("readings[1].credits")."""
+    the form labels it ("Display name", "Original (item 9)", "Signature strokes") or, below a
+    list's item, by its place ("readings[1].credits")."""
     unknown = [dotted((*e["loc"][:-1], field_name(e["loc"][-1])))
                for e in errors if e["type"] in _UNKNOWN and e["loc"]]
     if unknown:
@@ -116,12 +116,13 @@ def explain(errors: list[Any]) -> str:
     if not error["loc"]:
         return "The command's payload must be an object of named fields."
     name, *at = error["loc"]
-    if len(at) > 1 or (at and not isinstance(at[0], int)):
+    label = _LABELS.get(str(name), str(name).replace("_", " ").capitalize())
+    if len(at) > 1 and any(isinstance(part, int) for part in at):
         label = dotted(error["loc"])
-    else:
-        label = _LABELS.get(str(name), str(name).replace("_", " ").capitalize())
-        if at:
-            label += f" (item {at[0] + 1})"
+    elif at and isinstance(at[0], int):
+        label += f" (item {at[0] + 1})"
+    elif at:  # a field of an object field, as the form groups it: "Signature strokes"
+        label += "".join(f" {str(part).replace('_', ' ')}" for part in at)
     ctx = error.get("ctx") or {}
     template = _SENTENCES.get(error["type"], "is not valid ({msg})")
     return f"{label} {template.format(msg=error['msg'], **_readable(ctx))}."

@@ -59,7 +59,8 @@ def test_a_prize_paid_with_id_and_signature_is_recorded_and_shown_paid(show):
      "The ID's last 4 characters must be exactly the last 4 letters or digits"),
     ({"id_last4": "12 4"}, "bad_payload", "The ID's last 4 characters must be exactly"),
     ({"method": "crypto"}, "bad_payload", "Method must be one of"),
-    ({"signature": {**SIGNATURE, "strokes": 1}}, "bad_payload", "Signature must be at least 2"),
+    ({"signature": {**SIGNATURE, "strokes": 1}}, "bad_payload",
+     "Signature strokes must be at least 2"),
 ])
 def test_a_wrong_payment_is_refused_in_words_and_changes_nothing(show, change, code, words):
     d, prizes = show
