@@ -2,13 +2,14 @@
 
 Ordering: higher score first; equal scores keep the order in which they were reached (the
 earlier first) until a recorded tie-break says otherwise. A key is a number (an entry's row, a
-guest's card number: controller/domain/numbering.py). A board holds each key's slot,
-`(−score, tie rank, seq, key)` packed into one integer, in a `SortedList`: an insert or removal
-costs O(log n) however long the board (a plain list's insert moves every slot after it, which
-made replaying a million-entry tournament grow with the square of its length), and integers
-compare in C. What a key holds is kept in arrays indexed by its number, so a snapshot of a
-million-entry board loads its slots and a few runs of bytes. The top rows are kept until a
-change reaches them: a board redrawn after each score asks for them every time.
+guest's card number: controller/domain/numbering.py). A key's slot is `(−score, tie rank,
+seq, key)` packed into one integer; the keys are kept in the order of their slots as runs of C
+arrays (controller/domain/ranked_keys.py): an insert or removal costs O(log n) and a few
+thousand bytes moved however long the board (a plain list's insert moves every slot after it,
+which made replaying a million-entry tournament grow with the square of its length). What a
+key holds is kept in arrays indexed by its number, so a snapshot of a million-entry board loads
+as a few runs of bytes, not a million integers. The top rows are kept until a change reaches
+them: a board redrawn after each score asks for them every time.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Iterator
 from itertools import repeat
 from typing import Any
 
-from sortedcontainers import SortedList
+from controller.domain.ranked_keys import RankedKeys
 
 #: bits of a slot below its −score: the tie rank, the seq and the key, high to low
 NUMBER_BITS, SEQ_BITS, TIE_BITS = 32, 40, 24
@@ -39,25 +40,17 @@ def pack(score: int, tie_rank: int, seq: int, number: int) -> int:
     return (-score << SCORE_AT) | (tie_rank << TIE_AT) | (seq << SEQ_AT) | number
 
 
-def _score(slot: int) -> int:
-    return -(slot >> SCORE_AT)
-
-
-def _number(slot: int) -> int:
-    return slot & ((1 << NUMBER_BITS) - 1)
-
-
 class Leaderboard:
     """Scores by key number (an entry, or a guest when only the best score counts)."""
 
     def __init__(self, best_only: bool = False) -> None:
         self.best_only = best_only
-        self._slots = SortedList()
         # by key number: on the board (1) or not (0), and what it holds there
         self._on = array("b")
         self._score = array("q")
         self._tie = array("i")
         self._seq = array("q")
+        self._order = RankedKeys(self._slot_of)
         #: the first `_top_n` slots and their (key, score), kept while no change reaches them
         self._top: list[int] = []
         self._top_pairs: list[tuple[int, int]] = []
@@ -65,20 +58,20 @@ class Leaderboard:
         self._top_n: int | None = None
 
     def __getstate__(self) -> dict[str, Any]:
-        """The slots in board order and the arrays; not the cached top rows: they are
-        derived, and a query fills them."""
-        return {"best_only": self.best_only, "slots": list(self._slots), "on": self._on,
+        """The keys in board order (one array, however its runs were cut) and the arrays;
+        not the cached top rows: they are derived, and a query fills them."""
+        return {"best_only": self.best_only, "order": self._order.keys(), "on": self._on,
                 "score": self._score, "tie": self._tie, "seq": self._seq}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.best_only = state["best_only"]
-        self._slots = SortedList(state["slots"])
         self._on, self._score = state["on"], state["score"]
         self._tie, self._seq = state["tie"], state["seq"]
+        self._order = RankedKeys(self._slot_of, state["order"])
         self._top, self._top_pairs, self._top_keys, self._top_n = [], [], (), None
 
     def __len__(self) -> int:
-        return len(self._slots)
+        return len(self._order)
 
     def __contains__(self, key: object) -> bool:
         return isinstance(key, int) and 0 <= key < len(self._on) and bool(self._on[key])
@@ -118,16 +111,20 @@ class Leaderboard:
 
     def position(self, key: int) -> int:
         """1-based place on the board."""
-        return int(self._slots.bisect_left(self._slot(key))) + 1
+        return self._order.bisect_left(self._slot(key)) + 1
 
     def at_least(self, score: int) -> int:
         """How many keys hold `score` or more: a newcomer on `score` places after them."""
-        return int(self._slots.bisect_left((1 - score) << SCORE_AT))
+        return self._order.bisect_left((1 - score) << SCORE_AT)
 
     def keys_at(self, score: int) -> list[int]:
         """Every key on `score`, in board order."""
-        return [_number(s) for s in self._slots.irange(
-            -score << SCORE_AT, (1 - score) << SCORE_AT, inclusive=(True, False))]
+        keys = []
+        for key in self._order.from_slot(-score << SCORE_AT):
+            if self._score[key] != score:
+                break
+            keys.append(key)
+        return keys
 
     def top(self, n: int) -> list[tuple[int, int]]:
         """The first `n` (key, score)."""
@@ -141,17 +138,24 @@ class Leaderboard:
 
     def _fill_top(self, n: int) -> None:
         if n != self._top_n:
-            self._top, self._top_n = list(self._slots.islice(0, n)), n
-            self._top_keys = tuple(_number(s) for s in self._top)
-            self._top_pairs = [(_number(s), _score(s)) for s in self._top]
+            keys = self._order.first(n)
+            self._top, self._top_n = [self._slot_of(key) for key in keys], n
+            self._top_keys = tuple(keys)
+            self._top_pairs = [(key, self._score[key]) for key in keys]
 
     def __iter__(self) -> Iterator[tuple[int, int]]:
-        return ((_number(s), _score(s)) for s in self._slots)
+        score = self._score
+        return ((key, score[key]) for key in self._order)
 
     def _slot(self, key: int) -> int:
         if key not in self:
             raise KeyError(key)
-        return pack(self._score[key], self._tie[key], self._seq[key], key)
+        return self._slot_of(key)
+
+    def _slot_of(self, key: int) -> int:
+        """`key`'s slot from the arrays (its ranges were checked as it was put)."""
+        return ((-self._score[key] << SCORE_AT) | (self._tie[key] << TIE_AT)
+                | (self._seq[key] << SEQ_AT) | key)
 
     def _changed(self, slot: int) -> None:
         """Forget the top rows if `slot` is among them or joins them."""
@@ -164,8 +168,8 @@ class Leaderboard:
         if key >= len(self._on):
             self._grow(key)
         self._changed(slot)
-        self._slots.add(slot)
         self._on[key], self._score[key], self._tie[key], self._seq[key] = 1, score, tie_rank, seq
+        self._order.add(key, slot)  # (its slot may be read as a run is cut)
 
     def _grow(self, key: int) -> None:
         """Room in the arrays for every key up to `key` and a few more (keys come in order)."""
@@ -176,5 +180,5 @@ class Leaderboard:
     def _remove(self, key: int) -> None:
         slot = self._slot(key)
         self._changed(slot)
-        self._slots.remove(slot)
+        self._order.remove(key, slot)
         self._on[key], self._score[key], self._tie[key], self._seq[key] = 0, 0, 0, 0

@@ -1,13 +1,16 @@
-"""The sorted board: every answer equals a brute-force sort, however the top rows were cached
-and whether it was loaded from a snapshot on the way."""
+"""The sorted board: every answer equals a brute-force sort, however the top rows were cached,
+whether it was loaded from a snapshot on the way, and however short the runs its keys are kept
+in (controller/domain/ranked_keys.py)."""
 
 from __future__ import annotations
 
 import pickle
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.domain import ranked_keys
 from controller.domain.leaderboard import Leaderboard
 
 # (op, key, value): record, replace, tie-break, remove, ask for the top `value` rows, or load
@@ -23,8 +26,14 @@ def brute(slots: dict[int, tuple[int, int, int]], n: int) -> list[tuple[int, int
 
 
 @settings(max_examples=200)
-@given(ops, st.booleans())
-def test_the_board_answers_as_a_full_sort_does(operations, best_only):
+@given(ops, st.booleans(), st.sampled_from([2, 3, ranked_keys.BLOCK]))
+def test_the_board_answers_as_a_full_sort_does(operations, best_only, block):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ranked_keys, "BLOCK", block)
+        answers_as_a_full_sort_does(operations, best_only)
+
+
+def answers_as_a_full_sort_does(operations, best_only):
     board: Leaderboard[int] = Leaderboard(best_only=best_only)
     slots: dict[int, tuple[int, int, int]] = {}  # key -> (score, tie rank, seq)
     for seq, (op, key, value) in enumerate(operations):
