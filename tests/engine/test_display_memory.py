@@ -34,6 +34,7 @@ def surfaces_alive() -> list[pygame.Surface]:
     """Every pygame surface Python holds that owns its pixels (not a subsurface). Surfaces are
     not tracked by the garbage collector, nor are containers holding only such, so this walks
     down from every tracked object through the untracked containers."""
+    gc.unfreeze()  # (a display never freezes; frozen objects are not in gc.get_objects)
     gc.collect()  # what is left of a screen a test before used
     found: dict[int, pygame.Surface] = {}
     seen: set[int] = set()
