@@ -5,8 +5,10 @@ clock, counting the full-screen surfaces alive (at 4K each is 32 MiB of the proc
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import json
+import mmap
 import queue
 import time
 from dataclasses import dataclass
@@ -54,10 +56,30 @@ def surfaces_alive() -> list[pygame.Surface]:
 
 
 def full_screens(alive: list[pygame.Surface]) -> list[pygame.Surface]:
-    """Those of the screen's size: 8 MiB each here, 32 MiB at 4K. (Not the attract scene's
-    scale buffers, a little larger: a budget of their own, kept in the process for its next
-    visit, which another test may have left here.)"""
-    return [s for s in alive if s.get_size() == SIZE]
+    """Those of the screen's size held in memory (most of their pages resident: a still
+    frame handed back to the system between switches is kept as a surface, its pages not):
+    8 MiB each here, 32 MiB at 4K. (Not the attract scene's scale buffers, a little larger: a
+    budget of their own, kept in the process for its next visit, which another test may have
+    left here.)"""
+    return [s for s in alive if s.get_size() == SIZE and resident_share(s) > 0.5]
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.mincore.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p)
+
+
+def resident_share(surface: pygame.Surface) -> float:
+    """The share of the surface's whole pages in memory (mincore)."""
+    start = surface._pixels_address
+    end = start + surface.get_pitch() * surface.get_height()
+    first, last = -(-start // mmap.PAGESIZE) * mmap.PAGESIZE, end - end % mmap.PAGESIZE
+    pages = (last - first) // mmap.PAGESIZE
+    if pages <= 0:
+        return 1.0
+    held = (ctypes.c_ubyte * pages)()
+    if _libc.mincore(first, last - first, held) != 0:
+        raise OSError(ctypes.get_errno(), "mincore")
+    return sum(b & 1 for b in held) / pages
 
 
 @dataclass
@@ -199,15 +221,22 @@ def test_a_freed_full_screen_leaves_the_process():
 def test_a_transitions_still_frame_is_made_and_handed_back_a_band_at_a_time():
     still = Still()
     before = resident_mib()
-    assert [still.prepare((3840, 2160)) for _ in range(BANDS)] == [False] * (BANDS - 1) + [True]
-    frame = still.take((3840, 2160))  # ready: nothing more to touch
+    assert still.prepare((3840, 2160))  # made once: SDL zeroes it, so all of it is resident
+    frame = still.take((3840, 2160))
     assert frame.get_size() == (3840, 2160) and frame.get_at((0, 2159)) == (0, 0, 0, 255)
-    assert resident_mib() - before > 24  # a 4K frame is 31.6 MiB
-    del frame
+    assert resident_mib() - before > 24 and resident_share(frame) == 1.0  # 31.6 MiB at 4K
     assert still.release()  # lent to a transition: nothing to hand back yet
     still.give_back()
-    assert [still.release() for _ in range(BANDS)] == [False] * (BANDS - 1) + [True]
+    shares = []
+    for _ in range(BANDS):
+        still.release()
+        shares.append(round(resident_share(frame) * BANDS))
+    assert shares == list(range(BANDS - 1, -1, -1))  # a band handed back each pass
     assert resident_mib() - before < 8
+    # the next switch touches it again a band a pass, the same surface, black
+    assert [still.prepare((3840, 2160)) for _ in range(BANDS)] == [False] * (BANDS - 1) + [True]
+    assert still.take((3840, 2160)) is frame and resident_share(frame) == 1.0
+    assert frame.get_at((1919, 1079)) == (0, 0, 0, 255)
 
 
 if __name__ == "__main__":  # a census of each scene change, to see where the memory goes
