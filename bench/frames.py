@@ -46,6 +46,7 @@ from showrunner.scenes.samples import BASE_MS, CASES, Case
 SIZES = ((1920, 1080), (3840, 2160))
 WARMUP = 30
 CHANGES = 20
+TRANSITIONS = ("crossfade", "slide")
 TRANSITION_S = 0.6
 
 
@@ -140,7 +141,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", action="store_true", help="JSON lines (the default output)")
     parser.add_argument("--frames", type=int, default=600)
-    parser.add_argument("--scene", action="append", help="only these scenes")
+    parser.add_argument("--scene", action="append", help="only these scenes (a transition: "
+                        "transition:crossfade, transition:slide)")
     parser.add_argument("--profile", metavar="SCENE", help="cProfile one scene at 4K")
     parser.add_argument("--cpu", choices=("host", "no-avx2"), default="host",
                         help="no-avx2: numkong's serial kernels and pygame's SSE2 blitters, as "
@@ -164,7 +166,8 @@ def main() -> int:
     chosen = {size: framepaths.choose(init_headless(size)) for size in SIZES}  # as a display
     for size, timings in chosen.items():
         print(json.dumps(checked(size, timings)), flush=True)
-    for scene in args.scene or sorted(busy):
+    wanted = args.scene or [*sorted(busy), *(f"transition:{kind}" for kind in TRANSITIONS)]
+    for scene in [name for name in wanted if name in busy]:
         for size in SIZES:
             framepaths.choose(init_headless(size), chosen[size])
             times = measure(busy[scene], size, args.frames)
@@ -176,8 +179,8 @@ def main() -> int:
                               "change_p50_ms": round(statistics.median(changes), 3),
                               "change_max_ms": round(max(changes), 3),
                               "paths": ways()}), flush=True)
-    if not args.scene:
-        for kind in ("crossfade", "slide"):
+    for kind in TRANSITIONS:
+        if f"transition:{kind}" in wanted:
             for size in SIZES:
                 framepaths.choose(init_headless(size), chosen[size])
                 times = measure_transitions(kind, size, args.frames)
