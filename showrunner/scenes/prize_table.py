@@ -16,7 +16,7 @@ from showrunner.engine import viewdata as vd
 from showrunner.engine.draw import panel
 from showrunner.engine.easing import clamp01, out_cubic
 from showrunner.engine.scene import Scene
-from showrunner.scenes.common import centred_message, content_top, static_layer
+from showrunner.scenes.common import backdrop_strip, centred_message, content_top, static_layer
 
 MAX_PRIZES = 10
 STAGGER = 0.08  # s between rows sliding in
@@ -50,7 +50,11 @@ class PrizeTable(Scene):
         self.settled = False
         for i, p in enumerate(prizes):
             h = self.row_h - 14
-            surf = pygame.Surface((lay.px(w), lay.px(h)), pygame.SRCALPHA)
+            # drawn onto the backdrop behind its place, so the row is opaque, as the
+            # leaderboard's: a 4K frame of rows sliding in took 16 ms blended on a CPU without
+            # AVX2; the backdrop is a vertical gradient, the same behind the corners as it slides
+            surf = backdrop_strip(self.ctx, (lay.px(w), lay.px(h)),
+                                  lay.y(self.top + i * self.row_h))
             panel(surf, surf.get_rect(), theme.colour("panel" if i % 2 else "panel_alt"),
                   lay.px(18))
             mid = surf.get_height() // 2
