@@ -68,3 +68,30 @@ def clock_text(seconds_left: float) -> str:
 def blit_centered(surface: pygame.Surface, image: pygame.Surface, centre: tuple[int, int]
                   ) -> None:
     surface.blit(image, image.get_rect(center=centre))
+
+
+#: colour keys tried in turn: one the picture does not use marks its see-through pixels
+KEYS = ((255, 0, 255), (0, 255, 1), (1, 0, 254), (254, 1, 0))
+
+
+def cut_out(picture: pygame.Surface) -> pygame.Surface:
+    """`picture` (per-pixel alpha, every pixel either see-through or opaque: a rounded panel,
+    a ring without anti-aliasing) as an opaque surface of the screen's format with a colour
+    key, run-length encoded: SDL's blit of it copies the opaque runs and skips the rest,
+    where an alpha blit blends every pixel (4 times as long on a CPU without AVX2). A
+    picture with partly see-through pixels, or using every key colour, is given back as it
+    is."""
+    size = picture.get_size()
+    solid = pygame.mask.from_surface(picture, 254).count()
+    if pygame.mask.from_surface(picture, 0).count() != solid:
+        return picture  # an edge blended with what is behind it: it needs its alpha
+    screen = pygame.display.get_surface()
+    see_through = size[0] * size[1] - solid
+    for key in KEYS:
+        out = pygame.Surface(size, 0, screen if screen is not None else 32)
+        out.fill(key)
+        out.blit(picture, (0, 0))
+        if pygame.mask.from_threshold(out, key, (1, 1, 1, 255)).count() == see_through:
+            out.set_colorkey(key, pygame.RLEACCEL)
+            return out
+    return picture

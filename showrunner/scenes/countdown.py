@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pygame
 
-from showrunner.engine.draw import clock_text, ring
+from showrunner.engine.draw import clock_text, cut_out, ring
 from showrunner.engine.scene import SceneContext
 
 AMBER_AT = 30.0  # seconds left
@@ -25,9 +25,9 @@ def _base(radius: int, width: int, colour: tuple[int, int, int]) -> pygame.Surfa
     if found is None:
         if len(_bases) > 8:
             _bases.clear()
-        found = pygame.Surface((radius * 2 + 2, radius * 2 + 2), pygame.SRCALPHA)
-        pygame.draw.circle(found, colour, (radius + 1, radius + 1), radius, width)
-        _bases[key] = found
+        track = pygame.Surface((radius * 2 + 2, radius * 2 + 2), pygame.SRCALPHA)
+        pygame.draw.circle(track, colour, (radius + 1, radius + 1), radius, width)
+        found = _bases[key] = cut_out(track)  # blitted every frame: copied, not blended
     return found
 
 

@@ -21,7 +21,7 @@ import pygame
 
 from showrunner.contract.money import format_int
 from showrunner.engine import viewdata as vd
-from showrunner.engine.draw import panel
+from showrunner.engine.draw import cut_out, panel
 from showrunner.engine.drawings import Drawings
 from showrunner.engine.easing import clamp01, out_back, out_quart
 from showrunner.engine.scene import Scene, next_second_ms
@@ -107,7 +107,7 @@ class WildcardDraw(Scene):
         surf.blit(name, (lay.px(36), mid - name.get_height() // 2))
         surf.blit(ticket, (surf.get_width() - ticket.get_width() - lay.px(36),
                            mid - ticket.get_height() // 2))
-        return surf
+        return cut_out(surf)  # the reel blits cards every frame: copied, not blended
 
     def _pool_panel(self, layer: pygame.Surface) -> None:
         lay, theme, text = self.ctx.layout, self.ctx.theme, self.ctx.text
