@@ -1,6 +1,6 @@
 """Which way each whole-frame operation takes on this host (showrunner.engine.wholeframe):
 numkong's kernels on every core, or pygame's own blits and fills; measured once as a display
-starts (`choose`), in a few milliseconds, never again while it runs.
+starts (`choose`), in about 25 ms, never again while it runs.
 
 numkong is fast only on the CPUs its kernels were built for: where it falls to its serial
 kernels (an AVX machine without AVX2) a 4K copy took 87 ms against pygame's 4.9, and its u8
@@ -9,8 +9,8 @@ timed both ways on a band of rows of the screen's width (`SAMPLE_BYTES`, scaled 
 frame, numkong's sharing out over the cores counted once), and numkong is taken only where it
 is faster by `MARGIN`. Its kernel is first timed alone on one core over a small
 buffer (`PROBE_BYTES`): where that is already slower than pygame by more than the cores could
-make up, it has lost, and the slow kernels are not run on the whole band (a 1 MiB band takes
-the serial ones 4 to 8 ms an operation).
+make up, it has lost, and the slow kernels are not run on the whole band (an 8 MiB band would
+take the serial ones 30 to 60 ms an operation).
 """
 
 from __future__ import annotations
@@ -32,7 +32,10 @@ from showrunner.engine.wholeframe import OPERATIONS, Way
 log = logging.getLogger(__name__)
 
 MARGIN = 1.25  # numkong is taken where pygame takes this many times as long
-SAMPLE_BYTES = 1 << 20  # a band of rows of the screen's width (with its source: past L2)
+#: a band of rows of the screen's width: a whole 1080p frame, a quarter of a 4K one. Bands of
+#: 1 MiB fit the caches, where a frame's copy does not: on a 2-core Xeon they put pygame's 4K
+#: copy at 1.5 ms a frame (2.5 in the frame) and chose between the ways by noise, start to start
+SAMPLE_BYTES = 8 << 20
 PROBE_BYTES = 64 << 10  # numkong's kernel alone first, on one core
 REPEATS = 3  # each way timed this many times; the fastest counts (the others' load)
 SIMD_FLAGS = ("sse2", "sse4_2", "avx", "fma", "f16c", "avx2", "avx512f", "avx512bw", "neon",
