@@ -16,6 +16,7 @@ from PIL import Image
 
 from showrunner.engine.display import Display, DisplayOptions
 from showrunner.video.clips import make_clip, read_number
+from tests.support.heartbeat import heartbeat_of
 
 NOBODY = "http://127.0.0.1:9"  # no controller listens here
 SIZE = (320, 180)
@@ -84,12 +85,4 @@ def test_a_clip_that_plays_is_shown_and_the_heartbeat_says_how_it_decodes(tmp_pa
     display, shot = play(tmp_path / "screens", passes=60)
     assert display.playing is not None and display.playing.scene == "video"
     assert read_number(shot) is not None
-    sent: list[tuple[str, dict]] = []
-
-    class Link:
-        def emit(self, event: str, data: dict) -> None:
-            sent.append((event, data))
-
-    display.link = Link()  # type: ignore[assignment]
-    display.heartbeat()
-    assert sent[0][1]["video_decode"] == "software"
+    assert heartbeat_of(display)["video_decode"] == "software"

@@ -19,6 +19,7 @@ from showrunner.engine.framepaths import MARGIN, Timing, choose, decide, measure
 from showrunner.engine.render import entered, init_headless
 from showrunner.engine.wholeframe import OPERATIONS, ways
 from showrunner.scenes.samples import CASES
+from tests.support.heartbeat import heartbeat_of
 
 SIZE = (320, 180)
 
@@ -149,14 +150,7 @@ def test_a_display_makes_the_check_as_it_starts_logs_it_and_says_it_in_its_heart
     assert set(display.frame_paths) == set(OPERATIONS)
     assert [r.getMessage() for r in caplog.records if "whole frames at 320x180" in
             r.getMessage()]
-    sent: list[tuple[str, dict]] = []
-
-    class Link:
-        def emit(self, event: str, data: dict) -> None:
-            sent.append((event, data))
-
-    display.link = Link()  # type: ignore[assignment]
-    display.heartbeat()
+    beat = heartbeat_of(display)
     said = " ".join(f"{op}={display.frame_paths[op].way}" for op in OPERATIONS)
-    assert sent[0][1]["frame_paths"] == said
-    assert heartbeat_fields(sent[0][1])["frame_paths"] == said  # what the controller keeps
+    assert beat["frame_paths"] == said
+    assert heartbeat_fields(beat)["frame_paths"] == said  # what the controller keeps

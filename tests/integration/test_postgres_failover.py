@@ -31,7 +31,7 @@ from controller.store.target import open_log
 from showrunner.engine.display import Display, DisplayOptions
 from showrunner.engine.link import Link, LinkTimings, LogJoined
 from tests.integration.test_link_comes_back import Screen
-from tests.support.live import LiveController
+from tests.support.live import LiveController, said
 from tests.support.ports import free_port
 from tests.support.wildcard import draw_to_claim, write_wildcard_config
 
@@ -77,13 +77,6 @@ async def two_pcs(url: str, tmp_path: Path) -> AsyncIterator[tuple[LiveControlle
             if process.process is not None and process.process.poll() is None:
                 os.kill(process.process.pid, signal.SIGCONT)
             process.stop()
-
-
-async def said(process: LiveController, text: str, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while not any(text in line for line in process.output):
-        assert time.monotonic() < deadline, f"never said {text!r}:\n{''.join(process.output)}"
-        await asyncio.sleep(0.05)
 
 
 def audit_verify(url: str) -> subprocess.CompletedProcess[str]:

@@ -13,7 +13,6 @@ night's commands have), so a start's check takes long enough for appends to land
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -21,7 +20,7 @@ import pytest
 
 from controller.application.service import wall_clock_ms
 from controller.store.target import LogAt, is_database, open_log
-from tests.support.live import LiveController
+from tests.support.live import LiveController, said
 from tests.support.persistent_mc import PersistentMC, keep_registering
 from tests.support.ports import free_port
 from tests.support.season import write_members
@@ -30,16 +29,6 @@ COMMANDS = 30_000
 RATE = 40.0  # the MC's commands a second: several land amid every start's check
 ACKED_BETWEEN = 20  # acknowledged commands between each step, so each runs amid appends
 STANDING_BY = "taking over when"  # both stores' standby says it once it follows the leader
-
-
-async def said(process: LiveController, text: str, timeout: float) -> None:
-    """`text` in the process's output; fails at once if the process ended without it."""
-    deadline = time.monotonic() + timeout
-    while not any(text in line for line in process.output):
-        assert process.process is not None and process.process.poll() is None, \
-            f"it ended without saying {text!r}:\n{''.join(process.output)}"
-        assert time.monotonic() < deadline, f"never said {text!r}:\n{''.join(process.output)}"
-        await asyncio.sleep(0.05)
 
 
 def on_its_pc(db: LogAt, folder: Path, port: int, standby: bool) -> LiveController:

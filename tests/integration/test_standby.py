@@ -17,21 +17,12 @@ import pytest
 
 from controller.application.service import wall_clock_ms
 from controller.store.target import is_database
-from tests.support.live import Client, LiveController
+from tests.support.live import Client, LiveController, said
 from tests.support.ports import free_port
 from tests.support.wildcard import draw_to_claim, season_show
 
 EVENTS = int(os.environ.get("SHOWRUNNER_SEASON_EVENTS", "20000"))
 MEMBER = {"card": "7000001", "display_name": "Thandi Mokoena"}
-
-
-async def said(process: LiveController, text: str, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while not any(text in line for line in process.output):
-        assert process.process is not None and process.process.poll() is None, \
-            "".join(process.output)
-        assert time.monotonic() < deadline, f"never said {text!r}:\n{''.join(process.output)}"
-        await asyncio.sleep(0.05)
 
 
 @pytest.mark.timeout(120 + EVENTS // 1000)

@@ -20,21 +20,12 @@ from controller.application.service import wall_clock_ms
 from controller.store.target import open_log
 from tests.integration.test_keys import Raw
 from tests.support.disk import remount
-from tests.support.live import LiveController
+from tests.support.live import LiveController, said
 from tests.support.season import write_members
 
 FAILED = "Signed checkpoints of the log failed, retrying: OSError: [Errno 30] Read-only file system"
 AGAIN = "Signed checkpoints of the log: the same error again (1 times so far)"
 RECOVERED = "Signed checkpoints of the log works again"
-
-
-async def said(process: LiveController, text: str, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while not any(text in line for line in process.output):
-        assert process.process is not None and process.process.poll() is None, \
-            "".join(process.output)
-        assert time.monotonic() < deadline, f"never said {text!r}:\n{''.join(process.output)}"
-        await asyncio.sleep(0.1)
 
 
 def snapshot_seqs(db: Path) -> list[int]:

@@ -6,24 +6,10 @@ that is whole is said to be so. A real controller on each store (`log_at`)."""
 
 from __future__ import annotations
 
-import asyncio
-import time
-
 from controller.store.target import LogAt, shown
 from showrunner.contract.views import view_model
 from tests.support.edited_log import EDITED, EVENTS, FOUND, log_edited_in_the_middle
-from tests.support.live import LiveController, live_controller
-
-
-async def said(process: LiveController, text: str, timeout: float) -> str:
-    """The first line of the output with `text` in it."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = [line for line in process.output if text in line]
-        if found:
-            return found[0]
-        assert time.monotonic() < deadline, f"never said {text!r}:\n{''.join(process.output)}"
-        await asyncio.sleep(0.05)
+from tests.support.live import LiveController, live_controller, said
 
 
 async def test_a_log_edited_before_its_snapshot_serves_then_is_said_to_be_damaged(

@@ -135,6 +135,20 @@ class LiveController(ControllerProcess):
             await client.close()
 
 
+async def said(process: LiveController, text: str, timeout: float) -> str:
+    """The first line of the process's output with `text` in it, waited for; fails at once if
+    the process ended without saying it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = next((line for line in process.output if text in line), None)
+        if found is not None:
+            return found
+        assert process.process is not None and process.process.poll() is None, \
+            f"it ended without saying {text!r}:\n{''.join(process.output)}"
+        assert time.monotonic() < deadline, f"never said {text!r}:\n{''.join(process.output)}"
+        await asyncio.sleep(0.05)
+
+
 @asynccontextmanager
 async def live_controller(db_path: LogAt,
                           extra_args: tuple[str, ...] = ()) -> AsyncIterator[LiveController]:
