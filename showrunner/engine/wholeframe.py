@@ -72,9 +72,8 @@ def using(chosen: Mapping[str, Way]) -> Iterator[None]:
 
 def copy(target: pygame.Surface, source: pygame.Surface) -> None:
     """`source`, opaque, onto `target` at its top left (inside its clip). A target with an
-    alpha channel (a frame a scene draws text into) takes pygame's blit, which leaves it
-    opaque: the bytes would leave it the source's 4th byte, and pygame's blit onto a pixel of
-    alpha 0 takes the source's pixel whole, its edges unblended."""
+    alpha channel (none the show draws on has one; a caller's own) takes pygame's blit, which
+    leaves it opaque: the bytes would leave it the source's 4th byte, see-through."""
     if _ways["copy"] == "numkong" and alike(target, source) and not target.get_masks()[3]:
         _banded(_copy, source, target)
     else:

@@ -7,9 +7,11 @@ import pickle
 from array import array
 from bisect import bisect_left
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.domain import ranked_keys
 from controller.domain.ranked_keys import RankedKeys
 
 # (op, key, value): put `key` at slot value*100+key (moved there if it is in), take it out,
@@ -21,8 +23,14 @@ ops = st.lists(st.tuples(st.sampled_from(["add", "remove", "ask", "load"]),
 @settings(max_examples=300)
 @given(ops, st.integers(2, 5))
 def test_the_runs_answer_as_a_sorted_list_does(operations, block):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ranked_keys, "BLOCK", block)
+        answers_as_a_sorted_list_does(operations)
+
+
+def answers_as_a_sorted_list_does(operations):
     slots: dict[int, int] = {}
-    order = RankedKeys(slots.__getitem__, block=block)
+    order = RankedKeys(slots.__getitem__)
     for op, key, value in operations:
         if op == "add":
             if key in slots:  # (its slot is read while it is taken out)
@@ -33,8 +41,7 @@ def test_the_runs_answer_as_a_sorted_list_does(operations, block):
             order.remove(key, slots[key])
             del slots[key]
         elif op == "load":
-            order = RankedKeys(slots.__getitem__, pickle.loads(pickle.dumps(order.keys())),
-                               block=block)
+            order = RankedKeys(slots.__getitem__, pickle.loads(pickle.dumps(order.keys())))
         ranked = sorted(slots.values())
         assert order.bisect_left(value * 100 + key) == bisect_left(ranked, value * 100 + key)
         assert list(order) == [slot % 100 for slot in ranked] and len(order) == len(ranked)
