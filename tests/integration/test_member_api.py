@@ -234,8 +234,15 @@ async def test_only_the_app_key_may_call_and_every_refusal_is_in_words(tmp_path,
         log = open_log(ctl.db_path)
         try:
             revoke_key(log, 0, name="test app", reason="the app backend was replaced")
+            revoked_at = log.last_seq
         finally:
             log.close()
+        # the revocation was written at the shell: the controller reads it in as it watches
+        # the log, and only then is the refusal's "log unchanged" measured from it
+        deadline = time.monotonic() + 10
+        while await seq(http) < revoked_at:
+            assert time.monotonic() < deadline, "the controller never read the revocation in"
+            await asyncio.sleep(0.05)
         await refused(http, "GET", members_path(THANDI, "wildcard"), ctl.keys["app"], 401,
                       "bad_key")
 
