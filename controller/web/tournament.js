@@ -23,6 +23,9 @@ const MATCHES = 8;
 const state = {
   /** @type {string | null} the promotion on show */
   promotion: null,
+  /** whether the MC chose it (a chip tapped, a field typed in): until then the panel shows
+   * the first chip, the tournament whose heat is being played */
+  chosen: false,
   /** @type {string | null} the picked entry's id */
   picked: null,
   /** @type {Entry | null} the picked entry as it was found */
@@ -36,14 +39,22 @@ const state = {
   confirming: null,
 };
 
-/** Operator views that are not a promotion's. */
-const NOT_PROMOTIONS = new Set(["ops:screens", "ops:feed", "ops:devices"]);
+/** A tournament as its operator view says it is one (`kind`), with its display name.
+ * @typedef {{name: string, title: string, live: boolean}} Tournament */
 
-/** The promotions with an operator view, in name order. */
-function promotions() {
-  return [...link().views.keys()]
-    .filter((name) => name.startsWith("ops:") && !NOT_PROMOTIONS.has(name))
-    .map((name) => name.slice(4)).sort();
+/** The tournaments, the one whose heat is being played first, then by their names.
+ * @returns {Tournament[]} */
+function tournaments() {
+  return [...link().views.values()]
+    .filter((view) => view.name.startsWith("ops:") && view.doc?.kind === "tournament")
+    .map((view) => ({name: view.name.slice(4), title: String(view.doc.title),
+      live: view.doc.live === true}))
+    .sort((a, b) => Number(b.live) - Number(a.live) || a.title.localeCompare(b.title));
+}
+
+/** The display name of the tournament on show ("Slots PAYOFF"). */
+function title() {
+  return link().doc(`ops:${state.promotion}`)?.title ?? "";
 }
 
 function entries() {
@@ -56,9 +67,11 @@ function picked() {
 }
 
 function render(changed) {
-  const names = promotions();
-  if (!names.includes(state.promotion ?? "")) state.promotion = names[0] ?? null;
-  if (changed === undefined || [...changed].some((n) => n.startsWith("ops:"))) renderChips(names);
+  const shown = tournaments();
+  if (!state.chosen || !shown.some((t) => t.name === state.promotion)) {
+    state.promotion = shown[0]?.name ?? null;
+  }
+  if (changed === undefined || [...changed].some((n) => n.startsWith("ops:"))) renderChips(shown);
   renderLiveHeat(state.promotion);
   renderStandings();
   renderHeats();
@@ -68,10 +81,12 @@ function render(changed) {
   renderPicked();
 }
 
-function renderChips(names) {
-  $("tn-promotions").replaceChildren(...names.map((name) => {
-    const chip = button(humanize(name), "chip", () => {
+/** @param {Tournament[]} shown */
+function renderChips(shown) {
+  $("tn-promotions").replaceChildren(...shown.map(({name, title: words}) => {
+    const chip = button(words, "chip", () => {
       state.promotion = name;
+      state.chosen = true;
       state.picked = state.row = null;
       search();
     });
@@ -220,7 +235,7 @@ function renderMatches() {
     const choice = button("", "match", () => choose(e));
     choice.append(el("span", "match-name", e.name), el("span", "match-detail", describe(e)));
     return choice;
-  }) : [el("p", "muted", `Nobody called “${query}” in ${humanize(state.promotion ?? "")}.`)]));
+  }) : [el("p", "muted", `Nobody called “${query}” in ${title()}.`)]));
 }
 
 function renderPicked() {
@@ -301,21 +316,23 @@ async function registerAndEnter() {
   const box = $("tn-new-ack");
   const promotion = state.promotion;
   if (promotion === null) return;  // no tournament on show: its form is not offered
+  const words = title();
   if (name) {
     const registered = await act({box, label: "Register member", type: "register_member",
       payload: {card, display_name: name}, values: `${name} · card ${card}`,
       done: () => `${name} is registered.`});
     if (!registered?.ok) return;
   }
-  const entered = await act({box, label: `Enter ${humanize(promotion)}`,
+  const entered = await act({box, label: `Enter ${words}`,
     type: `${promotion}.enter`, payload: {card}, values: `${name || "card"} · card ${card}`,
-    done: () => `${name || `Card ${card}`} is entered in ${humanize(promotion)}.`});
+    done: () => `${name || `Card ${card}`} is entered in ${words}.`});
   if (entered?.ok) {
     $("tn-new-card", HTMLInputElement).value = "";
     $("tn-new-name", HTMLInputElement).value = "";
   }
 }
 
+$("page-tournament").addEventListener("input", () => { state.chosen = true; });
 $("tn-search").addEventListener("input", search);
 $("tn-search").addEventListener("keydown", onSearchKey);
 $("tn-record").addEventListener("click", sendScore);

@@ -158,13 +158,13 @@ async def test_a_roulette_heat_with_a_no_spin(tmp_path: Path, log_at,
     async with live_controller(log_at) as ctl, ctl.client("display") as screen:
         page = await console(browser, ctl)
         await tab(page, "Tournament")
-        await page.get_by_role("button", name="Roulette", exact=True).click()
+        await page.get_by_role("button", name="Roulette Spin-Off", exact=True).click()
         for card, name in (("1000001", "Thandi Mokoena"), ("1000002", "Sipho Ndlovu")):
             await page.get_by_label("Card number").fill(card)
             await page.get_by_label("Name (for a new member)").fill(name)
             await page.get_by_role("button", name="Register and enter").click()
             await expect(page.locator("#tn-new-ack")).to_contain_text(
-                f"{name} is entered in Roulette.")
+                f"{name} is entered in Roulette Spin-Off.")
         await expect(page.locator("#tn-heats")).to_contain_text("Heat 1")
         await expect(page.locator("#tn-heats")).to_contain_text("1 Thandi M.")
         await shoot(page, "tournament-heats")

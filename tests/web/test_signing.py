@@ -211,7 +211,7 @@ async def test_a_poker_score_is_signed_for_from_the_tournament_panel(
     async with poker_player(tmp_path, log_at, monkeypatch, browser,
                             score=2400) as (ctl, page, entry):
         await tab(page, "Tournament")
-        await page.get_by_role("button", name="Poker", exact=True).click()
+        await page.get_by_role("button", name="Heads-Up Poker Showdown", exact=True).click()
         # poker rule 20: each score acknowledged and signed for by the participant
         waiting = page.locator("#tn-sheets li", has_text="Thandi M.")
         await expect(waiting).to_contain_text("Not signed")
@@ -262,7 +262,7 @@ async def test_a_poker_score_above_the_plausible_maximum_is_confirmed_on_the_pan
     # plausible maximum a first score and a correction both need the MC's explicit "Yes"
     async with poker_player(tmp_path, log_at, monkeypatch, browser) as (ctl, page, _):
         await tab(page, "Tournament")
-        await page.get_by_role("button", name="Poker", exact=True).click()
+        await page.get_by_role("button", name="Heads-Up Poker Showdown", exact=True).click()
         await page.get_by_label("Find the player").fill("thandi")
         await page.locator("#tn-matches .match").first.click()
         await page.get_by_label("Score", exact=True).fill("24000")

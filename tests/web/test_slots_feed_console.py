@@ -45,7 +45,7 @@ async def test_accept_the_feeds_scores_with_one_tap(ctl: LiveController,
         assert (await post(http, f"{API}/bank-1/heats", key, START))[0] == 200
         page = await open_console(browser, ctl)
         await tab(page, "Tournament")
-        await page.locator("#tn-promotions").get_by_role("button", name="Slots",
+        await page.locator("#tn-promotions").get_by_role("button", name="Slots PAYOFF",
                                                          exact=True).click()
         live = page.locator("#tn-live")
         reporting = asyncio.create_task(keep_reporting(http, key))

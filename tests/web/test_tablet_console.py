@@ -87,13 +87,13 @@ async def test_register_and_score_a_player_by_name(ctl: LiveController, browser:
 async def register_and_score(ctl: LiveController, browser: Browser, screen: Client) -> None:
     page = await open_console(browser, ctl)
     await tab(page, "Tournament")
-    await page.get_by_role("button", name="Slots", exact=True).click()
+    await page.get_by_role("button", name="Slots PAYOFF", exact=True).click()
     for card, name in (("1234567", "Thandi Mokoena"), ("7654321", "Sipho Dlamini")):
         await page.get_by_label("Card number").fill(card)
         await page.get_by_label("Name (for a new member)").fill(name)
         await page.get_by_role("button", name="Register and enter").click()
         await expect(page.locator("#tn-new-ack")).to_contain_text(
-            f"{name} is entered in Slots.")
+            f"{name} is entered in Slots PAYOFF.")
 
     await page.get_by_label("Find the player").fill("thandi")
     matches = page.locator("#tn-matches .match")

@@ -186,13 +186,21 @@ class TournamentViews:
             else:
                 playing += (self.entries.at(row) for row in first.heats.rows(heat))
         later = [e for name in self.order[1:] for e in self.in_stage(self.stages[name])]
-        return {"title": self.title,
+        return {"kind": "tournament", "title": self.title, "live": self.heat_live(),
                 "signatures": {name: self.signs_scores(stage)
                                for name, stage in self.stages.items()},
                 "unsigned": {name: sum(stage.unsigned.values())
                              for name, stage in self.stages.items()
                              if self.signs_scores(stage)},
                 "entries": [self.ops_row(e) for e in [*playing, *later]]}
+
+    def heat_live(self) -> bool:
+        """A heat is being played: started, with a seat still waiting for its score (the
+        console shows this tournament first). Only heats that wait are looked at."""
+        names = self.entries.heats.values
+        return any(heat != NONE and names[heat] in stage.started
+                   for stage in self.stages.values() if not stage.closed
+                   for heat in stage.unscored)
 
     def signs_scores(self, stage: Stage) -> bool:
         """Whether the participants sign for this stage's scores (its rule, not "off")."""
