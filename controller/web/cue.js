@@ -12,6 +12,7 @@
 import {$, el, Link, loadJson, saveJson, setConnection, showGate, takeKey} from "./link.js";
 import {arrange, deadlineOf, markRead, SUPER9_TOPIC, timeline, withSuper9}
   from "./cue_timeline.js";
+import {span} from "./words.js";
 
 /** @typedef {import("./cue_timeline.js").Cue} Cue */
 /** @typedef {import("./cue_timeline.js").Super9Entry} Super9Entry */
@@ -62,12 +63,6 @@ function takeSuper9() {
 
 function clockText(ms) {
   return link.timeOfDay(ms);
-}
-
-/** 83 400 ms -> "1:24" (whole seconds, rounded up, never below zero). */
-function span(ms) {
-  const seconds = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
 /** Build what changed shape (a cue came due, was read, arrived); times are set by tick(). */

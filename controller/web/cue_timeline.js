@@ -37,11 +37,14 @@ const KINDS = [
   [/-stand-in-/, () => "Stand-in"],
   [/-seats-\d+$/, () => "Seat draw"],
   [/-seat-passed-\d+$/, () => "Semi seat passed on"],
+  [/^prize-.+-\d+h$/, () => "Prize reminder"],
 ];
 
-/** "wildcard-r1-winner" -> "Wild Card". @param {string} id */
+/** "wildcard-r1-winner" -> "Wild Card"; a prize's reminder is its promotion's
+ * ("prize-roulette-final-1-48h" -> "Roulette"). @param {string} id */
 export function promotionOf(id) {
-  const prefix = id.split("-")[0];
+  const [first, second = ""] = id.split("-");
+  const prefix = first === "prize" && second ? second : first;
   return PROMOTIONS[prefix] ?? humanize(prefix);
 }
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from playwright.async_api import Browser, Page, expect
 
 from tests.integration.test_tournaments import (
@@ -20,6 +21,8 @@ from tests.integration.test_wildcard_live import MEMBERS
 from tests.support.browser import needs_chromium
 from tests.support.live import LiveController, live_controller
 from tests.support.people import open_page_as
+from tests.support.prize_night import roulette_prizes
+from tests.support.tables import write_tables_config
 from tests.support.wildcard import freeze_when_bins_close, write_wildcard_config
 
 pytestmark = needs_chromium
@@ -241,3 +244,32 @@ async def test_a_long_seat_draw_fits_the_screen_in_both_orientations(
             await page.wait_for_timeout(300)
             await fits(page)
             await shoot(page, name)
+
+
+@pytest.mark.parametrize(("claim_days", "reminders"), [
+    (15, [r"^in 12 days 23 h$"] * 2 + [r"^in 14 days 22 h$"] * 2),
+    (1, [r"^in 22 h 5\d min$"] * 2),
+])
+async def test_a_prize_reminder_days_ahead_reads_in_days_and_hours(
+        tmp_path: Path, log_at, monkeypatch: pytest.MonkeyPatch, browser: Browser,
+        claim_days: int, reminders: list[str]) -> None:
+    # slots rules 43, 45 / poker rule 55 (roulette the same): a prize is collected within its
+    # claim period; the floor is reminded 48 hours and 1 hour before its end, so the reminder
+    # of a 15-day period is 13 days ahead as the prize is decided: "in 12 days 23 h", not
+    # "in 18719:59"
+    write_tables_config(tmp_path / "config")
+    path = tmp_path / "config" / "roulette.yaml"
+    config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    path.write_text(yaml.safe_dump({**config, "claim_days": claim_days}), encoding="utf-8")
+    monkeypatch.setenv("SHOWRUNNER_CONFIG_DIR", str(tmp_path / "config"))
+    async with live_controller(log_at) as ctl, ctl.client() as mc:
+        await roulette_prizes(mc)
+        page = await open_cue(browser, ctl, viewport=MONITOR)
+        await expect(page.locator("#conn")).to_have_text("Online")
+        upcoming = page.locator("#upcoming .cue-item")
+        await expect(upcoming).to_have_count(len(reminders))
+        await expect(upcoming.first.locator(".promo")).to_have_text("Roulette")
+        await expect(upcoming.first.locator(".cue-kind")).to_have_text("Prize reminder")
+        for item, pattern in zip(await upcoming.all(), reminders, strict=True):
+            await expect(item.locator(".when")).to_have_text(re.compile(pattern))
+        await page.screenshot(path=tmp_path / "cue-prize-reminders.png")

@@ -97,3 +97,9 @@ test("only a cue of the running claim's round counts down", () => {
   assert.equal(deadlineOf(of("wildcard-r2-winner"), {...draw, phase: "finalist"}), null);
   assert.equal(deadlineOf(null, draw), null);
 });
+
+test("a prize's reminder is named by its promotion and said to be one", () => {
+  assert.equal(promotionOf("prize-roulette-final-1-48h"), "Roulette");
+  assert.equal(kindOf("prize-roulette-final-1-48h"), "Prize reminder");
+  assert.equal(kindOf("prize-super9-2026-12-07T12:43-5-1h"), "Prize reminder");
+});
