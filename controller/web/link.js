@@ -15,6 +15,7 @@ const CLOCK_SAMPLES = 5;
 const CLOCK_RESAMPLE_MS = 60000;
 const REHEARSAL = "rehearsal";
 const LOG_HEALTH = "ops:log";  // operators' pages only (controller/realtime/log_health.py)
+const VENUE = "venue";  // the venue's IANA zone (controller/domain/venue.py)
 const STEP_BACK_MS = 2000;  // real ms: a correction back by more is a clock set again
 
 /**
@@ -46,6 +47,24 @@ export function el(tag, className, text) {
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+/** The venue's zone as the page's link last heard it (undefined before): every time of day a
+ * page prints is the venue's, whatever zone this device is set to.
+ * @type {string | undefined} */
+let venueZone;
+
+/** "17:55:04": the time of day at the venue (the `venue` view's zone, else this device's),
+ * for the clock in a page's bar and every time a page prints.
+ * @param {number} ms */
+export function timeOfDay(ms) {
+  const options = {hour12: false};
+  try {
+    return new Date(ms).toLocaleTimeString("en-GB", venueZone ? {...options, timeZone: venueZone}
+      : options);
+  } catch {
+    return new Date(ms).toLocaleTimeString("en-GB", options);  // a zone it does not know
+  }
 }
 
 /** The JSON kept under `key` this session, or `fallback`.
@@ -249,6 +268,7 @@ export class Link {
     }
     if (changed.has(REHEARSAL)) markRehearsal(this.doc(REHEARSAL));
     if (changed.has(LOG_HEALTH)) markLogHealth(this.doc(LOG_HEALTH));
+    if (changed.has(VENUE)) venueZone = this.doc(VENUE)?.timezone;
     if (changed.size) this.handlers.views(changed);
   }
 
@@ -272,18 +292,9 @@ export class Link {
     return estimate;
   }
 
-  /** "17:55:04": the time of day at the venue (the `venue` view's zone, else this
-   * device's), for the clock in a page's bar.
-   * @param {number} ms */
+  /** The time of day at the venue (`timeOfDay`). @param {number} ms */
   timeOfDay(ms) {
-    const options = {hour12: false};
-    const zone = this.doc("venue")?.timezone;
-    try {
-      return new Date(ms).toLocaleTimeString("en-GB", zone ? {...options, timeZone: zone}
-        : options);
-    } catch {
-      return new Date(ms).toLocaleTimeString("en-GB", options);  // a zone it does not know
-    }
+    return timeOfDay(ms);
   }
 
   /** NTP-style: of a few round trips, trust the one with the least delay. */

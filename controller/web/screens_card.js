@@ -3,7 +3,7 @@
  * and its actions (authorise, new picture, move, revoke). What the page showed per screen
  * before the floor outgrew one card each; the commands go through `actions` (screens.js). */
 
-import {el} from "./link.js";
+import {el, timeOfDay} from "./link.js";
 import {humanize} from "./words.js";
 import {mediaText} from "./screens_grid.js";
 
@@ -16,8 +16,9 @@ const STATUS = {pending: "Waiting for authorisation", authorised: "Authorised",
  *   pictureUrl: (screen: string, at: number) => string}} Actions
  */
 
+/** "21:04:05" on the venue's clock (link.js), not this device's. */
 export function clockText(/** @type {number} */ ms) {
-  return new Date(ms).toLocaleTimeString("en-GB", {hour12: false});
+  return timeOfDay(ms);
 }
 
 /** 95 000 ms -> "1 min", 12 000 -> "12 s", 7 300 000 -> "2 h 1 min" (unbroken). */
