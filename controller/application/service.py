@@ -145,7 +145,7 @@ class Service:
         except Rejected as exc:
             return rejection(exc), [], []
         try:
-            self.show.authorise(command_type, principal.role)
+            command = self.show.authorise(command_type, principal.role)
         except Rejected as exc:
             return rejection(exc, command_id), [], []
         digest = envelope_digest(command_type, payload)
@@ -172,6 +172,8 @@ class Service:
             "command_id": command_id,
             "events": [{"type": e.type_name, "data": e.to_data()} for e in events],
         }
+        if command.said is not None:
+            ack["said"] = command.said(events)
         try:
             done, views = self._commit(command_id, principal.name, principal.id, digest, now,
                                        events, ack)

@@ -59,7 +59,10 @@ MAX_ENVELOPE_BYTES = 16 * 1024
 @dataclass(frozen=True)
 class Command(Generic[P]):
     """A command type: who may send it, what its payload is, and the handler that decides.
-    `max_bytes`: its envelope's limit (a bank's heat end lists every machine's credits)."""
+    `max_bytes`: its envelope's limit (a bank's heat end lists every machine's credits).
+    `said`: what was done, as the sentence its ack carries (`said`), made from the events
+    before they are applied: for a command whose page cannot say it alone (a card swiped at
+    the desk, answered with the member's name)."""
 
     type: str
     role: str
@@ -67,6 +70,7 @@ class Command(Generic[P]):
     handle: Callable[[P, Context], list[DomainEvent]]
     summary: str = ""
     max_bytes: int = MAX_ENVELOPE_BYTES
+    said: Callable[[list[DomainEvent]], str] | None = None
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))

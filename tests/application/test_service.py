@@ -16,6 +16,7 @@ from controller.domain.feature import Feature
 from controller.store.log import StoredLog
 from controller.store.principal_ids import CLOCK
 from controller.store.target import open_log
+from tests.promotions.wildcard_show import CLOSE, OPEN
 
 MC = Principal("operator", "MC tablet", "key:" + "a" * 64)
 TD = Principal("operator", "MC tablet", "key:" + "b" * 64)  # another key, the same label
@@ -234,3 +235,26 @@ def test_a_follower_folds_what_the_writer_appends_while_it_replays_once(log_at):
     assert [e.type_name for e in events] == ["TournamentEntered"]
     assert follower.catch_up() == ([], [])
     assert follower.show.views == writer.show.views
+
+
+def test_an_ack_says_in_words_what_its_command_did_and_a_refusal_offers_its_missing_step(
+        log_at):
+    """`said`: the desk's Wild Card activation answers with the member's name and the card's
+    last four digits, kept with the ack (a retry gets it again); `error.next`: the freeze
+    refused while Slots qualifying is open (slots rule 17) offers to close it."""
+    now = [OPEN + 60_000]
+    service = Service(open_log(log_at), Show(build_features()), lambda: now[0])
+    service.replay()
+    service.execute(envelope("register_member", THANDI, "press-1"), MC)
+    activate = envelope("wildcard.activate", {"card": THANDI["card"]}, "press-2")
+    ack, _, _ = service.execute(activate, MC)
+    assert ack["said"] == "Thandi M.: 1 Wild Card ticket activated (card ending 4567)."
+    assert service.execute(activate, MC)[0] == ack
+    now[0] = CLOSE + 1_000
+    refused, _, _ = service.execute(envelope("wildcard.freeze", {}, "press-3"), MC)
+    assert refused["error"]["code"] == "qualifying_open"
+    step = refused["error"]["next"]
+    assert (step["type"], step["payload"]) == ("slots.close_stage", {"stage": "qualifying"})
+    assert service.show.authorise(step["type"], MC.role)  # a command the MC may send
+    closed, _, _ = service.execute(envelope("slots.close_stage", step["payload"], "press-4"), MC)
+    assert closed["ok"] and "said" not in closed  # a command without words of its own

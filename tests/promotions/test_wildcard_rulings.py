@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from controller.domain.commands import Context
 from controller.domain.handoffs import WildcardFinalist
 from controller.promotions.wildcard.clock import OUTAGE_GRACE_MS
 from controller.promotions.wildcard.events import (
@@ -212,6 +213,26 @@ def test_the_pool_is_not_frozen_while_slots_qualifying_is_open():
     exc = rejected(s, "wildcard.freeze", at=CLOSE + 1_000)
     assert exc.code == "qualifying_open" and "rule 17" in exc.message
     assert s.wildcard.pool is None
+    # the refusal names the missing step, and its ack offers it with a confirmation in words
+    step = exc.refusal()["error"]["next"]
+    assert (step["type"], step["payload"]) == ("slots.close_stage", {"stage": "qualifying"})
+    assert step["button"] == "Close qualifying…"
+    assert "ends qualifying for everyone" in step["confirm"]["detail"]
+    assert "rule 17" in step["confirm"]["detail"]
     s.roster.qualifying_over = True
     s.send("wildcard.freeze", at=CLOSE + 1_000)
     assert s.wildcard.pool is not None
+
+
+def test_the_desks_answer_names_the_member_and_only_the_cards_last_four_digits():
+    # rules 18.1-18.2: a participant holds their cardholder's and their participant's tickets
+    s = WildcardShow(FixedRoster(participants={"1000001"}))
+    for card, name in (("1000001", "Thandi Mokoena"), ("1000003", "Lerato Dlamini")):
+        s.member(card, name)
+    thandi = s.send("wildcard.activate", {"card": "1000001"}, at=OPEN + 60_000)
+    lerato = s.show.decide("wildcard.activate", {"card": "1000003"},
+                           Context("mc-thabo", "operator", OPEN + 60_000))
+    assert s.wildcard.activated_words(thandi) == (
+        "Thandi M.: 6 Wild Card tickets activated (card ending 0001).")
+    assert s.wildcard.activated_words(lerato) == (
+        "Lerato D.: 1 Wild Card ticket activated (card ending 0003).")

@@ -17,7 +17,7 @@ from typing import Any
 from controller.domain.awards import seat_prize
 from controller.domain.commands import Command, Context
 from controller.domain.config import Configurable, Conflict, HistoryItem, PromotionConfigured
-from controller.domain.errors import Rejected
+from controller.domain.errors import NextStep, Rejected
 from controller.domain.events import DomainEvent
 from controller.domain.feature import Feature, Handler
 from controller.domain.handoffs import WildcardFinalist
@@ -48,6 +48,16 @@ from controller.promotions.wildcard.payloads import (
 from controller.promotions.wildcard.pool import draw_ticket
 from controller.promotions.wildcard.views import VIEW, WildcardViews
 
+#: slots rule 17: the pool is frozen once qualifying has closed (its two direct finalists are
+#: then known and kept out of it); the refusal offers the close where the MC freezes
+CLOSE_QUALIFYING = NextStep(
+    "slots.close_stage", {"stage": "qualifying"}, "Close qualifying…",
+    "Close the Slots PAYOFF qualifying now?",
+    "This ends qualifying for everyone: no entry or qualifying score is taken after it. Its "
+    "two highest single-entry scores go straight to the Final (rule 17) and the next places "
+    "to the semi-final (rule 24). This cannot be undone.",
+    "Yes, close qualifying")
+
 
 class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Feature):
     name = "wildcard"
@@ -77,7 +87,8 @@ class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Featu
     def commands(self) -> Iterable[Command[Any]]:
         return (
             Command("wildcard.activate", "operator", Activate, self.activate,
-                    "Activate a rewards member's Wild Card tickets while the bins are open."),
+                    "Activate a rewards member's Wild Card tickets while the bins are open.",
+                    said=self.activated_words),
             Command("wildcard.activate_at_kiosk", "kiosk", Activate, self.self_activate,
                     "A member activates their own tickets at an ehost kiosk (rule 18.3)."),
             Command("wildcard.activate_in_app", "app", Activate, self.self_activate,
@@ -124,6 +135,16 @@ class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Featu
             raise Rejected("duplicate", f"{member.display_name}'s tickets are already activated.")
         return [WildcardActivated(member.card, ctx.now_ms)]
 
+    def activated_words(self, events: list[DomainEvent]) -> str:
+        """The desk's answer: whose tickets, how many, and only the card's last four digits."""
+        (event,) = events
+        assert isinstance(event, WildcardActivated)
+        member = self.members.by_card[event.card]
+        tickets = self.config.tickets_per_cardholder + (
+            self.config.tickets_per_participant if self.roster.took_part(event.card) else 0)
+        return (f"{member.display_name}: {tickets} Wild Card ticket{'' if tickets == 1 else 's'} "
+                f"activated (card ending {event.card[-4:]}).")
+
     def self_activate(self, p: Activate, ctx: Context) -> list[DomainEvent]:
         """The member themself, at a kiosk or in the app: refused in words that tell them
         nothing about anyone else, and the same for every card without tickets (entries.py)."""
@@ -157,7 +178,8 @@ class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Featu
         if not self.roster.qualifying_closed():
             raise Rejected("qualifying_open", "The Slots qualifying heats are not closed yet, so "
                            "the two direct finalists (rule 17) are not known and could still be "
-                           "in the pool; close qualifying before freezing the Wild Card pool.")
+                           "in the pool; close qualifying before freezing the Wild Card pool.",
+                           CLOSE_QUALIFYING)
         return [self._frozen(1, self.excluded, ctx)]
 
     def draw_winner(self, p: NoFields, ctx: Context) -> list[DomainEvent]:
