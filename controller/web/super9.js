@@ -6,9 +6,10 @@
  */
 
 import {$, el} from "./link.js";
-import {act, confirm, count, span, button, may, panel, link} from "./console.js";
+import {act, confirm, count, button, may, panel, link} from "./console.js";
 import {askSignature} from "./signature.js";
 import {renderWheel, wireHeld} from "./wheel.js";
+import {span} from "./words.js";  // the next game may be days off: "opens in 2 days 4 h"
 const BOARD = "board:super9";
 const SCHEDULE = "schedule:super9";
 
