@@ -25,6 +25,7 @@ from controller.promotions.tournament.feature import Tournament
 from controller.realtime.floor import screens_report
 from controller.realtime.hub import Hub
 from controller.register import Register
+from controller.register.payloads import PrizeCard
 from controller.screens.audience import floor_playlist
 from controller.screens.payloads import Assign, ScreenOnly
 from controller.store.target import db_arg, open_read_only
@@ -76,6 +77,19 @@ async def prize_register(p: Nothing, hub: Hub) -> dict[str, Any]:
     register = hub.service.show.feature(Register)
     assert isinstance(register, Register)
     return {"prizes": register.rows()}
+
+
+async def prize_card_check(p: PrizeCard, hub: Hub) -> dict[str, Any]:
+    """Before the winner signs: is the card presented this prize's winner's, and may the prize
+    be paid now? Yes in words, or the refusal `prizes.pay` would give (never the winner's
+    digits); `prizes.pay` checks it all again."""
+    register = hub.service.show.feature(Register)
+    assert isinstance(register, Register)
+    prize = register.payable(p.prize, p.card, hub.service.clock())
+    if not prize.award.card:
+        return {"sentence": "Paid against the ticket, sold without a card: the holder signs "
+                            "next."}
+    return {"sentence": f"The card is {register.winner(prize.award)}'s: the winner signs next."}
 
 
 class PlaylistProblems(Rejected):
@@ -145,6 +159,9 @@ CONTROL_QUERIES: dict[str, Query[Any, Hub]] = {q.name: q for q in (
           "Only operators and auditors may see the prize register: it holds the winners' "
           "identity details and signatures.",
           "Every prize awarded: who, what, the deadline, and how it was paid or lapsed."),
+    Query("prize_card_check", frozenset({"operator"}), PrizeCard, prize_card_check,
+          "Only operators pay prizes.",
+          "Whether the card presented is a prize's winner's, before the winner signs."),
     Query("screens", TECHNICIAN, Nothing, screens, TECHNICIANS_ONLY,
           "Every screen with its status and its latest heartbeat."),
     Query("check_playlist", TECHNICIAN, Assign, check_playlist, TECHNICIANS_ONLY,

@@ -63,8 +63,12 @@ class Register(Feature):
                 f"forfeited ({rule})")
 
     # -- commands -------------------------------------------------------------------------------
-    def pay(self, p: Pay, ctx: Context) -> list[DomainEvent]:
-        prize = self.prizes.get(p.prize)
+    def payable(self, prize_id: str, card: str | None, now_ms: int) -> Prize:
+        """The prize, if it may be paid now to the holder of `card`; else refused in words.
+        `prizes.pay` checks this, and the Pay dialog asks it (the `prize_card_check` query)
+        before the winner signs. No refusal names the winner's card: the person who presented
+        a wrong card hears only that it is not the winner's."""
+        prize = self.prizes.get(prize_id)
         if prize is None:
             raise Rejected("unknown_prize", "That prize is not in the register; refresh the "
                                             "list and choose it again.")
@@ -77,17 +81,19 @@ class Register(Feature):
             raise Rejected("already_paid", f"{whose} was already paid by {prize.paid.paid_by} "
                                            f"({METHODS[prize.paid.method]}); a prize is paid "
                                            "once.")
-        if prize.lapsed is not None or ctx.now_ms >= a.deadline_ms:
+        if prize.lapsed is not None or now_ms >= a.deadline_ms:
             raise Rejected("lapsed", f"{whose} lapsed: {self.consequence(a).lower()}; it can "
                                      "no longer be paid.")
-        if (p.card or "") != a.card:
-            raise Rejected("wrong_card", f"{whose} is not for {_card_text(p.card)}: it is paid "
-                                         f"only to its winner, {_card_text(a.card)} (prizes "
-                                         "are not transferable: slots rule 44, super9 rule "
-                                         "26).")
+        if (card or "") != a.card:
+            raise Rejected("wrong_card", _not_the_winners(whose, card, a.card))
+        return prize
+
+    def pay(self, p: Pay, ctx: Context) -> list[DomainEvent]:
+        a = self.payable(p.prize, p.card, ctx.now_ms).award
         if p.cents != a.cents:
-            raise Rejected("wrong_amount", f"{whose} is {format_zar(a.cents)}, not "
-                                           f"{format_zar(p.cents)}: pay the whole prize.")
+            raise Rejected("wrong_amount", f"{self.winner(a)}'s prize ({a.what}) is "
+                                           f"{format_zar(a.cents)}, not {format_zar(p.cents)}: "
+                                           "pay the whole prize.")
         id_type = " ".join(p.id_type.split())
         return [PrizePaid(a.prize, a.card, a.cents, p.method, ctx.actor, id_type, p.id_last4,
                           p.signature.data(), ctx.now_ms)]
@@ -117,5 +123,13 @@ class Register(Feature):
         return rows(self.prizes.values(), self.members, self.winner)
 
 
-def _card_text(card: str | None) -> str:
-    return f"card \u2022\u2022\u2022\u2022 {card[-4:]}" if card else "a ticket with no card"
+def _not_the_winners(whose: str, presented: str | None, winners: str) -> str:
+    """Why a card is refused, naming neither card's digits (slots rule 44, super9 rule 26)."""
+    why = "prizes are not transferable: slots rule 44, super9 rule 26"
+    if not winners:
+        return (f"{whose} was won on a Super 9 ticket sold without a card: it is paid against "
+                f"the ticket, not a card ({why}).")
+    if not presented:
+        return f"{whose} is paid only against its winner's Rewards card: scan the card."
+    return (f"This card is not the winner's: {whose} is paid only to the member it was won "
+            f"by ({why}).")

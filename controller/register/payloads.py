@@ -1,5 +1,6 @@
 """What the MC sends to pay a prize: the prize, the winner's card, the amount, how it was
-paid, the identity document seen (its type and last four characters only) and the signature."""
+paid, the identity document seen (its type and last four characters only) and the signature;
+and, before the winner signs, the prize and the card presented, to check they match."""
 
 from __future__ import annotations
 
@@ -38,4 +39,12 @@ class Pay:
     id_type: IdType
     id_last4: Last4
     signature: SignatureRef
+    card: CardNumber | None = None  # none only for a ticket sold without one
+
+
+@payload
+class PrizeCard:
+    """The card presented for a prize, checked before the winner signs."""
+
+    prize: Ref
     card: CardNumber | None = None  # none only for a ticket sold without one

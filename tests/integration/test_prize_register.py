@@ -43,11 +43,24 @@ async def test_the_register_is_for_operators_and_auditors_only(tmp_path, log_at,
         refused = await mc.send("prizes.pay", {
             "prize": "roulette-final-1", "card": "1000001", "cents": 20_000, "method": "cash",
             "id_type": "SA ID", "id_last4": "0087", "signature": signature})
-        # slots rule 44, super9 rule 26: a prize is paid to its winner only
-        assert refused["error"] == {"code": "wrong_card", "message": (
-            "Sipho N.'s prize (Roulette Spin-Off Final, place 1: 50% of R400) is not for card "
-            "\u2022\u2022\u2022\u2022 0001: it is paid only to its winner, card "
-            "\u2022\u2022\u2022\u2022 0002 (prizes are not transferable: slots rule 44, "
-            "super9 rule 26).")}
+        # slots rule 44, super9 rule 26: a prize is paid to its winner only; the refusal
+        # names neither card's digits (the one who presented it is at the desk)
+        refusal = {"code": "wrong_card", "message": (
+            "This card is not the winner's: Sipho N.'s prize (Roulette Spin-Off Final, place "
+            "1: 50% of R400) is paid only to the member it was won by (prizes are not "
+            "transferable: slots rule 44, super9 rule 26).")}
+        assert refused["error"] == refusal
         assert last_seq(ctl.db_path) == before
         assert await mc.call("prize_register", {}) == answer
+        # the same answer before the winner signs, asked of the card alone; the winner's card
+        # is answered yes in words; an auditor pays nothing, so may not ask
+        assert await mc.call("prize_card_check", {"prize": "roulette-final-1",
+                                                  "card": "1000001"}) == {
+            "ok": False, "error": refusal}
+        assert await mc.call("prize_card_check", {"prize": "roulette-final-1",
+                                                  "card": "1000002"}) == {
+            "ok": True, "sentence": "The card is Sipho N.'s: the winner signs next."}
+        assert (await auditor.call("prize_card_check", {"prize": "roulette-final-1",
+                                                        "card": "1000002"}))["error"] == {
+            "code": "forbidden", "message": "Only operators pay prizes."}
+        assert last_seq(ctl.db_path) == before

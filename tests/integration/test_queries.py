@@ -13,6 +13,7 @@ async def test_queries_check_role_then_payload_and_refuse_like_commands(log_at):
         roles = {q["name"]: q["roles"] for q in catalogue["queries"]}
         assert roles == {"check_playlist": ["technician"], "screens": ["technician"],
                          "prize_register": ["auditor", "operator"],
+                         "prize_card_check": ["operator"],
                          "screenshot_request": ["technician"],
                          "find_entries": ["auditor", "operator", "technician"],
                          "verify_chain": ["auditor", "operator"]}
