@@ -30,7 +30,8 @@ def row(prize: Prize, members: Members, name: str) -> dict[str, Any]:
         "prize": a.prize, "promotion": a.promotion, "name": name,
         "card": member.masked_card if member else "", "what": a.what, "rule": a.rule,
         "kind": a.kind, "seat": a.seat, "cents": a.cents,
-        "amount_text": format_zar(a.cents) if a.kind == "cash" else a.seat,
+        # money only: a seat is said once, in `what` (the tables' Amount column is money)
+        "amount_text": format_zar(a.cents) if a.kind == "cash" else "",
         "decided_ms": a.decided_ms, "deadline_ms": a.deadline_ms, "state": prize.state,
         "paid": None, "lapsed": None,
     }

@@ -13,6 +13,7 @@
 import {$, el} from "./link.js";
 import {act, button, link, may, panel, showAnswer} from "./console.js";
 import {askSignature} from "./signature.js";
+import {venueTime} from "./venue_day.js";
 
 const REFRESH_MS = 30_000;
 const HOUR_MS = 3_600_000;
@@ -35,16 +36,9 @@ const state = {
   busy: false,
 };
 
-/** "2 Dec 14:05" at the venue (its zone, else this device's). @param {number} ms */
+/** "2 Dec 14:05" at the venue. @param {number} ms */
 function when(ms) {
-  const zone = link().doc("venue")?.timezone;
-  const options = /** @type {Intl.DateTimeFormatOptions} */ ({day: "numeric", month: "short",
-    hour: "2-digit", minute: "2-digit", hour12: false});
-  try {
-    return new Date(ms).toLocaleString("en-GB", zone ? {...options, timeZone: zone} : options);
-  } catch {
-    return new Date(ms).toLocaleString("en-GB", options);
-  }
+  return venueTime(ms, link().doc("venue")?.timezone);
 }
 
 /** "14 days 3 h left", "5 h 12 min left", "12 min left", "Deadline passed".
@@ -103,6 +97,14 @@ function prizeCell(r) {
   return cell;
 }
 
+/** The Amount cell: money only; a seat (said in the Prize cell) has none. @param {Row} r */
+function amountCell(r) {
+  if (r.kind === "cash") return el("td", "pz-amount", r.amount_text);
+  const cell = el("td", "pz-amount muted", "—");
+  cell.title = "No money: the prize is a seat";
+  return cell;
+}
+
 /** @param {Row} r */
 function owedRow(r) {
   const tr = el("tr", "pz-row");
@@ -111,7 +113,7 @@ function owedRow(r) {
   left.append(el("div", "pz-left-text"), el("div", "muted", `by ${when(r.deadline_ms)}`));
   const actions = el("td", "pz-actions");
   if (may("prizes.pay")) actions.append(button("Pay…", "big", () => openPay(r)));
-  tr.append(winner(r), prizeCell(r), el("td", "pz-amount", r.amount_text), left, actions);
+  tr.append(winner(r), prizeCell(r), amountCell(r), left, actions);
   return tr;
 }
 
@@ -134,7 +136,7 @@ function doneRow(r) {
   } else {
     how.append(el("div", "pz-state", "Seat handed over when the Wild Card was claimed"));
   }
-  tr.append(winner(r), prizeCell(r), el("td", "pz-amount", r.amount_text), how);
+  tr.append(winner(r), prizeCell(r), amountCell(r), how);
   return tr;
 }
 
@@ -157,8 +159,9 @@ function openPay(r) {
   state.paying = r;
   $("pz-pay-what").textContent = `${r.name} · ${r.what} · ${r.amount_text}`;
   $("pz-last4", HTMLInputElement).value = "";
-  // the card the winner presents: the controller checks it is the winner's (a ticket sold
-  // without a card is claimed with the ticket alone)
+  $("pz-last4-kept").textContent = "";
+  // the card the winner presents: the controller checks it is the winner's before the winner
+  // signs (a ticket sold without a card is claimed with the ticket alone)
   $("pz-card", HTMLInputElement).value = "";
   $("pz-card-box").hidden = r.card === "";
   $("pz-pay-ack").hidden = true;
@@ -168,23 +171,69 @@ function openPay(r) {
 
 function closePay() {
   $("pz-pay").hidden = true;
+  $("pz-last4", HTMLInputElement).value = "";
+  $("pz-card", HTMLInputElement).value = "";
   state.paying = null;
+}
+
+/** The ID field keeps only the last 4 letters or digits of what is typed or pasted: a whole ID
+ * number typed out of habit leaves its last 4 in the field (never its first 4, as a maxlength
+ * would) and the rest is gone from the page at once, so it is never sent or stored. Keeping
+ * them beats refusing: the person at the desk types the number as it is printed, without
+ * counting, and sees the 4 that will be recorded (docs/prizes.md: the type and last 4 only). */
+function keepLast4() {
+  const field = $("pz-last4", HTMLInputElement);
+  const typed = field.value.replace(/[^A-Za-z0-9]/g, "").toUpperCase();
+  const kept = typed.slice(-4);
+  if (field.value !== kept) field.value = kept;
+  $("pz-last4-kept").textContent = typed.length > 4
+    ? `Kept: ${kept}, the last 4 of what was typed; the rest is not kept.`
+    : "";
+}
+
+/** Is the card presented this prize's winner's (and may it be paid now)? Asked before the pad
+ * opens, so a wrong card is refused with nothing to type or sign again; the controller answers
+ * in words that never hold the winner's digits, and checks it all again at payment.
+ * @param {Row} r @param {string | null} card @returns {Promise<boolean>} */
+async function cardMatches(r, card) {
+  const box = $("pz-pay-ack");
+  showAnswer(box, "pending", "Checking the card…");
+  try {
+    const answer = await link().call("prize_card_check", {prize: r.prize, card});
+    if (!answer.ok) {
+      showAnswer(box, "error", "Refused", answer.error.message);
+      return false;
+    }
+    box.hidden = true;
+    return true;
+  } catch {
+    showAnswer(box, "error", "The controller did not answer",
+      "Check the connection and press again.");
+    return false;
+  }
 }
 
 async function signAndPay() {
   const r = state.paying;
   if (r === null) return;
-  const last4 = $("pz-last4", HTMLInputElement).value.trim();
-  if (r.card && !$("pz-card", HTMLInputElement).value.trim()) {
+  const last4 = $("pz-last4", HTMLInputElement).value;
+  const card = $("pz-card", HTMLInputElement).value.replace(/\s/g, "") || null;
+  if (r.card && card === null) {
     showAnswer($("pz-pay-ack"), "error", "Check the card",
       "Scan or type the Rewards card the winner presents.");
     return;
   }
-  if (!/^[A-Za-z0-9]{4}$/.test(last4)) {
+  if (last4.length !== 4) {
     showAnswer($("pz-pay-ack"), "error", "Check the ID",
-      "Type only the last 4 letters or digits of the document, never the whole number.");
+      "Type the document's last 4 letters or digits, or its whole number: only the last 4 " +
+      "are kept.");
     return;
   }
+  const sign = $("pz-sign", HTMLButtonElement);
+  sign.disabled = true;
+  const matches = await cardMatches(r, card);
+  sign.disabled = false;
+  if (!matches || state.paying !== r) return;
   $("pz-pay").hidden = true;
   const signature = await askSignature({title: `${r.name} signs for the prize`,
     prompt: `I received ${r.amount_text}: ${r.what}.`});
@@ -193,11 +242,10 @@ async function signAndPay() {
     showAnswer($("pz-pay-ack"), "pending", "Not paid", "The winner has not signed yet.");
     return;
   }
-  closePay();
-  const card = $("pz-card", HTMLInputElement).value.replace(/\s/g, "");
-  const payload = {prize: r.prize, card: card || null, cents: r.cents,
+  const payload = {prize: r.prize, card, cents: r.cents,
     method: $("pz-method", HTMLSelectElement).value,
     id_type: $("pz-id-type", HTMLSelectElement).value, id_last4: last4, signature};
+  closePay();
   await act({box: $("pz-ack"), label: "Pay a prize", type: "prizes.pay", payload,
     values: `${r.name}, ${r.amount_text}`,
     done: () => `${r.name}'s prize of ${r.amount_text} is paid and signed for.`});
@@ -206,6 +254,7 @@ async function signAndPay() {
 
 function start() {
   $("pz-cancel").addEventListener("click", closePay);
+  $("pz-last4").addEventListener("input", keepLast4);
   $("pz-sign").addEventListener("click", () => { signAndPay(); });
   document.querySelector('[data-tab="prizes"]')?.addEventListener("click", () => { refresh(); });
   setInterval(() => { refresh(); }, REFRESH_MS);

@@ -140,6 +140,8 @@ def test_the_wild_card_seat_is_handed_over_as_it_is_awarded_and_never_paid(show)
                         "slots rules 18-19, 41", d.now, d.now + 15 * DAY_MS)
     d.apply(seat)
     assert row(d, seat.prize)["state"] == "seated"
+    # the seat is said once, in its words; the amount is money only (no repeat of the seat)
+    assert row(d, seat.prize)["amount_text"] == ""
     error = d.refuse("prizes.pay", pay(seat))
     assert error.code == "seat_prize" and "no money to pay" in error.message
     assert [e for e in tick(d, seat.deadline_ms) if getattr(e, "prize", "") == seat.prize] == []

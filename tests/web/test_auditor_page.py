@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Browser, expect
+from playwright.async_api import Browser, Page, expect
 
 from controller.application.settings import CONFIG_DIR_ENV
 from tests.support.browser import needs_chromium
@@ -22,6 +22,15 @@ from tests.web.test_console_done_when import console
 from tests.web.test_signing import draw
 
 pytestmark = needs_chromium
+
+
+async def choose_day(page: Page, picker: str, iso: str) -> None:
+    """A day in one of the Audit panel's pickers, as the venue writes it: day, month, year."""
+    year, month, day = (int(part) for part in iso.split("-"))
+    box = page.locator(picker)
+    await box.get_by_label("Day").select_option(str(day))
+    await box.get_by_label("Month").select_option(str(month))
+    await box.get_by_label("Year").select_option(str(year))
 
 
 async def test_the_auditor_verifies_the_chain_and_downloads_the_report(browser: Browser,
@@ -51,10 +60,12 @@ async def test_the_auditor_verifies_the_chain_and_downloads_the_report(browser: 
     assert "{" not in await result.inner_text()  # no JSON on a page
     # the download link, for the promotion and period chosen
     await page.locator("#au-promotion").select_option("super9")
-    await page.locator("#au-from").fill("2025-06-04")
-    await page.locator("#au-to").fill("2025-06-04")
+    await choose_day(page, "#au-from", "2025-06-04")
+    await choose_day(page, "#au-to", "2025-06-04")
     link = page.get_by_role("link", name=re.compile("Download the report"))
-    await expect(link).to_have_text("Download the report: Super 9, 2025-06-04 to 2025-06-04")
+    # the venue's way of writing a day, whatever the browser's locale (an en-US date box
+    # would say 06/04/2025)
+    await expect(link).to_have_text("Download the report: Super 9, 4 June 2025 to 4 June 2025")
     await expect(link).to_have_attribute(
         "href", "/audit/report.pdf?promotion=super9&from=2025-06-04&to=2025-06-04")
     async with page.expect_download() as info:
@@ -84,16 +95,17 @@ async def test_the_auditor_certifies_a_period_with_a_signature_drawn_on_the_pad(
     # CPA regulation 11: the independent auditor certifies the record, signed
     page = await console(browser, ctl, "auditor")
     await page.locator("#au-promotion").select_option("wildcard")
-    await page.locator("#au-from").fill("2024-01-18")
-    await page.locator("#au-to").fill("2024-01-18")
+    await choose_day(page, "#au-from", "2024-01-18")
+    await choose_day(page, "#au-to", "2024-01-18")
     await page.get_by_role("button", name="Certify this period…").click()
     dialog = page.get_by_role("dialog")
-    await expect(dialog).to_contain_text("Sign to certify Wild Card draw from 2024-01-18 to "
-                                         "2024-01-18.")
+    await expect(dialog).to_contain_text("Sign to certify Wild Card draw from 18 January 2024 "
+                                         "to 18 January 2024.")
     await draw(dialog.locator("canvas"), page)
     await dialog.get_by_role("button", name="Accept").click()
     await expect(page.locator("#au-certify-ack")).to_contain_text(
-        "Certified Wild Card draw from 2024-01-18 to 2024-01-18; the report now carries it.")
+        "Certified Wild Card draw from 18 January 2024 to 18 January 2024; the report now "
+        "carries it.")
     with by_hand(ctl.db_path) as con:
         (data,) = con.execute("SELECT data FROM events WHERE type = 'AuditCertified'").fetchone()
         certified = json.loads(data)
@@ -122,7 +134,7 @@ async def test_the_auditor_reads_the_register_and_the_report_of_a_real_final(
     async with live_controller(log_at) as ctl, ctl.client() as mc:
         await roulette_prizes(mc)  # Sipho R200, Thandi R80, by real commands
         page = await console(browser, ctl, "auditor")
-        rows = page.locator("#au-register tr")
+        rows = page.locator("#au-register li")
         await expect(rows).to_have_count(2)
         await expect(rows.first).to_contain_text("Sipho N.")
         await expect(rows.first).to_contain_text("R200")
