@@ -65,11 +65,18 @@ class Period:
     end: dt.date | None = None
 
     def words(self) -> str:
+        """"4 June 2025 to 5 June 2025", as the venue writes days (the Audit tab says the
+        same)."""
         if self.start is None and self.end is None:
             return "the whole log"
-        start = self.start.isoformat() if self.start else "the log's start"
-        end = self.end.isoformat() if self.end else "the log's end"
+        start = day_words(self.start) if self.start else "the log's start"
+        end = day_words(self.end) if self.end else "the log's end"
         return f"{start} to {end}"
+
+
+def day_words(day: dt.date) -> str:
+    """2025-06-04 -> "4 June 2025": day, month in words, year, whatever the reader's locale."""
+    return f"{day.day} {day:%B %Y}"
 
 
 @dataclass(frozen=True)

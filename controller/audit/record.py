@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -27,8 +28,10 @@ from controller.audit.document import (
     Signature,
     SignatureSheet,
     Table,
+    day_words,
     masked,
 )
+from controller.audit.super9_record import super9_sections
 from controller.domain.events import event_from
 from controller.store.chain import canonical_json
 from controller.store.sqlite import StoredEvent
@@ -142,7 +145,7 @@ class Builder:
         if self.promotion == "wildcard":
             found += self.wildcard(clock)
         if self.promotion == "super9":
-            found += self.super9(clock)
+            found += super9_sections(self, clock)
         found += [self.prizes(clock), self.disputes(clock), self.certifications(clock)]
         return found
 
@@ -231,7 +234,7 @@ class Builder:
         for stage, members in sorted(stages.items(), key=lambda s: order.get(s[0], 3)):
             ranking = closed.get(stage, [])
             place = {entry: i + 1 for i, entry in enumerate(ranking)}
-            members.sort(key=lambda m: (place.get(m[0], 10**6), str(m[1]["heat"]),
+            members.sort(key=lambda m: (place.get(m[0], 10**6), _natural(m[1]["heat"]),
                                         m[1]["seat"] or 0))
             rows = [[str(place.get(entry, "")), str(e["heat"] or "-"), str(e["seat"] or "-"),
                      self.name(e["card"]), masked(e["card"]),
@@ -269,7 +272,7 @@ class Builder:
             else:
                 outcome[d["round"]] = f"redrawn {clock.time(d['at_ms'])}: {d['cause']}"
         rows = []
-        for _, d in self.of("WildcardDrawn"):
+        for _, d in sorted(self.of("WildcardDrawn"), key=lambda s: s[1]["round"]):
             pool = pools.get(d["round"], {})
             rows.append([str(d["round"]), clock(d["drawn_at_ms"]),
                          f"{format_int(pool.get('members', 0))} members, "
@@ -278,7 +281,7 @@ class Builder:
                          outcome.get(d["round"], "open"), d["operator"]])
         draws.table(["Rnd", "Drawn", "Pool", "Pool SHA-256", "Ticket", "Winner", "Outcome",
                      "By"], rows, [10, 30, 26, 26, 12, 32, 50, 22], "No draw in the period.")
-        for stored, d in self.of("WildcardPoolFrozen"):
+        for stored, d in sorted(self.of("WildcardPoolFrozen"), key=lambda s: s[1]["round"]):
             excluded = ", ".join(self.who(c) for c in d["excluded"]) or "none"
             draws.blocks.append(Para(
                 f"Round {d['round']} pool frozen {clock(d['at_ms'])} by {d['operator']} "
@@ -297,61 +300,6 @@ class Builder:
             declines.blocks.append(Table(["When", "Finalist", "Stand-in", "By"], stand_ins,
                                          [40, 50, 50, 40]))
         return [draws, declines]
-
-    def super9(self, clock: Clock) -> list[Section]:
-        sold = {d["ticket"]: d for _, d in self.of("Super9TicketSold")}
-        sales = sum(d["price_cents"] for d in sold.values())
-        sessions = Section("Sessions and numbers called")
-        sessions.blocks.append(Para(f"{format_int(len(sold))} tickets sold for "
-                                    f"{format_zar(sales)}."))
-        called: dict[str, list[int]] = {}
-        no_spins: dict[str, int] = {}
-        for stored, d in self.mine:
-            if stored.type == "Super9SpinEntered":
-                called.setdefault(d["session"], []).append(d["number"])
-            elif stored.type == "Super9SpinUndone" and called.get(d["session"]):
-                called[d["session"]].pop()
-            elif stored.type == "Super9NoSpin":
-                no_spins[d["session"]] = no_spins.get(d["session"], 0) + 1
-        ends = {d["session"]: d for _, d in self.of("Super9Won", "Super9SessionClosed")}
-        rows = []
-        for _, d in self.of("Super9SessionStarted"):
-            end = ends.get(d["session"], {})
-            result = ("won: " + end["prize"]) if "prize" in end else \
-                ("closed: " + end["reason"]) if end else "open"
-            numbers = called.get(d["session"], [])
-            rows.append([d["session"], clock(d["at_ms"]), format_zar(d["jackpot_cents"]),
-                         format_zar(d["consolation_cents"]), " ".join(map(str, numbers)) or "-",
-                         str(no_spins.get(d["session"], 0)), result])
-        sessions.table(["Session", "Started", "Jackpot", "Consolation", "Numbers called",
-                        "No spins", "Result"], rows, [20, 36, 22, 22, 50, 14, 30],
-                       "No session in the period.")
-        wins = Section("Wins")
-        win_rows = []
-        for stored, d in self.of("Super9Won"):
-            for w in d["winners"]:
-                card = sold.get(w["ticket"], {}).get("card")
-                win_rows.append([d["session"], clock(d["at_ms"]), d["prize"], w["ticket"],
-                                 self.who(card), format_zar(w["share_cents"]),
-                                 format_zar(w.get("consolation_share_cents", 0)),
-                                 stored.actor])
-        wins.table(["Session", "Confirmed", "Prize", "Ticket", "Winner", "Share",
-                    "Consolation", "By"], win_rows, [18, 36, 20, 18, 40, 22, 22, 18],
-                   "No SUPER 9 in the period.")
-        tickets = Section("Ticket changes and voids")
-        rows = [[clock(stored.at_ms), d["ticket"], f"void: {d['reason']}", d["by"]]
-                for stored, d in self.of("Super9TicketVoided")]
-        for stored, d in self.of("Super9TicketChanged"):
-            rows.append([clock(stored.at_ms), d["ticket"],
-                         f"{' '.join(map(str, d['old']))} -> {' '.join(map(str, d['new']))}",
-                         d["director"]])
-            tickets.blocks.append(self.signature(
-                f"Ticket {d['ticket']} change, signed off by {d['director']} (rule 23)",
-                d.get("signature")))
-        tickets.blocks.insert(0, Table(["When", "Ticket", "What", "By"], rows,
-                                       [40, 24, 70, 30]) if rows else
-                              Para("No ticket was changed or voided."))
-        return [sessions, wins, tickets]
 
     def prizes(self, clock: Clock) -> Section:
         section = Section("Prizes")
@@ -379,7 +327,7 @@ class Builder:
                          clock(d["decided_ms"]), state])
         if rows:
             section.blocks.append(Table(["Winner", "Prize", "Rule", "Decided", "State"], rows,
-                                        [40, 48, 16, 36, 60]))
+                                        [38, 48, 22, 34, 58]))
         for _, d in awarded:
             if d["prize"] in paid:
                 p = paid[d["prize"]][1]
@@ -408,11 +356,23 @@ class Builder:
             section.blocks.append(Para("Not certified yet for this period."))
         for _, d in found:
             section.blocks.append(Para(
-                f"{d['auditor']} certified {d['period_from']} to {d['period_to']} on "
+                f"{d['auditor']} certified {_day(d['period_from'])} to "
+                f"{_day(d['period_to'])} on "
                 f"{clock(d['at_ms'])}: \u201c{d['statement']}\u201d"))
             section.blocks.append(self.signature(f"Signed by {d['auditor']}",
                                                  d.get("signature")))
         return section
+
+
+def _natural(name: Any) -> tuple[Any, ...]:
+    """"Heat 2" before "Heat 10": a name's numbers compared as numbers."""
+    return tuple(int(part) if part.isdigit() else part
+                 for part in re.split(r"(\d+)", str(name or "")))
+
+
+def _day(iso: str) -> str:
+    """A certified period's day as the venue writes it ("18 January 2024")."""
+    return day_words(dt.date.fromisoformat(iso))
 
 
 def build_record(events: Iterable[StoredEvent], promotion: str, period: Period,

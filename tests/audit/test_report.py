@@ -25,6 +25,7 @@ from tests.audit.night import (
     record_night,
     signature_png,
 )
+from tests.promotions.super9_floor import SESSION, ms
 from tests.support.busy import Busy
 from tests.support.prize_signature import kept_signature
 from tests.support.stores import by_hand
@@ -83,7 +84,7 @@ def test_the_report_shows_winners_draws_prizes_in_rand_and_the_chain_head(night,
     assert "a seat in the Final" in text and "seat handed over when awarded" in text
     assert "Thu 18 Jan 2024 18:00:01" in text  # the venue's clock (UTC+2), not UTC 16:00
     assert "mc-thabo" in text and "td-naledi" not in text  # td-naledi scored slots, not this
-    assert "ms-auditor certified 2024-01-18 to 2024-01-19" in text
+    assert "ms-auditor certified 18 January 2024 to 19 January 2024" in text
     assert head in text and f"event {seq}" in text
     assert "showrunner-controller audit verify" in text
     # the rules in force: the logged config's digest
@@ -108,7 +109,7 @@ def test_a_period_reports_only_its_days(night, tmp_path):
     out = tmp_path / "later.pdf"
     assert report(db, out, "--from", "2024-01-19", "--to", "2024-01-19") == 0
     text = text_of(out)
-    assert "2024-01-19 to 2024-01-19" in text
+    assert "19 January 2024 to 19 January 2024" in text  # the venue's way, not an ISO date
     assert "No draw in the period." in text  # the draw was on the 18th
     assert "cash, by mc-thabo" not in text  # the award, on the 18th, is not in it
 
@@ -317,3 +318,27 @@ def test_a_prize_paid_through_the_service_is_in_the_report_with_its_signature(tm
     on_page = subprocess.run(["pdftotext", "-raw", "-f", str(page), "-l", str(page), str(out),
                               "-"], capture_output=True, check=True, text=True).stdout
     assert "Prizes" in on_page  # the image is on the prize page
+
+
+def test_a_super9_session_is_named_in_words_never_by_its_id(tmp_path, log_at):
+    # super9 rule 4: the Wednesday 19h00 session; the auditor reads it as the floor names it
+    # ("Wednesday 4 June 19:00", the venue's clock), in its sessions and its wins (rule 20)
+    busy = Busy(log_at)
+    numbers = list(range(1, 10))
+    for command, payload in (
+            ("super9.enter_ticket", {"ticket": "0421", "original": numbers,
+                                     "duplicate": numbers}),
+            ("super9.start_session", {"session": SESSION}),
+            *(("super9.spin", {"number": n}) for n in numbers),
+            ("super9.confirm_win", {})):
+        if command == "super9.start_session":
+            busy.now = ms(SESSION.replace("T", " "))
+        ack, _ = busy.send(command, payload)
+        assert ack["ok"], (command, ack)
+    out = tmp_path / "super9.pdf"
+    assert main(["audit", "report", "--db", busy.log.address, "--promotion", "super9",
+                 "--out", str(out)]) == 0
+    busy.log.close()
+    text = text_of(out)
+    assert text.count("Wednesday 4 June 19:00") == 3  # the session, its win and its prize
+    assert SESSION not in text and "2025-06-04T" not in text  # never the id, nor a part of it

@@ -121,7 +121,7 @@ async def test_the_auditor_certifies_a_period_with_a_signature_drawn_on_the_pad(
     await (await info.value).save_as(saved)
     text = subprocess.run(["pdftotext", "-raw", str(saved), "-"], capture_output=True,
                           check=True, text=True).stdout
-    assert "done-auditor certified 2024-01-18 to 2024-01-18" in text
+    assert "done-auditor certified 18 January 2024 to 18 January 2024" in text
     assert kept in " ".join(text.split())
 
 

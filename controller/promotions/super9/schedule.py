@@ -31,6 +31,16 @@ class Session:
     day: str  # local date, ISO: a disqualification lasts for this day (rule 9)
 
 
+def session_words(session_id: str) -> str:
+    """A session as people name it, on the venue's wall clock: "2025-06-04T19:00" ->
+    "Wednesday 4 June 19:00" (an id that is not a time stays as it is)."""
+    try:
+        start = dt.datetime.fromisoformat(session_id)
+    except ValueError:
+        return session_id
+    return f"{start:%A} {start.day} {start:%B} {start:%H:%M}"
+
+
 def session_day(session_id: str) -> str:
     """The local date of a session id ("2025-06-04T19:00" -> "2025-06-04")."""
     return session_id.partition("T")[0]
@@ -67,9 +77,8 @@ class Schedule:
         return [self._session(day, t) for t in self.sessions[day.weekday()]]
 
     def _session(self, day: dt.date, at: dt.time) -> Session:
-        start = dt.datetime.combine(day, at)
-        label = f"{start:%A} {day.day} {start:%B} {at:%H:%M}"
-        return Session(f"{day.isoformat()}T{at:%H:%M}", self._ms(day, at), label, day.isoformat())
+        session_id = f"{day.isoformat()}T{at:%H:%M}"
+        return Session(session_id, self._ms(day, at), session_words(session_id), day.isoformat())
 
     def _from(self, now_ms: int) -> Iterator[Session]:
         """Every session starting at or after `now_ms`, in order."""
