@@ -81,6 +81,15 @@ def test_a_replaced_entry_plays_until_the_new_one_starts():
     assert program_slot(program, 10_000).scene == "prize_table"
 
 
+def test_a_playlist_taken_off_takes_its_fallback_with_it():
+    # issue 48: a group whose playlist is taken off goes back to its default scene
+    night = LOOP + 'windows:\n  - {from: "20:00", to: "23:00"}\n'
+    program = [entry(night, until_ms=at(2, 12))]
+    closed = program_slot(program, at(2, 11, 59) + 30_000)
+    assert closed.source == "fallback:loop" and closed.end_ms == at(2, 12)
+    assert program_slot(program, at(2, 12)).source == "default"
+
+
 def test_not_looping_playlist_ends():
     program = [entry(LOOP + "loop: false\n", anchor_ms=0)]
     assert program_slot(program, 14_999).scene == "jackpot_ticker"

@@ -119,8 +119,9 @@ def next_start(entry: Entry, t: int) -> int | None:
 
 
 def program_slot(entries: Sequence[Entry], t: int) -> Slot:
-    """The first entry (by precedence) that plays at `t`; otherwise the first fallback,
-    otherwise the default scene. The slot ends early when an earlier entry starts."""
+    """The first entry (by precedence) that plays at `t`; otherwise the first fallback of an
+    entry not taken off, otherwise the default scene. The slot ends early when an earlier
+    entry starts (or the fallback's entry is taken off)."""
     cap = FAR_FUTURE_MS
     for entry in entries:
         slot = playlist_slot(entry, t)
@@ -132,9 +133,10 @@ def program_slot(entries: Sequence[Entry], t: int) -> Slot:
     cap = min(cap, t + IDLE_RECHECK_MS)
     for entry in entries:
         fallback = entry.get("fallback")
-        if fallback:
+        until = entry.get("until_ms")
+        if fallback and (until is None or t < until):
             return Slot(fallback["scene"], dict(fallback["params"]), entry["transition"], t,
-                        cap, f"fallback:{entry['name']}")
+                        cap if until is None else min(cap, until), f"fallback:{entry['name']}")
     return Slot(DEFAULT_SCENE, {}, "crossfade", t, cap, "default")
 
 
