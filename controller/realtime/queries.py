@@ -27,6 +27,7 @@ from controller.realtime.hub import Hub
 from controller.register import Register
 from controller.register.payloads import PrizeCard
 from controller.screens.audience import floor_playlist
+from controller.screens.groups import group_report
 from controller.screens.payloads import Assign, ScreenOnly
 from controller.store.target import db_arg, open_read_only
 from showrunner.contract.fields import PRINTABLE, Ref
@@ -106,7 +107,8 @@ class PlaylistProblems(Rejected):
 
 async def check_playlist(p: Assign, hub: Hub) -> dict[str, Any]:
     """Validate a playlist as `playlists.assign` would, without assigning it: the playlist's
-    name and scene count, or every problem."""
+    name, scene count and hours (to say them in words before it is played), or every
+    problem."""
     if not p.file.strip():
         raise Rejected("bad_payload", "Give the playlist's file name and its text.")
     try:
@@ -114,7 +116,14 @@ async def check_playlist(p: Assign, hub: Hub) -> dict[str, Any]:
     except PlaylistError as exc:
         raise PlaylistProblems(exc) from None
     hub.screens.resolve_media(playlist)  # `images` naming a video is refused, as at assignment
-    return {"name": playlist["name"], "scenes": len(playlist["items"])}
+    return {"name": playlist["name"], "scenes": len(playlist["items"]),
+            **{key: playlist[key] for key in ("windows", "timezone", "loop")}}
+
+
+async def group_playlists(p: Nothing, hub: Hub) -> dict[str, Any]:
+    """Each group's playlists for /screens: what plays now, each playlist's scenes, hours and
+    text to edit, and the group's latest changes."""
+    return group_report(hub.screens, hub.service.clock())
 
 
 async def screenshot_request(p: ScreenOnly, hub: Hub) -> dict[str, Any]:
@@ -166,6 +175,8 @@ CONTROL_QUERIES: dict[str, Query[Any, Hub]] = {q.name: q for q in (
           "Every screen with its status and its latest heartbeat."),
     Query("check_playlist", TECHNICIAN, Assign, check_playlist, TECHNICIANS_ONLY,
           "Check a playlist as playlists.assign would, without assigning it."),
+    Query("group_playlists", TECHNICIAN, Nothing, group_playlists, TECHNICIANS_ONLY,
+          "Each group's playlists: what plays now, their scenes, hours and text, and changes."),
     Query("screenshot_request", TECHNICIAN, ScreenOnly, screenshot_request, TECHNICIANS_ONLY,
           "Ask a screen for a fresh picture."),
     Query("verify_chain", AUDIT_ROLES, Nothing, verify_chain,

@@ -43,6 +43,10 @@ class PlaylistAssigned(DomainEvent, type_name="PlaylistAssigned"):
     anchor_ms: int
     #: each media name of the playlist the controller holds: {name: {sha256, size, kind}}
     media: dict[str, Any] = field(default_factory=dict)
+    by: str = ""  # who assigned it
+    #: the file's text as written, for /screens to edit in place; on a command's first event
+    #: only (its other targets' texts are the same: the same sha256)
+    yaml: str = ""
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,8 @@ class PlaylistUnassigned(DomainEvent, type_name="PlaylistUnassigned"):
     target: str
     name: str
     until_ms: int
+    by: str = ""  # who took it off
+    at_ms: int = 0  # when they did (it stops at `until_ms`, its next scene boundary)
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,7 @@ from showrunner.contract.playlist.schedule import program_slot
 from showrunner.contract.playlist.validate import PlaylistError, check_scene
 
 SWITCH_LEAD_MS = 300  # time for a change to reach every screen before it shows
+CHANGES_KEPT = 10  # a target's latest playlist changes /screens lists
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _HASH = re.compile(r"^[0-9a-f]{64}$")
 
@@ -71,6 +72,8 @@ class Screens(ScreensViews, Feature):
         self.media: dict[str, dict[str, Any]] = {}  # name -> the file it means now
         self.media_files: dict[str, str] = {}  # sha256 -> kind, every file ever named
         self.assignments: dict[str, list[dict[str, Any]]] = {}  # target -> entries
+        self.texts: dict[str, str] = {}  # sha256 -> a playlist's text as written
+        self.changes: dict[str, list[dict[str, Any]]] = {}  # target -> its latest changes
         self.takeovers: dict[str, dict[str, Any]] = {}  # group -> takeover
         self._takeovers_started = 0
 
@@ -162,17 +165,23 @@ class Screens(ScreensViews, Feature):
         media = self.resolve_media(playlist)
         targets = self._targets(p.screens, p.groups)
         digest = hashlib.sha256(p.yaml.encode()).hexdigest()
-        return [PlaylistAssigned(t, p.file, digest, playlist, ctx.now_ms,
-                                 self._boundary(t, ctx.now_ms), media) for t in targets]
+        events: list[DomainEvent] = []
+        for target in targets:
+            anchor = self._boundary(target, ctx.now_ms)
+            events.append(PlaylistAssigned(target, p.file, digest, playlist, ctx.now_ms, anchor,
+                                           media, ctx.actor, "" if events else p.yaml))
+            if p.replaces not in ("", playlist["name"]) and self._plays(target, p.replaces):
+                # an edit that renamed its playlist: the old name stops as the new one starts
+                events.append(PlaylistUnassigned(target, p.replaces, anchor, ctx.actor,
+                                                 ctx.now_ms))
+        return events
 
     def unassign(self, p: Unassign, ctx: Context) -> list[DomainEvent]:
         targets = self._targets(p.screens, p.groups)
-        events: list[DomainEvent] = []
-        for target in targets:
-            if any(e["name"] == p.name and e["until_ms"] is None
-                   for e in self.assignments.get(target, [])):
-                events.append(PlaylistUnassigned(target, p.name,
-                                                 self._boundary(target, ctx.now_ms)))
+        events: list[DomainEvent] = [
+            PlaylistUnassigned(target, p.name, self._boundary(target, ctx.now_ms), ctx.actor,
+                               ctx.now_ms)
+            for target in targets if self._plays(target, p.name)]
         if not events:
             raise Rejected("not_assigned", f"Playlist {p.name!r} is not assigned there.")
         return events
@@ -222,6 +231,11 @@ class Screens(ScreensViews, Feature):
         return [f"screen:{s}" for s in dict.fromkeys(screens)] + \
                [f"group:{g}" for g in dict.fromkeys(groups)]
 
+    def _plays(self, target: str, name: str) -> bool:
+        """Whether playlist `name` is assigned to `target` and not taken off."""
+        return any(e["name"] == name and e["until_ms"] is None
+                   for e in self.assignments.get(target, []))
+
     def _boundary(self, target: str, now_ms: int) -> int:
         """When a change to `target` shows: the end of the playlist scene it plays once the
         change has had time to reach the screens, or at once if it plays no playlist."""
@@ -261,6 +275,7 @@ class Screens(ScreensViews, Feature):
         for entry in self.assignments.get(event.target, []):
             if entry["name"] == event.name and entry["until_ms"] is None:
                 entry["until_ms"] = event.until_ms
+        self._changed(event.target, "off", event.name, event.by, event.at_ms)
         return self._views_of(event.target)
 
     def _takeover_started(self, event: TakeoverStarted) -> Iterable[str]:
@@ -277,13 +292,24 @@ class Screens(ScreensViews, Feature):
     def _assigned(self, event: PlaylistAssigned) -> Iterable[str]:
         entries = [e for e in self.assignments.get(event.target, [])
                    if e["until_ms"] is None or e["until_ms"] > event.assigned_ms]
+        what = "on"
         for entry in entries:
             if entry["name"] == event.playlist["name"] and entry["until_ms"] is None:
                 entry["until_ms"] = event.anchor_ms
+                what = "edited"
         entries.append({**event.playlist, "file": event.file, "sha256": event.sha256,
                         "anchor_ms": event.anchor_ms, "until_ms": None, "media": event.media})
         self.assignments[event.target] = entries
+        if event.yaml:
+            self.texts[event.sha256] = event.yaml
+        self._changed(event.target, what, event.playlist["name"], event.by, event.assigned_ms)
         return self._views_of(event.target)
+
+    def _changed(self, target: str, what: str, name: str, by: str, at_ms: int) -> None:
+        """Keep the target's latest changes for /screens: put on, edited, taken off."""
+        changes = self.changes.setdefault(target, [])
+        changes.append({"what": what, "name": name, "by": by, "at_ms": at_ms})
+        del changes[:-CHANGES_KEPT]
 
     def _views_of(self, target: str) -> list[str]:
         kind, _, name = target.partition(":")

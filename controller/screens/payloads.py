@@ -52,6 +52,8 @@ class Assign:
     yaml: PlaylistText  # the file's text as written
     screens: Annotated[list[Ref], Field(max_length=MAX_AT_ONCE)] = field(default_factory=list)
     groups: Refs = field(default_factory=list)
+    #: the playlist this one is an edit of (/screens): renamed, the old name stops with it
+    replaces: ShortText = ""
 
 
 @payload

@@ -15,9 +15,10 @@ async def test_queries_check_role_then_payload_and_refuse_like_commands(log_at):
                          "prize_register": ["auditor", "operator"],
                          "prize_card_check": ["operator"],
                          "screenshot_request": ["technician"],
+                         "group_playlists": ["technician"],
                          "find_entries": ["auditor", "operator", "technician"],
                          "verify_chain": ["auditor", "operator"]}
-        for name in ("screens", "check_playlist", "screenshot_request"):
+        for name in ("screens", "check_playlist", "screenshot_request", "group_playlists"):
             assert await mc.call(name, {"screen": "x"}) == {"ok": False, "error": {
                 "code": "forbidden", "message": "Only technicians may look after the screens."}}
         assert await mc.call("find_entries", {"promotion": "slots", "query": 5}) == {
@@ -34,3 +35,4 @@ async def test_queries_check_role_then_payload_and_refuse_like_commands(log_at):
             "code": "bad_payload", "message": "File is required."}
         report = await tech.call("screens", {})
         assert report["ok"] and report["screens"] == []
+        assert await tech.call("group_playlists", {}) == {"ok": True, "groups": []}
