@@ -1,10 +1,12 @@
 // @ts-check
 /* The technicians' floor page: every screen in one table (filter, search, sort, select several
- * and move them or play a playlist on them), a screen's detail on demand, enrol, playlists,
+ * and move them or play a playlist on them), a screen's detail on demand, each group's
+ * playlists (shown in words, edited in place, taken off: screens_groups.js), enrol, playlists,
  * media and the kiosks. One link to /control (link.js).
  *
  * The page only sends the technician commands the CLI sends (`screens.enrol`, `…authorise`,
- * `…move`, `…move_many`, `…revoke`, `playlists.assign`) and shows the controller's sentences.
+ * `…move`, `…move_many`, `…revoke`, `playlists.assign`, `playlists.unassign`) and shows the
+ * controller's sentences.
  * It asks the controller for the screens' report (telemetry) every few seconds and hands it
  * to the table (screens_table.js), which writes only the rows that changed; it asks the
  * screens whose rows are in sight for a fresh picture now and then. A new screen's key is made
@@ -15,9 +17,12 @@ import {$, el, Link, showGate, takeKey} from "./link.js";
 import {sha256Hex} from "./sha256.js";
 import {NO_PLAYLIST, SORTS, screensWord} from "./screens_grid.js";
 import {Table} from "./screens_table.js";
+import {Groups, say} from "./screens_groups.js";
 import {ago, card, clockText, connection, update} from "./screens_card.js";
 
 const REPORT_MS = 2000;
+const GROUPS_MS = 10000;  // what each group plays now moves with the hours of its playlists
+const GROUPS_SOONEST_MS = 250;
 const PICTURE_MS = 15000;
 const OPS = "ops:screens";
 const DEVICES = "ops:devices";  // the kiosks are listed there (controller/realtime/devices.py)
@@ -29,11 +34,17 @@ let link;
 /** @type {Table} the floor's rows, made by start() */
 let table;
 
+/** @type {Groups} each group's playlists, made by start() */
+let groups;
+
 /** @type {{screen: string, parts: import("./screens_card.js").Card} | null} the open detail */
 let detail = null;
 
 let asked = 0;  // reports asked for
 let applied = 0;  // the newest of them applied: an answer overtaken by a newer one is dropped
+let groupsAsked = 0;  // the same for the groups' playlists
+let groupsApplied = 0;
+let groupsTimer = 0;
 
 const pictureUrl = (/** @type {string} */ screen, /** @type {number} */ at) =>
   `/screens/${encodeURIComponent(screen)}/screenshot.jpg?at=${at}`;
@@ -41,12 +52,6 @@ const pictureUrl = (/** @type {string} */ screen, /** @type {number} */ at) =>
 const actions = {send, askPicture, pictureUrl};
 
 // -- answers -----------------------------------------------------------------------------------
-
-function say(node, kind, text) {
-  node.hidden = false;
-  node.dataset.kind = kind;
-  node.textContent = text;
-}
 
 /** Send one technician command; the ack, shown in `answer` in the controller's words. */
 async function send(type, payload, answer, done) {
@@ -66,6 +71,7 @@ async function send(type, payload, answer, done) {
     say(answer, "error", ack.error.message);
   }
   refresh();
+  refreshGroups();
   return ack;
 }
 
@@ -221,6 +227,24 @@ async function refresh() {
   if (number < applied) return;
   applied = number;
   table.receive(report.screens);
+}
+
+/** Each group's playlists (`group_playlists`), for the groups' panel; asked again every
+ * GROUPS_MS, or sooner at the moment a group's playlist starts or stops (a window opens). */
+async function refreshGroups() {
+  clearTimeout(groupsTimer);
+  groupsTimer = setTimeout(refreshGroups, GROUPS_MS);
+  if (!link?.connected) return;
+  const number = ++groupsAsked;
+  const report = await link.call("group_playlists", {}).catch(() => null);
+  if (!report?.ok || number < groupsApplied) return;
+  groupsApplied = number;
+  groups.receive(report.groups);
+  const next = Math.min(...report.groups.map((g) => g.changes_at_ms ?? Infinity));
+  if (next - link.now() < GROUPS_MS) {
+    clearTimeout(groupsTimer);
+    groupsTimer = setTimeout(refreshGroups, Math.max(GROUPS_SOONEST_MS, next - link.now()));
+  }
 }
 
 async function askPicture(screen, answer) {
@@ -450,6 +474,10 @@ function start() {
     clock: (ms) => clockText(ms).slice(0, 5),
   });
   /** @type {any} */ (window).screensTimings = table.timings;  // read by the page test
+  groups = new Groups($("groups"), $("no-groups"), {
+    send, now: () => link.now(), venue: () => link.doc("venue")?.timezone,
+    check: (file, yaml) => link.call("check_playlist", {file, yaml}),
+  });
   $("kinds").addEventListener("click", onKind);
   $("search").addEventListener("input", readFilters);
   for (const id of ["filter-group", "filter-playlist", "sort"]) {
@@ -477,10 +505,14 @@ function start() {
       $("gate").hidden = true;
       $("desk").hidden = false;
       refresh();
+      refreshGroups();
       setTimeout(askPictures, 1000);  // once the first rows are in sight
     },
     views: (changed) => {
-      if (changed.has(OPS)) refresh();
+      if (changed.has(OPS)) {
+        refresh();
+        refreshGroups();
+      }
       if (changed.has(DEVICES)) renderKiosks();
     },
     refused: (message) => showGate("Refused", message),
