@@ -9,9 +9,10 @@ from typing import Any
 @dataclass(frozen=True)
 class NextStep:
     """The step a refusal names as missing, offered beside it on the page that was refused: the
-    command to send and its payload, the words of its button, and the confirmation that says in
-    words what it does (docs/protocol.md, "Error codes"). The page offers it only to a role
-    that may send it; the command is checked by its own rules when it comes."""
+    command to send and its payload, the words of its button, the confirmation that says in
+    words what it does, and what to say once it is done (docs/protocol.md, "Commands"). The
+    page offers it only to a role that may send it; the command is checked by its own rules
+    when it comes."""
 
     type: str
     payload: dict[str, Any]
@@ -19,10 +20,12 @@ class NextStep:
     question: str
     detail: str
     yes: str
+    done: str
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "payload": dict(self.payload), "button": self.button,
-                "confirm": {"question": self.question, "detail": self.detail, "yes": self.yes}}
+                "confirm": {"question": self.question, "detail": self.detail, "yes": self.yes},
+                "done": self.done}
 
 
 class Rejected(Exception):

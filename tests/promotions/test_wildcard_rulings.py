@@ -219,6 +219,7 @@ def test_the_pool_is_not_frozen_while_slots_qualifying_is_open():
     assert step["button"] == "Close qualifying…"
     assert "ends qualifying for everyone" in step["confirm"]["detail"]
     assert "rule 17" in step["confirm"]["detail"]
+    assert step["done"].endswith("Freeze the pool now.")
     s.roster.qualifying_over = True
     s.send("wildcard.freeze", at=CLOSE + 1_000)
     assert s.wildcard.pool is not None

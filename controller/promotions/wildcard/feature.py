@@ -56,7 +56,8 @@ CLOSE_QUALIFYING = NextStep(
     "This ends qualifying for everyone: no entry or qualifying score is taken after it. Its "
     "two highest single-entry scores go straight to the Final (rule 17) and the next places "
     "to the semi-final (rule 24). This cannot be undone.",
-    "Yes, close qualifying")
+    "Yes, close qualifying",
+    "Qualifying is closed: its two direct finalists are known (rule 17). Freeze the pool now.")
 
 
 class Wildcard(WildcardClock, WildcardViews, Configurable[WildcardConfig], Feature):
