@@ -1,12 +1,17 @@
 // @ts-check
 /* What the MC console's panels share: one press at a time with its answer shown where the
- * finger was, a confirmation step for what cannot be undone, recent actions with the values
- * sent, and an honest connection pill (a heartbeat says "Offline" within 3 s).
+ * finger was and scrolled into view, in words (answer_words.js), with the step a refusal names
+ * as missing offered beside it; an answer cleared when the state it answered moves on or at
+ * the page's next press; a confirmation step for what cannot be undone; recent actions in the
+ * same words; and an honest connection pill (a heartbeat says "Offline" within 3 s).
  *
  * Nothing here decides a rule: the controller's sentences are shown as they come.
  */
 
 import {$, el, Link, loadJson, saveJson, setConnection} from "./link.js";
+import {grouped, payloadWords, plain, warningsOf} from "./answer_words.js";
+
+export {grouped};
 
 /** @typedef {import("./link.js").Ack} Ack */
 
@@ -14,8 +19,17 @@ const LOG_STORE = "showrunner.tablet.log";
 const LOG_SIZE = 12;
 const HEARTBEAT_MS = 1000;
 const HEARTBEAT_TIMEOUT_MS = 1500;
+const SETTLE_MS = 250;
 
 /** @typedef {{at: string, label: string, values: string, ok: boolean, text: string}} LogEntry */
+/** A button beside an answer: the next step it offers. @typedef {{text: string,
+ * press: () => void}} Offer */
+/** What an answer is about: a view, and the key of its state the answer holds for (a round,
+ * a draw); when the key moves on, the answer is cleared.
+ * @typedef {{view: string, key: (doc: any, now: number) => string}} About */
+/** A refusal's missing step (docs/protocol.md, `error.next`).
+ * @typedef {{type: string, payload: object, button: string,
+ *   confirm: {question: string, detail: string, yes: string}, done: string}} Step */
 /** A panel of the console: rendered on every view push, and each second when it `ticks`.
  * @typedef {{name: string, render: (changed: Set<string>) => void, ticks?: boolean,
  *   views?: string[]}} Panel */
@@ -46,17 +60,6 @@ export function may(type) {
   return state.allowed.has(type);
 }
 
-/** "TournamentScoreRecorded" -> "tournament score recorded": words, not a class name.
- * @param {string} type */
-export function eventWords(type) {
-  return type.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
-}
-
-/** 60000 -> "60 000": digits grouped the way the floor prints them. @param {number} n */
-export function grouped(n) {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0");
-}
-
 /** "60,000" / "60 000" / "60000" -> 60000, as the floor writes amounts; anything else stays
  * text, sent as typed for the controller to say what is wrong.
  * @param {string} text */
@@ -79,37 +82,114 @@ export function span(ms) {
   return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, "0")}:${ss}`;
 }
 
-/** @param {HTMLElement} box @param {string} kind @param {string} headline */
-export function showAnswer(box, kind, headline, detail = "") {
-  box.hidden = false;
-  box.dataset.kind = kind;
-  const lines = [el("div", "ack-headline", headline)];
-  if (detail) lines.push(el("div", "ack-detail", detail));
-  box.replaceChildren(...lines);
+/** The venue's time of day of an epoch, as the console's clock shows it. @param {number} ms */
+function timeOfDay(ms) {
+  return theLink ? theLink.timeOfDay(ms) : new Date(ms).toLocaleTimeString("en-GB");
+}
+
+/** The words of what was sent (`payload`), for the recent list and All commands' answers.
+ * @param {Record<string, unknown>} payload */
+export function sentWords(payload) {
+  return payloadWords(payload, timeOfDay);
 }
 
 /**
- * Send one command; its answer goes in `box` (beside the button pressed). `values` are the
- * words of what was sent, for the recent list; `done(ack)` gives the success sentence.
- * Resolves to the ack, or null when another press is still unanswered.
+ * Show an answer in `box`, in words (no card number but its last four digits, no epoch), with
+ * the event warnings and the buttons `offers` beside it, and scroll it into view.
+ * @param {HTMLElement} box @param {string} kind @param {string} headline
+ * @param {string} [detail] @param {{warnings?: string[], offers?: Offer[]}} [more]
+ */
+export function showAnswer(box, kind, headline, detail = "", {warnings = [], offers = []} = {}) {
+  box.hidden = false;
+  box.dataset.kind = kind;
+  const lines = [el("div", "ack-headline", headline)];
+  if (detail) lines.push(el("div", "ack-detail", plain(detail, timeOfDay)));
+  for (const warning of warnings) lines.push(el("div", "ack-warning", plain(warning, timeOfDay)));
+  if (offers.length) {
+    const row = el("div", "row ack-offers");
+    row.append(...offers.map((offer) => button(offer.text, "big", offer.press)));
+    lines.push(row);
+  }
+  box.replaceChildren(...lines);
+  box.scrollIntoView({block: "nearest"});
+}
+
+/** @type {Map<HTMLElement, About & {after: number, held: string | undefined}>} */
+const answered = new Map();
+
+/** Clear each answer whose state moved on: its key is taken once the view has the answer's
+ * events (revision >= the ack's seq; a refusal's at once) and compared from then on. */
+function settle() {
+  for (const [box, about] of answered) {
+    const view = theLink.views.get(about.view);
+    if (view === undefined || view.revision < about.after) continue;
+    const key = about.key(view.doc, theLink.now());
+    if (about.held === undefined) {
+      about.held = key;
+    } else if (key !== about.held) {
+      box.hidden = true;
+      answered.delete(box);
+    }
+  }
+}
+
+/** The page's next press clears its older answers (the new one goes in `box`).
+ * @param {HTMLElement} box */
+function clearOthers(box) {
+  for (const other of box.closest(".page")?.querySelectorAll(".ack") ?? []) {
+    if (other === box || !(other instanceof HTMLElement)) continue;
+    other.hidden = true;
+    answered.delete(other);
+  }
+}
+
+/** The refusal's missing step as a button, when this person's role may send it: a press
+ * asks first, in the step's words, then sends it and answers in the same box.
+ * @param {import("./link.js").Ack} ack @param {HTMLElement} box @param {About} [about]
+ * @returns {Offer[]} */
+function nextStep(ack, box, about) {
+  const step = /** @type {Step | undefined} */ (ack.ok ? undefined : ack.error.next);
+  if (step === undefined || !may(step.type)) return [];
+  return [{text: step.button, press: async () => {
+    const {question, detail, yes} = step.confirm;
+    if (!await confirm(question, detail, yes)) return;
+    act({box, label: step.button.replace(/…$/, ""), type: step.type, payload: step.payload,
+      values: sentWords(/** @type {Record<string, unknown>} */ (step.payload)),
+      done: () => step.done, about});
+  }}];
+}
+
+/**
+ * Send one command; its answer goes in `box` (beside the button pressed) and in the recent
+ * list. `values` are the words of what was sent; `done(ack)` the success sentence (else the
+ * controller's `said`, else "Done."); `offers(ack)` buttons to show beside the answer;
+ * `about` what the answer holds for (see About). Resolves to the ack, or null when another
+ * press is still unanswered.
  * @param {{box: HTMLElement, label: string, type: string, payload: object, values?: string,
- *   done?: (ack: Ack) => string}} press
+ *   done?: (ack: Ack) => string, offers?: (ack: Ack) => Offer[], about?: About}} press
  * @returns {Promise<Ack | null>}
  */
-export async function act({box, label, type, payload, values = "", done}) {
+export async function act({box, label, type, payload, values = "", done, offers, about}) {
   const answer = theLink.press(type, payload, () => showAnswer(box, "pending",
     "Not confirmed yet", "Resending the same press when the controller answers…"));
   if (answer === null) {
     showAnswer(box, "pending", "Still waiting for the previous press.");
     return null;
   }
+  clearOthers(box);
+  answered.delete(box);
   document.body.classList.add("busy");
   showAnswer(box, "pending", theLink.connected ? "Sending…" : "Waiting for the controller…");
   const ack = await answer;
   document.body.classList.remove("busy");
-  const text = ack.ok ? (done ? done(ack) : "Done.") : ack.error.message;
-  showAnswer(box, ack.ok ? "ok" : "error", ack.ok ? "Done" : "Refused", text);
-  remember({at: $("clock").textContent, label, values, ok: ack.ok, text});
+  const text = ack.ok ? (done ? done(ack) : ack.said ?? "Done.") : ack.error.message;
+  showAnswer(box, ack.ok ? "ok" : "error", ack.ok ? "Done" : "Refused", text, {
+    warnings: ack.ok ? warningsOf(ack) : [],
+    offers: [...nextStep(ack, box, about), ...(offers ? offers(ack) : [])],
+  });
+  if (about) answered.set(box, {...about, after: ack.ok ? ack.seq ?? 0 : 0, held: undefined});
+  remember({at: $("clock").textContent, label, values: plain(values, timeOfDay), ok: ack.ok,
+    text: plain(text, timeOfDay)});
   return ack;
 }
 
@@ -209,4 +289,5 @@ export function start(linked) {
   theLink = linked;
   renderLog();
   setInterval(heartbeat, HEARTBEAT_MS);
+  setInterval(settle, SETTLE_MS);
 }

@@ -168,9 +168,12 @@ function markLogHealth(doc) {
 /** A view as the controller sends it: its document is the controller's JSON, read as such.
  * @typedef {{name: string, revision: number, doc: any}} View */
 
-/** The controller's answer to a command: its events, or the sentence saying why not.
- * @typedef {{ok: true, events: {type: string, data?: Record<string, unknown>}[]}
- *   | {ok: false, error: {code: string, message: string}}} Ack */
+/** The controller's answer to a command: its events (with the log's `seq` of the last, and
+ * for some commands `said`, what was done in words), or the sentence saying why not (with, for
+ * some refusals, the missing step `next`: docs/protocol.md).
+ * @typedef {{ok: true, events: {type: string, data?: Record<string, unknown>}[], seq?: number,
+ *   said?: string}
+ *   | {ok: false, error: {code: string, message: string, next?: object}}} Ack */
 
 /** @typedef {{online?: () => Promise<void>, views: (changed: Set<string>) => void,
  *   refused: (message: string) => void}} Handlers */

@@ -159,68 +159,23 @@ function updateSendButton() {
   send.textContent = busy ? "Sending…" : "Send";
 }
 
-// -- sending and acks ----------------------------------------------------------------------
+// -- sending ---------------------------------------------------------------------------------
 
+/** Send the form's command through the console's one renderer of answers: words (the
+ * controller's `said`, else the command and the values sent), never event names or ids. */
 async function onSubmit(event) {
   event.preventDefault();
   const command = selectedCommand();
   if (command === null) return;
   const label = commandLabel(command.type);
-  const envelope = {type: command.type, payload: valuesOf(state.controls)};
-  const answer = link.press(envelope.type, envelope.payload, () => showAck("pending", label,
-    "Not confirmed yet: resending the same press when the controller answers…"));
-  if (answer === null) return; // the previous press is still unanswered
+  const payload = valuesOf(state.controls);
+  const values = Console.sentWords(payload);
+  const sent = Console.act({box: $("ack"), label, type: command.type, payload, values,
+    done: (ack) => (ack.ok && ack.said) || `${label}${values ? `: ${values}` : ""}.`});
   updateSendButton();
-  showAck("pending", label, link.connected ? "Sending…" : "Waiting for the controller…");
-  const ack = await answer;
+  const ack = await sent;
   updateSendButton();
-  finish(envelope, ack);
-}
-
-function finish(envelope, ack) {
-  const label = commandLabel(envelope.type);
-  if (ack.ok) {
-    const what = ack.events.map((e) => Console.eventWords(e.type)).join(", ");
-    // a rule that lets the command through but wants the MC to know (unsigned scores at a
-    // stage's close, score_signatures: warn) says so in the event's `warning`
-    const warnings = ack.events.map((e) => e.data?.warning).filter((w) => typeof w === "string");
-    showAck("ok", label, "Done", what, ack.events.map(describeData).filter(Boolean).join(" · "),
-      warnings.join(" "));
-    renderForm();
-  } else {
-    showAck("error", label, ack.error.message);
-  }
-  Console.remember({
-    at: $("clock").textContent,
-    label,
-    values: describeData({data: envelope.payload}),
-    ok: ack.ok,
-    text: ack.ok ? ack.events.map((e) => Console.eventWords(e.type)).join(", ")
-      : ack.error.message,
-  });
-}
-
-/** The scalar fields of an event, e.g. "entry S1, card 1234567", so the MC sees new ids. */
-function describeData(event) {
-  return Object.entries(event.data ?? {})
-    .filter(([k, v]) => k !== "warning" && ["string", "number", "boolean"].includes(typeof v))
-    .map(([k, v]) => `${humanize(k).toLowerCase()} ${v}`)
-    .join(", ");
-}
-
-function showAck(kind, label, headline, detail = "", data = "", warning = "") {
-  const box = $("ack");
-  box.hidden = false;
-  box.dataset.kind = kind;
-  const lines = [el("div", "ack-label", label), el("div", "ack-headline", headline)];
-  if (detail) {
-    const line = el("div", "ack-line");
-    line.append(el("span", "ack-detail", detail));
-    if (data) line.append(el("span", "ack-data", data));
-    lines.push(line);
-  }
-  if (warning) lines.push(el("div", "ack-warning", warning));
-  box.replaceChildren(...lines);
+  if (ack?.ok) renderForm();
 }
 
 // -- live views ----------------------------------------------------------------------------
