@@ -24,9 +24,11 @@ function super9Notes() {
 
 const shown = new Map(); // box id -> the notes it holds: rebuilt only when they change
 
-/** @param {string} id @param {string[]} notes */
-function show(id, notes) {
+/** Each note once, the newest first (two rounds' claims give the same rule-39 note).
+ * @param {string} id @param {string[]} due */
+function show(id, due) {
   const box = $(id);
+  const notes = [...new Set(due)];
   const key = JSON.stringify(notes.slice(0, SHOWN));
   if (shown.get(id) === key) return;
   shown.set(id, key);

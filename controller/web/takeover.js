@@ -38,6 +38,25 @@ function groups() {
   return found;
 }
 
+/** The groups with a screen showing, and whether each shows one of `scenes` now (taken over
+ * with it): what another panel asks before it says "on the floor".
+ * @param {string[]} scenes @returns {{group: string, showing: boolean}[]} */
+export function floorShowing(scenes) {
+  return [...groups()]
+    .filter(([, screens]) => screens.some((s) => s.status === "authorised"))
+    .map(([group, screens]) => ({group, showing: screens.some((s) =>
+      s.status === "authorised" && scenes.includes(s.takeover))}));
+}
+
+/** Take `group` over with `scene`, answered in `box` (another panel's button).
+ * @param {{group: string, scene: string, words: string, params: object, box: HTMLElement,
+ *   about?: import("./console.js").About}} takeover */
+export function showOn({group, scene, words, params, box, about}) {
+  return act({box, label: "Take over", type: "takeover.start", payload: {group, scene, params},
+    values: `${humanize(group)} · ${words}`, about,
+    done: () => `${humanize(group)} shows the ${words} now.`});
+}
+
 function render() {
   const all = groups();
   $("sc-empty").hidden = all.size > 0;

@@ -1,14 +1,28 @@
 // @ts-check
-/* The Wild Card panel, in procedure order: pool and digest, freeze, draw, the winner with the
- * claim countdown the floor shows (the view's absolute deadline on the controller's clock),
- * claimed / accept from the register / redraw, a stand-in, and the rounds so far.
+/* The Wild Card panel, in procedure order: pool and digest, freeze (the close of Slots
+ * qualifying offered where the freeze is refused for it, slots rule 17), draw (and showing it
+ * on the floor, when no screen shows it), the winner with the claim countdown the floor shows
+ * (the view's absolute deadline on the controller's clock), claimed / accept from the register
+ * / redraw, a stand-in, and the rounds so far. The desk's activation is wildcard_desk.js.
  *
  * Only the step the draw is at is offered; the controller still decides every rule.
  */
 
 import {$, el} from "./link.js";
-import {act, confirm, count, grouped, span, panel, link} from "./console.js";
+import {humanize} from "./words.js";
+import {act, confirm, count, grouped, span, panel, link, may} from "./console.js";
+import {floorShowing, showOn} from "./takeover.js";
+import "./wildcard_desk.js";
 const VIEW = "draw:wildcard";
+/** the scenes that show the draw's name on the floor (docs/scenes.md) */
+const DRAW_SCENES = ["wildcard_draw", "claim_countdown"];
+
+/** An answer holds until the round, its draw, its claim window (open or up) or the finalist
+ * move on: a refusal from an earlier moment never stays under a later step's buttons.
+ * @type {import("./console.js").About} */
+const ABOUT = {view: VIEW, key: (d, now) => [d.round, d.spin_started_at,
+  d.phase === "claim" && d.claim_deadline !== null && now >= d.claim_deadline,
+  d.phase === "finalist"].join(":")};
 
 const doc = () => link().doc(VIEW);
 
@@ -23,7 +37,7 @@ function phaseWords(d, now) {
     case "frozen":
       return `Round ${d.round}: the pool is frozen. Draw when the floor is ready.`;
     case "drawing":
-      return `Round ${d.round}: drawing… the name appears on the floor in ` +
+      return `Round ${d.round}: drawing… the name is revealed in ` +
         `${span((d.reveal_at ?? now) - now)}.`;
     case "claim":
       if (d.winner?.in_register) {
@@ -55,7 +69,7 @@ function render() {
   const claiming = d.phase === "claim" && (d.reveal_at === null || now >= d.reveal_at);
   const open = claiming && now < d.claim_deadline;
   const inRegister = d.winner?.in_register === true;
-  $("wc-freeze-box").hidden = d.phase !== "entries";
+  $("wc-freeze-box").hidden = !(d.phase === "entries" && now >= d.bins_close_at);
   $("wc-draw-box").hidden = d.phase !== "frozen";
   $("wc-claim-box").hidden = !(open && !inRegister);
   $("wc-accept-box").hidden = !(claiming && inRegister);
@@ -115,7 +129,7 @@ const box = () => $("wc-ack");
 
 function freeze() {
   act({box: box(), label: "Freeze the pool", type: "wildcard.freeze", payload: {},
-    done: () => "The pool is frozen; its size and digest are on the floor."});
+    about: ABOUT, done: () => "The pool is frozen; its size and digest are on the floor."});
 }
 
 async function draw() {
@@ -125,8 +139,32 @@ async function draw() {
     "Yes, draw");
   if (!ok) return;
   act({box: box(), label: "Draw", type: "wildcard.draw", payload: {},
-    values: `round ${d.round}`,
-    done: () => "Drawn: the name appears on the floor after the reel stops."});
+    values: `round ${d.round}`, about: ABOUT, done: drawnWords, offers: showTheDraw});
+}
+
+/** The floor shows the name only where a group is taken over with the draw: say so. */
+function drawnWords() {
+  const floor = floorShowing(DRAW_SCENES);
+  const dark = floor.filter((g) => !g.showing).map((g) => humanize(g.group));
+  if (floor.length === 0) return "Drawn, but no screen is showing: the floor shows no draw.";
+  if (dark.length === 0) return "Drawn: the name appears on the floor after the reel stops.";
+  return `Drawn, but the floor is not showing the draw: ${dark.join(", ")} ` +
+    `${dark.length === 1 ? "is" : "are"} on ${dark.length === 1 ? "its" : "their"} playlist.`;
+}
+
+/** A button per group not showing the draw: take it over with the draw's scene, its claim
+ * ring as long as this draw's claim (the drawn event's own times).
+ * @param {import("./link.js").Ack} ack @returns {import("./console.js").Offer[]} */
+function showTheDraw(ack) {
+  if (!ack.ok || !may("takeover.start")) return [];
+  const drawn = ack.events.find((e) => e.type === "WildcardDrawn")?.data ?? {};
+  const claimMs = Number(drawn.claim_deadline_ms) - Number(drawn.reveal_at_ms);
+  const params = claimMs > 0 ? {claim_seconds: Math.round(claimMs / 1000)} : {};
+  return floorShowing(DRAW_SCENES).filter((g) => !g.showing).map(({group}) => ({
+    text: `Show the draw on ${humanize(group)}`,
+    press: () => showOn({group, scene: "wildcard_draw", words: "Wild Card draw", params,
+      box: box(), about: ABOUT}),
+  }));
 }
 
 function claim() {
@@ -134,7 +172,7 @@ function claim() {
   const id = $("wc-id-checked", HTMLInputElement).checked;
   const name = doc()?.winner?.name ?? "the winner";
   act({box: box(), label: "Claimed", type: "wildcard.claim",
-    payload: {card_checked: card, id_checked: id},
+    payload: {card_checked: card, id_checked: id}, about: ABOUT,
     values: `${name} · card ${card ? "checked" : "not checked"} · ID ${id ? "checked" : "not checked"}`,
     done: () => `${name} is the Wild Card finalist.`});
 }
@@ -142,7 +180,8 @@ function claim() {
 function acceptRegistered() {
   const name = doc()?.winner?.name ?? "the winner";
   act({box: box(), label: "Accept from the register", type: "wildcard.accept_registered",
-    payload: {}, values: name, done: () => `${name} is the finalist in absence.`});
+    payload: {}, values: name, about: ABOUT,
+    done: () => `${name} is the finalist in absence.`});
 }
 
 async function redraw() {
@@ -154,7 +193,7 @@ async function redraw() {
   if (!ok) return;
   const note = $("wc-redraw-note", HTMLInputElement).value.trim();
   act({box: box(), label: "Redraw", type: "wildcard.redraw", payload: {note},
-    values: `${name}${note ? ` · ${note}` : ""}`,
+    values: `${name}${note ? ` · ${note}` : ""}`, about: ABOUT,
     done: () => "A new round's pool is frozen: draw again when ready."}).then((ack) => {
     if (!ack?.ok) return;
     // the next winner's card and ID are checked afresh
@@ -168,7 +207,7 @@ function standIn() {
   const name = $("wc-standin-name", HTMLInputElement).value.trim();
   const acknowledged = $("wc-standin-ack", HTMLInputElement).checked;
   act({box: box(), label: "Stand-in", type: "wildcard.stand_in",
-    payload: {name, acknowledged_not_entitled: acknowledged},
+    payload: {name, acknowledged_not_entitled: acknowledged}, about: ABOUT,
     values: `${name}${acknowledged ? " · acknowledged" : " · not acknowledged"}`,
     done: () => `${name} stands in for the finalist.`});
 }
