@@ -167,7 +167,7 @@ class Screens(ScreensViews, Feature):
         digest = hashlib.sha256(p.yaml.encode()).hexdigest()
         events: list[DomainEvent] = []
         for target in targets:
-            anchor = self._boundary(target, ctx.now_ms)
+            anchor = self.boundary(target, ctx.now_ms)
             events.append(PlaylistAssigned(target, p.file, digest, playlist, ctx.now_ms, anchor,
                                            media, ctx.actor, "" if events else p.yaml))
             if p.replaces not in ("", playlist["name"]) and self._plays(target, p.replaces):
@@ -179,7 +179,7 @@ class Screens(ScreensViews, Feature):
     def unassign(self, p: Unassign, ctx: Context) -> list[DomainEvent]:
         targets = self._targets(p.screens, p.groups)
         events: list[DomainEvent] = [
-            PlaylistUnassigned(target, p.name, self._boundary(target, ctx.now_ms), ctx.actor,
+            PlaylistUnassigned(target, p.name, self.boundary(target, ctx.now_ms), ctx.actor,
                                ctx.now_ms)
             for target in targets if self._plays(target, p.name)]
         if not events:
@@ -236,13 +236,12 @@ class Screens(ScreensViews, Feature):
         return any(e["name"] == name and e["until_ms"] is None
                    for e in self.assignments.get(target, []))
 
-    def _boundary(self, target: str, now_ms: int) -> int:
+    def boundary(self, target: str, now_ms: int) -> int:
         """When a change to `target` shows: the end of the playlist scene it plays once the
         change has had time to reach the screens, or at once if it plays no playlist."""
         soon = now_ms + SWITCH_LEAD_MS
         kind, _, name = target.partition(":")
-        playing: list[Mapping[str, Any]] = [
-            *(self.program(name) if kind == "screen" else self.assignments.get(target, []))]
+        playing = self.program(name) if kind == "screen" else self.group_program(name)
         slot = program_slot(playing, soon)
         return slot.end_ms if slot.source.startswith("playlist:") else soon
 

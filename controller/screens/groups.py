@@ -3,9 +3,10 @@
 Per group of screens: what it plays now (a takeover, one of its playlists, a playlist's
 fallback or the default scene) and when that may next change; each playlist assigned to it
 with its text to edit, whether it plays now and, if not, when it may next, and what the group
-would play without it; and the group's latest changes (put on, edited, taken off: who and
-when). The words are the page's; this says which view each scene reads, so the page can name
-a scene's data without the catalogue.
+would play without it; the same for the playlists put on single screens of the group; and the
+latest changes of both (put on, edited, taken off: who and when). The words are the page's;
+this says which view each scene reads, so the page can name a scene's data without the
+catalogue.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from controller.screens.feature import Screens
+from controller.screens.feature import CHANGES_KEPT, Screens
 from controller.screens.views import REVOKED
 from showrunner.contract.playlist.schedule import (
     Slot,
@@ -29,25 +30,40 @@ from showrunner.contract.scenes import scene_view
 
 def group_report(floor: Screens, now_ms: int) -> dict[str, Any]:
     """Every group with a screen that is not revoked, by name."""
-    sizes: dict[str, int] = {}
-    for screen in floor.screens.values():
+    members: dict[str, list[str]] = {}
+    for screen in sorted(floor.screens.values(), key=lambda s: s.screen):
         if screen.status != REVOKED:
-            sizes[screen.group] = sizes.get(screen.group, 0) + 1
-    return {"groups": [_group(floor, group, sizes[group], now_ms) for group in sorted(sizes)]}
+            members.setdefault(screen.group, []).append(screen.screen)
+    return {"groups": [_group(floor, group, members[group], now_ms)
+                       for group in sorted(members)]}
 
 
-def _group(floor: Screens, group: str, size: int, now_ms: int) -> dict[str, Any]:
-    changes = floor.changes.get(f"group:{group}", [])
-    entries = sorted(floor.assignments.get(f"group:{group}", []),
-                     key=lambda e: (-e["priority"], -e["anchor_ms"]))  # a group's precedence
+def _group(floor: Screens, group: str, screens: list[str], now_ms: int) -> dict[str, Any]:
+    """The group's program, each of its screens' own playlists (put on the screens selected on
+    /screens), and the latest changes of both, newest first."""
     takeover = floor.takeovers.get(group)
+    entries = floor.group_program(group)
+    own = [{"screen": s, **_program(floor, floor.program(s), f"screen:{s}", takeover, now_ms)}
+           for s in screens if floor.assignments.get(f"screen:{s}")]
+    changes = [*floor.changes.get(f"group:{group}", []),
+               *({**c, "screen": s} for s in screens for c in floor.changes.get(f"screen:{s}", []))]
+    changes.sort(key=lambda c: c["at_ms"], reverse=True)
+    return {"group": group, "screens": len(screens),
+            **_program(floor, entries, f"group:{group}", takeover, now_ms),
+            "own": [o for o in own if o["playlists"]], "changes": changes[:CHANGES_KEPT]}
+
+
+def _program(floor: Screens, entries: Sequence[Mapping[str, Any]], target: str,
+             takeover: Mapping[str, Any] | None, now_ms: int) -> dict[str, Any]:
+    """What a target plays now from `entries` (its program, in precedence order) and the
+    playlists assigned to the target itself that are not taken off."""
     slot = screen_slot({"playlists": entries, "takeover": takeover}, now_ms)
-    live = [e for e in entries if e["until_ms"] is None]
-    return {"group": group, "screens": size, "now": _now(slot),
-            "changes_at_ms": _changes_at(entries, takeover, now_ms),
-            "playlists": [_playlist(e, entries, slot, floor.texts, changes, now_ms)
-                          for e in live],
-            "changes": [dict(c) for c in reversed(changes)]}
+    mine = {id(e) for e in floor.assignments.get(target, []) if e["until_ms"] is None}
+    changes = floor.changes.get(target, [])
+    off = floor.boundary(target, now_ms)
+    return {"now": _now(slot), "changes_at_ms": _changes_at(entries, takeover, now_ms),
+            "playlists": [_playlist(e, entries, slot, floor.texts, changes, now_ms, off)
+                          for e in entries if id(e) in mine]}
 
 
 def _changes_at(entries: Sequence[Mapping[str, Any]], takeover: Mapping[str, Any] | None,
@@ -71,8 +87,11 @@ def _now(slot: Slot) -> dict[str, Any]:
 
 
 def _playlist(entry: Mapping[str, Any], entries: Sequence[Mapping[str, Any]], slot: Slot,
-              texts: Mapping[str, str], changes: list[dict[str, Any]],
-              now_ms: int) -> dict[str, Any]:
+              texts: Mapping[str, str], changes: list[dict[str, Any]], now_ms: int,
+              off_ms: int) -> dict[str, Any]:
+    """The playlist as /screens shows it; `then`: what its target plays without it, from
+    `off_ms`, when it would stop if it were taken off now (an edit still waiting for its
+    boundary is playing by then)."""
     name = entry["name"]
     put_on = next((c for c in reversed(changes) if c["name"] == name and c["what"] != "off"),
                   None)  # its latest version's: put on or edited
@@ -86,18 +105,24 @@ def _playlist(entry: Mapping[str, Any], entries: Sequence[Mapping[str, Any]], sl
                 **entry["fallback"],
                 "reads": scene_view(entry["fallback"]["scene"], entry["fallback"]["params"])},
             "text": texts.get(entry["sha256"]) or playlist_text(dict(entry)),
-            "state": _state(entry, slot, now_ms),
+            "state": _state(entry, entries, slot, now_ms),
             "next_ms": next_start(entry, now_ms) if playlist_slot(entry, now_ms) is None
             else None,
-            "then": _now(program_slot(others, now_ms)),
+            "then": _now(program_slot(others, off_ms)),
             "last": dict(put_on) if put_on else None}
 
 
-def _state(entry: Mapping[str, Any], slot: Slot, now_ms: int) -> str:
-    """playing; outranked (in its hours, but a takeover or a playlist before it plays);
-    waiting (out of its hours, or its start is still ahead); finished (played once)."""
-    if slot.source == f"playlist:{entry['name']}":
+def _state(entry: Mapping[str, Any], entries: Sequence[Mapping[str, Any]], slot: Slot,
+           now_ms: int) -> str:
+    """playing; starting (at the end of the scene playing now); outranked (in its hours, but
+    a takeover or a playlist before it plays); waiting (out of its hours); finished (played
+    once). A playlist whose start is still ahead is judged as of its start."""
+    source = f"playlist:{entry['name']}"
+    if slot.source == source:
         return "playing"
-    if playlist_slot(entry, now_ms) is not None:
+    at = max(now_ms, entry["anchor_ms"])
+    if at > now_ms and program_slot(entries, at).source == source:
+        return "starting"
+    if playlist_slot(entry, at) is not None:
         return "outranked"
-    return "waiting" if next_start(entry, now_ms) is not None else "finished"
+    return "waiting" if next_start(entry, at) is not None else "finished"

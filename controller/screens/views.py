@@ -49,6 +49,12 @@ class ScreensViews(MediaCatalogue):
         ranked.sort(key=lambda pair: (-pair[0]["priority"], pair[1], -pair[0]["anchor_ms"]))
         return [e for e, _ in ranked]
 
+    def group_program(self, group: str) -> list[dict[str, Any]]:
+        """The group's playlists in precedence order: what a screen of it with none of its own
+        plays."""
+        return sorted(self.assignments.get(f"group:{group}", []),
+                      key=lambda e: (-e["priority"], -e["anchor_ms"]))
+
     def view_names(self) -> Iterable[str]:
         return [screen_view(s) for s in self.screens] + [OPS_VIEW, MEDIA_VIEW]
 

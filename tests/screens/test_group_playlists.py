@@ -95,6 +95,23 @@ def test_an_edit_replaces_its_playlist_on_that_group_only_and_keeps_who_and_when
     assert bar[0]["playlists"][0]["text"] == LOOP  # the other group keeps its version
 
 
+def test_what_a_take_off_leaves_is_said_as_of_when_it_would_stop():
+    floor = Floor()
+    floor.enrol("stage-1")
+    floor.send("playlists.assign", {"file": "loop.yaml", "yaml": LOOP, "groups": ["stage"]},
+               at=1_000)
+    floor.send("playlists.assign", {"file": "late.yaml", "yaml": LATE, "groups": ["stage"]},
+               at=FRIDAY_21H - 60_000)
+    edited = LOOP.replace("duration: 5", "duration: 8")  # waits for the end of a scene
+    floor.send("playlists.assign", {"file": "loop.yaml", "yaml": edited, "groups": ["stage"],
+                                    "replaces": "loop"}, at=FRIDAY_21H)
+    late, loop = stage(floor, FRIDAY_21H + 100)["playlists"]
+    # late plays now (priority 5); taken off, the group goes on with the edit, not with the
+    # version it replaces
+    assert late["state"] == "playing" and loop["state"] == "outranked"
+    assert late["then"]["name"] == "loop"
+
+
 def test_an_edit_that_renames_its_playlist_stops_the_old_name_at_the_same_boundary():
     floor = Floor()
     floor.enrol("stage-1")
@@ -138,3 +155,28 @@ def test_a_playlist_assigned_before_texts_were_kept_is_edited_as_its_document_wr
     floor.send("playlists.assign", {"file": "late.yaml", "yaml": text, "groups": ["stage"]},
                at=3_000)
     assert floor.screens.assignments["group:stage"][-1]["items"] == event.playlist["items"]
+
+
+def test_a_screens_own_playlist_is_listed_under_its_group_with_what_it_leaves():
+    floor = Floor()
+    floor.enrol("stage-1")
+    floor.enrol("stage-2")
+    floor.send("playlists.assign", {"file": "loop.yaml", "yaml": LOOP, "groups": ["stage"]},
+               at=1_000)
+    own = LOOP.replace("name: loop", "name: own")
+    floor.send("playlists.assign", {"file": "own.yaml", "yaml": own, "screens": ["stage-2"]},
+               at=2_000)
+    group = stage(floor, 3_000)
+    assert [p["name"] for p in group["playlists"]] == ["loop"]
+    [mine] = group["own"]
+    assert mine["screen"] == "stage-2" and mine["now"]["name"] == "loop"
+    [playlist] = mine["playlists"]
+    assert (playlist["name"], playlist["state"]) == ("own", "starting")  # at the scene's end
+    # without it, from when it would stop (the end of the leaderboard playing now)
+    assert playlist["then"] == {"kind": "playlist", "name": "loop", "scene": "jackpot_ticker"}
+    assert stage(floor, 20_000)["own"][0]["playlists"][0]["state"] == "playing"
+    floor.send("playlists.unassign", {"name": "own", "screens": ["stage-2"]}, at=30_000)
+    group = stage(floor, 60_000)
+    assert group["own"] == []
+    assert [(c["what"], c["name"], c.get("screen")) for c in group["changes"]] == [
+        ("off", "own", "stage-2"), ("on", "own", "stage-2"), ("on", "loop", None)]
