@@ -17,7 +17,8 @@ import {$, el, Link, showGate, takeKey} from "./link.js";
 import {sha256Hex} from "./sha256.js";
 import {NO_PLAYLIST, SORTS, screensWord} from "./screens_grid.js";
 import {Table} from "./screens_table.js";
-import {Groups, say} from "./screens_groups.js";
+import {Groups} from "./screens_groups.js";
+import {say} from "./screens_editor.js";
 import {ago, card, clockText, connection, update} from "./screens_card.js";
 
 const REPORT_MS = 2000;
@@ -240,7 +241,8 @@ async function refreshGroups() {
   if (!report?.ok || number < groupsApplied) return;
   groupsApplied = number;
   groups.receive(report.groups);
-  const next = Math.min(...report.groups.map((g) => g.changes_at_ms ?? Infinity));
+  const next = Math.min(...report.groups.flatMap((g) => [g, ...g.own])
+    .map((program) => program.changes_at_ms ?? Infinity));
   if (next - link.now() < GROUPS_MS) {
     clearTimeout(groupsTimer);
     groupsTimer = setTimeout(refreshGroups, Math.max(GROUPS_SOONEST_MS, next - link.now()));

@@ -1,44 +1,42 @@
 // @ts-check
 /* Each group's playlists on /screens: what the group plays now, each playlist's scenes and
  * hours in words (screens_playlist.js), an editor in place with the controller's checks beside
- * it (the same file:line:column problems as `showrunner validate`), taking a playlist off after
- * a confirmation, and the group's latest changes, who and when.
+ * it (screens_editor.js: the same file:line:column problems as `showrunner validate`), taking a
+ * playlist off after a confirmation, the same for the playlists put on single screens of the
+ * group, and the latest changes, who and when.
  *
  * Built from the `group_playlists` answer (controller/screens/groups.py). A group's block is
  * rebuilt only when the words it shows changed, and an open editor (its text, its answer and
- * problems) or confirmation is carried into the rebuilt block, so a report never eats a press
- * or a half-typed edit. */
+ * problems, the focus) or confirmation is carried into the rebuilt block, so a report never
+ * eats a press or a half-typed edit. */
 
 import {el} from "./link.js";
 import {button} from "./screens_card.js";
-import {changeWords, hoursWords, momentWords, nowWords, problemWords, sceneWords, stateWords,
-  thenWords} from "./screens_playlist.js";
+import {editor, say, showProblems} from "./screens_editor.js";
+import {changeWords, hoursWords, momentWords, nowWords, sceneWords, stateWords, thenWords}
+  from "./screens_playlist.js";
 
 const CHANGES_SHOWN = 5;
 
 /**
  * @typedef {import("./screens_playlist.js").Group} Group
  * @typedef {import("./screens_playlist.js").Playlist} Playlist
+ * @typedef {import("./screens_playlist.js").Now} Now
+ * @typedef {import("./screens_editor.js").Editor} Editor
  * @typedef {{send: (type: string, payload: object, answer: HTMLElement, done: string)
  *   => Promise<any>, check: (file: string, yaml: string) => Promise<any>,
  *   now: () => number, venue: () => string | undefined}} Hooks
- * @typedef {{root: HTMLElement, answer: HTMLElement, now: HTMLElement, body: HTMLElement,
- *   sig: string, group: Group}} Block
- * @typedef {{node: HTMLElement, text: HTMLTextAreaElement, answer: HTMLElement,
- *   problems: HTMLOListElement}} Editor
+ * @typedef {{root: HTMLElement, answer: HTMLElement, now: HTMLElement, tally: HTMLElement,
+ *   body: HTMLElement, sig: string, group: Group}} Block
+ * @typedef {{kind: "group" | "screen", name: string, screens: number, group: string}} Target
+ *   where a playlist is put on: the whole group, or one screen of it
  */
 
-/** Show `text` in an answer box: ok, error or waiting. */
-export function say(/** @type {HTMLElement} */ node, /** @type {string} */ kind,
-  /** @type {string} */ text) {
-  node.hidden = false;
-  node.dataset.kind = kind;
-  node.textContent = text;
-}
-
-const keyOf = (/** @type {string} */ group, /** @type {string} */ name) => `${group}\n${name}`;
 const plural = (/** @type {number} */ n, /** @type {string} */ word) =>
   `${n} ${word}${n === 1 ? "" : "s"}`;
+const keyOf = (/** @type {Target} */ target, /** @type {string} */ name) =>
+  `${target.kind}:${target.name}\n${name}`;
+const where = (/** @type {Target} */ target) => `${target.kind} ${target.name}`;
 
 export class Groups {
   /** @param {HTMLElement} root @param {HTMLElement} empty @param {Hooks} hooks */
@@ -48,7 +46,7 @@ export class Groups {
     this.hooks = hooks;
     /** @type {Map<string, Block>} */
     this.blocks = new Map();
-    /** @type {Map<string, Editor>} open editors, by group and playlist */
+    /** @type {Map<string, {editor: Editor, group: string}>} open editors, by target and name */
     this.editors = new Map();
     /** @type {Set<string>} playlists whose take-off is being confirmed */
     this.confirming = new Set();
@@ -79,24 +77,35 @@ export class Groups {
     }
   }
 
+  /** Rebuild every block as it is (a confirmation opened or closed). */
+  redraw() {
+    this.receive([...this.blocks.values()].map((b) => b.group));
+  }
+
+  /** A moment at the venue, in words ("21:04", "Saturday 20:00"). */
+  at(/** @type {number} */ ms) {
+    return momentWords(ms, this.hooks.now(), this.hooks.venue());
+  }
+
   /** What a group's block shows: equal, nothing to rebuild. Its times are in the venue's
-   * words ("Saturday 20:00"), and the scene a playlist plays is left out: the block names
-   * the playlist, and is not rebuilt at each scene. @param {Group} group */
+   * words, and the scene a playlist plays is left out: the block names the playlist, and is
+   * not rebuilt at each scene. @param {Group} group */
   words(group) {
-    const at = (/** @type {number} */ ms) => momentWords(ms, this.hooks.now(), this.hooks.venue());
-    const shown = (/** @type {import("./screens_playlist.js").Now} */ now) =>
-      now.kind === "playlist" ? {...now, scene: ""} : now;
+    const shown = (/** @type {Now} */ now) => now.kind === "playlist" ? {...now, scene: ""} : now;
+    const lists = (/** @type {Playlist[]} */ playlists) => playlists.map((p) => ({...p,
+      then: shown(p.then), next_ms: p.next_ms && this.at(p.next_ms),
+      last: p.last && {...p.last, at_ms: this.at(p.last.at_ms)}}));
     return [group.group, group.screens, shown(group.now), this.hooks.venue(),
-      group.playlists.map((p) => ({...p, then: shown(p.then), next_ms: p.next_ms && at(p.next_ms),
-        last: p.last && {...p.last, at_ms: at(p.last.at_ms)}})),
-      group.changes.slice(0, CHANGES_SHOWN).map((c) => [changeWords(c), at(c.at_ms)])];
+      lists(group.playlists), group.own.map((o) => [o.screen, shown(o.now), lists(o.playlists)]),
+      group.changes.slice(0, CHANGES_SHOWN).map((c) => [changeWords(c), this.at(c.at_ms)])];
   }
 
   make(/** @type {string} */ group) {
     const root = el("article", "group");
     root.dataset.group = group;
     const head = el("div", "group-head");
-    head.append(el("h3", null, `Group ${group}`));
+    const tally = el("span", "tally");
+    head.append(el("h3", null, `Group ${group}`), tally);
     const now = el("p", "now");
     const answer = el("p", "answer");
     answer.setAttribute("role", "status");
@@ -104,7 +113,7 @@ export class Groups {
     const body = el("div", "group-body");
     root.append(head, now, answer, body);
     /** @type {Block} */
-    const block = {root, answer, now, body, sig: "", group: /** @type {any} */ (null)};
+    const block = {root, answer, now, tally, body, sig: "", group: /** @type {any} */ (null)};
     this.blocks.set(group, block);
     return block;
   }
@@ -116,17 +125,31 @@ export class Groups {
     const active = document.activeElement;
     const selection = active instanceof HTMLTextAreaElement
       ? [active.selectionStart, active.selectionEnd] : null;
-    const tally = block.root.querySelector(".group-head");
-    tally?.querySelector(".tally")?.remove();
-    tally?.append(el("span", "tally", plural(group.screens, "screen")));
+    block.tally.textContent = plural(group.screens, "screen");
     block.now.replaceChildren("Playing now: ", el("strong", null, nowWords(group.now)));
-    const cards = group.playlists.map((p) => this.card(group, p, block));
+    /** @type {Target} */
+    const whole = {kind: "group", name: group.group, screens: group.screens, group: group.group};
+    const live = new Set(group.playlists.map((p) => keyOf(whole, p.name)));
+    const cards = group.playlists.map((p) => this.card(whole, group.now, p, block));
     const none = el("p", "empty", "No playlist is on this group: its screens show the " +
       "default scene. Put one on below.");
-    block.body.replaceChildren(...(cards.length ? cards : [none]), this.changes(group));
-    const live = new Set(group.playlists.map((p) => keyOf(group.group, p.name)));
-    for (const key of [...this.editors.keys()]) {
-      if (key.startsWith(`${group.group}\n`) && !live.has(key)) this.editors.delete(key);
+    const singles = group.own.map((own) => {
+      /** @type {Target} */
+      const one = {kind: "screen", name: own.screen, screens: 1, group: group.group};
+      const section = el("section", "own");
+      section.dataset.screen = own.screen;
+      section.append(el("h4", null, `Only on screen ${own.screen}`),
+        el("p", "now", `Playing now on ${own.screen}: ${nowWords(own.now)}`),
+        ...own.playlists.map((p) => {
+          live.add(keyOf(one, p.name));
+          return this.card(one, own.now, p, block);
+        }));
+      return section;
+    });
+    block.body.replaceChildren(...(cards.length ? cards : [none]), ...singles,
+      this.changes(group));
+    for (const [key, open] of [...this.editors]) {
+      if (open.group === group.group && !live.has(key)) this.editors.delete(key);
     }
     if (active instanceof HTMLElement && active !== document.activeElement
         && block.root.contains(active)) {  // moved with its editor: typing goes on
@@ -137,14 +160,12 @@ export class Groups {
     }
   }
 
-  /** The group's latest changes, newest first: "21:04 Sam put late on". @param {Group} group */
+  /** The latest changes, newest first: "21:04 Sam put late on". @param {Group} group */
   changes(group) {
     const list = el("ol", "changes");
-    list.setAttribute("aria-label", `Latest changes to the playlists of ${group.group}`);
     list.append(...group.changes.slice(0, CHANGES_SHOWN).map((change) => {
       const item = el("li");
-      item.append(el("span", "when", momentWords(change.at_ms, this.hooks.now(),
-        this.hooks.venue())), ` ${changeWords(change)}`);
+      item.append(el("span", "when", this.at(change.at_ms)), ` ${changeWords(change)}`);
       return item;
     }));
     const box = el("div", "history");
@@ -154,21 +175,19 @@ export class Groups {
   }
 
   /** One playlist: its name, state, hours, scenes and fallback, and its actions.
-   * @param {Group} group @param {Playlist} playlist @param {Block} block */
-  card(group, playlist, block) {
-    const key = keyOf(group.group, playlist.name);
-    const at = (/** @type {number} */ ms) => momentWords(ms, this.hooks.now(), this.hooks.venue());
+   * @param {Target} target @param {Now} now @param {Playlist} playlist @param {Block} block */
+  card(target, now, playlist, block) {
+    const key = keyOf(target, playlist.name);
     const card = el("section", "playlist");
     card.dataset.playlist = playlist.name;
     card.dataset.state = playlist.state;
     const head = el("div", "playlist-head");
     head.append(el("h4", null, playlist.name),
-      el("span", "state", stateWords(playlist, group.now, at)));
+      el("span", "state", stateWords(playlist, now, (ms) => this.at(ms))));
     const last = playlist.last;
     const meta = [playlist.file, playlist.priority ? `priority ${playlist.priority}` : "",
       last ? `${last.what === "edited" ? "changed" : "put on"} by ${last.by || "someone"} ` +
-        `at ${at(last.at_ms)}` : ""].filter(Boolean).join(" \u00b7 ");
-    const facts = el("dl", "plays");
+        `at ${this.at(last.at_ms)}` : ""].filter(Boolean).join(" \u00b7 ");
     const hours = el("ul", "hours");
     hours.append(...hoursWords(playlist, this.hooks.venue()).map((line) => el("li", null, line)));
     const scenes = el("ol", "scenes");
@@ -179,164 +198,129 @@ export class Groups {
       if (words.settings) line.append(el("span", "settings", words.settings));
       return line;
     }));
-    facts.append(el("dt", null, "Plays"), el("dd", null), el("dt", null, "Scenes"),
-      el("dd", null));
-    facts.children[1].append(hours);
-    facts.children[3].append(scenes);
+    const facts = el("dl", "plays");
+    const fact = (/** @type {string} */ term, /** @type {Node | string} */ value) => {
+      const dd = el("dd");
+      dd.append(value);
+      facts.append(el("dt", null, term), dd);
+    };
+    fact("Plays", hours);
+    fact("Scenes", scenes);
     if (playlist.fallback) {
       const words = sceneWords(playlist.fallback);
-      facts.append(el("dt", null, "When none plays"), el("dd", null,
-        [words.title, words.settings].filter(Boolean).join(": ")));
+      fact("When none plays", [words.title, words.settings].filter(Boolean).join(": "));
     }
     const actions = el("div", "row actions");
     actions.append(
-      button("Edit", null, () => this.edit(group.group, playlist, card)),
+      button("Edit", null, () => this.edit(target, playlist, card)),
       button("Take it off\u2026", "danger", () => {
         this.confirming.add(key);
-        this.receive([...this.blocks.values()].map((b) => b.group));
+        this.redraw();
       }));
     card.append(head, el("p", "meta", meta), facts, actions);
-    if (this.confirming.has(key)) card.append(this.confirm(group, playlist, block));
-    const editor = this.editors.get(key);
-    if (editor) card.append(editor.node);
+    if (this.confirming.has(key)) card.append(this.confirm(target, playlist, block));
+    const open = this.editors.get(key);
+    if (open) card.append(open.editor.node);
     return card;
   }
 
-  /** "Take late off group stage?" with what the group shows then.
-   * @param {Group} group @param {Playlist} playlist @param {Block} block */
-  confirm(group, playlist, block) {
-    const key = keyOf(group.group, playlist.name);
+  /** "Take late off group stage?" with what it shows then; yes sends `playlists.unassign`.
+   * @param {Target} target @param {Playlist} playlist @param {Block} block */
+  confirm(target, playlist, block) {
+    const key = keyOf(target, playlist.name);
+    const whole = target.kind === "group";
+    const who = whole ? "the group" : "it";
+    const finish = !whole ? "It finishes the scene it shows"
+      : target.screens === 1 ? "Its 1 screen finishes the scene it shows"
+        : `Its ${target.screens} screens finish the scene they show`;
     const box = el("div", "confirm");
-    const finish = group.screens === 1 ? "finishes the scene it shows"
-      : "finish the scene they show";
-    box.append(el("p", null, `Take ${playlist.name} off group ${group.group}? Its ` +
-      `${plural(group.screens, "screen")} ${finish}, then the group ` +
-      `${thenWords(playlist.then)}.`));
+    box.append(el("p", null, `Take ${playlist.name} off ${where(target)}? ${finish}, then ` +
+      `${who} ${thenWords(playlist.then)}.`));
     const done = () => {
       this.confirming.delete(key);
-      this.receive([...this.blocks.values()].map((b) => b.group));
+      this.redraw();
     };
     box.append(button(`Yes, take ${playlist.name} off`, "danger", async () => {
-      const ack = await this.hooks.send("playlists.unassign",
-        {name: playlist.name, groups: [group.group]}, block.answer,
-        `${playlist.name} comes off group ${group.group} at the end of the scene it shows: ` +
-        `the group ${thenWords(playlist.then)}.`);
+      await this.hooks.send("playlists.unassign", {name: playlist.name,
+        [whole ? "groups" : "screens"]: [target.name]}, block.answer,
+      `${playlist.name} comes off ${where(target)} at the end of the scene it shows: ${who} ` +
+        `${thenWords(playlist.then)}.`);
       block.answer.scrollIntoView({block: "nearest"});
-      if (ack?.ok) this.editors.delete(key);
       done();
     }), button("Cancel", null, done));
     return box;
   }
 
   /** Open the editor of a playlist in its card, with its text as it plays.
-   * @param {string} group @param {Playlist} playlist @param {HTMLElement} card */
-  edit(group, playlist, card) {
-    const key = keyOf(group, playlist.name);
-    if (this.editors.has(key)) {
-      this.editors.get(key)?.text.focus();
+   * @param {Target} target @param {Playlist} playlist @param {HTMLElement} card */
+  edit(target, playlist, card) {
+    const key = keyOf(target, playlist.name);
+    const open = this.editors.get(key);
+    if (open) {
+      open.editor.text.focus();
       return;
     }
-    const node = el("div", "editor");
-    const main = el("div", "editor-main");
-    const label = el("label", null, `Text of ${playlist.name} (${playlist.file})`);
-    const text = el("textarea");
-    text.value = playlist.text;
-    text.rows = Math.min(24, Math.max(8, playlist.text.split("\n").length + 1));
-    text.spellcheck = false;
-    text.wrap = "off";  // a line of the editor is a line of the file: problems name lines
-    text.setAttribute("autocapitalize", "none");
-    label.append(text);
-    const side = el("div", "editor-side");
-    const answer = el("p", "answer");
-    answer.setAttribute("role", "status");
-    answer.hidden = true;
-    const problems = el("ol", "problems");
-    problems.hidden = true;
-    side.append(answer, problems, el("p", "hint", "Hours: under windows, days (daily, " +
-      "weekdays, weekend or [fri, sat]), from \"20:00\" and to \"26:00\" (02:00 the next " +
-      "morning). Without windows it always plays."));
-    /** @type {Editor} */
-    const editor = {node, text, answer, problems};
-    const actions = el("div", "row");
-    actions.append(
-      button("Check", null, () => this.check(editor, playlist.file)),
-      button(`Save and play on group ${group}`, "primary",
-        () => this.save(editor, group, playlist)),
-      button("Cancel", null, () => {
+    const made = editor({title: `Text of ${playlist.name} (${playlist.file})`,
+      text: playlist.text, save: `Save and play on ${where(target)}`,
+      onCheck: () => this.check(made, playlist.file),
+      onSave: () => this.save(made, target, playlist),
+      onCancel: () => {
         this.editors.delete(key);
-        node.remove();
-      }));
-    main.append(label, actions);
-    node.append(main, side);
-    this.editors.set(key, editor);
-    card.append(node);
-    text.focus();
+        made.node.remove();
+      }});
+    this.editors.set(key, {editor: made, group: target.group});
+    card.append(made.node);
+    made.text.focus();
   }
 
-  /** The controller's check of the editor's text: true when it has no problem, else every
-   * problem beside the editor, each one taking the caret to its line and column.
-   * @param {Editor} editor @param {string} file */
-  async check(editor, file) {
-    editor.problems.hidden = true;
-    say(editor.answer, "waiting", "Checking\u2026");
-    const reply = await this.hooks.check(file, editor.text.value).catch(() => null);
+  /** The controller's check of the editor's text: its answer when it has no problem, else
+   * null and every problem beside the editor. @param {Editor} open @param {string} file */
+  async check(open, file) {
+    showProblems(open, []);
+    say(open.answer, "waiting", "Checking\u2026");
+    const reply = await this.hooks.check(file, open.text.value).catch(() => null);
     if (reply === null) {
-      say(editor.answer, "error", "The controller did not answer; try again.");
+      say(open.answer, "error", "The controller did not answer; try again.");
       return null;
     }
     if (!reply.ok) {
-      say(editor.answer, "error", reply.error.message);
-      editor.problems.replaceChildren(...(reply.problems ?? []).map((p) => {
-        const item = el("li");
-        item.append(button(problemWords(p), "problem", () => goTo(editor.text, p.line,
-          p.column)));
-        return item;
-      }));
-      editor.problems.hidden = editor.problems.children.length === 0;
+      say(open.answer, "error", reply.error.message);
+      showProblems(open, reply.problems ?? []);
       return null;
     }
     const hours = hoursWords(/** @type {any} */ (reply), this.hooks.venue());
-    say(editor.answer, "ok", `${reply.name} is fine: ${plural(reply.scenes, "scene")}, ` +
+    say(open.answer, "ok", `${reply.name} is fine: ${plural(reply.scenes, "scene")}, ` +
       `plays ${hours.map((h) => h.charAt(0).toLowerCase() + h.slice(1)).join("; ")}. ` +
       "Nothing is changed until you save it.");
     return reply;
   }
 
-  /** Check, then play the edit on the group in place of the playlist it edits.
-   * @param {Editor} editor @param {string} group @param {Playlist} playlist */
-  async save(editor, group, playlist) {
-    const yaml = editor.text.value;
+  /** Check, then play the edit on its target in place of the playlist it edits.
+   * @param {Editor} open @param {Target} target @param {Playlist} playlist */
+  async save(open, target, playlist) {
+    const yaml = open.text.value;
     if (yaml === playlist.text) {
-      say(editor.answer, "ok", "Nothing to save: the text is the one playing.");
+      say(open.answer, "ok", "Nothing to save: the text is the one playing.");
       return;
     }
-    const checked = await this.check(editor, playlist.file);
+    const checked = await this.check(open, playlist.file);
     if (!checked) return;
+    const whole = target.kind === "group";
     const renamed = checked.name === playlist.name ? playlist.name
       : `${playlist.name} (now ${checked.name})`;
-    const done = `${renamed} is changed on group ${group}: its screens play the new ` +
-      "version from the end of the scene they show.";
+    const done = `${renamed} is changed on ${where(target)}: ` +
+      (whole ? "its screens play the new version from the end of the scene they show."
+        : "it plays the new version from the end of the scene it shows.");
     const ack = await this.hooks.send("playlists.assign", {file: playlist.file, yaml,
-      groups: [group], replaces: playlist.name}, editor.answer, done);
+      [whole ? "groups" : "screens"]: [target.name], replaces: playlist.name}, open.answer,
+    done);
     if (!ack?.ok) return;
-    this.editors.delete(keyOf(group, playlist.name));
-    editor.node.remove();
-    const block = this.blocks.get(group);
+    this.editors.delete(keyOf(target, playlist.name));
+    open.node.remove();
+    const block = this.blocks.get(target.group);
     if (block) {
       say(block.answer, "ok", done);
       block.answer.scrollIntoView({block: "nearest"});
     }
   }
-}
-
-/** Put the caret at a problem's line and column, and show it. */
-function goTo(/** @type {HTMLTextAreaElement} */ text, /** @type {number} */ line,
-  /** @type {number} */ column) {
-  const lines = text.value.split("\n");
-  const before = lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
-  const at = Math.min(text.value.length, before + column - 1);
-  text.focus();
-  text.setSelectionRange(at, Math.min(text.value.length, before + (lines[line - 1] ?? "").length));
-  const height = text.scrollHeight / Math.max(1, lines.length);
-  text.scrollTop = Math.max(0, (line - 3) * height);
 }

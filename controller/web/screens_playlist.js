@@ -15,9 +15,10 @@ import {humanize} from "./words.js";
  *   windows: Window[], loop: boolean, transition: string, items: Item[],
  *   fallback: Item | null, text: string, state: string, next_ms: number | null, then: Now,
  *   last: Change | null}} Playlist
- * @typedef {{what: string, name: string, by: string, at_ms: number}} Change
- * @typedef {{group: string, screens: number, now: Now, changes_at_ms: number | null,
- *   playlists: Playlist[], changes: Change[]}} Group
+ * @typedef {{what: string, name: string, by: string, at_ms: number, screen?: string}} Change
+ * @typedef {{now: Now, changes_at_ms: number | null, playlists: Playlist[]}} Program
+ * @typedef {Program & {screen: string}} Own
+ * @typedef {Program & {group: string, screens: number, own: Own[], changes: Change[]}} Group
  */
 
 /** Each scene of the catalogue (showrunner/contract/scenes.py) by the name the floor knows. */
@@ -155,6 +156,7 @@ export function stateWords(playlist, now, moment) {
     case "outranked": return now.kind === "takeover"
       ? `In its hours, but the group is taken over (${sceneTitle(now.scene)})`
       : `In its hours, but ${now.name} plays before it`;
+    case "starting": return "Starts at the end of the scene playing now";
     case "finished": return "Has played its scenes: it waits to be put on again";
     default: return playlist.next_ms === null ? "Not playing"
       : `Not in its hours: next from ${moment(playlist.next_ms)}`;
@@ -169,13 +171,16 @@ export function thenWords(then) {
   return `goes back to the default scene (${sceneTitle(then.scene)})`;
 }
 
-/** A change in the group's list: "Sam put house on", "edited", "took … off".
- * @param {Change} change */
+/** A change in the group's list: "Sam put house on", "Sam changed house", "Sam took own
+ * off screen stage-2". @param {Change} change */
 export function changeWords(change) {
   const who = change.by || "Someone";
-  if (change.what === "off") return `${who} took ${change.name} off`;
-  if (change.what === "edited") return `${who} changed ${change.name}`;
-  return `${who} put ${change.name} on`;
+  const where = change.screen ? ` screen ${change.screen}` : "";
+  if (change.what === "off") return `${who} took ${change.name} off${where}`;
+  if (change.what === "edited") {
+    return `${who} changed ${change.name}${where ? ` on${where}` : ""}`;
+  }
+  return `${who} put ${change.name} on${where}`;
 }
 
 /** A problem of a playlist's check beside its editor: "Line 3, column 13: unknown scene …".

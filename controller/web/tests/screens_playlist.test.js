@@ -79,6 +79,8 @@ test("what a group plays now, a playlist's state, and what a take-off leaves", (
     "In its hours, but late plays before it");
   assert.equal(stateWords(playlist({state: "outranked"}), {kind: "takeover", name: "",
     scene: "announcement"}, at), "In its hours, but the group is taken over (Announcement)");
+  assert.equal(stateWords(playlist({state: "starting"}), now, at),
+    "Starts at the end of the scene playing now");
   assert.equal(stateWords(playlist({state: "waiting", next_ms: 20}), now, at),
     "Not in its hours: next from Saturday 20");
   assert.equal(thenWords({kind: "default", name: "", scene: "attract"}),
@@ -94,6 +96,12 @@ test("changes and problems in words", () => {
     "Sam changed late");
   assert.equal(changeWords({what: "off", name: "late", by: "", at_ms: 1}),
     "Someone took late off");
+  assert.equal(changeWords({what: "on", name: "own", by: "Sam", at_ms: 1, screen: "bar-2"}),
+    "Sam put own on screen bar-2");
+  assert.equal(changeWords({what: "edited", name: "own", by: "Sam", at_ms: 1, screen: "bar-2"}),
+    "Sam changed own on screen bar-2");
+  assert.equal(changeWords({what: "off", name: "own", by: "Sam", at_ms: 1, screen: "bar-2"}),
+    "Sam took own off screen bar-2");
   assert.equal(problemWords({line: 3, column: 13, message: "unknown scene 'nope'"}),
     "Line 3, column 13: unknown scene 'nope'");
 });
