@@ -65,7 +65,7 @@ async def shoot(page: Page, target: Locator, name: str) -> None:
         await page.set_viewport_size(viewport)
         for _ in range(3):  # a report may rebuild the block under the scroll: find it again
             try:
-                await target.scroll_into_view_if_needed()
+                await target.evaluate("(node) => node.scrollIntoView({block: 'start'})")
                 break
             except PlaywrightError:
                 continue
