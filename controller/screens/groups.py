@@ -39,18 +39,31 @@ def group_report(floor: Screens, now_ms: int) -> dict[str, Any]:
 
 
 def _group(floor: Screens, group: str, screens: list[str], now_ms: int) -> dict[str, Any]:
-    """The group's program, each of its screens' own playlists (put on the screens selected on
-    /screens), and the latest changes of both, newest first."""
+    """The group's program; the playlists put on single screens of it (the screens selected
+    on /screens), screens holding the same ones together; and the latest changes of both,
+    newest first, one for all the screens a command changed alike."""
     takeover = floor.takeovers.get(group)
-    entries = floor.group_program(group)
-    own = [{"screen": s, **_program(floor, floor.program(s), f"screen:{s}", takeover, now_ms)}
-           for s in screens if floor.assignments.get(f"screen:{s}")]
-    changes = [*floor.changes.get(f"group:{group}", []),
-               *({**c, "screen": s} for s in screens for c in floor.changes.get(f"screen:{s}", []))]
-    changes.sort(key=lambda c: c["at_ms"], reverse=True)
+    own: dict[tuple[tuple[str, str], ...], dict[str, Any]] = {}
+    for screen in screens:
+        alike = tuple(sorted((e["name"], e["sha256"]) for e in floor.assignments.get(
+            f"screen:{screen}", []) if e["until_ms"] is None))
+        if alike in own:
+            own[alike]["screens"].append(screen)
+        elif alike:
+            own[alike] = {"screens": [screen], **_program(
+                floor, floor.program(screen), f"screen:{screen}", takeover, now_ms)}
+    changes: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for target in [f"group:{group}", *(f"screen:{s}" for s in screens)]:
+        kind, _, name = target.partition(":")
+        for change in floor.changes.get(target, []):
+            key = (kind, change["what"], change["name"], change["by"], change["at_ms"])
+            merged = changes.setdefault(key, {**change, "screens": []})
+            if kind == "screen":
+                merged["screens"].append(name)
+    latest = sorted(changes.values(), key=lambda c: c["at_ms"], reverse=True)
     return {"group": group, "screens": len(screens),
-            **_program(floor, entries, f"group:{group}", takeover, now_ms),
-            "own": [o for o in own if o["playlists"]], "changes": changes[:CHANGES_KEPT]}
+            **_program(floor, floor.group_program(group), f"group:{group}", takeover, now_ms),
+            "own": list(own.values()), "changes": latest[:CHANGES_KEPT]}
 
 
 def _program(floor: Screens, entries: Sequence[Mapping[str, Any]], target: str,

@@ -13,8 +13,8 @@
 import {el} from "./link.js";
 import {button} from "./screens_card.js";
 import {editor, say, showProblems} from "./screens_editor.js";
-import {changeWords, hoursWords, momentWords, nowWords, sceneWords, stateWords, thenWords}
-  from "./screens_playlist.js";
+import {changeWords, hoursWords, momentWords, nowWords, sceneWords, screensWords, stateWords,
+  thenWords} from "./screens_playlist.js";
 
 const CHANGES_SHOWN = 5;
 
@@ -28,15 +28,19 @@ const CHANGES_SHOWN = 5;
  *   now: () => number, venue: () => string | undefined}} Hooks
  * @typedef {{root: HTMLElement, answer: HTMLElement, now: HTMLElement, tally: HTMLElement,
  *   body: HTMLElement, sig: string, group: Group}} Block
- * @typedef {{kind: "group" | "screen", name: string, screens: number, group: string}} Target
- *   where a playlist is put on: the whole group, or one screen of it
+ * @typedef {{kind: "group" | "screen", names: string[], screens: number, group: string}} Target
+ *   where a playlist is put on: the whole group, or single screens of it
  */
 
 const plural = (/** @type {number} */ n, /** @type {string} */ word) =>
   `${n} ${word}${n === 1 ? "" : "s"}`;
 const keyOf = (/** @type {Target} */ target, /** @type {string} */ name) =>
-  `${target.kind}:${target.name}\n${name}`;
-const where = (/** @type {Target} */ target) => `${target.kind} ${target.name}`;
+  `${target.kind}:${target.names.join(",")}\n${name}`;
+const where = (/** @type {Target} */ target) =>
+  target.kind === "group" ? `group ${target.names[0]}` : screensWords(target.names);
+/** The command's targets: {groups: [...]} or {screens: [...]}. */
+const targets = (/** @type {Target} */ target) =>
+  ({[target.kind === "group" ? "groups" : "screens"]: target.names});
 
 export class Groups {
   /** @param {HTMLElement} root @param {HTMLElement} empty @param {Hooks} hooks */
@@ -96,7 +100,7 @@ export class Groups {
       then: shown(p.then), next_ms: p.next_ms && this.at(p.next_ms),
       last: p.last && {...p.last, at_ms: this.at(p.last.at_ms)}}));
     return [group.group, group.screens, shown(group.now), this.hooks.venue(),
-      lists(group.playlists), group.own.map((o) => [o.screen, shown(o.now), lists(o.playlists)]),
+      lists(group.playlists), group.own.map((o) => [o.screens, shown(o.now), lists(o.playlists)]),
       group.changes.slice(0, CHANGES_SHOWN).map((c) => [changeWords(c), this.at(c.at_ms)])];
   }
 
@@ -128,18 +132,21 @@ export class Groups {
     block.tally.textContent = plural(group.screens, "screen");
     block.now.replaceChildren("Playing now: ", el("strong", null, nowWords(group.now)));
     /** @type {Target} */
-    const whole = {kind: "group", name: group.group, screens: group.screens, group: group.group};
+    const whole = {kind: "group", names: [group.group], screens: group.screens,
+      group: group.group};
     const live = new Set(group.playlists.map((p) => keyOf(whole, p.name)));
     const cards = group.playlists.map((p) => this.card(whole, group.now, p, block));
     const none = el("p", "empty", "No playlist is on this group: its screens show the " +
       "default scene. Put one on below.");
     const singles = group.own.map((own) => {
       /** @type {Target} */
-      const one = {kind: "screen", name: own.screen, screens: 1, group: group.group};
+      const one = {kind: "screen", names: own.screens, screens: own.screens.length,
+        group: group.group};
       const section = el("section", "own");
-      section.dataset.screen = own.screen;
-      section.append(el("h4", null, `Only on screen ${own.screen}`),
-        el("p", "now", `Playing now on ${own.screen}: ${nowWords(own.now)}`),
+      section.dataset.screens = own.screens.join(" ");
+      section.append(el("h4", null, `Only on ${screensWords(own.screens)}`),
+        el("p", "now", `Playing now on ${own.screens.length === 1 ? own.screens[0]
+          : "each of them"}: ${nowWords(own.now)}`),
         ...own.playlists.map((p) => {
           live.add(keyOf(one, p.name));
           return this.card(one, own.now, p, block);
@@ -229,10 +236,10 @@ export class Groups {
   confirm(target, playlist, block) {
     const key = keyOf(target, playlist.name);
     const whole = target.kind === "group";
-    const who = whole ? "the group" : "it";
-    const finish = !whole ? "It finishes the scene it shows"
-      : target.screens === 1 ? "Its 1 screen finishes the scene it shows"
-        : `Its ${target.screens} screens finish the scene they show`;
+    const who = whole ? "the group" : target.screens === 1 ? "it" : "each";
+    const finish = target.screens === 1
+      ? `${whole ? "Its 1 screen" : "It"} finishes the scene it shows`
+      : `${whole ? "Its" : "These"} ${target.screens} screens finish the scene they show`;
     const box = el("div", "confirm");
     box.append(el("p", null, `Take ${playlist.name} off ${where(target)}? ${finish}, then ` +
       `${who} ${thenWords(playlist.then)}.`));
@@ -241,8 +248,8 @@ export class Groups {
       this.redraw();
     };
     box.append(button(`Yes, take ${playlist.name} off`, "danger", async () => {
-      await this.hooks.send("playlists.unassign", {name: playlist.name,
-        [whole ? "groups" : "screens"]: [target.name]}, block.answer,
+      await this.hooks.send("playlists.unassign", {name: playlist.name, ...targets(target)},
+        block.answer,
       `${playlist.name} comes off ${where(target)} at the end of the scene it shows: ${who} ` +
         `${thenWords(playlist.then)}.`);
       block.answer.scrollIntoView({block: "nearest"});
@@ -308,12 +315,11 @@ export class Groups {
     const whole = target.kind === "group";
     const renamed = checked.name === playlist.name ? playlist.name
       : `${playlist.name} (now ${checked.name})`;
-    const done = `${renamed} is changed on ${where(target)}: ` +
-      (whole ? "its screens play the new version from the end of the scene they show."
-        : "it plays the new version from the end of the scene it shows.");
+    const who = whole ? "its screens play" : target.screens === 1 ? "it plays" : "they play";
+    const done = `${renamed} is changed on ${where(target)}: ${who} the new version from the ` +
+      `end of the scene ${target.screens === 1 && !whole ? "it shows" : "they show"}.`;
     const ack = await this.hooks.send("playlists.assign", {file: playlist.file, yaml,
-      [whole ? "groups" : "screens"]: [target.name], replaces: playlist.name}, open.answer,
-    done);
+      ...targets(target), replaces: playlist.name}, open.answer, done);
     if (!ack?.ok) return;
     this.editors.delete(keyOf(target, playlist.name));
     open.node.remove();

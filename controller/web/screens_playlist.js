@@ -15,9 +15,10 @@ import {humanize} from "./words.js";
  *   windows: Window[], loop: boolean, transition: string, items: Item[],
  *   fallback: Item | null, text: string, state: string, next_ms: number | null, then: Now,
  *   last: Change | null}} Playlist
- * @typedef {{what: string, name: string, by: string, at_ms: number, screen?: string}} Change
+ * @typedef {{what: string, name: string, by: string, at_ms: number, screens: string[]}} Change
+ *   (`screens`: the single screens it was on, none for the group)
  * @typedef {{now: Now, changes_at_ms: number | null, playlists: Playlist[]}} Program
- * @typedef {Program & {screen: string}} Own
+ * @typedef {Program & {screens: string[]}} Own  screens holding the same playlists
  * @typedef {Program & {group: string, screens: number, own: Own[], changes: Change[]}} Group
  */
 
@@ -171,11 +172,19 @@ export function thenWords(then) {
   return `goes back to the default scene (${sceneTitle(then.scene)})`;
 }
 
+/** "screen stage-2", "screens lobby-1, lobby-2 and lobby-3", "screens lobby-1, lobby-2 and
+ * 48 more". @param {string[]} screens */
+export function screensWords(screens) {
+  if (screens.length === 1) return `screen ${screens[0]}`;
+  return `screens ${screens.length > 3 ? listed([...screens.slice(0, 2),
+    `${screens.length - 2} more`]) : listed(screens)}`;
+}
+
 /** A change in the group's list: "Sam put house on", "Sam changed house", "Sam took own
  * off screen stage-2". @param {Change} change */
 export function changeWords(change) {
   const who = change.by || "Someone";
-  const where = change.screen ? ` screen ${change.screen}` : "";
+  const where = change.screens?.length ? ` ${screensWords(change.screens)}` : "";
   if (change.what === "off") return `${who} took ${change.name} off${where}`;
   if (change.what === "edited") {
     return `${who} changed ${change.name}${where ? ` on${where}` : ""}`;

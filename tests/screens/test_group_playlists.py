@@ -169,7 +169,7 @@ def test_a_screens_own_playlist_is_listed_under_its_group_with_what_it_leaves():
     group = stage(floor, 3_000)
     assert [p["name"] for p in group["playlists"]] == ["loop"]
     [mine] = group["own"]
-    assert mine["screen"] == "stage-2" and mine["now"]["name"] == "loop"
+    assert mine["screens"] == ["stage-2"] and mine["now"]["name"] == "loop"
     [playlist] = mine["playlists"]
     assert (playlist["name"], playlist["state"]) == ("own", "starting")  # at the scene's end
     # without it, from when it would stop (the end of the leaderboard playing now)
@@ -178,5 +178,18 @@ def test_a_screens_own_playlist_is_listed_under_its_group_with_what_it_leaves():
     floor.send("playlists.unassign", {"name": "own", "screens": ["stage-2"]}, at=30_000)
     group = stage(floor, 60_000)
     assert group["own"] == []
-    assert [(c["what"], c["name"], c.get("screen")) for c in group["changes"]] == [
-        ("off", "own", "stage-2"), ("on", "own", "stage-2"), ("on", "loop", None)]
+    assert [(c["what"], c["name"], c["screens"]) for c in group["changes"]] == [
+        ("off", "own", ["stage-2"]), ("on", "own", ["stage-2"]), ("on", "loop", [])]
+
+
+def test_screens_given_the_same_playlist_at_once_are_one_card_and_one_change():
+    floor = Floor()
+    for screen in ("lobby-1", "lobby-2", "lobby-3"):
+        floor.enrol(screen, group="lobby")
+    floor.send("playlists.assign", {"file": "loop.yaml", "yaml": LOOP,
+                                    "screens": ["lobby-1", "lobby-3"]}, at=1_000)
+    [lobby] = group_report(floor.screens, 2_000)["groups"]
+    [alike] = lobby["own"]
+    assert alike["screens"] == ["lobby-1", "lobby-3"] and len(alike["playlists"]) == 1
+    [change] = lobby["changes"]
+    assert (change["what"], change["screens"]) == ("on", ["lobby-1", "lobby-3"])

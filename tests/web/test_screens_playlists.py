@@ -195,7 +195,7 @@ async def test_a_technician_sees_edits_and_takes_off_a_groups_playlists(
         await expect(page.locator("#playlist-answer")).to_have_text(
             "Playing on the 1 screen selected from its next scene.")
         await page.get_by_role("button", name="Clear the selection").click()
-        own = stage.locator('.own[data-screen="stage-1"]')
+        own = stage.locator('.own[data-screens="stage-1"]')
         await expect(own.locator("h4").first).to_have_text("Only on screen stage-1")
         await expect(own.locator(".scenes li")).to_have_text([
             "Announcement5\u00a0s, fades intitled \u201cWelcome\u201d, saying \u201cDoors "

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import {test} from "node:test";
 
 import {changeWords, clockWords, dataWords, daysWords, durationWords, hoursWords, momentWords,
-  nowWords, problemWords, sceneWords, stateWords, thenWords} from "../screens_playlist.js";
+  nowWords, problemWords, sceneWords, screensWords, stateWords, thenWords}
+  from "../screens_playlist.js";
 
 /** A playlist of the `group_playlists` answer. */
 function playlist(extra = {}) {
@@ -90,18 +91,26 @@ test("what a group plays now, a playlist's state, and what a take-off leaves", (
 });
 
 test("changes and problems in words", () => {
-  assert.equal(changeWords({what: "on", name: "late", by: "Sam", at_ms: 1}),
+  assert.equal(changeWords({what: "on", name: "late", by: "Sam", at_ms: 1,
+    screens: []}),
     "Sam put late on");
   assert.equal(changeWords({what: "edited", name: "late", by: "Sam", at_ms: 1}),
     "Sam changed late");
   assert.equal(changeWords({what: "off", name: "late", by: "", at_ms: 1}),
     "Someone took late off");
-  assert.equal(changeWords({what: "on", name: "own", by: "Sam", at_ms: 1, screen: "bar-2"}),
+  assert.equal(changeWords({what: "on", name: "own", by: "Sam", at_ms: 1,
+    screens: ["bar-2"]}),
     "Sam put own on screen bar-2");
-  assert.equal(changeWords({what: "edited", name: "own", by: "Sam", at_ms: 1, screen: "bar-2"}),
+  assert.equal(changeWords({what: "edited", name: "own", by: "Sam", at_ms: 1,
+    screens: ["bar-2"]}),
     "Sam changed own on screen bar-2");
-  assert.equal(changeWords({what: "off", name: "own", by: "Sam", at_ms: 1, screen: "bar-2"}),
+  assert.equal(changeWords({what: "off", name: "own", by: "Sam", at_ms: 1,
+    screens: ["bar-2"]}),
     "Sam took own off screen bar-2");
+  assert.equal(changeWords({what: "on", name: "own", by: "Sam", at_ms: 1,
+    screens: ["a-1", "a-2", "a-3", "a-4"]}), "Sam put own on screens a-1, a-2 and 2 more");
+  assert.equal(screensWords(["a-1", "a-2"]), "screens a-1 and a-2");
+  assert.equal(screensWords(["a-1", "a-2", "a-3"]), "screens a-1, a-2 and a-3");
   assert.equal(problemWords({line: 3, column: 13, message: "unknown scene 'nope'"}),
     "Line 3, column 13: unknown scene 'nope'");
 });
