@@ -13,9 +13,10 @@
 
 import {$, el} from "./link.js";
 import {askSignature} from "./signature.js";
-import {act, count, grouped, link, may, panel, showAnswer, span, state as consoleState}
+import {act, count, grouped, link, may, panel, showAnswer, state as consoleState}
   from "./console.js";
 import {MONTHS, dayWords, isoOf, venueDay, venueTime} from "./venue_day.js";
+import {timeLeft} from "./words.js";
 
 const PROMOTIONS = [["wildcard", "Wild Card draw"], ["slots", "Slots PAYOFF"],
   ["roulette", "Roulette Spin-Off"], ["poker", "Heads-Up Poker Showdown"], ["super9", "Super 9"]];
@@ -128,16 +129,6 @@ async function verifyNow() {
   } finally {
     pressed.disabled = false;
   }
-}
-
-const DAY_MS = 24 * 3600 * 1000;
-
-/** "14 days 3 h left", "5:20:00 left" under a day, "past its deadline". @param {number} ms */
-function timeLeft(ms) {
-  if (ms <= 0) return "past its deadline";
-  if (ms < DAY_MS) return `${span(ms)} left`;
-  const days = Math.floor(ms / DAY_MS);
-  return `${days} day${days === 1 ? "" : "s"} ${Math.floor((ms % DAY_MS) / 3600000)} h left`;
 }
 
 const METHODS = {cash: "cash", eft: "EFT", cheque: "cheque", voucher: "voucher"};

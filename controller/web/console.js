@@ -11,6 +11,8 @@
 import {$, el, Link, loadJson, saveJson, setConnection} from "./link.js";
 import {grouped, payloadWords, plain, warningsOf} from "./answer_words.js";
 
+export {span} from "./words.js"; // one way every panel says a time left
+
 export {grouped};
 
 /** @typedef {import("./link.js").Ack} Ack */
@@ -72,14 +74,6 @@ export function amount(text) {
 /** "1 ticket", "2 tickets", "1 200 tickets". @param {number} n @param {string} word */
 export function count(n, word) {
   return `${grouped(n)} ${word}${n === 1 ? "" : "s"}`;
-}
-
-/** "1:05" for 65 000 ms, "2:00:00" for two hours; "0:00" once past. @param {number} ms */
-export function span(ms) {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  const ss = String(s % 60).padStart(2, "0");
-  if (s < 3600) return `${Math.floor(s / 60)}:${ss}`;
-  return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, "0")}:${ss}`;
 }
 
 /** The venue's time of day of an epoch, as the console's clock shows it. @param {number} ms */

@@ -14,6 +14,7 @@ import {$, el} from "./link.js";
 import {act, button, link, may, panel, showAnswer} from "./console.js";
 import {askSignature} from "./signature.js";
 import {venueTime} from "./venue_day.js";
+import {timeLeft} from "./words.js";
 
 const REFRESH_MS = 30_000;
 const HOUR_MS = 3_600_000;
@@ -39,18 +40,6 @@ const state = {
 /** "2 Dec 14:05" at the venue. @param {number} ms */
 function when(ms) {
   return venueTime(ms, link().doc("venue")?.timezone);
-}
-
-/** "14 days 3 h left", "5 h 12 min left", "12 min left", "Deadline passed".
- * @param {number} ms */
-export function timeLeft(ms) {
-  if (ms <= 0) return "Deadline passed";
-  const minutes = Math.ceil(ms / 60_000);
-  const days = Math.floor(minutes / 1440);
-  const hours = Math.floor((minutes % 1440) / 60);
-  if (days) return `${days} day${days === 1 ? "" : "s"} ${hours} h left`;
-  if (hours) return `${hours} h ${minutes % 60} min left`;
-  return `${minutes} min left`;
 }
 
 async function refresh() {

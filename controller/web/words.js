@@ -23,3 +23,9 @@ export function span(ms) {
   const word = days === 1 ? "day" : "days";
   return hours % 24 ? `${days} ${word} ${hours % 24} h` : `${days} ${word}`;
 }
+
+/** A deadline's time left: "14 days 3 h left", "5 h 12 min left", "Deadline passed".
+ * @param {number} ms */
+export function timeLeft(ms) {
+  return ms <= 0 ? "Deadline passed" : `${span(ms)} left`;
+}

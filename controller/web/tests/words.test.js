@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import {test} from "node:test";
 
-import {span} from "../words.js";
+import {span, timeLeft} from "../words.js";
 
 const S = 1000;
 const MIN = 60 * S;
@@ -29,4 +29,11 @@ test("a day or more in days and hours, never minutes counted in thousands", () =
   assert.equal(span(DAY), "1 day");
   assert.equal(span(DAY + 5 * H), "1 day 5 h");
   assert.equal(span(15 * DAY), "15 days");
+});
+
+test("a deadline's time left reads the same on the Prizes and the Audit tabs", () => {
+  assert.equal(timeLeft(14 * DAY + 3 * H), "14 days 3 h left");
+  assert.equal(timeLeft(5 * H + 20 * MIN), "5 h 20 min left");
+  assert.equal(timeLeft(0), "Deadline passed");
+  assert.equal(timeLeft(-MIN), "Deadline passed");
 });
