@@ -106,7 +106,11 @@ def test_generated_payloads_never_escape_and_refusals_change_nothing(command_typ
             for view in views:
                 json.dumps(view.message(), allow_nan=False)
         else:
-            assert set(ack["error"]) == {"code", "message"} and ack["error"]["message"]
+            error = ack["error"]
+            assert {"code", "message"} <= set(error) <= {"code", "message", "next"}
+            assert error["message"]
+            if "next" in error:  # a missing step offered beside the refusal: a command
+                assert error["next"]["type"] in CATALOGUE, error["next"]
             assert busy.fingerprint() == before
 
     check()
