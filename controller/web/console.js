@@ -22,6 +22,7 @@ const LOG_SIZE = 12;
 const HEARTBEAT_MS = 1000;
 const HEARTBEAT_TIMEOUT_MS = 1500;
 const SETTLE_MS = 250;
+const KEEP_IN_VIEW_MS = 3000;
 
 /** @typedef {{at: string, label: string, values: string, ok: boolean, text: string}} LogEntry */
 /** A button beside an answer: the next step it offers. @typedef {{text: string,
@@ -87,6 +88,12 @@ export function sentWords(payload) {
   return payloadWords(payload, timeOfDay);
 }
 
+/** The answer last shown, kept in view for a moment after: the views its command changed
+ * arrive with it or just after, and a panel that grows above the answer (Super 9's next game
+ * once a game is won) pushed it below the fold. @type {{box: HTMLElement | null,
+ * until: number}} */
+let shown = {box: null, until: 0};
+
 /**
  * Show an answer in `box`, in words (no card number but its last four digits, no epoch), with
  * the event warnings and the buttons `offers` beside it, and scroll it into view.
@@ -106,6 +113,16 @@ export function showAnswer(box, kind, headline, detail = "", {warnings = [], off
   }
   box.replaceChildren(...lines);
   box.scrollIntoView({block: "nearest"});
+  shown = {box, until: Date.now() + KEEP_IN_VIEW_MS};
+}
+
+/** Run after every panel has rendered (the last panel, see start): the answer just shown is
+ * scrolled back into view if that render moved it out. */
+function keepAnswerInView() {
+  const {box, until} = shown;
+  if (box === null || Date.now() > until || box.hidden || box.offsetParent === null) return;
+  const {top, bottom} = box.getBoundingClientRect();
+  if (top < 0 || bottom > window.innerHeight) box.scrollIntoView({block: "nearest"});
 }
 
 /** @type {Map<HTMLElement, About & {after: number, held: string | undefined}>} */
@@ -282,6 +299,7 @@ export function panel(spec) {
 export function start(linked) {
   theLink = linked;
   renderLog();
+  panel({name: "answer-in-view", render: keepAnswerInView, ticks: true});  // after the others
   setInterval(heartbeat, HEARTBEAT_MS);
   setInterval(settle, SETTLE_MS);
 }
