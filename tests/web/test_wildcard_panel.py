@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from playwright.async_api import Browser, Locator, Page, expect
+from playwright.async_api import Browser, Page, expect
 
 from controller.domain.keys import key_hash
+from tests.support.answers import in_view
 from tests.support.browser import needs_chromium
 from tests.support.live import live_controller
 from tests.support.wildcard import write_wildcard_config
@@ -40,16 +41,6 @@ BINS_CLOSE_IN_MS = 20_000
 CLAIM_SECONDS = 10  # the shortest claim the config allows: the expiry is waited for
 SCREEN, GROUP = "stage-1", "stage"
 CAMEL_CASE = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+\b")  # an event's class name
-
-
-async def in_view(page: Page, box: Locator) -> None:
-    """The answer has come (not "Sending…") and lies wholly inside the viewport."""
-    await expect(box).to_be_visible()
-    await expect(box).not_to_have_attribute("data-kind", "pending")
-    rect, size = await box.bounding_box(), page.viewport_size
-    assert rect is not None and size is not None
-    assert rect["y"] >= 0 and rect["y"] + rect["height"] <= size["height"], (rect, size)
-    assert rect["x"] >= 0 and rect["x"] + rect["width"] <= size["width"], (rect, size)
 
 
 async def snap(page: Page, name: str) -> None:
