@@ -114,9 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Check playlists; every error is printed as "
                        "file:line:column: message. Exits 1 if any file has an error.")
     v.add_argument("paths", nargs="+", type=Path, metavar="PATH")
-    v.add_argument("--media-dir", type=Path, default=Path("."), metavar="DIR",
+    v.add_argument("--media-dir", type=Path, metavar="DIR",
                    help="where the videos the playlists name are, as the screens' working "
-                   "directory (default: the current directory)")
+                   "directory (default: each playlist's own folder)")
     v.add_argument("--screen-size", type=size_arg, default=(1920, 1080), metavar="WxH",
                    help="the screens the playlists play on, to warn of larger videos "
                    "(default 1920x1080)")
@@ -177,17 +177,22 @@ def render(args: argparse.Namespace, params: dict[str, Any]) -> int:
     return 0
 
 
-def validate(paths: Sequence[Path], media_dir: Path = Path("."),
+def validate(paths: Sequence[Path], media_dir: Path | None = None,
              screen: tuple[int, int] = (1920, 1080)) -> int:
-    """Check each playlist and open each video it names; warnings alone pass."""
+    """Check each playlist and open each video it names, under `media_dir` or else beside
+    the playlist (a playlist kept with its videos validates alike from any folder); warnings
+    alone pass."""
     from showrunner.contract.playlist.files import check_file
-    from showrunner.contract.playlist.validate import errors
+    from showrunner.contract.playlist.validate import VideoCheck, errors
     from showrunner.video.probe import file_check
 
     failed = 0
-    videos = file_check(media_dir, screen)
+    checks: dict[Path, VideoCheck] = {}  # one a folder: each video is opened once
     for path in paths:
-        _doc, problems = check_file(path, videos)
+        base = media_dir if media_dir is not None else path.parent
+        if base not in checks:
+            checks[base] = file_check(base, screen)
+        _doc, problems = check_file(path, checks[base])
         for problem in problems:
             print(problem, file=sys.stderr)
         failed += bool(errors(problems))

@@ -1,9 +1,8 @@
 """The Quick-start demo: a controller on SQLite, one display, the tablet and a scripted night.
 
 The display is enrolled and authorised as a screen, as a technician would, and plays
-`playlists/demo.yaml` (its attract loop's short video, `demo-reel.mp4`, is made at the start
-with PyAV into the demo's `media/` folder, where the screen runs); the night
-(controller/demo/night.py) takes it over for each live moment.
+`playlists/demo.yaml` (its short video, `demo-reel.mp4`, beside it: controller/demo/reel.py);
+the night (controller/demo/night.py) takes it over for each live moment.
 Each cycle runs on a fresh log (the Wild Card draw and a Super 9 session happen once a log)
 with the same keys and port, so the screen, tablet and cue page reconnect on their own.
 Everything the demo starts is a child process; Ctrl-C stops them all within 2 s. The demo
@@ -34,6 +33,7 @@ from controller.demo.devices import FILES as DEVICE_FILES
 from controller.demo.kiosk import NAME as KIOSK
 from controller.demo.kiosk import Kiosk
 from controller.demo.night import GROUP, MC, Night
+from controller.demo.reel import PLAYLIST, REEL, make_reel
 from controller.demo.venue import FAST, REAL, write_configs
 from controller.domain.keys import key_hash, new_key
 from controller.http.client import assign_payload
@@ -41,11 +41,8 @@ from controller.store.sqlite import EventLog
 
 SNAPSHOT_EVERY_S = 3
 SCREEN = "demo-1"
-PLAYLIST = ROOT / "playlists" / "demo.yaml"
 MARKER = ".showrunner-demo"  # the demo made this directory; it may clear what it wrote there
-OWN = (MARKER, "config", "cycle", "screens", "screen.png", "technician.key", "media",
-       *DEVICE_FILES)
-REEL = "demo-reel.mp4"  # the video demo.yaml names
+OWN = (MARKER, "config", "cycle", "screens", "screen.png", "technician.key", *DEVICE_FILES)
 STOP_WITHIN_S = 1.0
 LEAVE_WITHIN_S = 0.5  # for the script's MC to disconnect before the children are stopped
 
@@ -83,15 +80,8 @@ def run_demo(directory: Path, port: int, fast: bool = False, cycles: int = 0) ->
         print(exc, file=sys.stderr)
         return 2
     os.environ[CONFIG_DIR_ENV] = str(directory / "config")  # the controller inherits it
-    make_reel(directory / "media")
+    make_reel()  # scripts/setup made it; a checkout set up otherwise may not have
     return asyncio.run(Show(directory, port, fast, cycles).run())
-
-
-def make_reel(folder: Path) -> Path:
-    """The attract loop's short video: three seconds of gold rings, made rather than shipped."""
-    from showrunner.video.clips import make_clip
-
-    return make_clip(folder / REEL, (480, 270), 30, 90, crf=23, numbered=False)
 
 
 class Show:
@@ -201,7 +191,7 @@ class Show:
             env["SDL_AUDIODRIVER"] = "dummy"
             self.where = f"headless: frame written to {snapshot} every {SNAPSHOT_EVERY_S} s"
         # the screen finds the playlist's video by its name in its working folder
-        self.display = subprocess.Popen(command, cwd=self.directory / "media", env=env)
+        self.display = subprocess.Popen(command, cwd=REEL.parent, env=env)
 
     def print_welcome(self) -> None:
         url, keys = self.controller.url, self.keys

@@ -19,6 +19,7 @@ import pytest
 from PIL import Image
 
 from controller.application.child_process import ROOT
+from controller.demo.reel import REEL, make_reel
 from controller.demo.run import MARKER, DemoError, claim_directory
 from controller.http.client import screens
 from showrunner.video.probe import probe
@@ -102,7 +103,7 @@ def test_one_fast_cycle_shows_every_live_moment_and_ctrl_c_stops_everything(tmp_
             time.sleep(0.5)
         assert seen >= MOMENTS, f"the screen never showed {sorted(MOMENTS - seen)}"
         assert len(frames) >= 5  # the display's frames moved with the night
-        assert probe(where / "media" / "demo-reel.mp4").seconds == 3.0  # the attract reel
+        assert probe(REEL).seconds == 3.0  # the playlist's video, beside it
         # nothing typed twice: the heat's scores came from the bank's machines, and every
         # Super 9 number from the wheel's reader through the simulator's pty, to a SUPER 9
         with sqlite3.connect(f"file:{where / 'cycle' / 'show.db'}?mode=ro", uri=True) as db:
@@ -151,8 +152,11 @@ def test_an_earlier_demo_directory_is_cleared_of_the_demo_files_only(tmp_path):
     assert (where / "notes.txt").read_text() == "mine"
 
 
-def test_the_demo_makes_its_attract_reel_a_screen_plays(tmp_path):
-    from controller.demo.run import make_reel
-
-    info = probe(make_reel(tmp_path))
+def test_the_demo_makes_its_reel_a_screen_plays_once(tmp_path):
+    reel = make_reel(tmp_path / "demo-reel.mp4")
+    info = probe(reel)
     assert (info.width, info.height, info.fps, info.seconds) == (480, 270, 30.0, 3.0)
+    made = reel.stat().st_mtime_ns
+    assert make_reel(reel) == reel and reel.stat().st_mtime_ns == made  # there: not made again
+    assert [p.name for p in tmp_path.iterdir()] == ["demo-reel.mp4"]  # no part left beside it
+
