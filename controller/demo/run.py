@@ -2,7 +2,8 @@
 
 The display is enrolled and authorised as a screen, as a technician would, and plays
 `playlists/demo.yaml` (its short video, `demo-reel.mp4`, beside it: controller/demo/reel.py);
-the night (controller/demo/night.py) takes it over for each live moment.
+the night (controller/demo/night.py) takes it over for each live moment. The people the demo
+prints (the MC, the announcer, the auditor and the technician) log in with one password.
 Each cycle runs on a fresh log (the Wild Card draw and a Super 9 session happen once a log)
 with the same keys and port, so the screen, tablet and cue page reconnect on their own.
 Everything the demo starts is a child process; Ctrl-C stops them all within 2 s. The demo
@@ -47,8 +48,10 @@ STOP_WITHIN_S = 1.0
 LEAVE_WITHIN_S = 0.5  # for the script's MC to disconnect before the children are stopped
 
 
-#: who logs in to the pages: the MC's console, the cue page, the auditor's console
-PEOPLE = (("MC", "operator"), ("Announcer", "announcer"), ("Auditor", "auditor"))
+#: who logs in to the pages: the MC's console, the cue page, the auditor's console, the
+#: technician's /screens
+PEOPLE = (("MC", "operator"), ("Announcer", "announcer"), ("Auditor", "auditor"),
+          ("Technician", "technician"))
 
 
 class DemoError(Exception):
@@ -205,6 +208,8 @@ class Show:
         print(f"  cues        {url}/cue     log in as {PEOPLE[1][0]}, password {self.password}")
         print(f"  auditor     {url}/tablet  log in as {PEOPLE[2][0]}, password {self.password} "
               "(the prize register, the chain, the night's PDF)")
+        print(f"  technician  {url}/screens log in as {PEOPLE[3][0]}, password {self.password} "
+              "(the floor's screens and their playlists)")
         print(f"  display     screen {SCREEN} plays {PLAYLIST.relative_to(ROOT)}; {self.where}")
         print(f"  devices     the wheel's reader at table {TABLE} on the simulated wheel's pty "
               f"{self.devices.pty}, the slot bank {BANK}'s simulator; their output in "

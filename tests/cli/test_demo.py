@@ -1,9 +1,11 @@
 """The Quick-start demo, run as a user runs it: a controller, an enrolled screen, a scripted
-night of every live moment taken over on the floor screen; Ctrl-C stops every process."""
+night of every live moment taken over on the floor screen, the logins it prints working on every
+cycle's fresh log; Ctrl-C stops every process."""
 
 from __future__ import annotations
 
 import contextlib
+import http.cookiejar
 import json
 import os
 import re
@@ -19,9 +21,11 @@ import pytest
 from PIL import Image
 
 from controller.application.child_process import ROOT
+from controller.application.settings import CONFIG_DIR_ENV
 from controller.demo.reel import REEL, make_reel
-from controller.demo.run import MARKER, DemoError, claim_directory
+from controller.demo.run import MARKER, PEOPLE, DemoError, Show, claim_directory
 from controller.http.client import screens
+from controller.http.logins import HOME
 from showrunner.video.probe import probe
 
 MOMENTS = {  # what the floor screen must show in one cycle, by scene
@@ -160,3 +164,35 @@ def test_the_demo_makes_its_reel_a_screen_plays_once(tmp_path):
     assert make_reel(reel) == reel and reel.stat().st_mtime_ns == made  # there: not made again
     assert [p.name for p in tmp_path.iterdir()] == ["demo-reel.mp4"]  # no part left beside it
 
+
+def log_in(url: str, name: str, password: str) -> urllib.request.OpenerDirector:
+    """A browser's session: POST /login as the login page does, the cookie kept."""
+    browser = urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    login = urllib.request.Request(
+        f"{url}/login", method="POST", headers={"Content-Type": "application/json"},
+        data=json.dumps({"name": name, "password": password}).encode())
+    with browser.open(login, timeout=10) as answer:
+        assert answer.status == 200
+    return browser
+
+
+@pytest.mark.timeout(120)
+def test_every_cycle_keeps_the_printed_logins(tmp_path, monkeypatch):
+    """Each cycle is a fresh log with the same keys and people: the name and password the demo
+    printed at its start still log each one in, the technician to /screens included."""
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "demo" / "config"))
+    claim_directory(tmp_path / "demo")
+    show = Show(tmp_path / "demo", 0, fast=True, cycles=2)
+    try:
+        for cycle in (1, 2):
+            show.new_log(cycle)
+            url = show.controller.url
+            for name, role in PEOPLE:
+                browser = log_in(url, name, show.password)
+                with browser.open(f"{url}{HOME[role]}", timeout=10) as page:
+                    assert page.status == 200 and page.url == f"{url}{HOME[role]}"
+            with log_in(url, "Technician", show.password).open(f"{url}/screens") as page:
+                assert "<title>Showrunner · Screens</title>" in page.read().decode()
+    finally:
+        show.controller.stop()
