@@ -120,9 +120,13 @@ export function showAnswer(box, kind, headline, detail = "", {warnings = [], off
  * scrolled back into view if that render moved it out. */
 function keepAnswerInView() {
   const {box, until} = shown;
-  if (box === null || Date.now() > until || box.hidden || box.offsetParent === null) return;
+  const area = box?.closest(".pages");  // the panels' scroll area (a sheet's answer is fixed)
+  if (!box || !area || Date.now() > until || box.hidden || box.offsetParent === null) return;
   const {top, bottom} = box.getBoundingClientRect();
-  if (top < 0 || bottom > window.innerHeight) box.scrollIntoView({block: "nearest"});
+  const shows = area.getBoundingClientRect();
+  if (top < shows.top - 1 || bottom > Math.min(shows.bottom, window.innerHeight) + 1) {
+    box.scrollIntoView({block: "nearest"});
+  }
 }
 
 /** @type {Map<HTMLElement, About & {after: number, held: string | undefined}>} */
@@ -199,7 +203,7 @@ export async function act({box, label, type, payload, values = "", done, offers,
     offers: [...nextStep(ack, box, about), ...(offers ? offers(ack) : [])],
   });
   if (about) answered.set(box, {...about, after: ack.ok ? ack.seq ?? 0 : 0, held: undefined});
-  remember({at: $("clock").textContent, label, values: plain(values, timeOfDay), ok: ack.ok,
+  remember({at: timeOfDay(theLink.now()), label, values: plain(values, timeOfDay), ok: ack.ok,
     text: plain(text, timeOfDay)});
   return ack;
 }

@@ -215,6 +215,9 @@ function showTab(tab) {
     document.querySelectorAll(".page"))) {
     page.hidden = page.id !== `page-${tab}`;
   }
+  // a panel opens at its top: the pages scroll as one, and the last panel's scroll left the
+  // new one's heading out of sight under the tab bar
+  document.querySelector("main.pages")?.scrollTo(0, 0);
 }
 
 /** The auditor's console is read-only: the Audit panel and the prize register (Prizes, whose
