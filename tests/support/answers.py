@@ -31,6 +31,23 @@ async def in_view(page: Page, box: Locator) -> None:
     # scrolls by whole pixels) may end 0.1 px past it
     assert rect["y"] >= -1 and rect["y"] + rect["height"] <= size["height"] + 1, (rect, size)
     assert rect["x"] >= -1 and rect["x"] + rect["width"] <= size["width"] + 1, (rect, size)
+    # and not scrolled out of the panel's own scroll area (the console scrolls its pages under
+    # the tab bar, not the window: a box there is inside the viewport but out of sight)
+    assert await box.evaluate(CLIPPED_BY) == [], await box.inner_text()
+
+
+CLIPPED_BY = """(box) => {
+  const r = box.getBoundingClientRect();
+  const by = [];
+  for (let a = box.parentElement; a; a = a.parentElement) {
+    const style = getComputedStyle(a);
+    if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+    const c = a.getBoundingClientRect();
+    if (r.top < c.top - 1 || r.bottom > c.bottom + 1 || r.left < c.left - 1 ||
+        r.right > c.right + 1) by.push(`${a.tagName}.${a.className}`);
+  }
+  return by;
+}"""
 
 
 def in_words(text: str) -> str:

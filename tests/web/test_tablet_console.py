@@ -248,6 +248,7 @@ async def test_a_super9_spin_on_the_keypad(tmp_path: Path, log_at, monkeypatch: 
         await page.get_by_role("button", name="Undo last number").click()
         await expect(page.locator("#s9-last")).to_have_text("32 red")
         await screen.wait_view("board:super9", lambda d: d.get("called") == [32])
+        await page.locator("main.pages").evaluate("pages => pages.scrollTo(0, 0)")  # the board
         await shoot(page, "super9-playing")
 
 
