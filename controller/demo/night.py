@@ -295,7 +295,7 @@ class Night:
                 break  # the MC settled it already
             await asyncio.sleep(self.pace.hold_s)  # the reveal, on the draw scene
             await self.moment("claim_countdown", {"claim_seconds": self.pace.claim_seconds},
-                              f"Wild Card round {round_}: the 90 s claim")
+                              f"Wild Card round {round_}: the {self.pace.claim_seconds} s claim")
             deadline = self.mc.view(draw).get("claim_deadline") or 0
             if round_ == 1:
                 await asyncio.sleep(max(0.0, deadline / 1000 - time.time()) + 0.5)

@@ -112,7 +112,8 @@ class Show:
             if show.done():
                 show.result()  # a crash of the script is shown, not swallowed
         finally:
-            print("\nstopping…", flush=True)
+            with contextlib.suppress(OSError):  # a closed stdout (`| head`) stops no child
+                print("\nstopping…", flush=True)
             for task in (show, halt):
                 task.cancel()
             # the script's MC leaves first, while the controller still answers its goodbye

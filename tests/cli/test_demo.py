@@ -22,8 +22,10 @@ from PIL import Image
 
 from controller.application.child_process import ROOT
 from controller.application.settings import CONFIG_DIR_ENV
+from controller.cli.main import main as controller_main
 from controller.demo.reel import REEL, make_reel
 from controller.demo.run import MARKER, PEOPLE, DemoError, Show, claim_directory
+from controller.demo.venue import FAST, REAL
 from controller.http.client import screens
 from controller.http.logins import HOME
 from showrunner.video.probe import probe
@@ -196,3 +198,12 @@ def test_every_cycle_keeps_the_printed_logins(tmp_path, monkeypatch):
                 assert "<title>Showrunner · Screens</title>" in page.read().decode()
     finally:
         show.controller.stop()
+
+
+def test_the_help_says_what_the_fast_night_takes(capsys):
+    """Its claim figure is the fast pace's own (issue 48: the help said 10 s where it was 15)."""
+    with pytest.raises(SystemExit):
+        controller_main(["demo", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert f"the claim is {FAST.claim_seconds} s, not {REAL.claim_seconds}" in said
+    assert "--port PORT the controller's port" in said  # every option says what it is
