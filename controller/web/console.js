@@ -304,6 +304,8 @@ export function start(linked) {
   theLink = linked;
   renderLog();
   panel({name: "answer-in-view", render: keepAnswerInView, ticks: true});  // after the others
+  // another tab chosen: its panel opens at its top, not at an answer given before
+  $("tabs").addEventListener("click", () => { shown = {box: null, until: 0}; });
   setInterval(heartbeat, HEARTBEAT_MS);
   setInterval(settle, SETTLE_MS);
 }
