@@ -2,9 +2,13 @@
 /* Words for the people on the floor, made from the controller's names: no DOM, so the pure
  * modules (the cue timeline) and their tests use it too. */
 
-/** "record_score" -> "Record score", "super9" -> "Super 9".
+/** Names the rules write their own way, not as the words of the controller's name. */
+const AS_WRITTEN = /** @type {Record<string, string>} */ ({wildcard: "Wild Card"});
+
+/** "record_score" -> "Record score", "super9" -> "Super 9", "wildcard" -> "Wild Card".
  * @param {string} name */
 export function humanize(name) {
+  if (name in AS_WRITTEN) return AS_WRITTEN[name];
   const words = name.replace(/_/g, " ").replace(/([a-z])(\d)/gi, "$1 $2");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import {test} from "node:test";
 
-import {span, timeLeft} from "../words.js";
+import {humanize, span, timeLeft} from "../words.js";
 
 const S = 1000;
 const MIN = 60 * S;
@@ -36,4 +36,10 @@ test("a deadline's time left reads the same on the Prizes and the Audit tabs", (
   assert.equal(timeLeft(5 * H + 20 * MIN), "5 h 20 min left");
   assert.equal(timeLeft(0), "Deadline passed");
   assert.equal(timeLeft(-MIN), "Deadline passed");
+});
+
+test("a promotion's name reads as its rules write it", () => {
+  assert.equal(humanize("wildcard"), "Wild Card");
+  assert.equal(humanize("super9"), "Super 9");
+  assert.equal(humanize("record_score"), "Record score");
 });
