@@ -37,6 +37,9 @@ const state = {
   /** @type {{entry: string, score: number} | null} a first score above the plausible maximum
    * the MC is asked to confirm, with the reason it stands (poker rules 20, 35, 51) */
   confirming: null,
+  /** @type {{key: string, absent: Set<string>} | null} the heat whose "Start heat…" is open,
+   * with the entries ticked absent */
+  starting: null,
 };
 
 /** A tournament as its operator view says it is one (`kind`), with its display name.
@@ -115,25 +118,137 @@ function emptyRow(text) {
   return tr;
 }
 
-/** The heats with a player still to score (and every later stage's seating), by seat. */
+/** A heat as the panel lists it: its stage, its name, the words it is shown by, its seats.
+ * @typedef {{key: string, label: string, stage: string, heat: string, seats: Entry[]}} Heat */
+
+/** The answer box beside each heat, kept across renders (by promotion, stage and heat). */
+const heatAcks = new Map();
+
+/** @param {string} key @returns {HTMLElement} */
+function heatAck(key) {
+  let box = heatAcks.get(key);
+  if (box === undefined) {
+    box = el("div", "ack");
+    box.setAttribute("role", "status");
+    box.setAttribute("aria-live", "assertive");
+    box.hidden = true;
+    heatAcks.set(key, box);
+  }
+  return box;
+}
+
+/** Whether a heat's "Start heat…" is offered: the role may send it, the stage is open (no
+ * later stage is seated yet), the heat has not started, a seat still plays, and no slot bank
+ * feeds it (ops:feed: the bank starts the heats it plays).
+ * @param {Heat} h @param {string[]} order @param {Set<string>} seated */
+function startable(h, order, seated) {
+  const doc = link().doc(`ops:${state.promotion}`);
+  if (!may(`${state.promotion}.start_heat`) || doc?.started?.[h.stage]?.includes(h.heat)) {
+    return false;
+  }
+  if (order.slice(order.indexOf(h.stage) + 1).some((stage) => seated.has(stage))) return false;
+  const fed = state.promotion === "slots" && (link().doc("ops:feed")?.banks ?? []).some(
+    (b) => b.status !== "restarted" && b.stage === h.stage && b.heat === h.heat);
+  return !fed && h.seats.some((e) => e.status === "active" && e.score === null);
+}
+
+/** The heats with a player still to score (and every later stage's seating), by seat; each
+ * not yet started with its "Start heat…" (who is absent ticked by name), or "started". */
 function renderHeats() {
+  const doc = link().doc(`ops:${state.promotion}`);
+  /** @type {Map<string, Heat>} */
   const heats = new Map();
   for (const e of entries()) {
     if (e.heat === null || ["refunded", "to_final"].includes(e.status)) continue;
-    const key = `${e.stage === "qualifying" ? "" : `${humanize(e.stage)} · `}${e.heat}`;
-    if (!heats.has(key)) heats.set(key, []);
-    heats.get(key).push(e);
+    const label = `${e.stage === "qualifying" ? "" : `${humanize(e.stage)} · `}${e.heat}`;
+    if (!heats.has(label)) {
+      heats.set(label, {key: `${state.promotion}|${e.stage}|${e.heat}`, label, stage: e.stage,
+        heat: e.heat, seats: []});
+    }
+    heats.get(label)?.seats.push(e);
   }
-  const shown = [...heats].filter(([, seats]) => seats.some((e) => e.stage !== "qualifying" ||
+  const shown = [...heats.values()].filter((h) => h.seats.some((e) => e.stage !== "qualifying" ||
     (e.status === "active" && e.score === null)));
-  $("tn-heats").replaceChildren(...(shown.length ? shown.map(([heat, seats]) => {
+  const order = Object.keys(doc?.signatures ?? {});
+  const seated = new Set(entries().map((e) => e.stage));
+  const rows = shown.map((h) => ({h, started: Boolean(doc?.started?.[h.stage]?.includes(h.heat)),
+    offer: startable(h, order, seated)}));
+  const starting = state.starting;
+  const shape = JSON.stringify([state.promotion, rows.map(({h, started, offer}) => [h.key,
+    started, offer, h.seats.map((e) => [e.entry, e.seat, e.name, e.score, e.status])]),
+  starting && [starting.key, [...starting.absent]]]);
+  const holder = $("tn-heats");
+  if (holder.dataset.shape === shape) return;
+  holder.dataset.shape = shape;
+  holder.replaceChildren(...(rows.length ? rows.map(({h, started, offer}) => {
     const wrap = el("div", "heat");
-    wrap.append(el("div", "heat-name", heat), el("div", "heat-seats", seats
+    const head = el("div", "heat-head");
+    head.append(el("div", "heat-name", h.label));
+    if (started) {
+      head.append(el("span", "heat-started", "started"));
+    } else if (offer && starting?.key !== h.key) {
+      head.append(button("Start heat…", "big heat-start", () => {
+        state.starting = {key: h.key, absent: new Set()};
+        renderHeats();
+      }));
+    }
+    wrap.append(head, el("div", "heat-seats", h.seats
       .sort((a, b) => a.seat - b.seat)
-      .map((e) => `${e.seat} ${e.name}${e.score === null ? "" : ` (${grouped(e.score)})`}` +
+      .map((e) => `${e.seat} ${e.name}${e.score == null ? "" : ` (${grouped(e.score)})`}` +
         `${e.status === "active" ? "" : ` · ${humanize(e.status)}`}`).join(" · ")));
+    if (offer && starting?.key === h.key) wrap.append(startForm(h, starting.absent));
+    wrap.append(heatAck(h.key));
     return wrap;
   }) : [el("p", "muted", "No heat is waiting for scores.")]));
+}
+
+/** The inline step of "Start heat…": who is not here, ticked by name, then Start or Cancel.
+ * @param {Heat} h @param {Set<string>} absent */
+function startForm(h, absent) {
+  const form = el("div", "stack heat-start-form");
+  form.append(el("p", "muted", "Tick each player who is not here: they forfeit their seat " +
+    "(the no-show rule)."));
+  for (const e of h.seats.filter((s) => s.status === "active")) {
+    const label = el("label", "check");
+    const tick = el("input");
+    tick.type = "checkbox";
+    tick.checked = absent.has(e.entry);
+    tick.addEventListener("change", () => {
+      if (tick.checked) absent.add(e.entry); else absent.delete(e.entry);
+    });
+    label.append(tick, document.createTextNode(`${e.name} is absent (seat ${e.seat})`));
+    form.append(label);
+  }
+  const row = el("div", "row");
+  row.append(button(`Start ${h.heat}`, "big", () => startHeat(h)),
+    button("Cancel", "big", () => { state.starting = null; renderHeats(); }));
+  form.append(row);
+  return form;
+}
+
+/** Send `start_heat` for `h` with the players ticked absent; a forfeit is asked first.
+ * @param {Heat} h */
+async function startHeat(h) {
+  const promotion = state.promotion;
+  const ticked = state.starting?.key === h.key ? state.starting.absent : new Set();
+  const absent = h.seats.filter((e) => ticked.has(e.entry));
+  const names = absent.map((e) => e.name).join(", ");
+  if (absent.length && !await confirm(`Start ${h.label} with ${names} absent?`,
+    `${names} ${absent.length === 1 ? "forfeits" : "forfeit"} the seat for not being ` +
+    "present (the no-show rule); this cannot be undone.", `Yes, start ${h.heat}`)) return;
+  const byId = new Map(h.seats.map((e) => [e.entry, e.name]));
+  const ack = await act({box: heatAck(h.key), label: "Start heat",
+    type: `${promotion}.start_heat`,
+    payload: {stage: h.stage, heat: h.heat, absent: absent.map((e) => e.entry)},
+    values: `${h.label} · ${absent.length ? `absent: ${names}` : "everyone here"}`,
+    done: (answer) => [`${h.label} has started.`, ...(answer.ok ? answer.events : [])
+      .filter((ev) => ev.type === "TournamentEntryRemoved")
+      .map((ev) => `${byId.get(String(ev.data?.entry)) ?? "A player"} forfeits the seat: ` +
+        `${ev.data?.reason}.`)].join(" ")});
+  if (ack?.ok && state.starting?.key === h.key) {
+    state.starting = null;
+    renderHeats();
+  }
 }
 
 /** Whether the stage's scores are signed for by the players (the controller's view says). */

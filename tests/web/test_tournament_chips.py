@@ -4,11 +4,21 @@ it until the MC picks another; Register on the first chip enters the player ther
 
 from __future__ import annotations
 
-from playwright.async_api import Browser, expect
+import json
+import os
+from pathlib import Path
 
+import pytest
+from playwright.async_api import Browser, Page, expect
+
+from controller.application.settings import CONFIG_DIR_ENV
+from controller.store.target import LogAt
 from tests.integration.test_tournaments import entry_of, ok
+from tests.support.answers import answered
 from tests.support.browser import needs_chromium
-from tests.support.live import LiveController
+from tests.support.live import LiveController, live_controller
+from tests.support.stores import by_hand
+from tests.support.tables import write_tables_config
 from tests.web.test_tablet_console import open_console, tab
 
 pytestmark = needs_chromium
@@ -54,3 +64,62 @@ async def test_chips_are_the_tournaments_in_words_the_live_one_first(
                      ).to_have_attribute("aria-pressed", "true")
     text = await page.locator("#page-tournament").inner_text()
     assert "Media" not in text and "Wheels" not in text
+
+
+async def test_start_heat_with_a_player_absent_by_name(
+        tmp_path: Path, log_at: LogAt, monkeypatch: pytest.MonkeyPatch,
+        browser: Browser) -> None:
+    """"Start heat…" on a seated roulette heat: the MC ticks who is not here by name, confirms,
+    and the heat starts with that player's seat forfeited (roulette rule 13, the no-show rule:
+    controller/promotions/roulette/feature.py names it); the heat then reads "started"."""
+    write_tables_config(tmp_path / "config")  # a qualifying day, now within table hours
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
+    async with live_controller(log_at) as ctl:
+        page = await open_console(browser, ctl)
+        await tab(page, "Tournament")
+        await page.get_by_role("button", name="Roulette Spin-Off", exact=True).click()
+        for card, name in (("1000001", "Thandi Mokoena"), ("1000002", "Sipho Ndlovu")):
+            await page.get_by_label("Card number").fill(card)
+            await page.get_by_label("Name (for a new member)").fill(name)
+            await page.get_by_role("button", name="Register and enter").click()
+            await expect(page.locator("#tn-new-ack")).to_contain_text(
+                f"{name} is entered in Roulette Spin-Off.")
+        heat = page.locator("#tn-heats .heat", has_text="Heat 1")
+        await expect(heat).to_contain_text("2 Sipho N.")
+        await shoot_to(page, "heats-button")
+        await heat.get_by_role("button", name="Start heat…").click()
+        await shoot_to(page, "heats-absent")
+        await heat.get_by_role("checkbox", name="Sipho N. is absent").check()
+        await heat.get_by_role("button", name="Start Heat 1").click()
+        await expect(page.locator("#confirm-question")).to_have_text(
+            "Start Heat 1 with Sipho N. absent?")
+        await page.locator("#confirm-yes").click()
+
+        answer = heat.locator(".ack")
+        await expect(answer).to_have_attribute("data-kind", "ok")
+        text = await answered(page, answer)
+        assert "Heat 1 has started." in text and "Sipho N. forfeits the seat" in text, text
+        assert "rule 13" in text, text
+        await expect(heat.locator(".heat-started")).to_have_text("started")
+        await expect(heat.get_by_role("button", name="Start heat…")).to_have_count(0)
+        await expect(heat).to_contain_text("Sipho N. · Forfeited")
+        await shoot_to(page, "heats-answer")
+
+        with by_hand(ctl.db_path) as db:
+            rows = db.execute("SELECT type, data FROM events ORDER BY seq").fetchall()
+        types = [row[0] for row in rows]
+        assert "TournamentHeatStarted" in types
+        removed = [json.loads(p) if isinstance(p, str) else p
+                   for t, p in rows if t == "TournamentEntryRemoved"]
+        assert [r["status"] for r in removed] == ["forfeited"]
+        async with ctl.client() as mc:
+            found = await mc.call("find_entries", {"promotion": "roulette", "query": "Sipho"})
+        assert [e["entry"] for e in found["entries"]] == [r["entry"] for r in removed]
+
+
+async def shoot_to(page: Page, name: str) -> None:
+    """The Tournament panel at 1280x800 into $SHOWRUNNER_STARTHEAT_SHOTS, when it is set."""
+    directory = os.environ.get("SHOWRUNNER_STARTHEAT_SHOTS")
+    if directory:
+        await page.wait_for_timeout(150)
+        await page.screenshot(path=Path(directory) / f"{name}.png")

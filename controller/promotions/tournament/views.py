@@ -186,13 +186,22 @@ class TournamentViews:
             else:
                 playing += (self.entries.at(row) for row in first.heats.rows(heat))
         later = [e for name in self.order[1:] for e in self.in_stage(self.stages[name])]
+        shown = [*playing, *later]
+        # per stage, the heats of the entries shown that have started (start_heat): the
+        # console offers "Start heat…" on the others
+        started: dict[str, set[str]] = {}
+        for e in shown:
+            if e.heat is not None and e.heat in self.stages[e.stage].started:
+                started.setdefault(e.stage, set()).add(e.heat)
         return {"kind": "tournament", "title": self.title, "live": self.heat_live(),
                 "signatures": {name: self.signs_scores(stage)
                                for name, stage in self.stages.items()},
                 "unsigned": {name: sum(stage.unsigned.values())
                              for name, stage in self.stages.items()
                              if self.signs_scores(stage)},
-                "entries": [self.ops_row(e) for e in [*playing, *later]]}
+                "started": {name: sorted(heats, key=heat_number)
+                            for name, heats in started.items()},
+                "entries": [self.ops_row(e) for e in shown]}
 
     def heat_live(self) -> bool:
         """A heat is being played: started, with a seat still waiting for its score (the

@@ -213,14 +213,18 @@ class OpsEntry(ViewModel):
 
 class OpsTournamentView(ViewModel):
     """Operator-only: every entry of every stage with its entry id; per stage, whether its
-    scores are signed for and how many are not yet; `kind` tells the console a tournament's
-    view from the other `ops:` views, `live` that a heat of it is being played."""
+    scores are signed for and how many are not yet, and which of its heats listed started;
+    `kind` tells the console a tournament's view from the other `ops:` views, `live` that a
+    heat of it is being played."""
 
     kind: Literal["tournament"]
     title: ShortText
     live: Flag
     signatures: Annotated[dict[ShortText, Flag], Field(max_length=10)]
     unsigned: Annotated[dict[ShortText, Count], Field(max_length=10)]
+    #: per stage, the heats of the entries listed that have started (start_heat)
+    started: Annotated[dict[ShortText, Annotated[list[ShortText], Field(max_length=10_000)]],
+                       Field(max_length=10)]
     entries: Annotated[list[OpsEntry], Field(max_length=10_000)]
 
 
