@@ -118,8 +118,8 @@ async def test_start_heat_with_a_player_absent_by_name(
 
 
 async def shoot_to(page: Page, name: str) -> None:
-    """The Tournament panel at 1280x800 into $SHOWRUNNER_STARTHEAT_SHOTS, when it is set."""
-    directory = os.environ.get("SHOWRUNNER_STARTHEAT_SHOTS")
+    """The Tournament panel at 1280x800 into $SHOWRUNNER_SCREENSHOTS, when it is set."""
+    directory = os.environ.get("SHOWRUNNER_SCREENSHOTS")
     if directory:
         await page.wait_for_timeout(150)
         await page.screenshot(path=Path(directory) / f"{name}.png")
