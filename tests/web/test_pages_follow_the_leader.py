@@ -20,7 +20,7 @@ from tests.support.browser import needs_chromium
 from tests.support.live import LiveController
 from tests.support.ports import free_port
 from tests.web.test_login import fill_login
-from tests.web.test_tablet import done, send
+from tests.web.test_tablet import REGISTERED, done, send
 
 pytestmark = needs_chromium
 
@@ -78,7 +78,7 @@ async def test_the_console_follows_the_leader_and_stays_logged_in(
           "after the SIGKILL")
     await send(page, "Members", "Register member", {"Card": "1234567",
                                                     "Display name": "Thandi Mokoena"})
-    await done(page, "member registered")
+    await done(page, REGISTERED)
     with open_log(standby.db_path, create=False) as log:
         assert [e.data["card"] for e in log.read() if e.type == "MemberRegistered"] == [
             "1234567"]
