@@ -120,7 +120,11 @@ function noSpin() {
 function undo() {
   const reason = $("s9-undo-reason", HTMLInputElement).value.trim();
   act({box: box(), label: "Undo last number", type: "super9.undo_spin", payload: {reason},
-    values: `reason: ${reason || "none"}`, done: () => "The last number is off the board."})
+    values: `reason: ${reason || "none"}`, done: (ack) => {
+      const n = ack.ok ? ack.events.find((e) => e.type === "Super9SpinUndone")?.data?.number : null;
+      return typeof n === "number" ? `${n} ${colourOf(n)} is off the board.`
+        : "The last number is off the board.";
+    }})
     .then((ack) => { if (ack?.ok) $("s9-undo-reason", HTMLInputElement).value = ""; });
 }
 

@@ -246,6 +246,7 @@ async def test_a_super9_spin_on_the_keypad(tmp_path: Path, log_at, monkeypatch: 
         await expect(page.locator("#s9-ack")).to_have_attribute("data-kind", "error")
         await page.get_by_label("Reason to undo").fill("the ball is in 16")
         await page.get_by_role("button", name="Undo last number").click()
+        await expect(page.locator("#s9-ack")).to_contain_text("17 black is off the board.")
         await expect(page.locator("#s9-last")).to_have_text("32 red")
         await screen.wait_view("board:super9", lambda d: d.get("called") == [32])
         await page.locator("main.pages").evaluate("pages => pages.scrollTo(0, 0)")  # the board
