@@ -18,6 +18,7 @@ import socketio
 from controller.access.keys import issue_key
 from controller.application.child_process import ControllerProcess
 from controller.domain.commands import ROLES
+from controller.domain.keys import key_hash
 from controller.store.target import LogAt, open_log
 from showrunner.contract.delta import patch
 from tests.support.stores import run_dir
@@ -160,3 +161,13 @@ async def live_controller(db_path: LogAt,
         yield controller
     finally:
         controller.stop()
+
+
+async def screen_enrolled(ctl: LiveController, screen: str, group: str, key: str) -> None:
+    """What a technician does before a night: `screen` enrolled in `group` with `key`, and
+    authorised, so the group's takeovers reach it."""
+    async with ctl.client("technician") as tech:
+        for command, payload in (
+                ("screens.enrol", {"screen": screen, "group": group, "key_hash": key_hash(key)}),
+                ("screens.authorise", {"screen": screen})):
+            assert (await tech.send(command, payload))["ok"]

@@ -33,7 +33,15 @@ from tests.support.people import PASSWORD, add_person
 from tests.support.tables import write_tables_config
 from tests.support.zones import noon_zone
 from tests.web.test_login import LOCKED, fill_login
-from tests.web.test_tablet_console import LANDSCAPE, event_types, run_generic, shoot, tab
+from tests.web.test_tablet_console import (
+    LANDSCAPE,
+    TWO_MEMBERS,
+    entered_on_panel,
+    event_types,
+    run_generic,
+    shoot,
+    tab,
+)
 
 pytestmark = needs_chromium
 
@@ -157,14 +165,7 @@ async def test_a_roulette_heat_with_a_no_spin(tmp_path: Path, log_at,
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
     async with live_controller(log_at) as ctl, ctl.client("display") as screen:
         page = await console(browser, ctl)
-        await tab(page, "Tournament")
-        await page.get_by_role("button", name="Roulette Spin-Off", exact=True).click()
-        for card, name in (("1000001", "Thandi Mokoena"), ("1000002", "Sipho Ndlovu")):
-            await page.get_by_label("Card number").fill(card)
-            await page.get_by_label("Name (for a new member)").fill(name)
-            await page.get_by_role("button", name="Register and enter").click()
-            await expect(page.locator("#tn-new-ack")).to_contain_text(
-                f"{name} is entered in Roulette Spin-Off.")
+        await entered_on_panel(page, "Roulette Spin-Off", TWO_MEMBERS)
         await expect(page.locator("#tn-heats")).to_contain_text("Heat 1")
         await expect(page.locator("#tn-heats")).to_contain_text("1 Thandi M.")
         await shoot(page, "tournament-heats")

@@ -35,11 +35,10 @@ from playwright.async_api import Browser, Page, expect
 
 from controller.application.settings import CONFIG_DIR_ENV
 from controller.demo.venue import FAST, write_configs
-from controller.domain.keys import key_hash
 from tests.integration.test_slots_feed import API, bank_key, post
 from tests.support.answers import answered, in_view, in_words
 from tests.support.browser import needs_chromium
-from tests.support.live import live_controller
+from tests.support.live import live_controller, screen_enrolled
 from tests.web.test_prizes import draw_strokes
 from tests.web.test_tablet_console import LANDSCAPE, PORTRAIT, event_types, open_console, tab
 
@@ -87,12 +86,7 @@ async def test_a_demo_night_from_the_panels_only(
             aiohttp.ClientSession(ctl.url) as http:
         # what is done elsewhere: the technician's screen on the stage, the members at the
         # Rewards desk's register, a Super 9 ticket sold and handed in at the till, the bank
-        async with ctl.client("technician") as tech:
-            for command, payload in (
-                    ("screens.enrol", {"screen": SCREEN, "group": GROUP,
-                                       "key_hash": key_hash("secret-of-stage-1")}),
-                    ("screens.authorise", {"screen": SCREEN})):
-                assert (await tech.send(command, payload))["ok"]
+        await screen_enrolled(ctl, SCREEN, GROUP, "secret-of-stage-1")
         for card, name in WILD_CARDS + SLOTS:
             assert (await till.send("register_member", {"card": card, "display_name": name}))["ok"]
         for command, payload in (

@@ -56,6 +56,20 @@ async def tab(page: Page, name: str) -> None:
     await page.get_by_role("tab", name=name, exact=True).click()
 
 
+async def entered_on_panel(page: Page, tournament: str,
+                           members: list[tuple[str, str]]) -> None:
+    """New players registered and entered in `tournament` on the Tournament panel, as the MC
+    does it: a card, a name, Register and enter, each answered with the name."""
+    await tab(page, "Tournament")
+    await page.get_by_role("button", name=tournament, exact=True).click()
+    for card, name in members:
+        await page.get_by_label("Card number").fill(card)
+        await page.get_by_label("Name (for a new member)").fill(name)
+        await page.get_by_role("button", name="Register and enter").click()
+        await expect(page.locator("#tn-new-ack")).to_contain_text(
+            f"{name} is entered in {tournament}.")
+
+
 async def shoot(page: Page, name: str) -> None:
     """Both orientations into $SHOWRUNNER_SCREENSHOTS, when it is set."""
     directory = os.environ.get("SHOWRUNNER_SCREENSHOTS")

@@ -19,7 +19,7 @@ from tests.support.browser import needs_chromium
 from tests.support.live import LiveController, live_controller
 from tests.support.stores import by_hand
 from tests.support.tables import write_tables_config
-from tests.web.test_tablet_console import open_console, tab
+from tests.web.test_tablet_console import TWO_MEMBERS, entered_on_panel, open_console, tab
 
 pytestmark = needs_chromium
 
@@ -76,14 +76,7 @@ async def test_start_heat_with_a_player_absent_by_name(
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
     async with live_controller(log_at) as ctl:
         page = await open_console(browser, ctl)
-        await tab(page, "Tournament")
-        await page.get_by_role("button", name="Roulette Spin-Off", exact=True).click()
-        for card, name in (("1000001", "Thandi Mokoena"), ("1000002", "Sipho Ndlovu")):
-            await page.get_by_label("Card number").fill(card)
-            await page.get_by_label("Name (for a new member)").fill(name)
-            await page.get_by_role("button", name="Register and enter").click()
-            await expect(page.locator("#tn-new-ack")).to_contain_text(
-                f"{name} is entered in Roulette Spin-Off.")
+        await entered_on_panel(page, "Roulette Spin-Off", TWO_MEMBERS)
         heat = page.locator("#tn-heats .heat", has_text="Heat 1")
         await expect(heat).to_contain_text("2 Sipho N.")
         await shoot_to(page, "heats-button")

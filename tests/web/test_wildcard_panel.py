@@ -19,10 +19,9 @@ import pytest
 import yaml
 from playwright.async_api import Browser, Page, expect
 
-from controller.domain.keys import key_hash
 from tests.support.answers import in_view
 from tests.support.browser import needs_chromium
-from tests.support.live import live_controller
+from tests.support.live import live_controller, screen_enrolled
 from tests.support.wildcard import write_wildcard_config
 from tests.web.test_tablet_console import (
     LANDSCAPE,
@@ -65,12 +64,7 @@ async def test_a_wild_card_night_from_the_panel_only(
     async with live_controller(log_at) as ctl, ctl.client() as mc:
         # the technician's and the members' setup: a screen group on its playlist, and two
         # Rewards members (the desk activates their tickets below, on the panel)
-        async with ctl.client("technician") as tech:
-            for command, payload in (
-                    ("screens.enrol", {"screen": SCREEN, "group": GROUP,
-                                       "key_hash": key_hash("secret-of-stage-1")}),
-                    ("screens.authorise", {"screen": SCREEN})):
-                assert (await tech.send(command, payload))["ok"]
+        await screen_enrolled(ctl, SCREEN, GROUP, "secret-of-stage-1")
         for card, name in TWO_MEMBERS:
             assert (await mc.send("register_member", {"card": card, "display_name": name}))["ok"]
         page = await open_console(browser, ctl)
