@@ -274,9 +274,9 @@ async def test_offline_is_said_within_three_seconds(ctl: LiveController,
     # a frozen controller keeps its socket open: only the heartbeat notices
     ctl.process.send_signal(signal.SIGSTOP)
     try:
-        started = time.monotonic()
+        # the promise is the page's: Offline on it within 3 s (the test's own latency on a
+        # loaded machine is not the console's, so no wall clock of the test's is compared)
         await expect(page.locator("#conn")).to_have_text("Offline", timeout=3000)
-        assert time.monotonic() - started < 3
     finally:
         ctl.process.send_signal(signal.SIGCONT)
     await expect(page.locator("#conn")).to_have_text("Online", timeout=10000)
